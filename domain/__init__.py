@@ -1,0 +1,1 @@
+"""The rules of play: pure, no I/O. Standard library and pydantic only."""

@@ -1,0 +1,1 @@
+"""The event store and its application service: streams, branches, integrity, dice seeds."""

@@ -1,0 +1,33 @@
+"""The composition root: the one place that builds a `Ledger`, for the CLI and for tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from eventsourcing.persistence import PersistenceError
+
+from .errors import LedgerBusy, SettingsError
+from .persistence import environment, initialisation_lock, is_busy_error
+from .seeds import KeyStore
+from .service import Ledger, LedgerApplication
+from .settings import Settings
+
+
+def bootstrap(settings: Settings | None = None, *, clock: Callable[[], datetime] | None = None) -> Ledger:
+    settings = settings or Settings.load()
+    env = environment(settings)
+    try:
+        with initialisation_lock(settings):
+            app = LedgerApplication(env=env)
+    except PersistenceError as e:
+        if is_busy_error(e):
+            raise LedgerBusy("the database is busy (locked by another writer); try again") from None
+        raise SettingsError(f"cannot open the database {settings.db_url}: {e}") from None
+    extra = {"clock": clock} if clock is not None else {}
+    return Ledger(
+        app,
+        keys=KeyStore(settings.data_dir / "keys"),
+        snapshot_interval=settings.snapshot_interval,
+        **extra,
+    )

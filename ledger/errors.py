@@ -1,0 +1,49 @@
+"""The ledger's own exceptions. Library errors are converted into these at the service edge."""
+
+
+class LedgerError(Exception):
+    """Something the ledger refuses; the message says what and what to do."""
+
+
+class CampaignNotFound(LedgerError):
+    pass
+
+
+class CampaignExists(LedgerError):
+    pass
+
+
+class BranchNotFound(LedgerError):
+    pass
+
+
+class BranchExists(LedgerError):
+    pass
+
+
+class EventNotFound(LedgerError):
+    pass
+
+
+class NoCampaignSelected(LedgerError):
+    pass
+
+
+class LedgerBusy(LedgerError):
+    """Another writer held the database past the lock timeout: try again."""
+
+
+class CommandConflict(LedgerError):
+    """Other writers kept changing the branch; the command was retried and gave up."""
+
+
+class BadImport(LedgerError):
+    """An export file that cannot be imported as it is; nothing was written."""
+
+
+class SettingsError(LedgerError):
+    pass
+
+
+class UnreadableEvent(LedgerError):
+    """A stored event that cannot be decoded: the log was damaged outside the ledger."""

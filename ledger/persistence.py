@@ -1,0 +1,148 @@
+"""Choosing and opening the event store: core eventsourcing SQLite or PostgreSQL.
+
+Measured problems this module exists for: a fresh PostgreSQL database crashes
+concurrent table creation, so creation is serialised with an advisory lock; a
+lock held by another writer must end in a clear "busy", never a hang, so both
+backends get a lock timeout.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import contextmanager
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool, SQLiteFactory
+
+from .errors import SettingsError
+from .settings import Settings
+
+
+class _DurableConnectionPool(SQLiteConnectionPool):
+    def _create_connection(self) -> SQLiteConnection:
+        connection = super()._create_connection()
+        # WAL with FULL sync: a committed command survives a power cut, not just a crash.
+        connection._sqlite_conn.execute("PRAGMA synchronous=FULL")
+        return connection
+
+
+class DurableSQLiteFactory(SQLiteFactory):
+    def __init__(self, env):  # type: ignore[no-untyped-def]
+        super().__init__(env)
+        old = self.datastore.pool
+        self.datastore.pool = _DurableConnectionPool(
+            db_name=old.db_name, lock_timeout=old.lock_timeout
+        )
+        old.close()
+
+
+def sqlite_path(url: str) -> Path:
+    if url.startswith("sqlite:///"):
+        return Path(unquote(url[len("sqlite:///") :]))
+    if url.startswith("sqlite://"):
+        raise SettingsError(f"'{url}': write SQLite URLs as sqlite:///PATH")
+    return Path(url)
+
+
+def environment(settings: Settings) -> dict[str, str]:
+    if settings.is_postgres:
+        return _postgres_environment(settings.db_url, settings.lock_timeout)
+    path = sqlite_path(settings.db_url)
+    if path.exists() and path.is_dir():
+        raise SettingsError(f"{path} is a directory; --db wants a database file or URL")
+    if not path.parent.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists() and not _looks_like_sqlite(path):
+        raise SettingsError(f"{path} is not a SQLite database; pass another --db")
+    return {
+        "PERSISTENCE_MODULE": f"{__name__}:DurableSQLiteFactory",
+        "SQLITE_DBNAME": str(path),
+        "SQLITE_LOCK_TIMEOUT": str(settings.lock_timeout),
+        "IS_SNAPSHOTTING_ENABLED": "y",
+    }
+
+
+def _looks_like_sqlite(path: Path) -> bool:
+    with path.open("rb") as f:
+        header = f.read(16)
+    return header == b"" or header == b"SQLite format 3\x00"
+
+
+def _postgres_environment(url: str, lock_timeout: int) -> dict[str, str]:
+    parts = urlsplit(url)
+    query = parse_qs(parts.query)
+    dbname = parts.path.lstrip("/")
+    if not dbname:
+        raise SettingsError(f"'{url}' names no database: postgresql://USER@HOST:PORT/DBNAME")
+    env = {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_DBNAME": unquote(dbname),
+        "POSTGRES_HOST": parts.hostname or "localhost",
+        "POSTGRES_PORT": str(parts.port or 5432),
+        "POSTGRES_USER": unquote(parts.username or "postgres"),
+        "POSTGRES_PASSWORD": unquote(parts.password or ""),
+        "POSTGRES_LOCK_TIMEOUT": str(lock_timeout),
+        "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": str(max(lock_timeout * 2, 10)),
+        "POSTGRES_CONNECT_TIMEOUT": str(max(lock_timeout, 5)),
+        "POSTGRES_POOL_SIZE": "2",
+        "POSTGRES_MAX_OVERFLOW": "2",
+        "IS_SNAPSHOTTING_ENABLED": "y",
+    }
+    if "schema" in query:
+        env["POSTGRES_SCHEMA"] = query["schema"][0]
+    return env
+
+
+# Any fixed 64-bit number: every ledger process agrees on it.
+_INIT_LOCK_KEY = 0x5348_4F57_5255_4E00 & 0x7FFF_FFFF_FFFF_FFFF
+
+
+@contextmanager
+def initialisation_lock(settings: Settings) -> Iterator[None]:
+    """Serialise table creation across processes (PostgreSQL races it otherwise)."""
+    if not settings.is_postgres:
+        yield
+        return
+    import psycopg
+    from psycopg import sql
+
+    env = _postgres_environment(settings.db_url, settings.lock_timeout)
+    try:
+        conn = psycopg.connect(
+            dbname=env["POSTGRES_DBNAME"],
+            host=env["POSTGRES_HOST"],
+            port=env["POSTGRES_PORT"],
+            user=env["POSTGRES_USER"],
+            password=env["POSTGRES_PASSWORD"] or None,
+            connect_timeout=int(env["POSTGRES_CONNECT_TIMEOUT"]),
+            autocommit=True,
+        )
+    except psycopg.OperationalError as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise SettingsError(f"cannot connect to PostgreSQL at {_redacted(settings.db_url)}: {first}") from None
+    with conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (_INIT_LOCK_KEY,))
+        try:
+            schema = env.get("POSTGRES_SCHEMA")
+            if schema:
+                conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
+            yield
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (_INIT_LOCK_KEY,))
+
+
+def _redacted(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.password:
+        return url.replace(f":{parts.password}@", ":***@")
+    return url
+
+
+def is_busy_error(error: BaseException) -> bool:
+    text = str(error).lower()
+    return any(
+        marker in text
+        for marker in ("database is locked", "lock timeout", "canceling statement due to lock", "locknotavailable")
+    ) or isinstance(getattr(error, "__cause__", None), sqlite3.OperationalError) and "locked" in text

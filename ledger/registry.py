@@ -1,0 +1,105 @@
+"""Which campaigns a database holds, and which branches each campaign has.
+
+Two small streams: one catalog per database, and one branch index per campaign
+(its stream id is the campaign id). Names are unique within their registry.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from uuid import UUID, uuid5
+
+from .events import Fact
+from .facts import BranchRegistered, CampaignRegistered
+
+CATALOG_ID = uuid5(UUID("6f1d0a52-8a35-4c49-9b55-2a1d3f1a7e11"), "showrunner-ledger/catalog")
+NO_CAMPAIGN = UUID(int=0)
+MAIN = "main"
+
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+
+
+def check_name(kind: str, name: str) -> str:
+    if not _NAME.match(name):
+        raise ValueError(
+            f"'{name}' is not a valid {kind} name: use 1-40 lower-case letters, digits, "
+            "'-' or '_', starting with a letter or digit"
+        )
+    return name
+
+
+def slug(title: str) -> str:
+    text = re.sub(r"[^a-z0-9]+", "-", title.casefold()).strip("-")
+    return (text or "campaign")[:40].rstrip("-")
+
+
+@dataclass(frozen=True)
+class CampaignEntry:
+    id: UUID
+    name: str
+    title: str
+    ruleset: str
+    main_branch_id: UUID
+
+
+@dataclass(frozen=True)
+class BranchEntry:
+    id: UUID
+    name: str
+    parent_id: UUID | None
+    fork_version: int
+
+
+@dataclass
+class Catalog:
+    campaigns: dict[UUID, CampaignEntry] = field(default_factory=dict)
+
+    def by_name(self, name: str) -> CampaignEntry | None:
+        return next((c for c in self.campaigns.values() if c.name == name), None)
+
+
+@dataclass
+class BranchIndex:
+    branches: dict[UUID, BranchEntry] = field(default_factory=dict)
+
+    def by_name(self, name: str) -> BranchEntry | None:
+        return next((b for b in self.branches.values() if b.name == name), None)
+
+
+def fold_catalog(state: Catalog, fact: Fact) -> Catalog:
+    if isinstance(fact, CampaignRegistered):
+        entry = CampaignEntry(
+            fact.campaign_id, fact.name, fact.title, fact.ruleset, fact.main_branch_id
+        )
+        return Catalog({**state.campaigns, entry.id: entry})
+    return state
+
+
+def fold_branch_index(state: BranchIndex, fact: Fact) -> BranchIndex:
+    if isinstance(fact, BranchRegistered):
+        entry = BranchEntry(fact.branch_id, fact.name, fact.parent_branch_id, fact.fork_version)
+        return BranchIndex({**state.branches, entry.id: entry})
+    return state
+
+
+@dataclass(frozen=True)
+class Segment:
+    """The part of a branch's history stored in one stream: versions in (after, upto]."""
+
+    branch_id: UUID
+    after: int
+    upto: int | None
+
+
+def lineage(index: BranchIndex, branch: BranchEntry) -> list[Segment]:
+    """Root first. A branch's history is its parent's up to the fork point, then its own."""
+    chain = [branch]
+    while chain[-1].parent_id is not None:
+        chain.append(index.branches[chain[-1].parent_id])
+    chain.reverse()
+    segments = []
+    for i, entry in enumerate(chain):
+        upto = chain[i + 1].fork_version if i + 1 < len(chain) else None
+        segments.append(Segment(entry.id, entry.fork_version, upto))
+    return segments

@@ -1,0 +1,58 @@
+"""The campaign's secret dice seed: committed in the log, kept out of it.
+
+The seed lives in a Director key file (owner-only permissions) until a later
+event reveals it; the log holds only its SHA-256 commitment from event #1.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+from pathlib import Path
+from uuid import UUID
+
+from .errors import LedgerError
+
+COMMITMENT_TAG = b"showrunner-ledger/dice-seed/v1\x00"
+SEED_BYTES = 32
+
+
+def new_seed() -> bytes:
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def commitment(seed: bytes) -> str:
+    return hashlib.sha256(COMMITMENT_TAG + seed).hexdigest()
+
+
+class KeyStore:
+    """One file per campaign under the user's data directory, readable by its owner only."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def path(self, campaign_id: UUID) -> Path:
+        return self.directory / f"{campaign_id}.seed"
+
+    def save(self, campaign_id: UUID, seed: bytes) -> Path:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.directory, 0o700)
+        path = self.path(campaign_id)
+        # O_EXCL: a campaign's seed is written once; O_CREAT with 0o600 so it is
+        # never readable by others, not even between create and chmod.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(seed.hex() + "\n")
+        return path
+
+    def load(self, campaign_id: UUID) -> bytes:
+        path = self.path(campaign_id)
+        try:
+            return bytes.fromhex(path.read_text().strip())
+        except FileNotFoundError:
+            raise LedgerError(
+                f"the Director key file {path} is missing: only the Director's machine holds it"
+            ) from None
+        except ValueError:
+            raise LedgerError(f"the Director key file {path} is damaged") from None

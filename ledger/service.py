@@ -1,0 +1,508 @@
+"""The application service: every use of the ledger goes through `Ledger`.
+
+Commands load the branch head (nearest snapshot, then the tail), let the domain
+decide, and append the resulting facts in one save. A version conflict means
+another writer got there first: reload and decide again. A command id recorded
+with the events makes a retried command land once.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, TypeVar
+from uuid import UUID
+
+from eventsourcing.application import Application
+from eventsourcing.persistence import (
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+    PersistenceError,
+    StoredEvent,
+)
+
+from ..domain.campaign import CampaignState, Pitch
+from ..domain.showrunner.sheet import StarSheet
+from .codec import FactMapper, decode_document, fields_for_hash
+from .errors import (
+    BranchExists,
+    BranchNotFound,
+    CampaignExists,
+    CampaignNotFound,
+    CommandConflict,
+    EventNotFound,
+    LedgerBusy,
+    LedgerError,
+    UnreadableEvent,
+)
+from .events import Fact, LedgerEvent, Visibility
+from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignStarted, StarJoined
+from .integrity import GENESIS_HASH, Digest, Problem, VerifyReport, chain_hash
+from .persistence import is_busy_error
+from .registry import (
+    CATALOG_ID,
+    MAIN,
+    NO_CAMPAIGN,
+    BranchEntry,
+    BranchIndex,
+    CampaignEntry,
+    Catalog,
+    Segment,
+    check_name,
+    fold_branch_index,
+    fold_catalog,
+    lineage,
+    slug,
+)
+from .seeds import KeyStore, commitment, new_seed
+from .streams import BranchSnapshot, Stream, fold_campaign
+
+S = TypeVar("S")
+
+SNAPSHOT_TOPIC = "ledger/BranchSnapshot"
+PAGE = 2000
+DIRECTOR = "director"
+
+
+class LedgerApplication(Application):
+    """eventsourcing's Application, given our mapper; persistence comes from the env."""
+
+    name = "ShowrunnerLedger"
+
+    def construct_mapper(self) -> FactMapper:  # type: ignore[override]
+        return FactMapper()
+
+
+@dataclass(frozen=True)
+class BranchRef:
+    """A resolved branch: its campaign, its registry entry and where its history lives."""
+
+    campaign: CampaignEntry
+    branch: BranchEntry
+    segments: tuple[Segment, ...]
+    index: BranchIndex = field(repr=False, compare=False)
+
+    @property
+    def parent_name(self) -> str | None:
+        parent = self.branch.parent_id
+        return self.index.branches[parent].name if parent is not None else None
+
+
+@dataclass(frozen=True)
+class BranchView:
+    """A branch's state at one version."""
+
+    ref: BranchRef
+    version: int
+    head_hash: str
+    state: CampaignState
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    events: tuple[LedgerEvent, ...]
+    replayed: bool = False
+    """True when the command id had already been recorded: nothing new was written."""
+    first_version: int = 0
+    last_version: int = 0
+
+
+def _now() -> datetime:
+    from datetime import UTC
+
+    return datetime.now(UTC)
+
+
+class Ledger:
+    def __init__(
+        self,
+        app: LedgerApplication,
+        *,
+        keys: KeyStore,
+        clock: Callable[[], datetime] = _now,
+        snapshot_interval: int = 200,
+        max_attempts: int = 60,
+    ) -> None:
+        self.app = app
+        self.keys = keys
+        self.clock = clock
+        self.snapshot_interval = snapshot_interval
+        self.max_attempts = max_attempts
+        self.retries = 0  # conflicts seen by this process, for tests and benchmarks
+        assert app.snapshots is not None, "snapshotting must be enabled"
+        self._snapshots = app.snapshots.recorder
+
+    def close(self) -> None:
+        self.app.close()
+
+    # ----------------------------------------------------------------- registry
+
+    def campaigns(self) -> list[CampaignEntry]:
+        catalog = self._load_stream(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog()).state
+        return sorted(catalog.campaigns.values(), key=lambda c: c.name)
+
+    def campaign(self, ref: str) -> CampaignEntry:
+        campaigns = self.campaigns()
+        for c in campaigns:
+            if c.name == ref:
+                return c
+        wanted = ref.lower().replace("-", "")
+        if len(wanted) >= 4:
+            matches = [c for c in campaigns if c.id.hex.startswith(wanted)]
+            if len(matches) == 1:
+                return matches[0]
+        known = ", ".join(c.name for c in campaigns) or "none yet; create one with `showrunner campaign new`"
+        raise CampaignNotFound(f"no campaign named '{ref}' (campaigns: {known})")
+
+    def branches(self, campaign: CampaignEntry) -> BranchIndex:
+        return self._load_stream(campaign.id, campaign.id, fold_branch_index, BranchIndex()).state
+
+    def resolve(self, campaign_ref: str | CampaignEntry, branch_name: str = MAIN) -> BranchRef:
+        campaign = campaign_ref if isinstance(campaign_ref, CampaignEntry) else self.campaign(campaign_ref)
+        index = self.branches(campaign)
+        entry = index.by_name(branch_name)
+        if entry is None:
+            known = ", ".join(sorted(b.name for b in index.branches.values()))
+            raise BranchNotFound(
+                f"campaign '{campaign.name}' has no branch '{branch_name}' (branches: {known})"
+            )
+        return BranchRef(campaign, entry, tuple(lineage(index, entry)), index)
+
+    # ----------------------------------------------------------------- reading
+
+    def head(self, ref: BranchRef) -> Digest:
+        leaf = ref.segments[-1]
+        last = self.app.recorder.select_events(leaf.branch_id, desc=True, limit=1)
+        if last:
+            return Digest(last[0].originator_version, decode_document(last[0])["hash"])
+        # A branch always has its BranchForked event, and main its CampaignStarted.
+        raise UnreadableEvent(f"branch '{ref.branch.name}' has no events; the log is damaged")
+
+    def view(self, ref: BranchRef, at: int | None = None) -> BranchView:
+        """The branch's state as of event `at` (its head if None)."""
+        head = self.head(ref)
+        if at is not None:
+            self._check_version(ref, at, head)
+        stream = self._load_branch(ref, at)
+        return BranchView(ref, stream.version, stream.head_hash, stream.state)
+
+    def events(
+        self, ref: BranchRef, *, after: int = 0, upto: int | None = None
+    ) -> Iterator[LedgerEvent]:
+        for stored in self._stored(ref, after=after, upto=upto):
+            yield self.app.mapper.to_domain_event(stored)
+
+    def event(self, ref: BranchRef, version: int) -> LedgerEvent:
+        self._check_version(ref, version, self.head(ref))
+        for event in self.events(ref, after=version - 1, upto=version):
+            return event
+        raise EventNotFound(f"event #{version} is missing from branch '{ref.branch.name}'")
+
+    def _check_version(self, ref: BranchRef, version: int, head: Digest) -> None:
+        if not 1 <= version <= head.version:
+            raise EventNotFound(
+                f"branch '{ref.branch.name}' has events #1 to #{head.version}; "
+                f"there is no event #{version}"
+            )
+
+    def _stored(self, ref: BranchRef, *, after: int = 0, upto: int | None = None) -> Iterator[StoredEvent]:
+        for segment in ref.segments:
+            lo = max(after, segment.after)
+            hi = segment.upto if upto is None else (upto if segment.upto is None else min(upto, segment.upto))
+            if hi is not None and hi <= lo:
+                continue
+            while True:
+                page = self.app.recorder.select_events(segment.branch_id, gt=lo, lte=hi, limit=PAGE)
+                yield from page
+                if len(page) < PAGE:
+                    break
+                lo = page[-1].originator_version
+
+    # ----------------------------------------------------------------- loading
+
+    def _load_stream(self, stream_id: UUID, campaign_id: UUID, fold: Callable[[S, Fact], S], initial: S) -> Stream[S]:
+        stream: Stream[S] = Stream(stream_id, campaign_id, fold, initial)
+        for stored in self._paged(stream_id):
+            stream.apply(self.app.mapper.to_domain_event(stored))
+        return stream
+
+    def _paged(self, stream_id: UUID, after: int = 0) -> Iterator[StoredEvent]:
+        while True:
+            page = self.app.recorder.select_events(stream_id, gt=after, limit=PAGE)
+            yield from page
+            if len(page) < PAGE:
+                return
+            after = page[-1].originator_version
+
+    def _load_branch(self, ref: BranchRef, at: int | None = None) -> Stream[CampaignState]:
+        """Nearest snapshot at or below `at` anywhere in the lineage, then the tail."""
+        stream: Stream[CampaignState] = Stream(ref.branch.id, ref.campaign.id, fold_campaign, CampaignState())
+        snapshot = self._nearest_snapshot(ref, at)
+        if snapshot is not None:
+            stream.state = snapshot.state
+            stream.version = snapshot.version
+            stream.head_hash = snapshot.head_hash
+            stream.recent_commands = dict(snapshot.recent_commands)
+        for stored in self._stored(ref, after=stream.version, upto=at):
+            stream.apply(self.app.mapper.to_domain_event(stored))
+        return stream
+
+    def _nearest_snapshot(self, ref: BranchRef, at: int | None) -> BranchSnapshot | None:
+        for segment in reversed(ref.segments):
+            hi = segment.upto if at is None else (at if segment.upto is None else min(at, segment.upto))
+            if hi is not None and hi <= segment.after:
+                continue
+            found = self._snapshots.select_events(segment.branch_id, gt=segment.after, lte=hi, desc=True, limit=1)
+            if found:
+                try:
+                    return BranchSnapshot.model_validate_json(found[0].state)
+                except ValueError:
+                    continue  # a snapshot is only a cache: fall back to the events
+        return None
+
+    def _take_snapshot(self, stream: Stream[CampaignState]) -> None:
+        snapshot = BranchSnapshot.of(stream)
+        try:
+            self._snapshots.insert_events(
+                [
+                    StoredEvent(
+                        originator_id=stream.id,
+                        originator_version=stream.version,
+                        topic=SNAPSHOT_TOPIC,
+                        state=snapshot.model_dump_json().encode(),
+                    )
+                ]
+            )
+        except IntegrityError:
+            pass  # another writer snapshotted this very version
+
+    # ----------------------------------------------------------------- commands
+
+    def execute(
+        self,
+        ref: BranchRef,
+        decide: Callable[[CampaignState], Sequence[Fact | tuple[Fact, Visibility]]],
+        *,
+        by: str = DIRECTOR,
+        command_id: str | None = None,
+    ) -> CommandResult:
+        """Run a command against the branch head, retrying on version conflicts."""
+        command_id = command_id or uuid.uuid4().hex
+        for attempt in range(self.max_attempts):
+            stream = self._load_branch(ref)
+            if command_id in stream.recent_commands:
+                return self._already_recorded(ref, stream, command_id)
+            before = stream.version
+            timestamp = self.clock()
+            for item in decide(stream.state):
+                fact, visibility = item if isinstance(item, tuple) else (item, None)
+                stream.record(fact, recorded_by=by, command_id=command_id, timestamp=timestamp, visibility=visibility)
+            events = tuple(stream.pending)
+            if not events:
+                return CommandResult((), first_version=before, last_version=before)
+            outcome = self._save(stream)
+            if outcome == "conflict":
+                self._back_off(attempt)
+                continue
+            if outcome == "unknown":
+                # The reply was lost: the events may or may not have been committed.
+                check = self._load_branch(ref)
+                if command_id in check.recent_commands:
+                    return self._already_recorded(ref, check, command_id, replayed=False)
+                self._back_off(attempt)
+                continue
+            if stream.version // self.snapshot_interval != before // self.snapshot_interval:
+                self._take_snapshot(stream)
+            return CommandResult(events, first_version=events[0].version, last_version=events[-1].version)
+        raise CommandConflict(
+            f"branch '{ref.branch.name}' kept changing while this command ran "
+            f"({self.max_attempts} attempts); try again"
+        )
+
+    def _already_recorded(
+        self, ref: BranchRef, stream: Stream[CampaignState], command_id: str, replayed: bool = True
+    ) -> CommandResult:
+        first, last = stream.recent_commands[command_id]
+        events = tuple(self.events(ref, after=first - 1, upto=last))
+        return CommandResult(events, replayed=replayed, first_version=first, last_version=last)
+
+    def _save(self, *streams: Stream[Any]) -> str:
+        try:
+            self.app.save(*streams)
+        except IntegrityError:
+            self.retries += 1
+            for s in streams:
+                s.pending.clear()
+            return "conflict"
+        except (OperationalError, InterfaceError) as e:
+            for s in streams:
+                s.pending.clear()
+            if is_busy_error(e):
+                raise LedgerBusy(
+                    "the database is busy (another writer held it past the lock timeout); try again"
+                ) from None
+            return "unknown"
+        except PersistenceError as e:
+            raise LedgerError(f"the database refused the write: {e}") from None
+        return "saved"
+
+    def _back_off(self, attempt: int) -> None:
+        time.sleep(random.uniform(0, min(0.002 * (2 ** min(attempt, 6)), 0.1)))
+
+    # ----------------------------------------------------------------- campaigns
+
+    def create_campaign(
+        self,
+        pitch: Pitch,
+        *,
+        name: str | None = None,
+        by: str = DIRECTOR,
+        command_id: str | None = None,
+    ) -> CampaignEntry:
+        name = check_name("campaign", name or slug(pitch.title))
+        command_id = command_id or uuid.uuid4().hex
+        campaign_id, main_id = uuid.uuid4(), uuid.uuid4()
+        seed = new_seed()
+        # The key file first: a campaign must never exist without its seed.
+        self.keys.save(campaign_id, seed)
+        for attempt in range(self.max_attempts):
+            catalog = self._load_stream(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog())
+            existing = catalog.state.by_name(name)
+            if existing is not None:
+                if command_id in catalog.recent_commands:
+                    self.keys.path(campaign_id).unlink(missing_ok=True)
+                    return existing
+                self.keys.path(campaign_id).unlink(missing_ok=True)
+                raise CampaignExists(f"a campaign named '{name}' already exists; pick another --name")
+            index = Stream(campaign_id, campaign_id, fold_branch_index, BranchIndex())
+            main = Stream(main_id, campaign_id, fold_campaign, CampaignState())
+            now = self.clock()
+            stamp = dict(recorded_by=by, command_id=command_id, timestamp=now)
+            catalog.record(
+                CampaignRegistered(
+                    campaign_id=campaign_id, name=name, title=pitch.title,
+                    ruleset=pitch.ruleset, main_branch_id=main_id,
+                ),
+                **stamp,
+            )
+            index.record(BranchRegistered(branch_id=main_id, name=MAIN, parent_branch_id=None, fork_version=0), **stamp)
+            main.record(CampaignStarted(name=name, pitch=pitch, dice_commitment=commitment(seed)), **stamp)
+            outcome = self._save(catalog, index, main)
+            if outcome == "saved":
+                return catalog.state.campaigns[campaign_id]
+            self._back_off(attempt)
+        raise CommandConflict("the campaign catalog kept changing; try again")
+
+    # ----------------------------------------------------------------- branches
+
+    def create_branch(
+        self, source: BranchRef, name: str, *, at: int | None = None, by: str = DIRECTOR,
+        command_id: str | None = None,
+    ) -> BranchRef:
+        """Fork `source` after event `at` (its head if None). Copies no events."""
+        check_name("branch", name)
+        command_id = command_id or uuid.uuid4().hex
+        for attempt in range(self.max_attempts):
+            index = self._load_stream(source.campaign.id, source.campaign.id, fold_branch_index, BranchIndex())
+            if index.state.by_name(name) is not None:
+                if command_id in index.recent_commands:
+                    return self.resolve(source.campaign, name)
+                raise BranchExists(f"campaign '{source.campaign.name}' already has a branch '{name}'")
+            head = self.head(source)
+            fork_at = head.version if at is None else at
+            self._check_version(source, fork_at, head)
+            parent_hash = self.event(source, fork_at).hash
+            branch_id = uuid.uuid4()
+            branch = Stream(branch_id, source.campaign.id, fold_campaign, CampaignState(), version=fork_at, head_hash=parent_hash)
+            stamp = dict(recorded_by=by, command_id=command_id, timestamp=self.clock())
+            index.record(
+                BranchRegistered(branch_id=branch_id, name=name, parent_branch_id=source.branch.id, fork_version=fork_at),
+                **stamp,
+            )
+            branch.record(
+                BranchForked(
+                    name=name, parent_branch_id=source.branch.id, parent_name=source.branch.name,
+                    fork_version=fork_at, parent_hash=parent_hash,
+                ),
+                **stamp,
+            )
+            if self._save(index, branch) == "saved":
+                return self.resolve(source.campaign, name)
+            self._back_off(attempt)
+        raise CommandConflict("the branch index kept changing; try again")
+
+    # ----------------------------------------------------------------- stars
+
+    def add_star(self, ref: BranchRef, sheet: StarSheet, *, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
+        def decide(state: CampaignState) -> list[Fact]:
+            state.check_star_is_new(sheet)
+            return [StarJoined(sheet=sheet)]
+
+        return self.execute(ref, decide, by=by, command_id=command_id)
+
+    # ----------------------------------------------------------------- integrity
+
+    def verify(
+        self, ref: BranchRef, against: Digest | None = None, progress: Callable[[int], None] | None = None
+    ) -> VerifyReport:
+        """Walk the branch and its ancestry; name the first event that does not hold."""
+        expected_prev = GENESIS_HASH
+        expected_version = 1
+        checked = 0
+        problem: Problem | None = None
+        kept_hash: str | None = None
+        forks = {s.branch_id: s.after for s in ref.segments}
+        for stored in self._stored(ref):
+            version = stored.originator_version
+            if version != expected_version:
+                problem = Problem(expected_version, f"event #{expected_version} is missing (the next stored event is #{version})")
+                break
+            try:
+                doc = decode_document(stored)
+                fields = fields_for_hash(stored.originator_id, version, stored.topic, doc)
+                stored_hash, stored_prev = doc["hash"], doc["prev_hash"]
+            except (UnreadableEvent, KeyError, TypeError) as e:
+                problem = Problem(version, str(e) if isinstance(e, UnreadableEvent) else f"event #{version} lacks its hash fields")
+                break
+            if stored_prev != expected_prev:
+                problem = Problem(version, f"event #{version} does not link to event #{version - 1} (its previous-hash field differs)")
+                break
+            if chain_hash(stored_prev, fields) != stored_hash:
+                problem = Problem(version, f"event #{version} ({stored.topic}) does not match its hash: its content was changed")
+                break
+            if stored.topic == BranchForked.topic and forks.get(_uuid(stored.originator_id)) == version - 1:
+                payload = doc["payload"]
+                if payload.get("fork_version") != version - 1 or payload.get("parent_hash") != expected_prev:
+                    problem = Problem(version, f"event #{version} names a fork point that is not its parent's event #{version - 1}")
+                    break
+            if against is not None and version == against.version:
+                kept_hash = stored_hash
+            expected_prev, expected_version = stored_hash, version + 1
+            checked += 1
+            if progress is not None:
+                progress(checked)
+        head = Digest(expected_version - 1, expected_prev)
+        if problem is None and against is not None:
+            if against.version > head.version:
+                problem = Problem(
+                    head.version,
+                    f"the log ends at #{head.version} but the kept digest is at #{against.version}: "
+                    "events were cut off the end",
+                )
+            elif kept_hash != against.hash:
+                problem = Problem(
+                    against.version,
+                    f"event #{against.version} does not match the kept digest: "
+                    "the history up to it was rewritten",
+                )
+        return VerifyReport(ref.branch.name, checked, head, problem)
+
+
+def _uuid(value: UUID | str) -> UUID:
+    return value if isinstance(value, UUID) else UUID(str(value))
+

@@ -1,0 +1,71 @@
+"""Where the ledger keeps things. Flag, then SHOWRUNNER_* environment, then config file."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import SettingsError
+
+APP_NAME = "showrunner-ledger"
+
+
+def _platform_dir(kind: str) -> Path:
+    import platformdirs
+
+    return Path(getattr(platformdirs, f"user_{kind}_dir")(APP_NAME))
+
+
+@dataclass(frozen=True)
+class Settings:
+    db_url: str
+    data_dir: Path
+    config_dir: Path
+    lock_timeout: int = 5
+    snapshot_interval: int = 200
+
+    @classmethod
+    def load(cls, db: str | None = None, environ: dict[str, str] | None = None) -> Settings:
+        env = os.environ if environ is None else environ
+        data_dir = Path(env.get("SHOWRUNNER_DATA_DIR") or _platform_dir("data"))
+        config_dir = Path(env.get("SHOWRUNNER_CONFIG_DIR") or _platform_dir("config"))
+        config = _read_config(config_dir / "config.toml")
+        db_url = db or env.get("SHOWRUNNER_DB") or config.get("db")
+        if not db_url:
+            db_url = str(data_dir / "ledger.sqlite")
+        return cls(
+            db_url=str(db_url),
+            data_dir=data_dir,
+            config_dir=config_dir,
+            lock_timeout=_int_setting(env, config, "lock_timeout", 5),
+            snapshot_interval=_int_setting(env, config, "snapshot_interval", 200),
+        )
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.db_url.startswith(("postgresql://", "postgres://"))
+
+
+def _read_config(path: Path) -> dict:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise SettingsError(f"{path}: not valid TOML ({e}); fix or remove the file") from None
+
+
+def _int_setting(env: dict, config: dict, key: str, default: int) -> int:
+    raw = env.get(f"SHOWRUNNER_{key.upper()}", config.get(key, default))
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        raise SettingsError(
+            f"{key} must be a whole number (got {raw!r}); "
+            f"check SHOWRUNNER_{key.upper()} or config.toml"
+        ) from None
+    if value < 1:
+        raise SettingsError(f"{key} must be at least 1 (got {value})")
+    return value

@@ -1,0 +1,114 @@
+"""The aggregate: one stream of events with its folded state and its hash chain.
+
+A `Stream` checks nothing itself: the domain decides which facts follow from a
+command, and the stream records them, chaining each to the one before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Generic, TypeVar
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict
+
+from ..domain.campaign import CampaignState
+from .events import Fact, LedgerEvent, Visibility
+from .integrity import GENESIS_HASH, chain_hash, hashed_fields
+
+S = TypeVar("S")
+
+# How many recent command ids a stream remembers, to record a retried command once.
+COMMAND_MEMORY = 512
+
+
+@dataclass
+class Stream(Generic[S]):
+    id: UUID
+    campaign_id: UUID
+    fold: Callable[[S, Fact], S]
+    state: S
+    version: int = 0
+    head_hash: str = GENESIS_HASH
+    recent_commands: dict[str, tuple[int, int]] = field(default_factory=dict)
+    pending: list[LedgerEvent] = field(default_factory=list)
+
+    def record(
+        self,
+        fact: Fact,
+        *,
+        recorded_by: str,
+        command_id: str,
+        timestamp: datetime,
+        visibility: Visibility | None = None,
+    ) -> LedgerEvent:
+        version = self.version + 1
+        chosen_visibility = visibility or fact.default_visibility
+        fields = hashed_fields(
+            campaign=str(self.campaign_id),
+            branch=str(self.id),
+            version=version,
+            topic=fact.topic,
+            schema=fact.schema_version,
+            timestamp=timestamp.isoformat(),
+            recorded_by=recorded_by,
+            visibility=chosen_visibility,
+            command_id=command_id,
+            payload=fact.model_dump(mode="json"),
+        )
+        event = LedgerEvent(
+            originator_id=self.id,
+            originator_version=version,
+            campaign_id=self.campaign_id,
+            timestamp=timestamp,
+            recorded_by=recorded_by,
+            visibility=chosen_visibility,
+            command_id=command_id,
+            prev_hash=self.head_hash,
+            hash=chain_hash(self.head_hash, fields),
+            fact=fact,
+        )
+        self.apply(event)
+        self.pending.append(event)
+        return event
+
+    def apply(self, event: LedgerEvent) -> None:
+        self.state = self.fold(self.state, event.fact)
+        self.version = event.version
+        self.head_hash = event.hash
+        first, _ = self.recent_commands.pop(event.command_id, (event.version, event.version))
+        self.recent_commands[event.command_id] = (first, event.version)
+        while len(self.recent_commands) > COMMAND_MEMORY:
+            del self.recent_commands[next(iter(self.recent_commands))]
+
+    # eventsourcing's Application.save() collects from anything with these.
+    def collect_events(self) -> list[LedgerEvent]:
+        events, self.pending = self.pending, []
+        return events
+
+
+def fold_campaign(state: CampaignState, fact: Fact) -> CampaignState:
+    apply = getattr(fact, "apply", None)
+    return apply(state) if apply is not None else state
+
+
+class BranchSnapshot(BaseModel):
+    """A typed snapshot: nested models come back as models, not dicts."""
+
+    model_config = ConfigDict(frozen=True)
+
+    version: int
+    head_hash: str
+    recent_commands: dict[str, tuple[int, int]]
+    state: CampaignState
+
+    @classmethod
+    def of(cls, stream: Stream[CampaignState]) -> BranchSnapshot:
+        return cls(
+            version=stream.version,
+            head_hash=stream.head_hash,
+            recent_commands=stream.recent_commands,
+            state=stream.state,
+        )
