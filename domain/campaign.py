@@ -53,11 +53,17 @@ class CampaignState(BaseModel):
     ensemble: EnsemblePool = Field(default_factory=EnsemblePool)
 
     def star(self, name: str) -> StarSheet:
-        try:
-            return self.stars[star_key(name)]
-        except KeyError:
-            known = ", ".join(s.name for s in self.stars.values()) or "none yet"
-            raise UnknownName(f"unknown Star '{name}' (Stars in this campaign: {known})") from None
+        """A Star by full name, or by the start of it when only one Star's name starts so."""
+        key = star_key(name)
+        if key in self.stars:
+            return self.stars[key]
+        matches = [sheet for k, sheet in self.stars.items() if key and k.startswith(key)]
+        if len(matches) == 1:
+            return matches[0]
+        known = ", ".join(s.name for s in self.stars.values()) or "none yet"
+        if len(matches) > 1:
+            raise UnknownName(f"'{name}' could be {', '.join(m.name for m in matches)}; give more of the name")
+        raise UnknownName(f"unknown Star '{name}' (Stars in this campaign: {known})")
 
     def check_star_is_new(self, sheet: StarSheet) -> None:
         if star_key(sheet.name) in self.stars:

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from uuid import UUID
 
+from pydantic import Field
+
 from ..domain.campaign import CampaignState, Pitch
+from ..domain.showrunner.influence import LABELS, Regained, Spent, apply_regain, apply_spend
 from ..domain.showrunner.sheet import StarSheet
 from .events import Fact
 
@@ -75,3 +78,47 @@ class BranchRegistered(Fact, topic="ledger/BranchRegistered"):
     name: str
     parent_branch_id: UUID | None
     fork_version: int
+
+
+class InfluenceSpent(CampaignFact, topic="showrunner/InfluenceSpent"):
+    spent: Spent
+    reason: str = ""
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return apply_spend(state, self.spent)
+
+    def summary(self) -> str:
+        s = self.spent
+        pushed = f", {s.exhausted} by Pushing Their Limits" if s.exhausted else ""
+        why = f" ({self.reason})" if self.reason else ""
+        return f"{s.star} spent {s.amount} {LABELS[s.pool]}{pushed}{why}"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.spent.star,)
+
+
+class InfluenceRegained(CampaignFact, topic="showrunner/InfluenceRegained"):
+    regained: Regained
+    reason: str = ""
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return apply_regain(state, self.regained)
+
+    def summary(self) -> str:
+        r = self.regained
+        extra = f", {r.to_ensemble} overflowed to the Ensemble" if r.to_ensemble else ""
+        extra += f", {r.lost} lost" if r.lost else ""
+        why = f" ({self.reason})" if self.reason else ""
+        return f"{r.star} regained {r.kept} {LABELS[r.pool]}{extra}{why}"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.regained.star,)
+
+
+class NoteRecorded(CampaignFact, topic="ledger/NoteRecorded"):
+    """A line of narration or a Director's private note; changes no state."""
+
+    text: str = Field(min_length=1)
+
+    def summary(self) -> str:
+        return self.text

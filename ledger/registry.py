@@ -100,6 +100,9 @@ def lineage(index: BranchIndex, branch: BranchEntry) -> list[Segment]:
     chain.reverse()
     segments = []
     for i, entry in enumerate(chain):
-        upto = chain[i + 1].fork_version if i + 1 < len(chain) else None
+        # Not just the child's fork point: a grandchild may fork below it (a branch of a
+        # branch, taken before the branch's own fork), and then this segment ends there.
+        later = [e.fork_version for e in chain[i + 1 :]]
+        upto = min(later) if later else None
         segments.append(Segment(entry.id, entry.fork_version, upto))
     return segments

@@ -27,6 +27,7 @@ from eventsourcing.persistence import (
 )
 
 from ..domain.campaign import CampaignState, Pitch
+from ..domain.showrunner.influence import PoolName, decide_regain, decide_spend
 from ..domain.showrunner.sheet import StarSheet
 from .codec import FactMapper, decode_document, fields_for_hash
 from .errors import (
@@ -41,7 +42,16 @@ from .errors import (
     UnreadableEvent,
 )
 from .events import Fact, LedgerEvent, Visibility
-from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignStarted, StarJoined
+from .facts import (
+    BranchForked,
+    BranchRegistered,
+    CampaignRegistered,
+    CampaignStarted,
+    InfluenceRegained,
+    InfluenceSpent,
+    NoteRecorded,
+    StarJoined,
+)
 from .integrity import GENESIS_HASH, Digest, Problem, VerifyReport, chain_hash
 from .persistence import is_busy_error
 from .registry import (
@@ -444,6 +454,30 @@ class Ledger:
             return [StarJoined(sheet=sheet)]
 
         return self.execute(ref, decide, by=by, command_id=command_id)
+
+    def spend(
+        self, ref: BranchRef, star: str, pool: PoolName, amount: int = 1, *, push: bool = False,
+        reason: str = "", by: str = DIRECTOR, command_id: str | None = None,
+    ) -> CommandResult:
+        def decide(state: CampaignState) -> list[Fact]:
+            return [InfluenceSpent(spent=decide_spend(state, star, pool, amount, push=push), reason=reason)]
+
+        return self.execute(ref, decide, by=by, command_id=command_id)
+
+    def regain(
+        self, ref: BranchRef, star: str, pool: PoolName, amount: int = 1, *,
+        reason: str = "", by: str = DIRECTOR, command_id: str | None = None,
+    ) -> CommandResult:
+        def decide(state: CampaignState) -> list[Fact]:
+            return [InfluenceRegained(regained=decide_regain(state, star, pool, amount), reason=reason)]
+
+        return self.execute(ref, decide, by=by, command_id=command_id)
+
+    def note(
+        self, ref: BranchRef, text: str, *, private: bool = False, by: str = DIRECTOR, command_id: str | None = None
+    ) -> CommandResult:
+        visibility: Visibility = "director" if private else "public"
+        return self.execute(ref, lambda state: [(NoteRecorded(text=text), visibility)], by=by, command_id=command_id)
 
     # ----------------------------------------------------------------- integrity
 

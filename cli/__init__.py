@@ -1,0 +1,1 @@
+"""The `showrunner` command: typer, formatting only. One sub-app per noun."""

@@ -1,0 +1,175 @@
+"""`showrunner branch …`: fork a campaign at any event, list, choose and compare branches."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .options import JsonOption
+from .session import print_json, session, stdout_console
+
+app = typer.Typer(help="Fork the campaign at any event, and compare the timelines.", no_args_is_help=True)
+
+
+@app.command("create")
+def create(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The new branch's name.")],
+    at: Annotated[int | None, typer.Option("--at", min=1, help="Fork after event N (default: the head).")] = None,
+    source: Annotated[str | None, typer.Option("--from", help="Branch to fork (default: the current branch).")] = None,
+    use: Annotated[bool, typer.Option("--use/--no-use", help="Make the new branch the current one.")] = True,
+    as_json: JsonOption = False,
+) -> None:
+    """Fork the current branch after event N. No events are copied.
+
+    Example: showrunner branch create what-if --at 12
+    """
+    s = session(ctx)
+    parent = s.target(source)
+    ref = s.ledger.create_branch(parent, name, at=at, by=s.recorded_by(parent))
+    head = s.ledger.head(ref)
+    if use:
+        s.remember(campaign=ref.campaign.name, branch=ref.branch.name)
+    if as_json:
+        print_json(
+            {
+                "branch": ref.branch.name,
+                "parent": parent.branch.name,
+                "fork_version": ref.branch.fork_version,
+                "head": {"version": head.version, "hash": head.hash},
+            }
+        )
+        return
+    stdout_console().print(
+        f"Created branch [bold]{ref.branch.name}[/] from {parent.branch.name} at #{ref.branch.fork_version}"
+        + (" and switched to it." if use else ".")
+    )
+
+
+@app.command("list")
+def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """Draw the campaign's branch tree with fork points and heads.
+
+    Example: showrunner branch list
+    """
+    from rich.tree import Tree
+
+    s = session(ctx)
+    campaign = s.ledger.campaign(s.campaign_name())
+    index = s.ledger.branches(campaign)
+    current = s.branch_name(campaign.name)
+    heads = {b.id: s.ledger.head(s.ledger.resolve(campaign, b.name)) for b in index.branches.values()}
+    if as_json:
+        print_json(
+            {
+                "campaign": campaign.name,
+                "branches": [
+                    {
+                        "name": b.name,
+                        "parent": index.branches[b.parent_id].name if b.parent_id else None,
+                        "fork_version": b.fork_version if b.parent_id else None,
+                        "head_version": heads[b.id].version,
+                        "head_hash": heads[b.id].hash,
+                        "current": b.name == current,
+                    }
+                    for b in sorted(index.branches.values(), key=lambda b: (b.fork_version, b.name))
+                ],
+            }
+        )
+        return
+    children: dict = {}
+    for b in index.branches.values():
+        children.setdefault(b.parent_id, []).append(b)
+
+    def label(b) -> str:
+        marker = "[bold green]* [/]" if b.name == current else ""
+        fork = f" [dim](from #{b.fork_version})[/]" if b.parent_id else ""
+        return f"{marker}[bold]{b.name}[/]{fork} head #{heads[b.id].version} {heads[b.id].hash[:12]}"
+
+    def grow(node: Tree, parent_id) -> None:
+        for b in sorted(children.get(parent_id, []), key=lambda b: (b.fork_version, b.name)):
+            grow(node.add(label(b)), b.id)
+
+    roots = children.get(None, [])
+    tree = Tree(f"[bold]{campaign.name}[/]")
+    for root in roots:
+        grow(tree.add(label(root)), root.id)
+    stdout_console().print(tree)
+
+
+@app.command("use")
+def use(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The branch to make current.")],
+    as_json: JsonOption = False,
+) -> None:
+    """Make a branch the current one for this campaign.
+
+    Example: showrunner branch use what-if
+    """
+    s = session(ctx)
+    ref = s.target(name)
+    s.remember(campaign=ref.campaign.name, branch=ref.branch.name)
+    if as_json:
+        print_json({"campaign": ref.campaign.name, "branch": ref.branch.name})
+        return
+    stdout_console().print(f"Now on branch [bold]{ref.branch.name}[/] of {ref.campaign.name}.")
+
+
+@app.command("diff")
+def diff(
+    ctx: typer.Context,
+    a: Annotated[str, typer.Argument(help="First branch.")],
+    b: Annotated[str, typer.Argument(help="Second branch.")],
+    as_json: JsonOption = False,
+) -> None:
+    """Where two branches part, the events unique to each, and how the sheets differ.
+
+    Example: showrunner branch diff main what-if
+    """
+    from rich.table import Table
+
+    from ..projections.diff import divergence_version, sheet_changes
+    from ..projections.log import entries
+
+    s = session(ctx)
+    ref_a, ref_b = s.target(a), s.target(b)
+    head_a, head_b = s.ledger.head(ref_a), s.ledger.head(ref_b)
+    split = divergence_version(ref_a.segments, ref_b.segments, head_a.version, head_b.version)
+    split_hash = s.ledger.event(ref_a, split).hash if split else None
+    only_a = list(entries(s.ledger.events(ref_a, after=split), director=s.is_director))
+    only_b = list(entries(s.ledger.events(ref_b, after=split), director=s.is_director))
+    changes = sheet_changes(s.ledger.view(ref_a).state, s.ledger.view(ref_b).state)
+    if as_json:
+        print_json(
+            {
+                "a": ref_a.branch.name,
+                "b": ref_b.branch.name,
+                "divergence": {"version": split, "hash": split_hash},
+                "only_in_a": [e.as_json() for e in only_a],
+                "only_in_b": [e.as_json() for e in only_b],
+                "sheet_differences": [c.as_json() for c in changes],
+            }
+        )
+        return
+    console = stdout_console()
+    console.print(f"[bold]{a}[/] and [bold]{b}[/] share events #1 to #{split}" + (f" (hash {split_hash[:12]})" if split_hash else ""))
+    for name, rows in ((a, only_a), (b, only_b)):
+        table = Table(title=f"Only in {name} ({len(rows)})")
+        table.add_column("#", justify="right")
+        table.add_column("type")
+        table.add_column("what")
+        for r in rows:
+            table.add_row(str(r.version), r.type, r.summary)
+        console.print(table)
+    table = Table(title=f"Sheet differences ({len(changes)})")
+    for column in ("Star", "field", a, b):
+        table.add_column(column)
+    for c in changes:
+        table.add_row(c.star, c.field, _cell(c.before), _cell(c.after))
+    console.print(table)
+
+
+def _cell(value) -> str:
+    return "—" if value is None else str(value)

@@ -1,0 +1,118 @@
+"""`showrunner campaign …`: create, list and choose campaigns."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .options import JsonOption
+from .session import print_json, session, stderr_console, stdout_console
+
+app = typer.Typer(help="Create, list and choose campaigns.", no_args_is_help=True)
+
+
+@app.command("new")
+def new(
+    ctx: typer.Context,
+    title: Annotated[str, typer.Argument(help="The show's title.")],
+    high_concept: Annotated[str, typer.Option("--high-concept", help="The one-line pitch.")] = "",
+    premise: Annotated[str, typer.Option("--premise", help="What the show is about.")] = "",
+    sfx_budget: Annotated[int, typer.Option("--sfx-budget", min=0, help="The show's SFX budget.")] = 0,
+    ruleset: Annotated[str, typer.Option("--ruleset", help="The rules the campaign is played by.")] = "showrunner",
+    name: Annotated[str | None, typer.Option("--name", help="Short name used on the command line (default: from the title).")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Create a campaign, commit a fresh dice seed, and make it the current campaign.
+
+    The seed's SHA-256 commitment goes into event #1; the seed itself stays in a
+    Director key file (owner-only) in the data folder.
+
+    Example: showrunner campaign new "Neon Harbor" --high-concept "Heists in a drowned city"
+    """
+    from ..domain.campaign import Pitch
+    from ..domain.rulesets import check_ruleset
+
+    s = session(ctx)
+    check_ruleset(ruleset)
+    entry = s.ledger.create_campaign(
+        Pitch(title=title, high_concept=high_concept, premise=premise, sfx_budget=sfx_budget, ruleset=ruleset),
+        name=name,
+        by="director",
+    )
+    s.remember(campaign=entry.name)
+    ref = s.ledger.resolve(entry)
+    head = s.ledger.head(ref)
+    key_file = s.ledger.keys.path(entry.id)
+    if as_json:
+        print_json(
+            {
+                "campaign": _campaign_doc(entry),
+                "branch": "main",
+                "head": {"version": head.version, "hash": head.hash},
+                "key_file": str(key_file),
+            }
+        )
+        return
+    stdout_console().print(f"Created campaign [bold]{entry.name}[/] ({entry.title}) on branch main.")
+    stderr_console().print(f"[dim]Director key file (keep it private): {key_file}[/]")
+
+
+@app.command("list")
+def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """List the campaigns in the database; the current one is marked.
+
+    Example: showrunner campaign list --json
+    """
+    from rich.table import Table
+
+    s = session(ctx)
+    campaigns = s.ledger.campaigns()
+    current = s._remembered().get("campaign")
+    if as_json:
+        print_json({"campaigns": [{**_campaign_doc(c), "current": c.name == current} for c in campaigns]})
+        return
+    if not campaigns:
+        stderr_console().print("No campaigns yet: create one with `showrunner campaign new TITLE`.")
+        return
+    table = Table(title="Campaigns")
+    for column in ("", "name", "title", "ruleset", "id"):
+        table.add_column(column)
+    for c in campaigns:
+        table.add_row("*" if c.name == current else "", c.name, c.title, c.ruleset, c.id.hex[:8])
+    stdout_console().print(table)
+
+
+@app.command("use")
+def use(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="Campaign name or id prefix.", autocompletion=lambda: _names())],
+    as_json: JsonOption = False,
+) -> None:
+    """Make a campaign the current one for this database.
+
+    Example: showrunner campaign use neon-harbor
+    """
+    s = session(ctx)
+    entry = s.ledger.campaign(name)
+    s.remember(campaign=entry.name)
+    if as_json:
+        print_json({"campaign": _campaign_doc(entry)})
+        return
+    stdout_console().print(f"Now using campaign [bold]{entry.name}[/] ({entry.title}).")
+
+
+def _campaign_doc(entry) -> dict:
+    return {"name": entry.name, "title": entry.title, "ruleset": entry.ruleset, "id": str(entry.id)}
+
+
+def _names() -> list[str]:
+    from .session import Session
+
+    s = Session()
+    try:
+        return [c.name for c in s.ledger.campaigns()]
+    except Exception:
+        return []
+    finally:
+        s.close()

@@ -1,0 +1,51 @@
+"""Exit codes and the one table that turns exceptions into a line on stderr."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    REFUSED = 1  # the rules or the data say no
+    USAGE = 2  # the command line or the settings are wrong
+    BUSY = 75  # EX_TEMPFAIL: a lock was held past the timeout; try again
+    INTERRUPTED = 130
+
+
+class Refused(Exception):
+    """Raised by commands for a refusal that no lower layer names (exit 1)."""
+
+
+class UsageProblem(Exception):
+    """Raised by commands for a bad combination of options (exit 2)."""
+
+
+def classify(error: BaseException) -> tuple[ExitCode, str] | None:
+    """The exit code and message for a known error; None for a bug."""
+    # Imported here: the table must not make `showrunner --help` pay for the ledger.
+    from ..domain.errors import DomainError
+    from ..ledger.errors import LedgerBusy, LedgerError, SettingsError
+
+    table: list[tuple[type[BaseException], ExitCode]] = [
+        (LedgerBusy, ExitCode.BUSY),
+        (SettingsError, ExitCode.USAGE),
+        (UsageProblem, ExitCode.USAGE),
+        (LedgerError, ExitCode.REFUSED),
+        (DomainError, ExitCode.REFUSED),
+        (Refused, ExitCode.REFUSED),
+        (FileNotFoundError, ExitCode.REFUSED),
+        (IsADirectoryError, ExitCode.REFUSED),
+        (PermissionError, ExitCode.REFUSED),
+    ]
+    for kind, code in table:
+        if isinstance(error, kind):
+            return code, _one_line(error)
+    return None
+
+
+def _one_line(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.filename is not None:
+        return f"{error.filename}: {error.strerror or error}"
+    text = " ".join(str(error).split())
+    return text or type(error).__name__

@@ -1,0 +1,149 @@
+"""`showrunner log`, `show` and `replay`: reading the history of a branch."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .errors import Refused, UsageProblem
+from .options import JsonOption
+from .session import print_json, session, stdout_console
+
+
+def log(
+    ctx: typer.Context,
+    types: Annotated[
+        list[str] | None, typer.Option("--type", "-t", help="Only events of this type (repeatable), e.g. StarJoined.")
+    ] = None,
+    star: Annotated[str | None, typer.Option("--star", "-s", help="Only events about this Star.")] = None,
+    page: Annotated[int, typer.Option("--page", "-p", min=1, help="Page number, counted from 1.")] = 1,
+    per_page: Annotated[int, typer.Option("--per-page", "-n", min=1, max=10000, help="Events per page.")] = 50,
+    as_json: JsonOption = False,
+) -> None:
+    """The branch's events in order, a page at a time, filtered by type and by Star.
+
+    A Star (--as NAME) sees only public events; the Director sees everything.
+
+    Examples: showrunner log  ·  showrunner log --type StarJoined --star Mara --page 2
+    """
+    from rich.table import Table
+
+    from ..projections.log import entries, resolve_types
+
+    s = session(ctx)
+    try:
+        topics = resolve_types(types or [])
+    except ValueError as e:
+        raise UsageProblem(str(e)) from None
+    ref = s.target()
+    if star is not None:
+        s.ledger.view(ref).state.star(star)  # an unknown Star is an error, not an empty page
+    rows = list(entries(s.ledger.events(ref), director=s.is_director, topics=topics or None, star=star))
+    pages = max(1, -(-len(rows) // per_page))
+    if page > pages:
+        raise Refused(f"page {page} does not exist: the log has {pages} page(s) of {per_page}")
+    shown = rows[(page - 1) * per_page : page * per_page]
+    if as_json:
+        print_json(
+            {
+                "campaign": ref.campaign.name,
+                "branch": ref.branch.name,
+                "page": page,
+                "pages": pages,
+                "total": len(rows),
+                "events": [r.as_json() for r in shown],
+            }
+        )
+        return
+    table = Table(title=f"{ref.campaign.name}/{ref.branch.name} — page {page} of {pages} ({len(rows)} events)")
+    table.add_column("#", justify="right")
+    table.add_column("when")
+    table.add_column("type")
+    table.add_column("by")
+    table.add_column("what")
+    for r in shown:
+        what = r.summary + (" [dim](director only)[/]" if r.visibility == "director" else "")
+        table.add_row(str(r.version), r.timestamp[:19].replace("T", " "), r.type, r.recorded_by, what)
+    stdout_console().print(table)
+
+
+def show(
+    ctx: typer.Context,
+    version: Annotated[int, typer.Argument(help="The event number on the current branch.")],
+    as_json: JsonOption = False,
+) -> None:
+    """One event in full: envelope, hash chain and payload.
+
+    Example: showrunner show 2 --json
+    """
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.pretty import Pretty
+    from rich.table import Table
+
+    from ..ledger.codec import document_of
+
+    s = session(ctx)
+    ref = s.target()
+    event = s.ledger.event(ref, version)
+    if not s.is_director and event.visibility != "public":
+        raise Refused(f"event #{version} is for the Director only")
+    doc = {"version": event.version, "type": event.type_name, "topic": event.topic, **document_of(event)}
+    if as_json:
+        print_json({"branch": ref.branch.name, "event": doc})
+        return
+    head = Table.grid(padding=(0, 2))
+    for key in ("version", "type", "topic", "timestamp", "recorded_by", "visibility", "command_id", "prev_hash", "hash"):
+        head.add_row(f"[bold]{key}[/]", str(doc[key]))
+    stdout_console().print(
+        Panel(Group(head, Pretty(doc["payload"], expand_all=True)), title=f"#{event.version} {event.type_name}")
+    )
+
+
+def replay(
+    ctx: typer.Context,
+    to: Annotated[int, typer.Option("--to", min=1, help="Replay events 1..N of the current branch.")],
+    as_json: JsonOption = False,
+) -> None:
+    """Every Star sheet and the Ensemble as of event N.
+
+    Example: showrunner replay --to 3
+    """
+    from rich.table import Table
+
+    from .render_sheet import render_star_sheet
+
+    s = session(ctx)
+    ref = s.target()
+    view = s.ledger.view(ref, to)
+    state = view.state
+    if as_json:
+        print_json(
+            {
+                "branch": ref.branch.name,
+                "as_of": view.version,
+                "hash": view.head_hash,
+                "pitch": state.pitch.model_dump(mode="json") if state.pitch else None,
+                "stars": {x.name: x.model_dump(mode="json") for x in state.stars.values()},
+                "ensemble": state.ensemble.model_dump(mode="json"),
+            }
+        )
+        return
+    console = stdout_console()
+    title = state.pitch.title if state.pitch else ref.campaign.title
+    console.rule(f"{title} — {ref.branch.name} as of #{view.version}")
+    for sheet in state.stars.values():
+        console.print(render_star_sheet(sheet, title_suffix=f" · #{view.version}"))
+    ensemble = Table(title="Ensemble Pool")
+    for column in ("Grit ♥", "Retake ↺", "Spotlight ☼", "Plot Armor ☠", "Preparation □"):
+        ensemble.add_column(column, justify="center")
+    e = state.ensemble
+    ensemble.add_row(*(f"{getattr(e, k)}/{getattr(e, k + '_max')}" for k in ("grit", "retake", "spotlight", "plot_armor", "preparation")))
+    console.print(ensemble)
+
+
+def register(root: typer.Typer) -> None:
+    root.command("log")(log)
+    root.command("show")(show)
+    root.command("replay")(replay)

@@ -1,0 +1,105 @@
+"""The `showrunner` entry point: global options, sub-apps, and the error edge."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated
+
+import typer
+
+from . import branch, campaign, demo, history, influence, integrity, notes, star, transfer
+from .errors import ExitCode, classify
+from .session import Session
+
+app = typer.Typer(
+    name="showrunner",
+    help=(
+        "An event-sourced campaign ledger for the Showrunner tabletop RPG.\n\n"
+        "Every roll, spend and reveal is an immutable event; replay any point, "
+        "fork at any event, and prove the log was not changed."
+    ),
+    epilog=(
+        "Examples:\n\n"
+        "  showrunner demo\n\n"
+        "  showrunner campaign new 'Neon Harbor' --high-concept 'Heists in a drowned city'\n\n"
+        "  showrunner star add --file mara.toml\n\n"
+        "  showrunner sheet Mara --at 3\n\n"
+        "Settings: --db or SHOWRUNNER_DB, else config.toml in the config folder, "
+        "else a SQLite file in the data folder. SHOWRUNNER_DEBUG=1 shows tracebacks."
+    ),
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+@app.callback()
+def main_options(
+    ctx: typer.Context,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", help="Database: a SQLite path or a postgresql:// URL.", envvar="SHOWRUNNER_DB", show_envvar=True),
+    ] = None,
+    campaign_name: Annotated[
+        str | None,
+        typer.Option("--campaign", "-c", help="Campaign name (default: the one chosen with `campaign use`).", envvar="SHOWRUNNER_CAMPAIGN"),
+    ] = None,
+    branch_name: Annotated[
+        str | None,
+        typer.Option("--branch", "-b", help="Branch name (default: the one chosen with `branch use`, else main).", envvar="SHOWRUNNER_BRANCH"),
+    ] = None,
+    identity: Annotated[
+        str,
+        typer.Option("--as", help="Who is at the keyboard: 'director' or a Star's name. Stars see only public events.", envvar="SHOWRUNNER_AS"),
+    ] = "director",
+) -> None:
+    ctx.obj = Session(db=db, campaign=campaign_name, branch=branch_name, identity=identity)
+    ctx.call_on_close(ctx.obj.close)
+
+
+app.add_typer(campaign.app, name="campaign")
+app.add_typer(star.app, name="star")
+app.add_typer(branch.app, name="branch")
+star.register(app)
+history.register(app)
+influence.register(app)
+notes.register(app)
+integrity.register(app)
+transfer.register(app)
+demo.register(app)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit code. Errors become one line on stderr."""
+    command = typer.main.get_command(app)
+    debug = os.environ.get("SHOWRUNNER_DEBUG", "") not in ("", "0")
+    try:
+        result = command.main(args=argv, prog_name="showrunner", standalone_mode=False)
+    except KeyboardInterrupt:
+        sys.stderr.write("showrunner: interrupted\n")
+        return ExitCode.INTERRUPTED
+    except typer.Abort:
+        sys.stderr.write("showrunner: aborted\n")
+        return ExitCode.INTERRUPTED
+    except typer.TyperException as e:  # usage errors from the parser
+        if debug:
+            raise
+        message = e.format_message() if hasattr(e, "format_message") else str(e)
+        context = getattr(e, "ctx", None)
+        hint = f" (see '{context.command_path} --help')" if context is not None else ""
+        sys.stderr.write(f"showrunner: {' '.join(message.split())}{hint}\n")
+        return getattr(e, "exit_code", ExitCode.USAGE)
+    except Exception as e:
+        known = classify(e)
+        if known is None or debug:
+            raise
+        code, message = known
+        sys.stderr.write(f"showrunner: {message}\n")
+        return code
+    return result if isinstance(result, int) else ExitCode.OK
+
+
+def run() -> None:
+    sys.exit(main())

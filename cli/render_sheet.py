@@ -1,0 +1,173 @@
+"""The Star Profile drawn with rich, laid out like the printed sheet's sections."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ..domain.showrunner.ladder import Difficulty
+from ..domain.showrunner.sheet import Ability, HeroProp, Pool, Relationship, Scar, StarSheet
+
+# Marks readable without colour too (exported text, screen readers, a printed page).
+EMPTY = "◌"
+CROSSED = "✕"
+EXHAUSTED_TIER = "◆"
+OPEN_TIER = "◇"
+INFLUENCE_SYMBOLS = {
+    "grit": ("Grit", "♥", "red"),
+    "retake": ("Retake", "↺", "cyan"),
+    "spotlight": ("Spotlight", "☼", "yellow"),
+    "plot_armor": ("Plot Armor", "☠", "white"),
+    "preparation": ("Preparation", "□", "green"),
+}
+
+
+def render_star_sheet(sheet: StarSheet, *, title_suffix: str = "") -> RenderableType:
+    parts: list[RenderableType] = [_header(sheet)]
+    if sheet.written_off:
+        parts.append(Panel(Text("WRITTEN OFF", style="bold white on red", justify="center"), box=box.HEAVY))
+    parts += [
+        _abilities(sheet),
+        Columns([_influence(sheet), _limit(sheet), _acclaim(sheet)]),
+        _hero_props(sheet),
+        Columns([_props(sheet), _trinkets(sheet)]),
+        Columns([_relationships("Bonds", sheet.bonds), _relationships("Grudges", sheet.grudges)]),
+    ]
+    return Panel(Group(*parts), title=f"Star Profile{title_suffix}", box=box.DOUBLE)
+
+
+def _track(used: int, size: int, symbol: str, style: str, crossed: int = 0) -> Text:
+    """used filled icons, then the empty rest of size, then the icons crossed off."""
+    return Text.assemble(
+        (symbol * used, f"bold {style}"), (EMPTY * (size - used), "dim"), (CROSSED * crossed, "dim red")
+    )
+
+
+def _header(sheet: StarSheet) -> RenderableType:
+    lines = [Text(sheet.name, style="bold")]
+    if sheet.player:
+        lines.append(Text(f"Player: {sheet.player}"))
+    if sheet.concept:
+        lines.append(Text(f"Concept: {sheet.concept}", style="italic"))
+    return Group(*lines)
+
+
+def _slots(ability: Ability) -> Text:
+    text = Text()
+    for number, thing in ability.slots.items():
+        if text:
+            text.append("  ")
+        if isinstance(thing, Scar):
+            text.append(f"{number}: {thing.name} -{thing.penalty}", style="red")
+        else:
+            text.append(f"{number}: {thing.name} +{thing.rank}", style="green")
+    return text
+
+
+def _abilities(sheet: StarSheet) -> RenderableType:
+    table = Table(title="Abilities", box=box.SIMPLE_HEAD, expand=True)
+    for column in ("Ability", "Dice", "★", "XP △", "⇧", "✘", "Specialties and Scars"):
+        table.add_column(column, ratio=4 if column == "Specialties and Scars" else None)
+    for name, ability in sheet.abilities.items():
+        xp = str(ability.xp) + (f" +{ability.permanent_xp} pen" if ability.permanent_xp else "")
+        conditions = "✘" * ability.conditions
+        if ability.locked_conditions:
+            conditions += f" +{ability.locked_conditions} pen"
+        table.add_row(
+            name.value.capitalize(),
+            str(ability.base_dice),
+            _track(ability.stars, 3, "★", "yellow"),
+            xp,
+            "⇧" if ability.mastered else "",
+            conditions,
+            _slots(ability),
+        )
+    return table
+
+
+def _pool_row(table: Table, label: str, symbol: str, style: str, pool: Pool) -> None:
+    numbers = f"{pool.current}/{pool.max}" + (f" ({pool.exhausted} exhausted)" if pool.exhausted else "")
+    table.add_row(f"{symbol} {label}", _track(pool.current, pool.max, symbol, style, pool.exhausted), numbers)
+
+
+def _influence(sheet: StarSheet) -> RenderableType:
+    table = Table(title="Influence", box=box.SIMPLE_HEAD, show_header=False)
+    for field, (label, symbol, style) in INFLUENCE_SYMBOLS.items():
+        _pool_row(table, label, symbol, style, getattr(sheet.influence, field))
+    return table
+
+
+def _limit(sheet: StarSheet) -> RenderableType:
+    table = Table(title="Limit", box=box.SIMPLE_HEAD, show_header=False)
+    limit = sheet.limit
+    table.add_row("⦸ Limit", _track(limit.marked, limit.max, "⦸", "magenta"), f"{limit.marked}/{limit.max}")
+    return table
+
+
+def _acclaim(sheet: StarSheet) -> RenderableType:
+    table = Table(title="Acclaim ▷", box=box.SIMPLE_HEAD, show_header=False)
+    for path, acclaim in sheet.acclaim.items():
+        table.add_row(path.value.capitalize(), Text("▷" * acclaim, style="bold"), str(acclaim))
+    return table
+
+
+def _hero_prop_row(table: Table, prop: HeroProp) -> None:
+    powers = Text()
+    for number, power in enumerate(prop.powers, start=1):
+        if powers:
+            powers.append("\n")
+        locked = number > prop.unlocked_powers
+        powers.append(f"{'(locked) ' if locked else ''}{power}", style="dim" if locked else "")
+    tier = prop.difficulty_milestone
+    milestones = Text(f"{prop.milestones}: {' '.join(prop.unlocked_milestones) or 'none'}\n")
+    milestones.append(f"+{prop.bonus_dice} dice, up to {tier.letter if tier else '-'}", style="bold")
+    wear = Text.assemble(_track(prop.wear, prop.wear_capacity, "⛉", "yellow"), f" {prop.wear}/{prop.wear_capacity}")
+    table.add_row(
+        prop.name,
+        wear,
+        str(prop.xp),
+        powers,
+        milestones,
+    )
+
+
+def _hero_props(sheet: StarSheet) -> RenderableType:
+    table = Table(title="Hero Props", box=box.SIMPLE_HEAD, expand=True)
+    for column in ("Hero Prop", "Wear ⛉", "XP △", "Powers", "Milestones"):
+        table.add_column(column)
+    for prop in sheet.hero_props:
+        _hero_prop_row(table, prop)
+    return table
+
+
+def _props(sheet: StarSheet) -> RenderableType:
+    table = Table(title="Props", box=box.SIMPLE_HEAD)
+    for column in ("Type", "Quality", "Count"):
+        table.add_column(column)
+    for prop in sheet.props:
+        table.add_row(prop.type.value, prop.quality.value, f"{'◊' * prop.count} {prop.count}")
+    return table
+
+
+def _trinkets(sheet: StarSheet) -> RenderableType:
+    table = Table(title="Trinkets", box=box.SIMPLE_HEAD, show_header=False)
+    for trinket in sheet.trinkets:
+        table.add_row(trinket)
+    return table
+
+
+def _relationships(title: str, relationships: list[Relationship]) -> RenderableType:
+    table = Table(title=title, box=box.SIMPLE_HEAD)
+    for column in ("With", "Tier", "◇ exhausted"):
+        table.add_column(column)
+    for relationship in relationships:
+        tiers = [tier for tier in Difficulty if Difficulty.NORMAL.rank <= tier.rank <= relationship.tier.rank]
+        marks = " ".join(
+            tier.letter + (EXHAUSTED_TIER if tier in relationship.exhausted else OPEN_TIER) for tier in tiers
+        )
+        table.add_row(relationship.with_, f"{relationship.tier.letter} ({relationship.tier.value})", marks)
+    return table

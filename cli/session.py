@@ -1,0 +1,141 @@
+"""What one invocation of `showrunner` knows: settings, the ledger, the selected branch.
+
+The ledger is opened lazily so that `--help` and completion stay fast, and the
+current campaign and branch are remembered per database in the config folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from ..ledger.service import BranchRef, Ledger
+    from ..ledger.settings import Settings
+
+DIRECTOR = "director"
+
+
+@dataclass
+class Session:
+    db: str | None = None
+    campaign: str | None = None
+    branch: str | None = None
+    identity: str = DIRECTOR
+    _settings: Settings | None = field(default=None, repr=False)
+    _ledger: Ledger | None = field(default=None, repr=False)
+
+    @property
+    def settings(self) -> Settings:
+        if self._settings is None:
+            from ..ledger.settings import Settings
+
+            self._settings = Settings.load(self.db)
+        return self._settings
+
+    @property
+    def ledger(self) -> Ledger:
+        if self._ledger is None:
+            from ..ledger.bootstrap import bootstrap
+
+            self._ledger = bootstrap(self.settings)
+        return self._ledger
+
+    def close(self) -> None:
+        if self._ledger is not None:
+            self._ledger.close()
+            self._ledger = None
+
+    # ------------------------------------------------------------ selection
+
+    @property
+    def _context_file(self) -> Path:
+        return self.settings.config_dir / "context.json"
+
+    def _context(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self._context_file.read_text(encoding="utf-8"))
+            return data if isinstance(data, dict) else {}
+        except (FileNotFoundError, ValueError):
+            return {}
+
+    def _remembered(self) -> dict[str, Any]:
+        return self._context().get(self.settings.db_url, {})
+
+    def remember(self, *, campaign: str | None = None, branch: str | None = None) -> None:
+        context = self._context()
+        entry = context.setdefault(self.settings.db_url, {})
+        if campaign is not None:
+            entry["campaign"] = campaign
+        if branch is not None:
+            entry.setdefault("branches", {})[entry.get("campaign", "")] = branch
+        path = self._context_file
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(context, indent=2), encoding="utf-8")
+        os.replace(tmp, path)
+
+    def campaign_name(self) -> str:
+        from ..ledger.errors import NoCampaignSelected
+
+        name = self.campaign or os.environ.get("SHOWRUNNER_CAMPAIGN") or self._remembered().get("campaign")
+        if not name:
+            raise NoCampaignSelected(
+                "no campaign selected: pass --campaign NAME, or run `showrunner campaign use NAME`"
+            )
+        return name
+
+    def branch_name(self, campaign: str) -> str:
+        remembered = self._remembered()
+        if remembered.get("campaign") != campaign:
+            remembered = {}
+        return (
+            self.branch
+            or os.environ.get("SHOWRUNNER_BRANCH")
+            or remembered.get("branches", {}).get(campaign)
+            or "main"
+        )
+
+    def target(self, branch: str | None = None) -> BranchRef:
+        campaign = self.ledger.campaign(self.campaign_name())
+        return self.ledger.resolve(campaign, branch or self.branch_name(campaign.name))
+
+    # ------------------------------------------------------------ who is asking
+
+    @property
+    def is_director(self) -> bool:
+        return self.identity.casefold() == DIRECTOR
+
+    def recorded_by(self, ref: BranchRef) -> str:
+        """The author of events: the Director, or a Star of this campaign by name."""
+        if self.is_director:
+            return DIRECTOR
+        return self.ledger.view(ref).state.star(self.identity).name
+
+
+def session(ctx: typer.Context) -> Session:
+    obj = ctx.find_root().obj
+    assert isinstance(obj, Session)
+    return obj
+
+
+def print_json(document: Any) -> None:
+    sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+def stdout_console():
+    from rich.console import Console
+
+    return Console()
+
+
+def stderr_console():
+    from rich.console import Console
+
+    return Console(stderr=True)

@@ -1,0 +1,92 @@
+"""`showrunner star …` and `showrunner sheet`: the Stars of the show."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .options import JsonOption
+from .session import print_json, session, stdout_console
+
+app = typer.Typer(help="Add and list the Stars of the current campaign.", no_args_is_help=True)
+
+
+@app.command("add")
+def add(
+    ctx: typer.Context,
+    file: Annotated[
+        Path,
+        typer.Option("--file", "-f", help="A Star file (.toml or .json): see docs/reference/star-file.md."),
+    ],
+    as_json: JsonOption = False,
+) -> None:
+    """Add a Star from a TOML or JSON file to the current branch.
+
+    A bad file is refused with one line naming the field and the problem; nothing is written.
+
+    Example: showrunner star add --file docs/examples/star-mara.toml
+    """
+    from ..domain.showrunner.starfile import parse_star_file
+
+    s = session(ctx)
+    sheet = parse_star_file(file.read_bytes(), source=file.name)
+    ref = s.target()
+    result = s.ledger.add_star(ref, sheet, by=s.recorded_by(ref))
+    if as_json:
+        print_json({"star": sheet.name, "events": [e.version for e in result.events], "branch": ref.branch.name})
+        return
+    stdout_console().print(f"Added [bold]{sheet.name}[/] to {ref.campaign.name}/{ref.branch.name} as event #{result.last_version}.")
+
+
+@app.command("list")
+def list_(
+    ctx: typer.Context,
+    at: Annotated[int | None, typer.Option("--at", min=1, help="As of event N.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """List the Stars on the current branch.
+
+    Example: showrunner star list --at 3
+    """
+    from rich.table import Table
+
+    s = session(ctx)
+    view = s.ledger.view(s.target(), at)
+    stars = list(view.state.stars.values())
+    if as_json:
+        print_json({"as_of": view.version, "stars": [{"name": x.name, "player": x.player, "concept": x.concept, "written_off": x.written_off} for x in stars]})
+        return
+    table = Table(title=f"Stars as of #{view.version}")
+    for column in ("name", "player", "concept", ""):
+        table.add_column(column)
+    for x in stars:
+        table.add_row(x.name, x.player or "", x.concept or "", "WRITTEN OFF" if x.written_off else "")
+    stdout_console().print(table)
+
+
+def sheet(
+    ctx: typer.Context,
+    star: Annotated[str, typer.Argument(help="The Star's name (any case).")],
+    at: Annotated[int | None, typer.Option("--at", min=1, help="The sheet as of event N.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Show a Star Profile, now or as of event N.
+
+    Examples: showrunner sheet Mara  ·  showrunner sheet Mara --at 12 --json
+    """
+    from .render_sheet import render_star_sheet
+
+    s = session(ctx)
+    ref = s.target()
+    view = s.ledger.view(ref, at)
+    found = view.state.star(star)
+    if as_json:
+        print_json({"branch": ref.branch.name, "as_of": view.version, "star": found.model_dump(mode="json")})
+        return
+    stdout_console().print(render_star_sheet(found, title_suffix=f" · {ref.branch.name} #{view.version}"))
+
+
+def register(root: typer.Typer) -> None:
+    root.command("sheet")(sheet)

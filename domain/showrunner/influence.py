@@ -1,0 +1,104 @@
+"""Spending and regaining Influence outside a check (Chapter 6, Section 10.3).
+
+Decisions return a record of exactly what happened, so the event carries the
+outcome and replay never re-decides.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..campaign import CampaignState
+from ..errors import RuleViolation
+from .sheet import Pool
+
+PoolName = Literal["grit", "retake", "spotlight", "plot_armor", "preparation"]
+POOLS: tuple[PoolName, ...] = ("grit", "retake", "spotlight", "plot_armor", "preparation")
+LABELS = {"grit": "Grit", "retake": "Retake", "spotlight": "Spotlight", "plot_armor": "Plot Armor", "preparation": "Preparation"}
+
+
+class Spent(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    star: str
+    pool: PoolName
+    amount: int = Field(ge=1)
+    from_pool: int = Field(ge=0)
+    exhausted: int = Field(ge=0)
+    """Points paid by crossing off icons (Pushing Your Limits); each lowers the maximum by one."""
+
+
+class Regained(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    star: str
+    pool: PoolName
+    amount: int = Field(ge=1)
+    kept: int = Field(ge=0)
+    to_ensemble: int = Field(ge=0)
+    lost: int = Field(ge=0)
+
+
+def decide_spend(state: CampaignState, star: str, pool: PoolName, amount: int, *, push: bool) -> Spent:
+    sheet = state.star(star)
+    _check_amount(amount)
+    current: Pool = getattr(sheet.influence, pool)
+    from_pool = min(current.current, amount)
+    shortfall = amount - from_pool
+    label = LABELS[pool]
+    if shortfall and not push:
+        raise RuleViolation(
+            f"{sheet.name} has {current.current} {label} and wants to spend {amount}; "
+            f"pass --push to Push Your Limits (exhausts {shortfall} icon{'s' if shortfall > 1 else ''})"
+        )
+    if shortfall > current.max - current.current:
+        raise RuleViolation(
+            f"{sheet.name} has no {label} icon left to exhaust "
+            f"({current.max} max, {current.current} current): the spend cannot be paid"
+        )
+    return Spent(star=sheet.name, pool=pool, amount=amount, from_pool=from_pool, exhausted=shortfall)
+
+
+def decide_regain(state: CampaignState, star: str, pool: PoolName, amount: int) -> Regained:
+    sheet = state.star(star)
+    _check_amount(amount)
+    current: Pool = getattr(sheet.influence, pool)
+    kept = min(amount, current.max - current.current)
+    excess = amount - kept
+    ensemble = state.ensemble
+    room = getattr(ensemble, f"{pool}_max") - getattr(ensemble, pool)
+    to_ensemble = min(excess, room)
+    return Regained(star=sheet.name, pool=pool, amount=amount, kept=kept, to_ensemble=to_ensemble, lost=excess - to_ensemble)
+
+
+def apply_spend(state: CampaignState, spent: Spent) -> CampaignState:
+    sheet = state.star(spent.star)
+    pool: Pool = getattr(sheet.influence, spent.pool)
+    new_pool = pool.model_copy(
+        update={
+            "current": pool.current - spent.from_pool,
+            "max": pool.max - spent.exhausted,
+            "exhausted": pool.exhausted + spent.exhausted,
+        }
+    )
+    return state.with_star(sheet.model_copy(update={"influence": sheet.influence.model_copy(update={spent.pool: new_pool})}))
+
+
+def apply_regain(state: CampaignState, regained: Regained) -> CampaignState:
+    sheet = state.star(regained.star)
+    pool: Pool = getattr(sheet.influence, regained.pool)
+    new_pool = pool.model_copy(update={"current": pool.current + regained.kept})
+    state = state.with_star(sheet.model_copy(update={"influence": sheet.influence.model_copy(update={regained.pool: new_pool})}))
+    if regained.to_ensemble:
+        ensemble = state.ensemble
+        state = state.model_copy(
+            update={"ensemble": ensemble.model_copy(update={regained.pool: getattr(ensemble, regained.pool) + regained.to_ensemble})}
+        )
+    return state
+
+
+def _check_amount(amount: int) -> None:
+    if amount < 1:
+        raise RuleViolation(f"the amount must be at least 1 (got {amount})")

@@ -1,0 +1,79 @@
+"""The Difficulty / Power ladder shared by checks, Threats, Relationships and Props."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+# Target a Result Die must meet (RULES-NOTES): above EPIC a single check cannot be rolled.
+_TARGETS = {"EASY": 2, "NORMAL": 3, "HARD": 4, "FORMIDABLE": 5, "EPIC": 6}
+
+
+def _by_name_or_letter(cls: type[Enum], value: object) -> Enum | None:
+    """Case-insensitive lookup by name, then by the book's tier letter."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip().upper()
+    for member in cls:
+        if member.name == text:
+            return member
+    for member in cls:
+        # EASY's "-" is a blank on the sheet, not a letter to parse.
+        if text.isalpha() and member.letter == text:
+            return member
+    return None
+
+
+class Difficulty(str, Enum):
+    """Low to high; also the Power Levels of Actors and the Tiers of Relationships."""
+
+    EASY = "EASY"
+    NORMAL = "NORMAL"
+    HARD = "HARD"
+    FORMIDABLE = "FORMIDABLE"
+    EPIC = "EPIC"
+    LEGENDARY = "LEGENDARY"
+    MYTHIC = "MYTHIC"
+    ASCENDANT = "ASCENDANT"
+    GODLIKE = "GODLIKE"
+
+    @property
+    def rank(self) -> int:
+        return _LADDER.index(self)
+
+    @property
+    def target(self) -> int | None:
+        return _TARGETS.get(self.name)
+
+    @property
+    def letter(self) -> str:
+        # EASY has no tier on the sheet (Difficulty is only ever reduced to it), hence no letter;
+        # "E" is EPIC's, as in the book's N, H, F, E milestones.
+        return "-" if self is Difficulty.EASY else self.name[0]
+
+    def step(self, n: int) -> Difficulty:
+        """Move n steps up (n > 0) or down (n < 0), stopping at EASY and GODLIKE."""
+        return _LADDER[max(0, min(len(_LADDER) - 1, self.rank + n))]
+
+    @classmethod
+    def _missing_(cls, value: object) -> Difficulty | None:
+        return _by_name_or_letter(cls, value)
+
+
+_LADDER = tuple(Difficulty)
+
+
+class Quality(str, Enum):
+    """The four Qualities a Prop can have (Chapter 8.1)."""
+
+    NORMAL = "NORMAL"
+    HARD = "HARD"
+    FORMIDABLE = "FORMIDABLE"
+    EPIC = "EPIC"
+
+    @property
+    def letter(self) -> str:
+        return self.name[0]
+
+    @classmethod
+    def _missing_(cls, value: object) -> Quality | None:
+        return _by_name_or_letter(cls, value)

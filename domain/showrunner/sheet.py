@@ -1,0 +1,373 @@
+"""A Star's sheet (the Star Profile) as frozen data.
+
+The models check what one sheet can say on its own (ranges, one thing per slot, no Wear past
+capacity); rules that need history or other sheets belong to the ledger.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from typing import Annotated, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StringConstraints,
+    ValidationInfo,
+    field_serializer,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from .ladder import Difficulty, Quality
+
+
+def shown(value: object) -> str:
+    """A value as a file would spell it, short enough for a one-line message."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _in_range(low: int, high: int | None) -> AfterValidator:
+    # pydantic reports ge/le separately; a player needs both bounds in one sentence.
+    expect = f"{low} or more" if high is None else f"between {low} and {high}"
+
+    def check(value: int) -> int:
+        if value < low or (high is not None and value > high):
+            context = {"expect": expect, "got": shown(value)}
+            raise PydanticCustomError("out_of_range", "must be {expect} (got {got})", context)
+        return value
+
+    return AfterValidator(check)
+
+
+# Strict: a file saying `rank = "2"`, `2.0` or `true` is a mistake, not a number.
+Count = Annotated[int, Field(strict=True), _in_range(0, None)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+SlotNumber = Annotated[int, _in_range(1, 10)]
+
+
+def _by_value_ignoring_case(cls: type[Enum], value: object) -> Enum | None:
+    if isinstance(value, str):
+        wanted = value.strip().lower()
+        for member in cls:
+            if member.value.lower() == wanted:
+                return member
+    return None
+
+
+class AbilityName(str, Enum):
+    """The ten Abilities, in the book's order."""
+
+    CHANNEL = "channel"
+    ENDURE = "endure"
+    FIGHT = "fight"
+    MOVE = "move"
+    IMPRESS = "impress"
+    SENSE = "sense"
+    TALK = "talk"
+    THINK = "think"
+    TRAVEL = "travel"
+    WORK = "work"
+
+    @classmethod
+    def _missing_(cls, value: object) -> AbilityName | None:
+        return _by_value_ignoring_case(cls, value)
+
+
+class CareerPath(str, Enum):
+    """The four Career Paths Acclaim is spent on (Chapter 11.1)."""
+
+    TRAINING = "training"
+    PERSISTENCE = "persistence"
+    TALENT = "talent"
+    DESTINY = "destiny"
+
+    @classmethod
+    def _missing_(cls, value: object) -> CareerPath | None:
+        return _by_value_ignoring_case(cls, value)
+
+
+class PropType(str, Enum):
+    """The Prop Types of Chapter 8.1A, spelled as the book lists them."""
+
+    JUNK = "Junk"
+    GOODS = "Goods"
+    MATERIALS = "Materials"
+    MONEY = "Money"
+    AMMO = "Ammo"
+    BATTERIES = "Batteries"
+    DRUGS = "Drugs"
+    EXPLOSIVES = "Explosives"
+    FUEL = "Fuel"
+    MEDIA = "Media"
+    MEDICINE = "Medicine"
+    POISONS = "Poisons"
+    RATIONS = "Rations"
+    REAGENTS = "Reagents"
+    ARMOR = "Armor"
+    CLOTHING = "Clothing"
+    ELECTRONICS = "Electronics"
+    GEAR = "Gear"
+    WEAPONS = "Weapons"
+
+    @classmethod
+    def _missing_(cls, value: object) -> PropType | None:
+        return _by_value_ignoring_case(cls, value)
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Specialty(_Frozen):
+    kind: Literal["specialty"] = "specialty"
+    name: Text
+    rank: Annotated[int, Field(strict=True), _in_range(1, 5)]
+
+
+class Scar(_Frozen):
+    kind: Literal["scar"] = "scar"
+    name: Text
+    penalty: Annotated[int, Field(strict=True), _in_range(1, 5)]
+
+
+Slot = Annotated[Specialty | Scar, Field(discriminator="kind")]
+
+
+class Ability(_Frozen):
+    """One Ability's track and its ten slots.
+
+    xp is the pencil XP on the track; permanent_xp is XP marked in pen, kept when the track
+    clears. conditions are pencil ✘ marks; locked_conditions are the ✘ traced in pen.
+    """
+
+    base_dice: Annotated[int, Field(strict=True), _in_range(0, 3)] = 0
+    stars: Annotated[int, Field(strict=True), _in_range(0, 3)] = 0
+    xp: Count = 0
+    permanent_xp: Count = 0
+    mastered: StrictBool = False
+    conditions: Count = 0
+    locked_conditions: Count = 0
+    slots: dict[SlotNumber, Slot] = Field(default_factory=dict)
+
+    @field_validator("slots")
+    @classmethod
+    def _in_slot_order(cls, slots: dict[int, Specialty | Scar]) -> dict[int, Specialty | Scar]:
+        return dict(sorted(slots.items()))
+
+
+class Pool(_Frozen):
+    """An Influence pool: max is the maximum after exhaustion, exhausted the icons crossed off."""
+
+    current: Count
+    max: Count
+    exhausted: Count = 0
+
+    @model_validator(mode="after")
+    def _current_within_max(self) -> Pool:
+        if self.current > self.max:
+            raise PydanticCustomError(
+                "over_max", "current ({current}) is more than max ({max})",
+                {"current": self.current, "max": self.max},
+            )
+        return self
+
+
+class Influence(_Frozen):
+    grit: Pool
+    retake: Pool
+    spotlight: Pool
+    plot_armor: Pool
+    preparation: Pool
+
+
+class LimitTrack(_Frozen):
+    """The Limit ⦸ track under Channel: boxes marked out of the boxes traced."""
+
+    marked: Count = 0
+    max: Count = 0
+
+    @model_validator(mode="after")
+    def _marked_within_max(self) -> LimitTrack:
+        if self.marked > self.max:
+            raise PydanticCustomError(
+                "over_max", "marked ({marked}) is more than max ({max})",
+                {"marked": self.marked, "max": self.max},
+            )
+        return self
+
+
+WEAR_UPGRADE = "⛉"
+SECOND_POWER = "2nd Power"
+# Chapter 8.2's Hero Prop track, left to right: the one place the layout lives.
+MILESTONE_ORDER: tuple[str, ...] = (
+    "⛉", "1st Power", "⛉", "N", "⛉", "1", "⛉", "H", "⛉", "2",
+    "⛉", "2nd Power", "⛉", "F", "⛉", "3", "⛉", "E", "⛉", "4",
+)
+
+
+class HeroProp(_Frozen):
+    """A Hero Prop. milestones counts the entries of MILESTONE_ORDER unlocked so far.
+
+    The first Power comes with the Prop (8.2: "Unlocked immediately"), so a Prop at 0
+    milestones already has one Power and its one starting Wear box.
+    """
+
+    name: Text
+    wear: Count = 0
+    wear_capacity: Annotated[int, Field(strict=True), _in_range(1, None)] = 1
+    xp: Count = 0
+    powers: list[Text] = Field(min_length=1, max_length=2)
+    milestones: Annotated[int, Field(strict=True), _in_range(0, len(MILESTONE_ORDER))] = 0
+
+    @model_validator(mode="after")
+    def _wear_within_capacity(self) -> HeroProp:
+        # The sheet has no boxes past capacity, so a file cannot record such Wear.
+        if self.wear > self.wear_capacity:
+            raise PydanticCustomError(
+                "over_max", "wear ({wear}) is more than wear_capacity ({capacity})",
+                {"wear": self.wear, "capacity": self.wear_capacity},
+            )
+        return self
+
+    @property
+    def unlocked_milestones(self) -> tuple[str, ...]:
+        return MILESTONE_ORDER[: self.milestones]
+
+    @property
+    def unlocked_powers(self) -> int:
+        return 2 if SECOND_POWER in self.unlocked_milestones else 1
+
+    @property
+    def bonus_dice(self) -> int:
+        return max((int(m) for m in self.unlocked_milestones if m.isdigit()), default=0)
+
+    @property
+    def difficulty_milestone(self) -> Difficulty | None:
+        tiers = [Difficulty(m) for m in self.unlocked_milestones if len(m) == 1 and m.isalpha()]
+        return max(tiers, key=lambda tier: tier.rank, default=None)
+
+    @property
+    def wear_upgrades(self) -> int:
+        return self.unlocked_milestones.count(WEAR_UPGRADE)
+
+
+class Prop(_Frozen):
+    type: PropType
+    quality: Quality = Quality.NORMAL
+    count: Annotated[int, Field(strict=True), _in_range(1, None)] = 1
+
+
+class Relationship(_Frozen):
+    """A Bond or a Grudge: its Tier and the ◇ of the Tiers exhausted since it last Advanced."""
+
+    # "with" is a Python keyword, so the field is with_; files and JSON dumps say "with".
+    model_config = ConfigDict(validate_by_name=True, validate_by_alias=True, serialize_by_alias=True)
+
+    with_: Text = Field(alias="with")
+    tier: Difficulty = Difficulty.NORMAL
+    exhausted: frozenset[Difficulty] = frozenset()
+
+    @field_validator("tier")
+    @classmethod
+    def _tier_from_normal(cls, tier: Difficulty) -> Difficulty:
+        if tier is Difficulty.EASY:
+            raise PydanticCustomError("no_easy_tier", "must be N (NORMAL) or higher (got \"EASY\")")
+        return tier
+
+    @field_validator("exhausted")
+    @classmethod
+    def _exhausted_up_to_tier(
+        cls, exhausted: frozenset[Difficulty], info: ValidationInfo
+    ) -> frozenset[Difficulty]:
+        tier = info.data.get("tier")
+        if tier is None:  # the tier itself was invalid and is already reported
+            return exhausted
+        for mark in sorted(exhausted, key=lambda d: d.rank):
+            if mark is Difficulty.EASY:
+                raise PydanticCustomError("no_easy_tier", "must be tiers from N up (got \"EASY\")")
+            if mark.rank > tier.rank:
+                raise PydanticCustomError(
+                    "above_tier", "{mark} is above the relationship's tier {tier}",
+                    {"mark": mark.letter, "tier": tier.letter},
+                )
+        return exhausted
+
+    @field_serializer("exhausted")
+    def _exhausted_in_ladder_order(self, exhausted: frozenset[Difficulty]) -> list[str]:
+        # A set's order varies between runs; the ledger hashes canonical JSON.
+        return [mark.value for mark in sorted(exhausted, key=lambda d: d.rank)]
+
+
+def _fill_keys(raw: object, keys: type[Enum], what: str, default: object) -> object:
+    """Every member of keys in book order, default for those a file left out.
+
+    Two spellings of one key ("Fight", "fight") would otherwise silently keep the last.
+    """
+    if not isinstance(raw, dict):
+        return raw
+    spelled: dict[Enum, str] = {}
+    unknown = {}
+    for key, value in raw.items():
+        try:
+            member = keys(key)
+        except ValueError:
+            unknown[key] = value  # left for the key's own validation to report
+            continue
+        if member in spelled:
+            raise PydanticCustomError(
+                "duplicate_key", "{first} and {second} name the same {what}",
+                {"first": shown(spelled[member]), "second": shown(key), "what": what},
+            )
+        spelled[member] = key
+    spelled = {m: spelled.get(m, m.value) for m in keys}
+    # Keep the file's spelling so that error paths name what the file says.
+    filled = {spelled[m]: raw.get(spelled[m], default) for m in keys}
+    return filled | unknown
+
+
+class StarSheet(_Frozen):
+    name: Text
+    player: Text | None = None
+    concept: Text | None = None
+    abilities: dict[AbilityName, Ability] = Field(default_factory=dict)
+    influence: Influence
+    limit: LimitTrack = Field(default_factory=LimitTrack)
+    hero_props: list[HeroProp] = Field(default_factory=list)
+    props: list[Prop] = Field(default_factory=list)
+    trinkets: list[Text] = Field(default_factory=list)
+    bonds: list[Relationship] = Field(default_factory=list)
+    grudges: list[Relationship] = Field(default_factory=list)
+    acclaim: dict[CareerPath, Count] = Field(default_factory=dict)
+    written_off: StrictBool = False
+
+    @field_validator("abilities", mode="before")
+    @classmethod
+    def _all_ten_abilities(cls, raw: object) -> object:
+        return _fill_keys(raw, AbilityName, "Ability", {})
+
+    @field_validator("acclaim", mode="before")
+    @classmethod
+    def _all_four_paths(cls, raw: object) -> object:
+        return _fill_keys(raw, CareerPath, "Career Path", 0)
+
+    @field_validator("props")
+    @classmethod
+    def _one_entry_per_type_and_quality(cls, props: list[Prop]) -> list[Prop]:
+        first: dict[tuple[PropType, Quality], int] = {}
+        for number, prop in enumerate(props, start=1):
+            earlier = first.setdefault((prop.type, prop.quality), number)
+            if earlier != number:
+                context = {"earlier": earlier, "number": number, "quality": prop.quality.value, "type": prop.type.value}
+                raise PydanticCustomError(
+                    "duplicate_prop",
+                    "entries {earlier} and {number} are both {quality} {type}: write one entry with the total count",
+                    context,
+                )
+        return props

@@ -1,0 +1,1 @@
+"""Read models: pure folds and views over the ledger's events."""

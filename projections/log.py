@@ -1,0 +1,92 @@
+"""The log as people read it: one line per event, filtered by who is asking."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..domain.campaign import star_key
+from ..ledger.events import LedgerEvent, known_topics
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    version: int
+    type: str
+    topic: str
+    timestamp: str
+    recorded_by: str
+    visibility: str
+    summary: str
+    stars: tuple[str, ...]
+    hash: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "type": self.type,
+            "topic": self.topic,
+            "timestamp": self.timestamp,
+            "recorded_by": self.recorded_by,
+            "visibility": self.visibility,
+            "summary": self.summary,
+            "stars": list(self.stars),
+            "hash": self.hash,
+        }
+
+
+def visible(event: LedgerEvent, *, director: bool) -> bool:
+    return director or event.visibility == "public"
+
+
+def event_types() -> dict[str, str]:
+    """Event type names (as shown in the log) to topics."""
+    return {cls.__name__: topic for topic, cls in known_topics().items()}
+
+
+def resolve_types(names: Iterable[str]) -> set[str]:
+    """Topics for type names given on the command line (class name or topic, any case)."""
+    by_name = {name.casefold(): topic for name, topic in event_types().items()}
+    by_name.update({topic.casefold(): topic for topic in event_types().values()})
+    topics = set()
+    for name in names:
+        try:
+            topics.add(by_name[name.casefold()])
+        except KeyError:
+            known = ", ".join(sorted(event_types()))
+            raise ValueError(f"unknown event type '{name}' (types: {known})") from None
+    return topics
+
+
+def entries(
+    events: Iterable[LedgerEvent],
+    *,
+    director: bool,
+    topics: set[str] | None = None,
+    star: str | None = None,
+) -> Iterator[LogEntry]:
+    wanted_star = star_key(star) if star else None
+    for event in events:
+        if not visible(event, director=director):
+            continue
+        if topics and event.topic not in topics:
+            continue
+        stars = event.fact.stars()
+        if wanted_star is not None and wanted_star not in {star_key(s) for s in stars}:
+            continue
+        yield entry(event)
+
+
+def entry(event: LedgerEvent) -> LogEntry:
+    return LogEntry(
+        version=event.version,
+        type=event.type_name,
+        topic=event.topic,
+        timestamp=event.timestamp.isoformat(),
+        recorded_by=event.recorded_by,
+        visibility=event.visibility,
+        summary=event.fact.summary(),
+        stars=event.fact.stars(),
+        hash=event.hash,
+    )
