@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from . import completion
 from .options import JsonOption
 from .session import print_json, session, stdout_console
 
@@ -17,7 +18,7 @@ def create(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The new branch's name.")],
     at: Annotated[int | None, typer.Option("--at", min=1, help="Fork after event N (default: the head).")] = None,
-    source: Annotated[str | None, typer.Option("--from", help="Branch to fork (default: the current branch).")] = None,
+    source: Annotated[str | None, typer.Option("--from", help="Branch to fork (default: the current branch).", autocompletion=completion.branches)] = None,
     use: Annotated[bool, typer.Option("--use/--no-use", help="Make the new branch the current one.")] = True,
     as_json: JsonOption = False,
 ) -> None:
@@ -101,7 +102,7 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
 @app.command("use")
 def use(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="The branch to make current.")],
+    name: Annotated[str, typer.Argument(help="The branch to make current.", autocompletion=completion.branches)],
     as_json: JsonOption = False,
 ) -> None:
     """Make a branch the current one for this campaign.
@@ -120,8 +121,8 @@ def use(
 @app.command("diff")
 def diff(
     ctx: typer.Context,
-    a: Annotated[str, typer.Argument(help="First branch.")],
-    b: Annotated[str, typer.Argument(help="Second branch.")],
+    a: Annotated[str, typer.Argument(help="First branch.", autocompletion=completion.branches)],
+    b: Annotated[str, typer.Argument(help="Second branch.", autocompletion=completion.branches)],
     as_json: JsonOption = False,
 ) -> None:
     """Where two branches part, the events unique to each, and how the sheets differ.

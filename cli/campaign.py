@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from . import completion
 from .options import JsonOption
 from .session import print_json, session, stderr_console, stdout_console
 
@@ -86,7 +87,7 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
 @app.command("use")
 def use(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="Campaign name or id prefix.", autocompletion=lambda: _names())],
+    name: Annotated[str, typer.Argument(help="Campaign name or id prefix.", autocompletion=completion.campaigns)],
     as_json: JsonOption = False,
 ) -> None:
     """Make a campaign the current one for this database.
@@ -105,14 +106,3 @@ def use(
 def _campaign_doc(entry) -> dict:
     return {"name": entry.name, "title": entry.title, "ruleset": entry.ruleset, "id": str(entry.id)}
 
-
-def _names() -> list[str]:
-    from .session import Session
-
-    s = Session()
-    try:
-        return [c.name for c in s.ledger.campaigns()]
-    except Exception:
-        return []
-    finally:
-        s.close()

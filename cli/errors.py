@@ -41,6 +41,14 @@ def classify(error: BaseException) -> tuple[ExitCode, str] | None:
     for kind, code in table:
         if isinstance(error, kind):
             return code, _one_line(error)
+    from pydantic import ValidationError
+
+    if isinstance(error, ValidationError):
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        return ExitCode.REFUSED, f"{where}: {first['msg']}" if where else first["msg"]
+    if isinstance(error, UnicodeDecodeError):
+        return ExitCode.REFUSED, f"the file is not UTF-8 text (byte {error.start})"
     return None
 
 

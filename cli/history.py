@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from .errors import Refused, UsageProblem
+from . import completion
 from .options import JsonOption
 from .session import print_json, session, stdout_console
 
@@ -16,7 +17,7 @@ def log(
     types: Annotated[
         list[str] | None, typer.Option("--type", "-t", help="Only events of this type (repeatable), e.g. StarJoined.")
     ] = None,
-    star: Annotated[str | None, typer.Option("--star", "-s", help="Only events about this Star.")] = None,
+    star: Annotated[str | None, typer.Option("--star", "-s", help="Only events about this Star.", autocompletion=completion.stars)] = None,
     page: Annotated[int, typer.Option("--page", "-p", min=1, help="Page number, counted from 1.")] = 1,
     per_page: Annotated[int, typer.Option("--per-page", "-n", min=1, max=10000, help="Events per page.")] = 50,
     as_json: JsonOption = False,

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from . import completion
 from .options import JsonOption
 from .session import print_json, session, stdout_console
 
@@ -19,7 +20,7 @@ class PoolChoice(str, Enum):
     preparation = "preparation"
 
 
-StarArg = Annotated[str, typer.Argument(help="The Star's name.")]
+StarArg = Annotated[str, typer.Argument(help="The Star's name (or the start of it).", autocompletion=completion.stars)]
 PoolArg = Annotated[PoolChoice, typer.Argument(help="Which Influence pool.")]
 AmountOpt = Annotated[int, typer.Option("--amount", "-n", min=1, help="How many points.")]
 ReasonOpt = Annotated[str, typer.Option("--reason", help="What it was for, shown in the log.")]

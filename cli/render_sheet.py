@@ -37,7 +37,8 @@ def render_star_sheet(sheet: StarSheet, *, title_suffix: str = "") -> Renderable
         Columns([_props(sheet), _trinkets(sheet)]),
         Columns([_relationships("Bonds", sheet.bonds), _relationships("Grudges", sheet.grudges)]),
     ]
-    return Panel(Group(*parts), title=f"Star Profile{title_suffix}", box=box.DOUBLE)
+    # Names come from players' files: every one goes in as Text, never as rich markup.
+    return Panel(Group(*parts), title=Text(f"Star Profile{title_suffix}"), box=box.DOUBLE)
 
 
 def _track(used: int, size: int, symbol: str, style: str, crossed: int = 0) -> Text:
@@ -127,7 +128,7 @@ def _hero_prop_row(table: Table, prop: HeroProp) -> None:
     milestones.append(f"+{prop.bonus_dice} dice, up to {tier.letter if tier else '-'}", style="bold")
     wear = Text.assemble(_track(prop.wear, prop.wear_capacity, "⛉", "yellow"), f" {prop.wear}/{prop.wear_capacity}")
     table.add_row(
-        prop.name,
+        Text(prop.name),
         wear,
         str(prop.xp),
         powers,
@@ -156,7 +157,7 @@ def _props(sheet: StarSheet) -> RenderableType:
 def _trinkets(sheet: StarSheet) -> RenderableType:
     table = Table(title="Trinkets", box=box.SIMPLE_HEAD, show_header=False)
     for trinket in sheet.trinkets:
-        table.add_row(trinket)
+        table.add_row(Text(trinket))
     return table
 
 
@@ -169,5 +170,5 @@ def _relationships(title: str, relationships: list[Relationship]) -> RenderableT
         marks = " ".join(
             tier.letter + (EXHAUSTED_TIER if tier in relationship.exhausted else OPEN_TIER) for tier in tiers
         )
-        table.add_row(relationship.with_, f"{relationship.tier.letter} ({relationship.tier.value})", marks)
+        table.add_row(Text(relationship.with_), f"{relationship.tier.letter} ({relationship.tier.value})", marks)
     return table

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from . import completion
 from .options import JsonOption
 from .session import print_json, session, stdout_console
 
@@ -68,7 +69,7 @@ def list_(
 
 def sheet(
     ctx: typer.Context,
-    star: Annotated[str, typer.Argument(help="The Star's name (any case).")],
+    star: Annotated[str, typer.Argument(help="The Star's name (any case, or the start of it).", autocompletion=completion.stars)],
     at: Annotated[int | None, typer.Option("--at", min=1, help="The sheet as of event N.")] = None,
     as_json: JsonOption = False,
 ) -> None:

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from .errors import UsageProblem
 from .options import JsonOption
 from .progress import progress_bar
 from .session import print_json, session, stdout_console
@@ -26,6 +27,8 @@ def export(
     """
     from ..ledger.transfer import export_lines
 
+    if as_json and output == "-":
+        raise UsageProblem("--json reports on a written file; with --output - the export itself is on stdout")
     s = session(ctx)
     ref = s.target()
     lines = export_lines(s.ledger, ref, director=s.is_director)

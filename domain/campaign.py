@@ -14,9 +14,9 @@ from .showrunner.sheet import StarSheet
 class Pitch(BaseModel):
     """The show as pitched when the campaign was created."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
 
-    title: str
+    title: str = Field(min_length=1)
     high_concept: str = ""
     premise: str = ""
     sfx_budget: int = Field(default=0, ge=0)

@@ -8,7 +8,6 @@ backends get a lock timeout.
 
 from __future__ import annotations
 
-import sqlite3
 from contextlib import contextmanager
 from collections.abc import Iterator
 from pathlib import Path
@@ -141,8 +140,14 @@ def _redacted(url: str) -> str:
 
 
 def is_busy_error(error: BaseException) -> bool:
-    text = str(error).lower()
-    return any(
-        marker in text
-        for marker in ("database is locked", "lock timeout", "canceling statement due to lock", "locknotavailable")
-    ) or isinstance(getattr(error, "__cause__", None), sqlite3.OperationalError) and "locked" in text
+    """A lock held past the timeout, on either backend (the wording is all they share)."""
+    text = f"{error} {error.__cause__ or ''}".lower()
+    return any(marker in text for marker in _BUSY_MARKERS)
+
+
+_BUSY_MARKERS = (
+    "database is locked",  # SQLite, after its busy timeout
+    "lock timeout",  # PostgreSQL lock_timeout
+    "canceling statement due to lock",
+    "locknotavailable",
+)

@@ -153,7 +153,7 @@ class Ledger:
     # ----------------------------------------------------------------- registry
 
     def campaigns(self) -> list[CampaignEntry]:
-        catalog = self._load_stream(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog()).state
+        catalog = self.load_stream(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog()).state
         return sorted(catalog.campaigns.values(), key=lambda c: c.name)
 
     def campaign(self, ref: str) -> CampaignEntry:
@@ -170,7 +170,7 @@ class Ledger:
         raise CampaignNotFound(f"no campaign named '{ref}' (campaigns: {known})")
 
     def branches(self, campaign: CampaignEntry) -> BranchIndex:
-        return self._load_stream(campaign.id, campaign.id, fold_branch_index, BranchIndex()).state
+        return self.load_stream(campaign.id, campaign.id, fold_branch_index, BranchIndex()).state
 
     def resolve(self, campaign_ref: str | CampaignEntry, branch_name: str = MAIN) -> BranchRef:
         campaign = campaign_ref if isinstance(campaign_ref, CampaignEntry) else self.campaign(campaign_ref)
@@ -204,7 +204,7 @@ class Ledger:
     def events(
         self, ref: BranchRef, *, after: int = 0, upto: int | None = None
     ) -> Iterator[LedgerEvent]:
-        for stored in self._stored(ref, after=after, upto=upto):
+        for stored in self.stored_events(ref, after=after, upto=upto):
             yield self.app.mapper.to_domain_event(stored)
 
     def event(self, ref: BranchRef, version: int) -> LedgerEvent:
@@ -220,7 +220,7 @@ class Ledger:
                 f"there is no event #{version}"
             )
 
-    def _stored(self, ref: BranchRef, *, after: int = 0, upto: int | None = None) -> Iterator[StoredEvent]:
+    def stored_events(self, ref: BranchRef, *, after: int = 0, upto: int | None = None) -> Iterator[StoredEvent]:
         for segment in ref.segments:
             lo = max(after, segment.after)
             hi = segment.upto if upto is None else (upto if segment.upto is None else min(upto, segment.upto))
@@ -235,7 +235,7 @@ class Ledger:
 
     # ----------------------------------------------------------------- loading
 
-    def _load_stream(self, stream_id: UUID, campaign_id: UUID, fold: Callable[[S, Fact], S], initial: S) -> Stream[S]:
+    def load_stream(self, stream_id: UUID, campaign_id: UUID, fold: Callable[[S, Fact], S], initial: S) -> Stream[S]:
         stream: Stream[S] = Stream(stream_id, campaign_id, fold, initial)
         for stored in self._paged(stream_id):
             stream.apply(self.app.mapper.to_domain_event(stored))
@@ -258,7 +258,7 @@ class Ledger:
             stream.version = snapshot.version
             stream.head_hash = snapshot.head_hash
             stream.recent_commands = dict(snapshot.recent_commands)
-        for stored in self._stored(ref, after=stream.version, upto=at):
+        for stored in self.stored_events(ref, after=stream.version, upto=at):
             stream.apply(self.app.mapper.to_domain_event(stored))
         return stream
 
@@ -381,7 +381,7 @@ class Ledger:
         # The key file first: a campaign must never exist without its seed.
         self.keys.save(campaign_id, seed)
         for attempt in range(self.max_attempts):
-            catalog = self._load_stream(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog())
+            catalog = self.load_stream(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog())
             existing = catalog.state.by_name(name)
             if existing is not None:
                 if command_id in catalog.recent_commands:
@@ -418,7 +418,7 @@ class Ledger:
         check_name("branch", name)
         command_id = command_id or uuid.uuid4().hex
         for attempt in range(self.max_attempts):
-            index = self._load_stream(source.campaign.id, source.campaign.id, fold_branch_index, BranchIndex())
+            index = self.load_stream(source.campaign.id, source.campaign.id, fold_branch_index, BranchIndex())
             if index.state.by_name(name) is not None:
                 if command_id in index.recent_commands:
                     return self.resolve(source.campaign, name)
@@ -491,7 +491,7 @@ class Ledger:
         problem: Problem | None = None
         kept_hash: str | None = None
         forks = {s.branch_id: s.after for s in ref.segments}
-        for stored in self._stored(ref):
+        for stored in self.stored_events(ref):
             version = stored.originator_version
             if version != expected_version:
                 problem = Problem(expected_version, f"event #{expected_version} is missing (the next stored event is #{version})")

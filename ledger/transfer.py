@@ -49,7 +49,7 @@ def export_lines(ledger: Ledger, ref: BranchRef, *, director: bool = True) -> It
         "redacted": not director,
     }
     yield json.dumps(header, ensure_ascii=False, separators=(",", ":"))
-    for stored in ledger._stored(ref):
+    for stored in ledger.stored_events(ref):
         doc = decode_document(stored)
         line: dict[str, Any] = {"branch": str(stored.originator_id), "version": stored.originator_version, "topic": stored.topic, **doc}
         if not director and doc.get("visibility") != "public":
@@ -103,7 +103,7 @@ def import_lines(
         by_stream.setdefault(event.originator_id, []).append(event)
 
     stamp = dict(recorded_by="director", command_id=f"import:{header['head']['hash']}", timestamp=ledger.clock())
-    catalog = ledger._load_stream(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog())
+    catalog = ledger.load_stream(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog())
     catalog.record(
         CampaignRegistered(campaign_id=campaign_id, name=final_name, title=campaign["title"], ruleset=campaign["ruleset"], main_branch_id=main_id),
         **stamp,

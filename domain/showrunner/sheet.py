@@ -46,9 +46,21 @@ def _in_range(low: int, high: int | None) -> AfterValidator:
     return AfterValidator(check)
 
 
+def _at_most(field: str, value: int, limit_field: str, limit: int) -> None:
+    if value > limit:
+        raise PydanticCustomError(
+            "over_max", "{field} ({value}) is more than {limit_field} ({limit})",
+            {"field": field, "value": value, "limit_field": limit_field, "limit": limit},
+        )
+
+
 # Strict: a file saying `rank = "2"`, `2.0` or `true` is a mistake, not a number.
 Count = Annotated[int, Field(strict=True), _in_range(0, None)]
+AtLeastOne = Annotated[int, Field(strict=True), _in_range(1, None)]
+Track = Annotated[int, Field(strict=True), _in_range(0, 3)]
+Rating = Annotated[int, Field(strict=True), _in_range(1, 5)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+# Not strict: JSON object keys are strings, and "3" must come back as slot 3.
 SlotNumber = Annotated[int, _in_range(1, 10)]
 
 
@@ -128,13 +140,13 @@ class _Frozen(BaseModel):
 class Specialty(_Frozen):
     kind: Literal["specialty"] = "specialty"
     name: Text
-    rank: Annotated[int, Field(strict=True), _in_range(1, 5)]
+    rank: Rating
 
 
 class Scar(_Frozen):
     kind: Literal["scar"] = "scar"
     name: Text
-    penalty: Annotated[int, Field(strict=True), _in_range(1, 5)]
+    penalty: Rating
 
 
 Slot = Annotated[Specialty | Scar, Field(discriminator="kind")]
@@ -147,8 +159,8 @@ class Ability(_Frozen):
     clears. conditions are pencil ✘ marks; locked_conditions are the ✘ traced in pen.
     """
 
-    base_dice: Annotated[int, Field(strict=True), _in_range(0, 3)] = 0
-    stars: Annotated[int, Field(strict=True), _in_range(0, 3)] = 0
+    base_dice: Track = 0
+    stars: Track = 0
     xp: Count = 0
     permanent_xp: Count = 0
     mastered: StrictBool = False
@@ -171,11 +183,7 @@ class Pool(_Frozen):
 
     @model_validator(mode="after")
     def _current_within_max(self) -> Pool:
-        if self.current > self.max:
-            raise PydanticCustomError(
-                "over_max", "current ({current}) is more than max ({max})",
-                {"current": self.current, "max": self.max},
-            )
+        _at_most("current", self.current, "max", self.max)
         return self
 
 
@@ -195,11 +203,7 @@ class LimitTrack(_Frozen):
 
     @model_validator(mode="after")
     def _marked_within_max(self) -> LimitTrack:
-        if self.marked > self.max:
-            raise PydanticCustomError(
-                "over_max", "marked ({marked}) is more than max ({max})",
-                {"marked": self.marked, "max": self.max},
-            )
+        _at_most("marked", self.marked, "max", self.max)
         return self
 
 
@@ -221,7 +225,7 @@ class HeroProp(_Frozen):
 
     name: Text
     wear: Count = 0
-    wear_capacity: Annotated[int, Field(strict=True), _in_range(1, None)] = 1
+    wear_capacity: AtLeastOne = 1
     xp: Count = 0
     powers: list[Text] = Field(min_length=1, max_length=2)
     milestones: Annotated[int, Field(strict=True), _in_range(0, len(MILESTONE_ORDER))] = 0
@@ -229,11 +233,7 @@ class HeroProp(_Frozen):
     @model_validator(mode="after")
     def _wear_within_capacity(self) -> HeroProp:
         # The sheet has no boxes past capacity, so a file cannot record such Wear.
-        if self.wear > self.wear_capacity:
-            raise PydanticCustomError(
-                "over_max", "wear ({wear}) is more than wear_capacity ({capacity})",
-                {"wear": self.wear, "capacity": self.wear_capacity},
-            )
+        _at_most("wear", self.wear, "wear_capacity", self.wear_capacity)
         return self
 
     @property
@@ -261,7 +261,7 @@ class HeroProp(_Frozen):
 class Prop(_Frozen):
     type: PropType
     quality: Quality = Quality.NORMAL
-    count: Annotated[int, Field(strict=True), _in_range(1, None)] = 1
+    count: AtLeastOne = 1
 
 
 class Relationship(_Frozen):

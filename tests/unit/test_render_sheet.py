@@ -114,3 +114,20 @@ def test_written_off_banner_only_when_written_off(mara):
 def test_fits_120_columns(mara, tobias):
     for text in (mara, tobias):
         assert max(len(line) for line in text.splitlines()) <= 120
+
+
+def test_names_from_a_file_are_shown_literally_not_as_markup():
+    sheet = star("star-mara.toml")
+    odd = "[bold]Ilse[/]"
+    sheet = sheet.model_copy(
+        update={
+            "trinkets": ["[/red] broken"],
+            "bonds": [sheet.bonds[0].model_copy(update={"with_": odd})],
+            "hero_props": [sheet.hero_props[0].model_copy(update={"name": "[i]Rapier"})],
+        }
+    )
+    text = shown(sheet, title_suffix=" [#12]")
+    assert odd in text
+    assert "[/red] broken" in text
+    assert "[i]Rapier" in text
+    assert "Star Profile [#12]" in text
