@@ -10,7 +10,11 @@ from . import completion
 from .options import JsonOption
 from .session import print_json, session, stdout_console
 
-app = typer.Typer(help="Fork the campaign at any event, and compare the timelines.", no_args_is_help=True)
+app = typer.Typer(
+    help="Fork the campaign at any event, and compare the timelines.",
+    epilog="Example: showrunner branch create what-if --at 12",
+    no_args_is_help=True,
+)
 
 
 @app.command("create")

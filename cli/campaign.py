@@ -10,7 +10,11 @@ from . import completion
 from .options import JsonOption
 from .session import print_json, session, stderr_console, stdout_console
 
-app = typer.Typer(help="Create, list and choose campaigns.", no_args_is_help=True)
+app = typer.Typer(
+    help="Create, list and choose campaigns.",
+    epilog="Example: showrunner campaign new \"Neon Harbor\"",
+    no_args_is_help=True,
+)
 
 
 @app.command("new")

@@ -100,7 +100,8 @@ def demo(
     if as_json:
         print_json({"steps": steps, "kept": str(keep) if keep else None})
     elif keep is not None:
-        console.print(f"\nThe demo campaign is in {keep}: try `showrunner --db {keep / 'demo.sqlite'} log`.")
+        # --campaign: the demo remembered its choice in its own config folder, not in yours.
+        console.print(f"\nThe demo campaign is in {keep}: try `showrunner --db {keep / 'demo.sqlite'} --campaign neon-harbor log`.")
 
 
 def register(root: typer.Typer) -> None:

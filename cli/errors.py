@@ -25,11 +25,12 @@ def classify(error: BaseException) -> tuple[ExitCode, str] | None:
     """The exit code and message for a known error; None for a bug."""
     # Imported here: the table must not make `showrunner --help` pay for the ledger.
     from ..domain.errors import DomainError
-    from ..ledger.errors import LedgerBusy, LedgerError, SettingsError
+    from ..ledger.errors import InvalidName, LedgerBusy, LedgerError, SettingsError
 
     table: list[tuple[type[BaseException], ExitCode]] = [
         (LedgerBusy, ExitCode.BUSY),
         (SettingsError, ExitCode.USAGE),
+        (InvalidName, ExitCode.USAGE),
         (UsageProblem, ExitCode.USAGE),
         (LedgerError, ExitCode.REFUSED),
         (DomainError, ExitCode.REFUSED),

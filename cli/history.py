@@ -39,7 +39,8 @@ def log(
         raise UsageProblem(str(e)) from None
     ref = s.target()
     if star is not None:
-        s.ledger.view(ref).state.star(star)  # an unknown Star is an error, not an empty page
+        # An unknown Star is an error, not an empty page; "Mara" filters on "Mara Voss".
+        star = s.ledger.view(ref).state.star(star).name
     rows = list(entries(s.ledger.events(ref), director=s.is_director, topics=topics or None, star=star))
     pages = max(1, -(-len(rows) // per_page))
     if page > pages:

@@ -35,11 +35,16 @@ def verify(
         str | None,
         typer.Option("--against", metavar="VERSION:HASH", help="A digest kept from `showrunner head`: catches a cut-off tail or a recomputed chain."),
     ] = None,
+    drop_bad_snapshots: Annotated[
+        bool,
+        typer.Option("--drop-bad-snapshots", help="First delete snapshots that do not match their events (they are only a cache)."),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Walk the branch and its ancestry, recomputing every hash and link.
 
-    Exits 1 and names the first event that does not hold.
+    Then replays the events to check every snapshot (a cache outside the chain).
+    Exits 1 and names the first event or snapshot that does not hold.
 
     Examples: showrunner verify  ·  showrunner verify --against 42:3f9a…
     """
@@ -51,6 +56,7 @@ def verify(
     except ValueError as e:
         raise UsageProblem(str(e)) from None
     ref = s.target()
+    dropped = s.ledger.drop_bad_snapshots(ref) if drop_bad_snapshots else []
     total = s.ledger.head(ref).version
     with progress_bar("Verifying", total, enabled=not as_json) as advance:
         report = s.ledger.verify(ref, kept, progress=advance)
@@ -63,14 +69,18 @@ def verify(
                 "checked": report.checked,
                 "head": {"version": report.head.version, "hash": report.head.hash},
                 "against": str(kept) if kept else None,
+                "dropped_snapshots": dropped,
                 "problem": {"version": report.problem.version, "message": report.problem.message} if report.problem else None,
             }
         )
-    elif report.ok:
-        extra = f", and it extends the kept digest #{kept.version}" if kept else ""
-        stdout_console().print(f"[green]OK[/]: {report.checked} events of {ref.branch.name} verified{extra}.")
     else:
-        stderr_console().print(f"[red]FAILED[/] at event #{report.problem.version}: {report.problem.message}")
+        if dropped:
+            stderr_console().print("Dropped bad snapshots at " + ", ".join(f"#{v}" for v in dropped))
+        if report.ok:
+            extra = f", and it extends the kept digest #{kept.version}" if kept else ""
+            stdout_console().print(f"[green]OK[/]: {report.checked} events of {ref.branch.name} verified{extra}.")
+        else:
+            stderr_console().print(f"[red]FAILED[/] at event #{report.problem.version}: {report.problem.message}")
     if not report.ok:
         raise typer.Exit(ExitCode.REFUSED)
 

@@ -104,7 +104,16 @@ class Session:
 
     def target(self, branch: str | None = None) -> BranchRef:
         campaign = self.ledger.campaign(self.campaign_name())
-        return self.ledger.resolve(campaign, branch or self.branch_name(campaign.name))
+        ref = self.ledger.resolve(campaign, branch or self.branch_name(campaign.name))
+        if not self.is_director:
+            # A mistyped --as must be an error, not a silent Star's-eye view.
+            from ..domain.errors import UnknownName
+
+            try:
+                self.recorded_by(ref)
+            except UnknownName as e:
+                raise UnknownName(f"--as: {e}") from None
+        return ref
 
     # ------------------------------------------------------------ who is asking
 

@@ -11,7 +11,11 @@ from . import completion
 from .options import JsonOption
 from .session import print_json, session, stdout_console
 
-app = typer.Typer(help="Add and list the Stars of the current campaign.", no_args_is_help=True)
+app = typer.Typer(
+    help="Add and list the Stars of the current campaign.",
+    epilog="Example: showrunner star add --file docs/examples/star-mara.toml",
+    no_args_is_help=True,
+)
 
 
 @app.command("add")

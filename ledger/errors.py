@@ -21,6 +21,10 @@ class BranchExists(LedgerError):
     pass
 
 
+class InvalidName(LedgerError, ValueError):
+    """A campaign or branch name that does not follow the naming rule (a usage error)."""
+
+
 class EventNotFound(LedgerError):
     pass
 

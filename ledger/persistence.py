@@ -76,7 +76,7 @@ def _postgres_environment(url: str, lock_timeout: int) -> dict[str, str]:
     if not dbname:
         raise SettingsError(f"'{url}' names no database: postgresql://USER@HOST:PORT/DBNAME")
     env = {
-        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "PERSISTENCE_MODULE": f"{__package__}.postgres_store:BoundedPostgresFactory",
         "POSTGRES_DBNAME": unquote(dbname),
         "POSTGRES_HOST": parts.hostname or "localhost",
         "POSTGRES_PORT": str(parts.port or 5432),
@@ -151,3 +151,23 @@ _BUSY_MARKERS = (
     "canceling statement due to lock",
     "locknotavailable",
 )
+
+
+def delete_snapshot(recorder, stream_id, version: int) -> None:  # type: ignore[no-untyped-def]
+    """Remove one snapshot row. Snapshots are a cache; the library offers no delete."""
+    table = recorder.events_table_name
+    if hasattr(recorder.datastore, "schema"):  # PostgreSQL
+        from psycopg import sql
+
+        schema = recorder.datastore.schema or "public"
+        statement = sql.SQL("DELETE FROM {}.{} WHERE originator_id = %s AND originator_version = %s").format(
+            sql.Identifier(schema), sql.Identifier(table)
+        )
+        with recorder.datastore.transaction(commit=True) as cursor:
+            cursor.execute(statement, (stream_id, version))
+        return
+    with recorder.datastore.transaction(commit=True) as cursor:
+        cursor.execute(
+            f"DELETE FROM {table} WHERE originator_id = ? AND originator_version = ?",  # noqa: S608 - the library's own table name
+            (stream_id.hex, version),
+        )

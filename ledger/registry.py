@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from uuid import UUID, uuid5
 
+from .errors import InvalidName
 from .events import Fact
 from .facts import BranchRegistered, CampaignRegistered
 
@@ -21,8 +22,8 @@ _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
 
 def check_name(kind: str, name: str) -> str:
-    if not _NAME.match(name):
-        raise ValueError(
+    if not _NAME.fullmatch(name):  # match() would let a trailing newline through `$`
+        raise InvalidName(
             f"'{name}' is not a valid {kind} name: use 1-40 lower-case letters, digits, "
             "'-' or '_', starting with a letter or digit"
         )

@@ -53,7 +53,7 @@ from .facts import (
     StarJoined,
 )
 from .integrity import GENESIS_HASH, Digest, Problem, VerifyReport, chain_hash
-from .persistence import is_busy_error
+from .persistence import delete_snapshot, is_busy_error
 from .registry import (
     CATALOG_ID,
     MAIN,
@@ -288,8 +288,11 @@ class Ledger:
                     )
                 ]
             )
-        except IntegrityError:
-            pass  # another writer snapshotted this very version
+        except (PersistenceError, LedgerBusy):
+            # Another writer snapshotted this very version (IntegrityError), or the
+            # database stayed busy: the command has committed and a snapshot is only a
+            # cache, so never report a recorded command as failed (it would be re-run).
+            pass
 
     # ----------------------------------------------------------------- commands
 
@@ -385,7 +388,8 @@ class Ledger:
             existing = catalog.state.by_name(name)
             if existing is not None:
                 if command_id in catalog.recent_commands:
-                    self.keys.path(campaign_id).unlink(missing_ok=True)
+                    if existing.id != campaign_id:  # not this call's own save (lost reply)
+                        self.keys.path(campaign_id).unlink(missing_ok=True)
                     return existing
                 self.keys.path(campaign_id).unlink(missing_ok=True)
                 raise CampaignExists(f"a campaign named '{name}' already exists; pick another --name")
@@ -534,7 +538,49 @@ class Ledger:
                     f"event #{against.version} does not match the kept digest: "
                     "the history up to it was rewritten",
                 )
+        if problem is None:
+            problem = self._check_snapshots(ref)
         return VerifyReport(ref.branch.name, checked, head, problem)
+
+    def _snapshots_in(self, ref: BranchRef) -> dict[tuple[UUID, int], StoredEvent]:
+        found = {}
+        for segment in ref.segments:
+            for stored in self._snapshots.select_events(segment.branch_id, gt=segment.after, lte=segment.upto):
+                found[(_uuid(stored.originator_id), stored.originator_version)] = stored
+        return found
+
+    def _check_snapshots(self, ref: BranchRef) -> Problem | None:
+        """A snapshot is a cache, outside the chain: replay the events and compare each one."""
+        snapshots = self._snapshots_in(ref)
+        if not snapshots:
+            return None
+        stream: Stream[CampaignState] = Stream(ref.branch.id, ref.campaign.id, fold_campaign, CampaignState())
+        last = max(version for _, version in snapshots)
+        for stored in self.stored_events(ref, upto=last):
+            stream.apply(self.app.mapper.to_domain_event(stored))
+            snapshot = snapshots.get((_uuid(stored.originator_id), stream.version))
+            if snapshot is None:
+                continue
+            try:
+                matches = BranchSnapshot.model_validate_json(snapshot.state) == BranchSnapshot.of(stream)
+            except ValueError:
+                matches = False
+            if not matches:
+                return Problem(
+                    stream.version,
+                    f"the snapshot at #{stream.version} does not match the events up to it "
+                    "(it was changed outside the ledger); `showrunner verify --drop-bad-snapshots` removes it",
+                )
+        return None
+
+    def drop_bad_snapshots(self, ref: BranchRef) -> list[int]:
+        """Delete every snapshot in the lineage that does not match its events; they are only a cache."""
+        dropped = []
+        while (problem := self._check_snapshots(ref)) is not None:
+            segment = next(s for s in reversed(ref.segments) if problem.version > s.after)
+            delete_snapshot(self._snapshots, segment.branch_id, problem.version)
+            dropped.append(problem.version)
+        return dropped
 
 
 def _uuid(value: UUID | str) -> UUID:

@@ -42,6 +42,8 @@ def visible(event: LedgerEvent, *, director: bool) -> bool:
 
 def event_types() -> dict[str, str]:
     """Event type names (as shown in the log) to topics."""
+    from ..ledger import facts  # noqa: F401  (defining the fact classes registers their topics)
+
     return {cls.__name__: topic for topic, cls in known_topics().items()}
 
 

@@ -53,10 +53,12 @@ def decide_spend(state: CampaignState, star: str, pool: PoolName, amount: int, *
             f"{sheet.name} has {current.current} {label} and wants to spend {amount}; "
             f"pass --push to Push Your Limits (exhausts {shortfall} icon{'s' if shortfall > 1 else ''})"
         )
-    if shortfall > current.max - current.current:
+    # Once the pool is spent down to 0, every icon still on the track is empty and
+    # may be crossed off; icons already crossed off are gone (Section 6.4).
+    if shortfall > current.max:
         raise RuleViolation(
-            f"{sheet.name} has no {label} icon left to exhaust "
-            f"({current.max} max, {current.current} current): the spend cannot be paid"
+            f"{sheet.name} has only {current.max} {label} icon{'s' if current.max != 1 else ''} left "
+            f"to exhaust and would need {shortfall}: the spend cannot be paid"
         )
     return Spent(star=sheet.name, pool=pool, amount=amount, from_pool=from_pool, exhausted=shortfall)
 

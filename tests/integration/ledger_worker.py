@@ -14,6 +14,8 @@ Modes:
   burst   --campaign NAME --prefix P [--stars K]
           until killed: alternately one command of K StarJoined facts on main
           (command id "P-i") and one create_branch "P-bi" (2 events, 2 streams).
+          --freeze-at N --frozen FILE: the Nth insert stops inside its transaction
+          (rows written, no COMMIT), creates FILE and sleeps until killed.
 
 Start barrier (all modes): `--ready FILE --go FILE` makes the worker, once it is
 set up, create FILE(ready) and wait until FILE(go) exists.
@@ -98,9 +100,29 @@ def run_create(args: argparse.Namespace) -> dict:
         ledger.close()
 
 
+def freeze_inside_insert(ledger, nth: int, signal_file: str) -> None:
+    """Make the nth insert of events stop inside its transaction, rows written, not committed."""
+    recorder = ledger.app.recorder
+    # PostgreSQL: after the insert's sync, before COMMIT; SQLite: after the INSERTs, before COMMIT.
+    hook = "_fetch_ids_after_insert_events" if hasattr(recorder, "_fetch_ids_after_insert_events") else "_insert_events"
+    real, calls = getattr(recorder, hook), []
+
+    def then_freeze(*args, **kwargs):
+        result = real(*args, **kwargs)
+        calls.append(1)
+        if len(calls) == nth:
+            Path(signal_file).touch()
+            time.sleep(3600)  # until killed
+        return result
+
+    setattr(recorder, hook, then_freeze)
+
+
 def run_burst(args: argparse.Namespace) -> dict:
     ledger = bootstrap(settings_for(args))
     ref = ledger.resolve(args.campaign)
+    if args.freeze_at:
+        freeze_inside_insert(ledger, args.freeze_at, args.frozen)
     barrier(args)
     i = 0
     while True:  # until killed
@@ -137,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ready")
     parser.add_argument("--go")
     parser.add_argument("--progress", help="burst: file rewritten with the number of commands done")
+    parser.add_argument("--freeze-at", type=int, default=0, help="burst: stop inside the Nth insert's transaction")
+    parser.add_argument("--frozen", help="burst: file created once frozen there")
     args = parser.parse_args(argv)
     started = time.monotonic()
     try:

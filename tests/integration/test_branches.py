@@ -173,7 +173,7 @@ def test_refusals_write_nothing(ledger):
     with pytest.raises(BranchExists):
         ledger.create_branch(main, "main")
 
-    for bad in ("Alt", "two words", "", "-dash", "_under", "a" * 41, "ünï", "x/y"):
+    for bad in ("Alt", "two words", "", "-dash", "_under", "a" * 41, "ünï", "x/y", "alt2\n"):
         with pytest.raises(ValueError) as invalid:
             check_name("branch", bad)
         assert f"'{bad}' is not a valid branch name" in str(invalid.value)

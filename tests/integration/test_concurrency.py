@@ -300,6 +300,38 @@ def test_a_command_retried_after_a_lost_reply_is_recorded_once(db_url, tmp_path,
         ledger.close()
 
 
+def test_a_campaign_created_through_a_lost_reply_keeps_its_dice_seed(db_url, tmp_path, monkeypatch):
+    """create_campaign's own retry finds its command recorded: that campaign's seed stays."""
+    from showrunner_ledger.ledger.seeds import commitment
+
+    ledger = bootstrap(make_settings(db_url, tmp_path))
+    try:
+        recorder, lost = ledger.app.recorder, []
+        real_insert = recorder.insert_events
+
+        def commit_then_lose_the_reply(stored_events, **kwargs):
+            real_insert(stored_events, **kwargs)
+            if not lost:
+                lost.append(len(stored_events))
+                raise OperationalError("connection lost")
+
+        monkeypatch.setattr(recorder, "insert_events", commit_then_lose_the_reply)
+        entry = ledger.create_campaign(Pitch(title="Lost And Found"), command_id="cmd-new")
+        monkeypatch.undo()
+        assert lost == [3]  # catalog, branch index and main, in one insert
+        assert [c.name for c in ledger.campaigns()] == ["lost-and-found"]
+        started = next(ledger.events(ledger.resolve(entry.name)))
+        assert ledger.keys.path(entry.id).exists(), "the campaign lost its dice seed"
+        assert commitment(ledger.keys.load(entry.id)) == started.fact.dice_commitment
+
+        # The caller retrying the same command gets the same campaign, and its seed stays.
+        assert ledger.create_campaign(Pitch(title="Lost And Found"), command_id="cmd-new") == entry
+        assert ledger.keys.path(entry.id).exists()
+        assert sorted(p.name for p in ledger.keys.directory.iterdir()) == [f"{entry.id}.seed"]
+    finally:
+        ledger.close()
+
+
 # ----------------------------------------------------------------- 5. fresh PostgreSQL database
 
 
@@ -345,25 +377,42 @@ def test_sixteen_processes_starting_on_a_fresh_postgres_database_all_succeed(fre
 # ----------------------------------------------------------------- 6. SIGKILL mid-command
 
 
+def wait_for(path: Path, proc: subprocess.Popen[str], what: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not (path.exists() and path.read_text().strip() != "0"):
+        if proc.poll() is not None:
+            raise AssertionError(f"the writer exited ({proc.returncode}): {proc.communicate()}")
+        assert time.monotonic() < deadline, f"the writer never {what}"
+        time.sleep(0.01)
+
+
+# anytime: SIGKILL at a random moment of a tight loop of commands (realistic).
+# inside-*: SIGKILL while the Nth insert's transaction is open, rows written but not
+# committed (certain); the Nth insert is command k-(N-1): k-4 records 3 StarJoined,
+# k-5 a branch (BranchRegistered + BranchForked, two streams).
+KILLS = {"anytime": 0, "inside-stars-commit": 5, "inside-branch-commit": 6}
+
+
 @pytest.mark.slow
-def test_a_writer_killed_mid_command_leaves_whole_commands_and_an_openable_database(db_url, tmp_path):
-    stars_per_command = 3
+@pytest.mark.parametrize("kill", list(KILLS))
+def test_a_writer_killed_mid_command_leaves_whole_commands_and_an_openable_database(db_url, tmp_path, kill):
+    stars_per_command, freeze_at = 3, KILLS[kill]
     ledger = bootstrap(make_settings(db_url, tmp_path))
     campaign = ledger.create_campaign(Pitch(title="Pulled Plug"))
     ledger.close()
 
-    progress = tmp_path / "progress"
+    progress, frozen = tmp_path / "progress", tmp_path / "frozen"
+    extra = ["--freeze-at", str(freeze_at), "--frozen", str(frozen)] if freeze_at else []
     proc = spawn(
         "burst", db_url, tmp_path, "--campaign", campaign.name, "--prefix", "k",
-        "--stars", str(stars_per_command), "--progress", str(progress),
+        "--stars", str(stars_per_command), "--progress", str(progress), *extra,
     )
     try:
-        deadline = time.monotonic() + 30
-        while not (progress.exists() and progress.read_text().strip()):
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "the writer made no progress"
-            time.sleep(0.01)
-        time.sleep(1.0 + random.uniform(0, 0.2))  # somewhere in the middle of a command
+        if freeze_at:
+            wait_for(frozen, proc, "reached the frozen insert")
+        else:
+            wait_for(progress, proc, "made progress")
+            time.sleep(1.0 + random.uniform(0, 0.2))  # somewhere in the middle of a command
         assert proc.poll() is None, proc.communicate()
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
@@ -386,9 +435,12 @@ def test_a_writer_killed_mid_command_leaves_whole_commands_and_an_openable_datab
             groups[decode_document(stored)["command_id"]].append(stored)
         worker_commands = sorted((c for c in groups if c.startswith("k-")), key=lambda c: int(c[2:]))
         done = [int(c[2:]) for c in worker_commands]
-        assert len(done) >= 4, f"only {len(done)} commands before the kill"
         # Commands run one after the other: none missing in the middle.
         assert done == list(range(len(done)))
+        if freeze_at:  # the frozen command left nothing; all before it are whole
+            assert len(done) == freeze_at - 1
+        else:
+            assert len(done) >= 4, f"only {len(done)} commands before the kill"
         for command_id in worker_commands:
             i, topics = int(command_id[2:]), Counter(s.topic for s in groups[command_id])
             if i % 2 == 0:
@@ -405,10 +457,11 @@ def test_a_writer_killed_mid_command_leaves_whole_commands_and_an_openable_datab
             assert branch_report.ok, (branch.name, branch_report.problem)
         stars = reopened.view(ref).state.stars
         assert len(stars) == stars_per_command * len([i for i in done if i % 2 == 0])
-        # The database takes writes again.
+        # The killed writer's locks are gone: the database takes writes again at once.
         reopened.add_star(ref, sheet("After The Crash"))
+        reopened.create_branch(ref, "after-the-crash")
         assert reopened.verify(ref).ok
-        print(f"\nkilled after {len(done)} whole commands; nothing partial")
+        print(f"\n{kill}: killed after {len(done)} whole commands; nothing partial")
     finally:
         reopened.close()
 
@@ -419,9 +472,9 @@ def test_a_writer_killed_mid_command_leaves_whole_commands_and_an_openable_datab
 class HeldLock:
     """Another connection holding a lock on the events table in an open transaction."""
 
-    def __init__(self, ledger: Ledger, db_url: str, mode: str):
+    def __init__(self, ledger: Ledger, db_url: str, mode: str, table: str | None = None):
         self.db_url, self.mode = db_url, mode
-        self.table = ledger.app.recorder.events_table_name
+        self.table = table or ledger.app.recorder.events_table_name
 
     def __enter__(self) -> HeldLock:
         if self.mode == "sqlite":
@@ -499,6 +552,44 @@ def test_a_lock_held_past_the_timeout_ends_in_busy_not_a_hang(db_url, tmp_path):
             assert ledger.head(ref) == head  # nothing was written
         ledger.add_star(ref, sheet("Blocked"))  # once the lock is gone, the same command works
         assert ledger.head(ref).version == head.version + 1
+        assert ledger.verify(ref).ok
+    finally:
+        ledger.close()
+
+
+def test_a_snapshot_that_cannot_be_written_does_not_fail_the_committed_command(db_url, tmp_path, monkeypatch):
+    """The command has committed before its snapshot is written: a busy snapshot table
+    must not turn a recorded command into an error (a caller would run it again)."""
+    lock_timeout, interval = 1, 5
+    settings = make_settings(
+        db_url, tmp_path, SHOWRUNNER_LOCK_TIMEOUT=str(lock_timeout), SHOWRUNNER_SNAPSHOT_INTERVAL=str(interval)
+    )
+    ledger = bootstrap(settings)
+    try:
+        campaign = ledger.create_campaign(Pitch(title="Cache Miss"))
+        ref = ledger.resolve(campaign.name)
+        for i in range(3):  # events #2..#4
+            ledger.add_star(ref, sheet(f"Extra {i}"))
+        snapshots = ledger._snapshots
+        mode = "sqlite" if "://" not in db_url else "EXCLUSIVE"
+        real_insert, attempted = snapshots.insert_events, []
+
+        def insert_while_another_holds_the_lock(stored_events, **kwargs):
+            attempted.append([s.originator_version for s in stored_events])
+            with HeldLock(ledger, db_url, mode, table=snapshots.events_table_name):
+                return real_insert(stored_events, **kwargs)
+
+        monkeypatch.setattr(snapshots, "insert_events", insert_while_another_holds_the_lock)
+        elapsed, error = timed(lambda: ledger.add_star(ref, sheet("Fifth"), command_id="fifth"))
+        print(f"\nsnapshot blocked: {type(error).__name__} after {elapsed:.2f} s: {error}")
+        assert attempted == [[5]]  # #5 crossed the interval: a snapshot was due
+        assert error is None, repr(error)
+        assert elapsed <= lock_timeout + 2.5
+        monkeypatch.undo()
+
+        assert [e.version for e in ledger.events(ref) if e.command_id == "fifth"] == [5]
+        assert ledger.add_star(ref, sheet("Fifth"), command_id="fifth").replayed is True
+        assert len(ledger.view(ref).state.stars) == 4  # loaded without the missing snapshot
         assert ledger.verify(ref).ok
     finally:
         ledger.close()

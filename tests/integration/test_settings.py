@@ -179,7 +179,15 @@ def test_postgres_environment(home):
     env = persistence.environment(
         Settings.load(db="postgresql://al%40ice:s3cret@db.example:6543/show%20db?schema=t_1", environ=home)
     )
-    assert env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
+    # eventsourcing's core PostgreSQL module, or a factory built on it.
+    from eventsourcing.postgres import PostgresFactory
+    from eventsourcing.utils import resolve_topic
+
+    module, _, factory = env["PERSISTENCE_MODULE"].partition(":")
+    if factory:
+        assert issubclass(resolve_topic(env["PERSISTENCE_MODULE"]), PostgresFactory)
+    else:
+        assert module == "eventsourcing.postgres"
     assert env["POSTGRES_DBNAME"] == "show db"
     assert env["POSTGRES_HOST"] == "db.example"
     assert env["POSTGRES_PORT"] == "6543"
