@@ -76,6 +76,7 @@ class Digest:
         hash_text = hash_text.lower()
         if (
             not sep
+            or not version_text.isascii()
             or not version_text.isdigit()
             or len(hash_text) != 64
             or any(c not in "0123456789abcdef" for c in hash_text)

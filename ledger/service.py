@@ -166,6 +166,9 @@ class Ledger:
             matches = [c for c in campaigns if c.id.hex.startswith(wanted)]
             if len(matches) == 1:
                 return matches[0]
+            if len(matches) > 1:
+                names = ", ".join(c.name for c in matches)
+                raise CampaignNotFound(f"'{ref}' is the start of several campaign ids ({names}); give more of it")
         known = ", ".join(c.name for c in campaigns) or "none yet; create one with `showrunner campaign new`"
         raise CampaignNotFound(f"no campaign named '{ref}' (campaigns: {known})")
 
@@ -410,6 +413,7 @@ class Ledger:
             if outcome == "saved":
                 return catalog.state.campaigns[campaign_id]
             self._back_off(attempt)
+        self.keys.path(campaign_id).unlink(missing_ok=True)
         raise CommandConflict("the campaign catalog kept changing; try again")
 
     # ----------------------------------------------------------------- branches

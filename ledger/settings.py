@@ -32,7 +32,7 @@ class Settings:
         data_dir = Path(env.get("SHOWRUNNER_DATA_DIR") or _platform_dir("data"))
         config_dir = Path(env.get("SHOWRUNNER_CONFIG_DIR") or _platform_dir("config"))
         config = _read_config(config_dir / "config.toml")
-        db_url = db or env.get("SHOWRUNNER_DB") or config.get("db")
+        db_url = db or env.get("SHOWRUNNER_DB") or _config_db(config, config_dir)
         if not db_url:
             db_url = str(data_dir / "ledger.sqlite")
         return cls(
@@ -60,6 +60,8 @@ def _read_config(path: Path) -> dict:
 def _int_setting(env: dict, config: dict, key: str, default: int) -> int:
     raw = env.get(f"SHOWRUNNER_{key.upper()}", config.get(key, default))
     try:
+        if isinstance(raw, bool) or not isinstance(raw, (int, str)):
+            raise TypeError
         value = int(raw)
     except (TypeError, ValueError):
         raise SettingsError(
@@ -69,3 +71,15 @@ def _int_setting(env: dict, config: dict, key: str, default: int) -> int:
     if value < 1:
         raise SettingsError(f"{key} must be at least 1 (got {value})")
     return value
+
+
+def _config_db(config: dict, config_dir: Path) -> str | None:
+    """A relative SQLite path in config.toml is relative to the config file, not the shell."""
+    db = config.get("db")
+    if db is None:
+        return None
+    if not isinstance(db, str) or not db.strip():
+        raise SettingsError(f"{config_dir / 'config.toml'}: db must be a path or a postgresql:// URL")
+    if "://" in db or Path(db).is_absolute():
+        return db
+    return str(config_dir / db)

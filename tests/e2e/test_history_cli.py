@@ -213,7 +213,7 @@ def test_history_with_the_real_script(cli, played: list[dict]) -> None:
     [
         (("show", "0"), 1, ("there is no event #0",)),
         (("show", "9"), 1, ("branch 'main' has events #1 to #8; there is no event #9",)),
-        (("show", "x"), 2, ("'x' is not a valid integer",)),
+        (("show", "x"), 2, ("Invalid value for 'version'",)),
         (("replay", "--to", "0"), 2, ("--to",)),
         (("replay", "--to", "9"), 1, ("there is no event #9",)),
         (("replay",), 2, ("--to",)),

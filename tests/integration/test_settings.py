@@ -219,3 +219,18 @@ def test_bootstrap_opens_a_working_ledger(settings):
         assert ledger.keys.directory == settings.data_dir / "keys"
     finally:
         ledger.close()
+
+
+def test_relative_db_in_config_is_relative_to_the_config_folder(home):
+    write_config(home, 'db = "campaigns/table.sqlite"\n')
+    expected = Path(home["SHOWRUNNER_CONFIG_DIR"]) / "campaigns" / "table.sqlite"
+    assert Settings.load(environ=home).db_url == str(expected)
+    write_config(home, 'db = "postgresql://gm@localhost/table"\n')
+    assert Settings.load(environ=home).db_url == "postgresql://gm@localhost/table"
+
+
+@pytest.mark.parametrize("text", ["lock_timeout = 2.9", "snapshot_interval = true", 'db = 3'])
+def test_loose_values_in_config_are_refused(home, text):
+    write_config(home, text + "\n")
+    with pytest.raises(SettingsError):
+        Settings.load(environ=home)

@@ -78,6 +78,8 @@ def test_digest_str_round_trip():
         f"12:{HASH[:32]} {HASH[33:]}",
         f"12:{HASH}:extra",
         "12:",
+        f"\u0661\u0662:{HASH}",  # Arabic-Indic digits: isdigit() but not a version
+        f"\u00b2:{HASH}",
     ],
 )
 def test_digest_parse_rejects(text):
