@@ -17,8 +17,11 @@ from .settings import Settings
 def bootstrap(settings: Settings | None = None, *, clock: Callable[[], datetime] | None = None) -> Ledger:
     settings = settings or Settings.load()
     env = environment(settings)
+    prefix = LedgerApplication.name.lower()
     try:
-        with initialisation_lock(settings):
+        with initialisation_lock(settings, (f"{prefix}_events", f"{prefix}_snapshots")) as tables_exist:
+            if tables_exist:
+                env["CREATE_TABLE"] = "n"
             app = LedgerApplication(env=env)
     except PersistenceError as e:
         if is_busy_error(e):

@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool, SQLiteFactory
 
-from .errors import SettingsError
+from .errors import LedgerBusy, SettingsError
 from .settings import Settings
 
 
@@ -99,15 +99,21 @@ _INIT_LOCK_KEY = 0x5348_4F57_5255_4E00 & 0x7FFF_FFFF_FFFF_FFFF
 
 
 @contextmanager
-def initialisation_lock(settings: Settings) -> Iterator[None]:
-    """Serialise table creation across processes (PostgreSQL races it otherwise)."""
+def initialisation_lock(settings: Settings, tables: tuple[str, ...]) -> Iterator[bool]:
+    """Yield whether the ledger's tables already exist; if not, hold the creation lock.
+
+    PostgreSQL races concurrent table creation, so creators take an advisory lock. Once
+    the tables exist nobody creates them again: re-running CREATE INDEX IF NOT EXISTS
+    would take a SHARE lock and queue every start behind the writers.
+    """
     if not settings.is_postgres:
-        yield
+        yield False
         return
     import psycopg
     from psycopg import sql
 
     env = _postgres_environment(settings.db_url, settings.lock_timeout)
+    schema = env.get("POSTGRES_SCHEMA", "public")
     try:
         conn = psycopg.connect(
             dbname=env["POSTGRES_DBNAME"],
@@ -122,14 +128,30 @@ def initialisation_lock(settings: Settings) -> Iterator[None]:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise SettingsError(f"cannot connect to PostgreSQL at {_redacted(settings.db_url)}: {first}") from None
     with conn:
-        conn.execute("SELECT pg_advisory_lock(%s)", (_INIT_LOCK_KEY,))
+        if _tables_exist(conn, schema, tables):
+            conn.close()
+            yield True
+            return
+        # Creation by others takes well under a second each; a stuck creator must still
+        # end in "busy", not a hang.
+        conn.execute(sql.SQL("SET lock_timeout = {}").format(sql.Literal(f"{max(settings.lock_timeout, 30)}s")))
         try:
-            schema = env.get("POSTGRES_SCHEMA")
-            if schema:
-                conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
-            yield
+            conn.execute("SELECT pg_advisory_lock(%s)", (_INIT_LOCK_KEY,))
+        except psycopg.errors.LockNotAvailable:
+            raise LedgerBusy("another process is creating the ledger's tables; try again") from None
+        try:
+            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
+            yield _tables_exist(conn, schema, tables)
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_INIT_LOCK_KEY,))
+
+
+def _tables_exist(conn, schema: str, tables: tuple[str, ...]) -> bool:  # type: ignore[no-untyped-def]
+    for table in tables:
+        row = conn.execute("SELECT to_regclass(%s)", (f'"{schema}"."{table}"',)).fetchone()
+        if row is None or row[0] is None:
+            return False
+    return True
 
 
 def _redacted(url: str) -> str:

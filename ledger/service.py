@@ -12,7 +12,7 @@ import random
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, TypeVar
 from uuid import UUID
@@ -309,8 +309,18 @@ class Ledger:
     ) -> CommandResult:
         """Run a command against the branch head, retrying on version conflicts."""
         command_id = command_id or uuid.uuid4().hex
+        loaded: Stream[CampaignState] | None = None
         for attempt in range(self.max_attempts):
-            stream = self._load_branch(ref)
+            if loaded is None:
+                stream = self._load_branch(ref)
+            else:
+                # After a conflict, read only what other writers added since the last
+                # load: a full reload (up to a snapshot interval of events) takes longer
+                # than they take to commit again, and 8 writers starved one out of 60 tries.
+                stream = loaded
+                for stored in self.stored_events(ref, after=stream.version):
+                    stream.apply(self.app.mapper.to_domain_event(stored))
+            loaded = replace(stream, recent_commands=dict(stream.recent_commands), pending=[])
             if command_id in stream.recent_commands:
                 return self._already_recorded(ref, stream, command_id)
             before = stream.version
@@ -384,37 +394,39 @@ class Ledger:
         command_id = command_id or uuid.uuid4().hex
         campaign_id, main_id = uuid.uuid4(), uuid.uuid4()
         seed = new_seed()
-        # The key file first: a campaign must never exist without its seed.
+        # The key file first: a campaign must never exist without its seed. Whatever
+        # ends this call without creating *this* campaign removes the file again.
         self.keys.save(campaign_id, seed)
-        for attempt in range(self.max_attempts):
-            catalog = self.load_stream(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog())
-            existing = catalog.state.by_name(name)
-            if existing is not None:
-                if command_id in catalog.recent_commands:
-                    if existing.id != campaign_id:  # not this call's own save (lost reply)
-                        self.keys.path(campaign_id).unlink(missing_ok=True)
-                    return existing
+        created: CampaignEntry | None = None
+        try:
+            for attempt in range(self.max_attempts):
+                catalog = self.load_stream(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog())
+                existing = catalog.state.by_name(name)
+                if existing is not None:
+                    if command_id in catalog.recent_commands:  # a retry, or a lost reply
+                        created = existing
+                        return existing
+                    raise CampaignExists(f"a campaign named '{name}' already exists; pick another --name")
+                index = Stream(campaign_id, campaign_id, fold_branch_index, BranchIndex())
+                main = Stream(main_id, campaign_id, fold_campaign, CampaignState())
+                stamp = dict(recorded_by=by, command_id=command_id, timestamp=self.clock())
+                catalog.record(
+                    CampaignRegistered(
+                        campaign_id=campaign_id, name=name, title=pitch.title,
+                        ruleset=pitch.ruleset, main_branch_id=main_id,
+                    ),
+                    **stamp,
+                )
+                index.record(BranchRegistered(branch_id=main_id, name=MAIN, parent_branch_id=None, fork_version=0), **stamp)
+                main.record(CampaignStarted(name=name, pitch=pitch, dice_commitment=commitment(seed)), **stamp)
+                if self._save(catalog, index, main) == "saved":
+                    created = catalog.state.campaigns[campaign_id]
+                    return created
+                self._back_off(attempt)
+            raise CommandConflict("the campaign catalog kept changing; try again")
+        finally:
+            if created is None or created.id != campaign_id:
                 self.keys.path(campaign_id).unlink(missing_ok=True)
-                raise CampaignExists(f"a campaign named '{name}' already exists; pick another --name")
-            index = Stream(campaign_id, campaign_id, fold_branch_index, BranchIndex())
-            main = Stream(main_id, campaign_id, fold_campaign, CampaignState())
-            now = self.clock()
-            stamp = dict(recorded_by=by, command_id=command_id, timestamp=now)
-            catalog.record(
-                CampaignRegistered(
-                    campaign_id=campaign_id, name=name, title=pitch.title,
-                    ruleset=pitch.ruleset, main_branch_id=main_id,
-                ),
-                **stamp,
-            )
-            index.record(BranchRegistered(branch_id=main_id, name=MAIN, parent_branch_id=None, fork_version=0), **stamp)
-            main.record(CampaignStarted(name=name, pitch=pitch, dice_commitment=commitment(seed)), **stamp)
-            outcome = self._save(catalog, index, main)
-            if outcome == "saved":
-                return catalog.state.campaigns[campaign_id]
-            self._back_off(attempt)
-        self.keys.path(campaign_id).unlink(missing_ok=True)
-        raise CommandConflict("the campaign catalog kept changing; try again")
 
     # ----------------------------------------------------------------- branches
 

@@ -109,15 +109,22 @@ def import_lines(
         **stamp,
     )
     index = Stream(campaign_id, campaign_id, fold_branch_index, BranchIndex())
+    parent: UUID | None = None
     for entry in lineage:
-        parent = entry["parent_branch_id"]
+        branch_id = UUID(entry["branch_id"])
+        if branch_id not in by_stream:
+            # A grandchild forked below its parent's own fork point holds none of the
+            # parent's events: registering the parent would leave a branch with no events.
+            # Its child hangs from the branch before it (the hashes do not name parents).
+            continue
         index.record(
             BranchRegistered(
-                branch_id=UUID(entry["branch_id"]), name=entry["name"],
-                parent_branch_id=UUID(parent) if parent else None, fork_version=entry["fork_version"],
+                branch_id=branch_id, name=entry["name"],
+                parent_branch_id=parent, fork_version=entry["fork_version"],
             ),
             **stamp,
         )
+        parent = branch_id
     batches = [_Batch(stream_id, stream_events) for stream_id, stream_events in by_stream.items()]
     if ledger._save(catalog, index, *batches) != "saved":
         raise BadImport("the database changed while importing; nothing was written, try again")
@@ -153,6 +160,9 @@ def _read(lines: Iterable[str], progress: Callable[[int], None] | None) -> tuple
             raise BadImport(f"line {number}: expected event #{expected_version}, found #{version}")
         if _stream_for(segments, version) != branch:
             raise BadImport(f"line {number}: event #{version} belongs to a branch outside the file's lineage")
+        if doc.get("campaign") != header["campaign"]["id"]:
+            # The header is not hashed: an edited campaign id would register a copy of a campaign.
+            raise BadImport(f"line {number}: event #{version} belongs to another campaign than the header's")
         stored_doc = {k: v for k, v in doc.items() if k not in ("branch", "version", "topic")}
         try:
             if stored_doc["prev_hash"] != expected_prev:
@@ -205,7 +215,10 @@ def _segments(header: dict[str, Any]) -> list[tuple[UUID, int, int | None]]:
     lineage = header["lineage"]
     out = []
     for i, entry in enumerate(lineage):
-        upto = lineage[i + 1]["fork_version"] if i + 1 < len(lineage) else None
+        # As registry.lineage: a grandchild may fork below its parent's own fork point,
+        # and then every earlier segment ends there, not at the next fork.
+        later = [int(e["fork_version"]) for e in lineage[i + 1 :]]
+        upto = min(later) if later else None
         out.append((UUID(entry["branch_id"]), int(entry["fork_version"]), upto))
     return out
 
