@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from . import completion
+from .errors import Refused
 from .options import JsonOption
 from .session import print_json, session, stderr_console, stdout_console
 
@@ -39,7 +40,10 @@ def new(
     from ..domain.rulesets import check_ruleset
 
     s = session(ctx)
+    if not s.is_director:
+        raise Refused("only the Director creates campaigns (drop --as)")
     check_ruleset(ruleset)
+    s.may_create = True
     entry = s.ledger.create_campaign(
         Pitch(title=title, high_concept=high_concept, premise=premise, sfx_budget=sfx_budget, ruleset=ruleset),
         name=name,
@@ -72,8 +76,8 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
     from rich.table import Table
 
     s = session(ctx)
-    campaigns = s.ledger.campaigns()
-    current = s._remembered().get("campaign")
+    campaigns = s.ledger.campaigns() if s.has_ledger() else []
+    current = s.current_campaign_name()
     if as_json:
         print_json({"campaigns": [{**_campaign_doc(c), "current": c.name == current} for c in campaigns]})
         return

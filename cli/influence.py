@@ -41,6 +41,7 @@ def spend(
     """
     s = session(ctx)
     ref = s.target()
+    s.check_acting_for(ref, star)
     result = s.ledger.spend(ref, star, pool.value, amount, push=push, reason=reason, by=s.recorded_by(ref))
     _report(s, ref, result, as_json)
 
@@ -59,6 +60,7 @@ def regain(
     """
     s = session(ctx)
     ref = s.target()
+    s.check_acting_for(ref, star)
     result = s.ledger.regain(ref, star, pool.value, amount, reason=reason, by=s.recorded_by(ref))
     _report(s, ref, result, as_json)
 

@@ -80,7 +80,8 @@ def verify(
             extra = f", and it extends the kept digest #{kept.version}" if kept else ""
             stdout_console().print(f"[green]OK[/]: {report.checked} events of {ref.branch.name} verified{extra}.")
         else:
-            stderr_console().print(f"[red]FAILED[/] at event #{report.problem.version}: {report.problem.message}")
+            # soft_wrap: one line on stderr whatever the terminal's width.
+            stderr_console().print(f"[red]FAILED[/] at event #{report.problem.version}: {report.problem.message}", soft_wrap=True)
     if not report.ok:
         raise typer.Exit(ExitCode.REFUSED)
 

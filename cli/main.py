@@ -87,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         if debug:
             raise
         message = e.format_message() if hasattr(e, "format_message") else str(e)
+        if not message.strip():  # `showrunner` alone: the help was printed, nothing to add
+            return getattr(e, "exit_code", ExitCode.USAGE)
         context = getattr(e, "ctx", None)
         hint = f" (see '{context.command_path} --help')" if context is not None else ""
         sys.stderr.write(f"showrunner: {' '.join(message.split())}{hint}\n")

@@ -28,6 +28,8 @@ class Session:
     campaign: str | None = None
     branch: str | None = None
     identity: str = DIRECTOR
+    may_create: bool = False
+    """Set by the commands that may start a new ledger file (campaign new, import)."""
     _settings: Settings | None = field(default=None, repr=False)
     _ledger: Ledger | None = field(default=None, repr=False)
 
@@ -44,8 +46,12 @@ class Session:
         if self._ledger is None:
             from ..ledger.bootstrap import bootstrap
 
-            self._ledger = bootstrap(self.settings)
+            self._ledger = bootstrap(self.settings, create=self.may_create)
         return self._ledger
+
+    def has_ledger(self) -> bool:
+        """False only for a SQLite file that does not exist yet."""
+        return self.settings.is_postgres or self.settings.sqlite_file.exists()
 
     def close(self) -> None:
         if self._ledger is not None:
@@ -66,11 +72,11 @@ class Session:
             return {}
 
     def _remembered(self) -> dict[str, Any]:
-        return self._context().get(self.settings.db_url, {})
+        return self._context().get(self.settings.database_key, {})
 
     def remember(self, *, campaign: str | None = None, branch: str | None = None) -> None:
         context = self._context()
-        entry = context.setdefault(self.settings.db_url, {})
+        entry = context.setdefault(self.settings.database_key, {})
         if campaign is not None:
             entry["campaign"] = campaign
         if branch is not None:
@@ -81,10 +87,13 @@ class Session:
         tmp.write_text(json.dumps(context, indent=2), encoding="utf-8")
         os.replace(tmp, path)
 
+    def current_campaign_name(self) -> str | None:
+        return self.campaign or os.environ.get("SHOWRUNNER_CAMPAIGN") or self._remembered().get("campaign")
+
     def campaign_name(self) -> str:
         from ..ledger.errors import NoCampaignSelected
 
-        name = self.campaign or os.environ.get("SHOWRUNNER_CAMPAIGN") or self._remembered().get("campaign")
+        name = self.current_campaign_name()
         if not name:
             raise NoCampaignSelected(
                 "no campaign selected: pass --campaign NAME, or run `showrunner campaign use NAME`"
@@ -120,6 +129,17 @@ class Session:
     @property
     def is_director(self) -> bool:
         return self.identity.casefold() == DIRECTOR
+
+    def check_acting_for(self, ref: BranchRef, star: str) -> None:
+        """A Star at the keyboard records only for their own sheet; the Director for anyone."""
+        from .errors import Refused
+
+        if self.is_director:
+            return
+        me = self.recorded_by(ref)
+        target = self.ledger.view(ref).state.star(star).name
+        if target != me:
+            raise Refused(f"{me} cannot record for {target}: only {target} or the Director can")
 
     def recorded_by(self, ref: BranchRef) -> str:
         """The author of events: the Director, or a Star of this campaign by name."""

@@ -61,7 +61,7 @@ def list_(
     view = s.ledger.view(s.target(), at)
     stars = list(view.state.stars.values())
     if as_json:
-        print_json({"as_of": view.version, "stars": [{"name": x.name, "player": x.player, "concept": x.concept, "written_off": x.written_off} for x in stars]})
+        print_json({"branch": view.ref.branch.name, "as_of": view.version, "stars": [{"name": x.name, "player": x.player, "concept": x.concept, "written_off": x.written_off} for x in stars]})
         return
     table = Table(title=f"Stars as of #{view.version}")
     for column in ("name", "player", "concept", ""):

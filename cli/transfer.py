@@ -68,6 +68,7 @@ def import_(
     from ..ledger.transfer import import_lines
 
     s = session(ctx)
+    s.may_create = True
     with file.open(encoding="utf-8") as f:
         total = sum(1 for _ in f)
     with file.open(encoding="utf-8") as f, progress_bar("Importing", total, enabled=not as_json) as advance:

@@ -14,9 +14,12 @@ from .service import Ledger, LedgerApplication
 from .settings import Settings
 
 
-def bootstrap(settings: Settings | None = None, *, clock: Callable[[], datetime] | None = None) -> Ledger:
+def bootstrap(
+    settings: Settings | None = None, *, clock: Callable[[], datetime] | None = None, create: bool = True
+) -> Ledger:
+    """Open the ledger; with create=False a missing SQLite file is an error, not a new ledger."""
     settings = settings or Settings.load()
-    env = environment(settings)
+    env = environment(settings, create=create)
     prefix = LedgerApplication.name.lower()
     try:
         with initialisation_lock(settings, (f"{prefix}_events", f"{prefix}_snapshots")) as tables_exist:

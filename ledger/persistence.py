@@ -37,20 +37,17 @@ class DurableSQLiteFactory(SQLiteFactory):
         old.close()
 
 
-def sqlite_path(url: str) -> Path:
-    if url.startswith("sqlite:///"):
-        return Path(unquote(url[len("sqlite:///") :]))
-    if url.startswith("sqlite://"):
-        raise SettingsError(f"'{url}': write SQLite URLs as sqlite:///PATH")
-    return Path(url)
-
-
-def environment(settings: Settings) -> dict[str, str]:
+def environment(settings: Settings, *, create: bool = True) -> dict[str, str]:
     if settings.is_postgres:
         return _postgres_environment(settings.db_url, settings.lock_timeout)
-    path = sqlite_path(settings.db_url)
+    path = settings.sqlite_file
     if path.exists() and path.is_dir():
         raise SettingsError(f"{path} is a directory; --db wants a database file or URL")
+    if not create and not path.exists():
+        raise SettingsError(
+            f"there is no ledger at {path}: create a campaign with `showrunner campaign new`, "
+            "or pass --db to an existing ledger"
+        )
     if not path.parent.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
     if path.exists() and not _looks_like_sqlite(path):

@@ -551,8 +551,8 @@ class Ledger:
             elif kept_hash != against.hash:
                 problem = Problem(
                     against.version,
-                    f"event #{against.version} does not match the kept digest: "
-                    "the history up to it was rewritten",
+                    f"event #{against.version} does not match the kept digest: the history up to it "
+                    "was rewritten, or the digest was kept from another branch",
                 )
         if problem is None:
             problem = self._check_snapshots(ref)

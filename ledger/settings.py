@@ -6,6 +6,7 @@ import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from .errors import SettingsError
 
@@ -35,6 +36,12 @@ class Settings:
         db_url = db or env.get("SHOWRUNNER_DB") or _config_db(config, config_dir)
         if not db_url:
             db_url = str(data_dir / "ledger.sqlite")
+        scheme = str(db_url).partition("://")[0] if "://" in str(db_url) else None
+        if scheme is not None and scheme not in ("sqlite", "postgresql", "postgres"):
+            raise SettingsError(
+                f"unsupported database URL scheme '{scheme}': use a SQLite path, "
+                "sqlite:///PATH or postgresql://USER@HOST:PORT/DB"
+            )
         return cls(
             db_url=str(db_url),
             data_dir=data_dir,
@@ -46,6 +53,32 @@ class Settings:
     @property
     def is_postgres(self) -> bool:
         return self.db_url.startswith(("postgresql://", "postgres://"))
+
+    @property
+    def sqlite_file(self) -> Path:
+        return sqlite_path(self.db_url)
+
+    @property
+    def database_key(self) -> str:
+        """The database as one stable string: a resolved file path, or a URL without its password."""
+        if self.is_postgres:
+            parts = urlsplit(self.db_url)
+            if parts.password is None:
+                return self.db_url
+            netloc = parts.netloc.replace(f":{parts.password}@", "@")
+            return urlunsplit(parts._replace(netloc=netloc))
+        return str(self.sqlite_file.resolve())
+
+
+def sqlite_path(url: str) -> Path:
+    """A SQLite location: a plain path (~ expanded) or sqlite:///PATH (sqlite:////abs/path)."""
+    if url.startswith("sqlite:///"):
+        return Path(unquote(url[len("sqlite:///") :])).expanduser()
+    if url.startswith("sqlite://"):
+        raise SettingsError(
+            f"'{url}': write SQLite URLs as sqlite:///relative/path or sqlite:////absolute/path"
+        )
+    return Path(url).expanduser()
 
 
 def _read_config(path: Path) -> dict:
@@ -80,6 +113,6 @@ def _config_db(config: dict, config_dir: Path) -> str | None:
         return None
     if not isinstance(db, str) or not db.strip():
         raise SettingsError(f"{config_dir / 'config.toml'}: db must be a path or a postgresql:// URL")
-    if "://" in db or Path(db).is_absolute():
+    if "://" in db or Path(db).expanduser().is_absolute():
         return db
     return str(config_dir / db)

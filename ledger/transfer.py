@@ -53,7 +53,9 @@ def export_lines(ledger: Ledger, ref: BranchRef, *, director: bool = True) -> It
         doc = decode_document(stored)
         line: dict[str, Any] = {"branch": str(stored.originator_id), "version": stored.originator_version, "topic": stored.topic, **doc}
         if not director and doc.get("visibility") != "public":
-            line["payload"] = None
+            # Only the links survive: a player can still check the chain runs unbroken,
+            # but not what the Director recorded, when, by whom, or of which kind.
+            line = {key: line[key] for key in ("branch", "version", "campaign", "prev_hash", "hash")}
             line["redacted"] = True
         yield json.dumps(line, ensure_ascii=False, separators=(",", ":"))
 

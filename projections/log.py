@@ -42,9 +42,10 @@ def visible(event: LedgerEvent, *, director: bool) -> bool:
 
 def event_types() -> dict[str, str]:
     """Event type names (as shown in the log) to topics."""
-    from ..ledger import facts  # noqa: F401  (defining the fact classes registers their topics)
+    from ..ledger.facts import CampaignFact  # importing defines, and so registers, the facts
 
-    return {cls.__name__: topic for topic, cls in known_topics().items()}
+    # The registry's own facts never appear in a branch's log.
+    return {cls.__name__: topic for topic, cls in known_topics().items() if issubclass(cls, CampaignFact)}
 
 
 def resolve_types(names: Iterable[str]) -> set[str]:

@@ -9,18 +9,23 @@ folder, config folder and database per test, and no SHOWRUNNER_* variable from o
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Mapping
+import uuid
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
 
 from showrunner_ledger.cli.main import main as showrunner_main
+from tests.conftest import _drop_schema, postgres_url_or_skip
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).parent / "showrunner"
@@ -81,7 +86,7 @@ def home(tmp_path: Path) -> Path:
 @pytest.fixture
 def db(tmp_path: Path) -> str:
     """The database every command of a test uses (modules may override: see db_url)."""
-    return str(tmp_path / "ledger.sqlite")
+    return str(tmp_path / "e2e.sqlite")  # not ledger.sqlite: that is db_url's SQLite file
 
 
 @pytest.fixture
@@ -162,14 +167,82 @@ def play(run: Runner, **kw: Any) -> None:
         assert result.code == 0, result
 
 
-def assert_refused(result: Run, code: int, *needles: str) -> str:
+class Seeded(NamedTuple):
+    db: str
+    home: Path
+    events: list[dict[str, Any]]
+    """The Director's `log --json` events of the scenario."""
+
+
+def seed(db: str, home: Path, scenario: Callable[[Runner], None] = play) -> list[dict[str, Any]]:
+    """Build a scenario outside any test's capsys (for module- and session-scoped fixtures)."""
+    (home / "data").mkdir(parents=True, exist_ok=True)
+    (home / "config").mkdir(parents=True, exist_ok=True)
+    with pytest.MonkeyPatch.context() as m:
+        for key in list(os.environ):
+            if _is_setting(key):
+                m.delenv(key)
+        for key, value in _isolated(home).items():
+            m.setenv(key, value)
+
+        def call(*args: object, db: str | None = db, env: Mapping[str, str] | None = None) -> Run:
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                code = showrunner_main(_argv(args, db))
+            return Run(int(code), out.getvalue(), err.getvalue())
+
+        scenario(call)
+        return log_events(call)
+
+
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def seeded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Seeded]:
+    """The standard campaign, built once per module and backend: for tests that only read."""
+    root = tmp_path_factory.mktemp(f"seeded-{request.param}")
+    if request.param == "sqlite":
+        url = str(root / "ledger.sqlite")
+        yield Seeded(url, root / "home", seed(url, root / "home"))
+        return
+    base = postgres_url_or_skip()
+    schema = "e2e_" + uuid.uuid4().hex[:16]
+    url = f"{base}?schema={schema}"
+    try:
+        yield Seeded(url, root / "home", seed(url, root / "home"))
+    finally:
+        _drop_schema(base, schema)
+
+
+@pytest.fixture(scope="session")
+def played_template(tmp_path_factory: pytest.TempPathFactory) -> Seeded:
+    """The standard campaign on SQLite, built once: `played` copies it for each test."""
+    root = tmp_path_factory.mktemp("played-template")
+    url = str(root / "ledger.sqlite")
+    return Seeded(url, root / "home", seed(url, root / "home"))
+
+
+@pytest.fixture
+def played(played_template: Seeded, db: str, home: Path) -> list[dict[str, Any]]:
+    """A private copy of the standard campaign in this test's database and folders."""
+    if not db.endswith(".sqlite"):
+        raise RuntimeError("`played` copies a SQLite file; on PostgreSQL call play(run) instead")
+    source = Path(played_template.db)
+    for path in source.parent.glob(source.name + "*"):  # the file, and any -wal/-shm beside it
+        shutil.copy2(path, Path(db).parent / (Path(db).name + path.name[len(source.name):]))
+    shutil.copytree(played_template.home / "data" / "keys", home / "data" / "keys")
+    # The current campaign is remembered per database path: move it to this copy's path.
+    context = json.loads((played_template.home / "config" / "context.json").read_text())
+    (home / "config" / "context.json").write_text(json.dumps({db: context[played_template.db]}))
+    return played_template.events
+
+
+def assert_refused(result: Run, code: int, *needles: str, prefix: str = "showrunner: ") -> str:
     """Exactly one line on stderr naming the problem, nothing on stdout, the exit code."""
     assert result.code == code, result
     assert result.out == "", result
     lines = result.err_lines
     assert len(lines) == 1, result.err
     line = lines[0]
-    assert line.startswith("showrunner: "), line
+    assert line.startswith(prefix), line
     assert "Traceback" not in result.err
     for needle in needles:
         assert needle in line, (needle, line)

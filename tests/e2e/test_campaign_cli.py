@@ -117,9 +117,17 @@ def test_unknown_campaign(run, home: Path) -> None:
     assert run("head", "--json").json()["campaign"] == "neon-harbor"
 
 
-def test_no_campaign_selected(run) -> None:
-    assert_refused(run("log"), 1, "no campaign selected", "campaign use")
-    assert_refused(run("note", "hello"), 1, "no campaign selected")
+def test_no_ledger_yet_and_no_campaign_selected(run, db: str, home: Path, tmp_path: Path) -> None:
+    # A read or a write against a database file that does not exist creates nothing.
+    assert_refused(run("log"), 2, f"there is no ledger at {db}", "campaign new")
+    assert_refused(run("note", "hello"), 2, "there is no ledger at")
+    assert not Path(db).exists()
+    # A ledger with a campaign, but none chosen in these settings.
+    new_campaign(run)
+    elsewhere = {"SHOWRUNNER_CONFIG_DIR": str(tmp_path / "other-config")}
+    assert_refused(run("log", env=elsewhere), 1, "no campaign selected", "campaign use")
+    assert_refused(run("note", "hello", env=elsewhere), 1, "no campaign selected")
+    assert run("-c", "neon-harbor", "head", "--json", env=elsewhere).json()["version"] == 3
 
 
 def test_unknown_command_and_option_are_usage_errors(run) -> None:

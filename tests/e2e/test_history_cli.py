@@ -15,8 +15,6 @@ from tests.e2e.conftest import (
     TOBIAS_FILE,
     assert_refused,
     fingerprint,
-    log_events,
-    play,
 )
 
 MARA = parse_star_file(MARA_FILE.read_bytes(), source=MARA_FILE.name)
@@ -44,16 +42,22 @@ SUMMARIES = [
 ]
 
 
-@pytest.fixture
-def db(db_url: str) -> str:
-    """These flows run on SQLite and on PostgreSQL."""
-    return db_url
+# Every test here only reads: they share one standard campaign per backend (conftest.seeded).
 
 
 @pytest.fixture
-def played(run) -> list[dict]:
-    play(run)
-    return log_events(run)
+def db(seeded) -> str:
+    return seeded.db
+
+
+@pytest.fixture
+def home(seeded):
+    return seeded.home
+
+
+@pytest.fixture
+def played(seeded) -> list[dict]:
+    return seeded.events
 
 
 def test_log_json_document(run, played: list[dict]) -> None:

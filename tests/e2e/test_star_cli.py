@@ -34,6 +34,7 @@ def test_star_add_list_and_sheet_with_the_real_script(cli) -> None:
 
     listed = cli("star", "list", "--json")
     assert listed.json() == {
+        "branch": "main",
         "as_of": 3,
         "stars": [
             {"name": "Mara Voss", "player": "Jo", "concept": "Disgraced duelist", "written_off": False},
@@ -75,10 +76,11 @@ def test_sheet_json_is_the_model_dump_after_a_change(run) -> None:
 def test_star_list_as_of(run) -> None:
     new_campaign(run)
     assert run("star", "list", "--at", "2", "--json").json() == {
+        "branch": "main",
         "as_of": 2,
         "stars": [{"name": "Mara Voss", "player": "Jo", "concept": "Disgraced duelist", "written_off": False}],
     }
-    assert run("star", "list", "--at", "1", "--json").json() == {"as_of": 1, "stars": []}
+    assert run("star", "list", "--at", "1", "--json").json() == {"branch": "main", "as_of": 1, "stars": []}
     table = run("star", "list", "--at", "2")
     assert "Stars as of #2" in table.out
     assert "Mara Voss" in table.out and "Tobias" not in table.out

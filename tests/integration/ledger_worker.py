@@ -79,12 +79,14 @@ def run_append(args: argparse.Namespace) -> dict:
     try:
         ref = ledger.resolve(args.campaign)
         barrier(args)
-        replayed = 0
+        replayed = worst = 0
         for i in range(args.count):
             name = f"{args.prefix}-{i}"
+            retries_before = ledger.retries
             result = ledger.add_star(ref, star(name), command_id=name)
             replayed += result.replayed
-        return {"written": args.count, "replayed": replayed, "retries": ledger.retries}
+            worst = max(worst, ledger.retries - retries_before)
+        return {"written": args.count, "replayed": replayed, "retries": ledger.retries, "worst": worst}
     finally:
         ledger.close()
 

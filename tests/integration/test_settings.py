@@ -133,7 +133,7 @@ def test_sqlite_environment(tmp_path, home):
 
 
 def test_sqlite_url_with_two_slashes_is_refused(home):
-    with pytest.raises(SettingsError, match="sqlite:///PATH"):
+    with pytest.raises(SettingsError, match="sqlite:///relative/path or sqlite:////absolute/path"):
         persistence.environment(Settings.load(db="sqlite://ledger.sqlite", environ=home))
 
 
@@ -234,3 +234,30 @@ def test_loose_values_in_config_are_refused(home, text):
     write_config(home, text + "\n")
     with pytest.raises(SettingsError):
         Settings.load(environ=home)
+
+
+def test_unknown_url_schemes_are_refused(home):
+    with pytest.raises(SettingsError, match="unsupported database URL scheme 'mysql'"):
+        Settings.load(db="mysql://localhost/x", environ=home)
+
+
+def test_a_home_relative_path_is_expanded(home, monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    settings = Settings.load(db="~/table.sqlite", environ=home)
+    assert settings.sqlite_file == tmp_path / "table.sqlite"
+
+
+def test_the_database_key_hides_the_password_and_resolves_paths(home, tmp_path, monkeypatch):
+    url = "postgresql://gm:s3cret@db.example:5433/table?schema=s"
+    assert Settings.load(db=url, environ=home).database_key == "postgresql://gm@db.example:5433/table?schema=s"
+    monkeypatch.chdir(tmp_path)
+    relative = Settings.load(db="x.sqlite", environ=home).database_key
+    absolute = Settings.load(db=str(tmp_path / "x.sqlite"), environ=home).database_key
+    assert relative == absolute == str((tmp_path / "x.sqlite").resolve())
+
+
+def test_reading_commands_do_not_create_a_ledger(tmp_path, home):
+    missing = tmp_path / "typo.sqlite"
+    with pytest.raises(SettingsError, match="there is no ledger at"):
+        bootstrap(Settings.load(db=str(missing), environ=home), create=False)
+    assert not missing.exists()
