@@ -51,6 +51,10 @@ class CampaignState(BaseModel):
     pitch: Pitch | None = None
     stars: dict[str, StarSheet] = Field(default_factory=dict)
     ensemble: EnsemblePool = Field(default_factory=EnsemblePool)
+    studio_notes: int = Field(default=0, ge=0)
+    """The Director's pool (5.2, 5.3): gained on a Bad Take, spent for +1d6 Opposition."""
+    dice_rolls: int = Field(default=0, ge=0)
+    """How many rolls the branch has made: the index that derives each ledger roll's dice."""
 
     def star(self, name: str) -> StarSheet:
         """A Star by full name, or by the start of it when only one Star's name starts so."""

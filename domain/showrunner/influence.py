@@ -22,6 +22,7 @@ LABELS = {"grit": "Grit", "retake": "Retake", "spotlight": "Spotlight", "plot_ar
 class Spent(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    kind: Literal["spent"] = "spent"
     star: str
     pool: PoolName
     amount: int = Field(ge=1)
@@ -29,16 +30,23 @@ class Spent(BaseModel):
     exhausted: int = Field(ge=0)
     """Points paid by crossing off icons (Pushing Your Limits); each lowers the maximum by one."""
 
+    def apply(self, state: CampaignState) -> CampaignState:
+        return apply_spend(state, self)
+
 
 class Regained(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    kind: Literal["regained"] = "regained"
     star: str
     pool: PoolName
     amount: int = Field(ge=1)
     kept: int = Field(ge=0)
     to_ensemble: int = Field(ge=0)
     lost: int = Field(ge=0)
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return apply_regain(state, self)
 
 
 def decide_spend(state: CampaignState, star: str, pool: PoolName, amount: int, *, push: bool) -> Spent:
@@ -104,3 +112,4 @@ def apply_regain(state: CampaignState, regained: Regained) -> CampaignState:
 def _check_amount(amount: int) -> None:
     if amount < 1:
         raise RuleViolation(f"the amount must be at least 1 (got {amount})")
+

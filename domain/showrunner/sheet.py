@@ -24,6 +24,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from ..errors import UnknownName
 from .ladder import Difficulty, Quality
 
 
@@ -102,6 +103,24 @@ class CareerPath(str, Enum):
 
     @classmethod
     def _missing_(cls, value: object) -> CareerPath | None:
+        return _by_value_ignoring_case(cls, value)
+
+
+class Mastery(str, Enum):
+    """Actor and Character Masteries other than an Ability's ⇧ (Chapter 11.2, Choice 2)."""
+
+    RETAKE = "retake"
+    GRIT = "grit"
+    SPOTLIGHT = "spotlight"
+    PLOT_ARMOR = "plot_armor"
+    PROP = "prop"
+    HERO_PROP = "hero_prop"
+    PREPARATION = "preparation"
+    LIMIT = "limit"
+    RELATIONSHIP = "relationship"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Mastery | None:
         return _by_value_ignoring_case(cls, value)
 
 
@@ -345,7 +364,25 @@ class StarSheet(_Frozen):
     bonds: list[Relationship] = Field(default_factory=list)
     grudges: list[Relationship] = Field(default_factory=list)
     acclaim: dict[CareerPath, Count] = Field(default_factory=dict)
+    masteries: frozenset[Mastery] = frozenset()
     written_off: StrictBool = False
+
+    @field_serializer("masteries")
+    def _masteries_in_book_order(self, masteries: frozenset[Mastery]) -> list[str]:
+        # A set's order varies between runs; the ledger hashes canonical JSON.
+        order = list(Mastery)
+        return [m.value for m in sorted(masteries, key=order.index)]
+
+    def ability(self, name: AbilityName) -> Ability:
+        return self.abilities[name]
+
+    def hero_prop(self, name: str) -> HeroProp:
+        wanted = " ".join(name.split()).casefold()
+        for prop in self.hero_props:
+            if " ".join(prop.name.split()).casefold() == wanted:
+                return prop
+        known = ", ".join(p.name for p in self.hero_props) or "none"
+        raise UnknownName(f"{self.name} has no Hero Prop '{name}' (Hero Props: {known})")
 
     @field_validator("abilities", mode="before")
     @classmethod

@@ -1,0 +1,592 @@
+"""Resolving a Showrunner Ability Check (Chapters 5, 6 and 8), step by step.
+
+`resolve` takes the campaign state, what the table asked for, and a dice source, and
+returns a `Resolution`: every die with its provenance, every step (rolled, spent,
+re-rolled, removed, blocked, kept), the outcome, the mark, and the exact effects on
+the sheets. Given the same inputs and the same faces it always returns the same
+resolution, which is what lets an audit re-judge a recorded check.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from enum import Enum
+from itertools import combinations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..campaign import CampaignState
+from ..dice import DiceSource, RecordingDice, Roll
+from ..errors import RuleViolation, UnknownName
+from .effects import (
+    AbilityMarked,
+    AcclaimMarked,
+    Effect,
+    LimitMarked,
+    PropsSpent,
+    ScarMarked,
+    StudioNotesChanged,
+    WearMarked,
+    apply_effects,
+)
+from .influence import LABELS, PoolName, decide_regain, decide_spend
+from .ladder import Difficulty, Quality
+from .sheet import AbilityName, CareerPath, Mastery, PropType, Scar, Specialty, StarSheet
+
+ENGINE = "showrunner-check/1"
+"""Named in every recorded check; a rules change that alters outcomes gets a new version."""
+
+# 8.1C: a Prop of HARD Quality or higher gives back Influence when spent in a Scene.
+QUALITY_REGAIN: dict[Quality, PoolName] = {
+    Quality.HARD: "retake",
+    Quality.FORMIDABLE: "grit",
+    Quality.EPIC: "spotlight",
+}
+PLOT_ARMOR_SCAR = "Plot Armor scar"
+
+
+class Outcome(str, Enum):
+    HIGHLIGHT = "highlight"
+    SUCCESS = "success"
+    PARTIAL = "partial"
+    FAILURE = "failure"
+    DISASTER = "disaster"
+
+    @property
+    def label(self) -> str:
+        return {"partial": "Partial Success"}.get(self.value, self.value.title())
+
+    @property
+    def consequences(self) -> int:
+        """How many Consequences the outcome calls for (5.2 Results)."""
+        return {"partial": 1, "failure": 1, "disaster": 2}.get(self.value, 0)
+
+
+class Mark(str, Enum):
+    PERFECT_TAKE = "perfect_take"
+    HIT = "hit"
+    BAD_TAKE = "bad_take"
+
+    @property
+    def label(self) -> str:
+        return {"perfect_take": "Perfect Take", "hit": "Hit the Mark", "bad_take": "Bad Take"}[self.value]
+
+
+_OUTCOME_ORDER = [Outcome.HIGHLIGHT, Outcome.SUCCESS, Outcome.PARTIAL, Outcome.FAILURE, Outcome.DISASTER]
+_MARK_ORDER = [Mark.PERFECT_TAKE, Mark.HIT, Mark.BAD_TAKE]
+
+
+class PropSpend(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: PropType
+    quality: Quality = Quality.NORMAL
+
+
+class CheckRequest(BaseModel):
+    """Everything the table declared for one check. Recorded as it was asked."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    star: str
+    ability: AbilityName
+    difficulty: Difficulty
+    specialties: tuple[str, ...] = ()
+    scars: tuple[str, ...] = ()
+    """Scars under the Ability that the situation triggers."""
+    opposition: int = Field(default=0, ge=0)
+    """Opposition Dice from the target: the pips on its Power Die at this Difficulty, or a count given."""
+    opposition_source: str = "given"
+    actor_specialty: bool = False
+    actor_scar: bool = False
+    studio_note: bool = False
+    grit: int = Field(default=0, ge=0)
+    grit_duplicates: tuple[int, ...] = ()
+    """With Grit Mastery: faces of rolled Action Dice to duplicate, 1 Grit each."""
+    props: tuple[PropSpend, ...] = ()
+    preparation: int = Field(default=0, ge=0)
+    plot_armor: bool = False
+    hero_prop: str | None = None
+    spotlight_steps: int = Field(default=0, ge=0)
+    """With Spotlight Mastery: Spotlight spent to lower the Difficulty one step each."""
+    spotlight: int = Field(default=0, ge=0)
+    spotlight_remove: tuple[int, ...] = ()
+    """Faces of the Opposition Dice to remove with Spotlight, in order of preference."""
+    retakes: tuple[tuple[int, ...], ...] = ()
+    """Each Retake re-rolls these Action Dice faces."""
+    opposition_retakes: tuple[tuple[int, ...], ...] = ()
+    """With Retake Mastery: each Retake re-rolls these Opposition Dice faces instead."""
+    keep: tuple[int, int] | None = None
+    acclaim_path: CareerPath = CareerPath.TRAINING
+    push: bool = False
+    """The Star may Push Their Limits to pay any spend the pools cannot."""
+
+
+class Die(BaseModel):
+    """Where some of the pool came from: '+2 from Specialty "Swords"'."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    source: str
+    dice: int
+
+
+class Step(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: str
+    """rolled, spent, rerolled, removed, duplicated, blocked, kept, judged, rewarded"""
+    text: str
+    faces: tuple[int, ...] = ()
+
+
+class Resolution(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    engine: str = ENGINE
+    request: CheckRequest
+    star: str
+    action_pool: tuple[Die, ...]
+    opposition_pool: tuple[Die, ...]
+    rolls: tuple[Roll, ...]
+    steps: tuple[Step, ...]
+    action: tuple[int, ...]
+    opposition: tuple[int, ...]
+    script: tuple[int, int]
+    blocked: tuple[int, ...]
+    remaining: tuple[int, ...]
+    kept: tuple[int, int]
+    original_difficulty: Difficulty
+    effective_difficulty: Difficulty
+    progress_difficulty: Difficulty
+    """The Difficulty progress and Threat effects use: one higher on a Highlight."""
+    outcome: Outcome
+    mark: Mark
+    consequences_due: int
+    effects: tuple[Effect, ...]
+
+    def judged(self) -> tuple:
+        """What an audit compares: every decision of the check."""
+        return (
+            self.action, self.opposition, self.script, self.blocked, self.remaining, self.kept,
+            self.effective_difficulty, self.outcome, self.mark, self.effects,
+        )
+
+
+class _Check:
+    """The working state of one resolution. Every spend applies at once, as at the table."""
+
+    def __init__(self, state: CampaignState, request: CheckRequest, dice: DiceSource) -> None:
+        self.state = state
+        self.request = request
+        self.dice = RecordingDice(dice)
+        self.sheet = state.star(request.star)
+        self.name = self.sheet.name
+        self.effects: list[Effect] = []
+        self.steps: list[Step] = []
+
+    def emit(self, effect: Effect) -> None:
+        self.effects.append(effect)
+        self.state = apply_effects(self.state, [effect])
+        self.sheet = self.state.star(self.name)
+
+    def step(self, kind: str, text: str, faces: Sequence[int] = ()) -> None:
+        self.steps.append(Step(kind=kind, text=text, faces=tuple(faces)))
+
+    def spend(self, pool: PoolName, amount: int, why: str) -> None:
+        if amount <= 0:
+            return
+        spent = decide_spend(self.state, self.name, pool, amount, push=self.request.push)
+        self.emit(spent)
+        pushed = f" ({spent.exhausted} by Pushing Their Limits)" if spent.exhausted else ""
+        self.step("spent", f"spent {amount} {LABELS[pool]}{pushed}: {why}")
+
+    def regain(self, pool: PoolName, amount: int, why: str) -> None:
+        regained = decide_regain(self.state, self.name, pool, amount)
+        self.emit(regained)
+        extra = ""
+        if regained.to_ensemble:
+            extra += f", {regained.to_ensemble} to the Ensemble Pool"
+        if regained.lost:
+            extra += f", {regained.lost} lost"
+        self.step("rewarded", f"regained {regained.kept} {LABELS[pool]}{extra}: {why}")
+
+    def has_mastery(self, mastery: Mastery) -> bool:
+        return mastery in self.sheet.masteries
+
+
+def resolve(state: CampaignState, request: CheckRequest, dice: DiceSource) -> Resolution:
+    check = _Check(state, request, dice)
+    sheet = check.sheet
+    if sheet.written_off:
+        raise RuleViolation(f"{sheet.name} has been written off the Show and makes no more checks")
+    original = request.difficulty
+    if original is Difficulty.EASY:
+        raise RuleViolation("a check's Difficulty is never set to EASY, only reduced to it (NORMAL is the lowest)")
+    if original.rank > Difficulty.EPIC.rank:
+        raise RuleViolation(
+            f"a single Ability Check cannot be {original.value}: above EPIC it is a Set Piece "
+            "and needs an Action Sequence"
+        )
+    ability = sheet.ability(request.ability)
+    label = request.ability.value.title()
+
+    # --- Action Dice (5.2.1), with where each came from.
+    action_pool = [Die(source=f"base dice of {label}", dice=ability.base_dice)]
+    for name in request.specialties:
+        specialty = _slot(ability.slots.values(), Specialty, name, sheet.name, label)
+        action_pool.append(Die(source=f'Specialty "{specialty.name}" +{specialty.rank}', dice=specialty.rank))
+    if ability.mastered:
+        action_pool.append(Die(source=f"{label} Mastery ⇧", dice=1))
+
+    # --- Spends before the roll.
+    effective = original
+    if request.grit:
+        check.spend("grit", request.grit, f"+{request.grit} Action Dice")
+        action_pool.append(Die(source="Grit spent", dice=request.grit))
+    if request.preparation:
+        check.spend("preparation", request.preparation, "a NORMAL Prop produced and spent")
+        action_pool.append(Die(source="Preparation (a NORMAL Prop)", dice=request.preparation))
+    for spend in _count(request.props):
+        prop, count = spend
+        _spend_props(check, prop, count)
+        action_pool.append(Die(source=f"{prop.quality.value} {prop.type.value} Prop spent", dice=count))
+    if request.hero_prop is not None:
+        effective = _use_hero_prop(check, request.hero_prop, original, effective, action_pool)
+    if request.spotlight_steps:
+        if not check.has_mastery(Mastery.SPOTLIGHT):
+            raise RuleViolation(f"{sheet.name} needs Spotlight Mastery to lower a Difficulty with Spotlight")
+        check.spend("spotlight", request.spotlight_steps, "Spotlight Mastery lowers the Difficulty")
+        effective = effective.step(-request.spotlight_steps)
+        check.step("spent", f"Difficulty lowered to {effective.value}")
+    if request.plot_armor:
+        check.spend("plot_armor", 1, "Plot Armor: the task becomes EASY")
+        effective = Difficulty.EASY
+
+    # --- Opposition Dice (5.2.2).
+    opposition_pool = [Die(source=request.opposition_source, dice=request.opposition)] if request.opposition else []
+    for name in request.scars:
+        scar = _slot(ability.slots.values(), Scar, name, sheet.name, label)
+        opposition_pool.append(Die(source=f'Scar "{scar.name}" -{scar.penalty}', dice=scar.penalty))
+    if request.actor_specialty:
+        (extra,) = check.dice.roll("actor_specialty", 1)
+        opposition_pool.append(Die(source="opposing Actor's Specialty (1d6)", dice=extra))
+        check.step("rolled", f"opposing Actor's Specialty adds {extra} Opposition Dice", [extra])
+    if request.actor_scar:
+        (fewer,) = check.dice.roll("actor_scar", 1)
+        opposition_pool.append(Die(source="opposing Actor's Scar (-1d6)", dice=-fewer))
+        check.step("rolled", f"opposing Actor's Scar removes {fewer} Opposition Dice", [fewer])
+    if request.studio_note:
+        if check.state.studio_notes < 1:
+            raise RuleViolation("the Director has no Studio Note to spend")
+        check.emit(StudioNotesChanged(amount=-1))
+        (extra,) = check.dice.roll("studio_note", 1)
+        opposition_pool.append(Die(source="the Director's Studio Note (1d6)", dice=extra))
+        check.step("spent", f"the Director spent a Studio Note: +{extra} Opposition Dice", [extra])
+
+    action_count = sum(d.dice for d in action_pool)
+    opposition_count = max(0, sum(d.dice for d in opposition_pool))
+
+    # --- The roll.
+    action = check.dice.roll("action", action_count)
+    opposition = check.dice.roll("opposition", opposition_count)
+    script = check.dice.roll("script", 2)
+    check.step("rolled", f"{action_count} Action Dice", action)
+    check.step("rolled", f"{opposition_count} Opposition Dice", opposition)
+    check.step("rolled", "2 Script Dice", script)
+
+    # --- Spends after the roll.
+    for face in request.grit_duplicates:
+        if not check.has_mastery(Mastery.GRIT):
+            raise RuleViolation(f"{sheet.name} needs Grit Mastery to duplicate a die with Grit")
+        if face not in action:
+            raise RuleViolation(f"there is no Action Die showing {face} to duplicate (Action Dice: {_faces(action)})")
+        check.spend("grit", 1, f"Grit Mastery duplicates a {face}")
+        action.append(face)
+        check.step("duplicated", f"a {face} duplicated", [face])
+    for faces in request.retakes:
+        action = _retake(check, action, faces, "Action")
+    for faces in request.opposition_retakes:
+        if not check.has_mastery(Mastery.RETAKE):
+            raise RuleViolation(f"{sheet.name} needs Retake Mastery to re-roll Opposition Dice")
+        opposition = _retake(check, opposition, faces, "Opposition")
+    for _ in range(request.spotlight):
+        check.spend("spotlight", 1, "clear 1d6 Opposition Dice")
+        (cleared,) = check.dice.roll("spotlight", 1)
+        removed = _choose_removals(opposition, action, cleared, request.spotlight_remove)
+        for face in removed:
+            opposition.remove(face)
+        check.step("removed", f"Spotlight rolled {cleared}: removed Opposition Dice {_faces(removed)}", removed)
+
+    # --- Blocking (5.2 Opposition Blocking): each Opposition Die cancels one matching Action Die.
+    blocked, remaining = block(action, opposition)
+    if blocked:
+        check.step("blocked", f"blocked Action Dice {_faces(blocked)}", blocked)
+
+    # --- The Result Dice.
+    target = effective.target
+    assert target is not None
+    if request.keep is not None:
+        kept = _check_keep(request.keep, remaining)
+        check.step("kept", f"{sheet.name} kept {kept[0]} and {kept[1]}", kept)
+    else:
+        kept = best_pair(remaining, script, target)
+        check.step("kept", f"kept {kept[0]} and {kept[1]} (the best outcome, then the best mark, then the highest sum)", kept)
+    outcome = judge(kept, target)
+    mark = hit_the_mark(kept, script)
+    check.step(
+        "judged",
+        f"{outcome.label} against {effective.value} ({target}+); {mark.label}",
+        kept,
+    )
+    progress = original.step(1) if outcome is Outcome.HIGHLIGHT else original
+
+    # --- Rewards and costs (5.2 Results, Hitting the Mark, Channel Limit; 6.2; 6.3).
+    _rewards(check, ability, outcome, mark)
+    if request.plot_armor and not check.has_mastery(Mastery.PLOT_ARMOR):
+        _plot_armor_scar(check, request.ability)
+
+    return Resolution(
+        request=request,
+        star=sheet.name,
+        action_pool=tuple(action_pool),
+        opposition_pool=tuple(opposition_pool),
+        rolls=tuple(check.dice.rolls),
+        steps=tuple(check.steps),
+        action=tuple(action),
+        opposition=tuple(opposition),
+        script=(script[0], script[1]),
+        blocked=tuple(blocked),
+        remaining=tuple(remaining),
+        kept=kept,
+        original_difficulty=original,
+        effective_difficulty=effective,
+        progress_difficulty=progress,
+        outcome=outcome,
+        mark=mark,
+        consequences_due=outcome.consequences,
+        effects=tuple(check.effects),
+    )
+
+
+def apply_resolution(state: CampaignState, resolution: Resolution) -> CampaignState:
+    state = apply_effects(state, resolution.effects)
+    return state.model_copy(update={"dice_rolls": state.dice_rolls + 1})
+
+
+# ----------------------------------------------------------------------- the pure rules
+
+
+def block(action: Sequence[int], opposition: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Each Opposition Die cancels at most one Action Die showing the same face."""
+    against = Counter(opposition)
+    blocked, remaining = [], []
+    for face in action:
+        if against[face] > 0:
+            against[face] -= 1
+            blocked.append(face)
+        else:
+            remaining.append(face)
+    return blocked, remaining
+
+
+def result_dice(remaining: Sequence[int]) -> list[int]:
+    """The dice available as Result Dice: a shortfall below two counts as 0s."""
+    return list(remaining) + [0] * max(0, 2 - len(remaining))
+
+
+def judge(kept: tuple[int, int], target: int) -> Outcome:
+    made = sum(1 for face in kept if face >= target and face > 0)
+    doubles = kept[0] == kept[1]
+    if made == 2:
+        return Outcome.HIGHLIGHT if doubles else Outcome.SUCCESS
+    if made == 1:
+        return Outcome.PARTIAL
+    return Outcome.DISASTER if doubles else Outcome.FAILURE
+
+
+def hit_the_mark(kept: tuple[int, int], script: Sequence[int]) -> Mark:
+    """Match Result Dice to Script Dice one-to-one, in any order; a 0 never matches."""
+    unmatched = list(script)
+    matches = 0
+    for face in kept:
+        if face > 0 and face in unmatched:
+            unmatched.remove(face)
+            matches += 1
+    return [Mark.BAD_TAKE, Mark.HIT, Mark.PERFECT_TAKE][matches]
+
+
+def best_pair(remaining: Sequence[int], script: Sequence[int], target: int) -> tuple[int, int]:
+    """The default choice: best outcome, then best mark, then highest sum."""
+    dice = result_dice(remaining)
+
+    def rank(pair: tuple[int, int]) -> tuple[int, int, int]:
+        return (
+            _OUTCOME_ORDER.index(judge(pair, target)),
+            _MARK_ORDER.index(hit_the_mark(pair, script)),
+            -(pair[0] + pair[1]),
+        )
+
+    pairs = {tuple(sorted(pair, reverse=True)) for pair in combinations(dice, 2)}
+    return min(pairs, key=lambda pair: (rank(pair), pair))  # type: ignore[return-value]
+
+
+# ----------------------------------------------------------------------- helpers
+
+
+def _slot(slots, kind, name: str, star: str, ability: str):  # type: ignore[no-untyped-def]
+    wanted = " ".join(name.split()).casefold()
+    for slot in slots:
+        if isinstance(slot, kind) and " ".join(slot.name.split()).casefold() == wanted:
+            return slot
+    what = "Specialty" if kind is Specialty else "Scar"
+    known = ", ".join(s.name for s in slots if isinstance(s, kind)) or "none"
+    raise UnknownName(f"{star} has no {what} '{name}' under {ability} ({what} names there: {known})")
+
+
+def _count(props: Sequence[PropSpend]) -> list[tuple[PropSpend, int]]:
+    counted: dict[PropSpend, int] = {}
+    for prop in props:
+        counted[prop] = counted.get(prop, 0) + 1
+    return list(counted.items())
+
+
+def _spend_props(check: _Check, prop: PropSpend, count: int) -> None:
+    held = next((p.count for p in check.sheet.props if (p.type, p.quality) == (prop.type, prop.quality)), 0)
+    if held < count:
+        raise RuleViolation(
+            f"{check.name} has {held} {prop.quality.value} {prop.type.value} Prop{'s' if held != 1 else ''} "
+            f"and wants to spend {count}"
+        )
+    check.emit(PropsSpent(star=check.name, type=prop.type, quality=prop.quality, count=count))
+    check.step("spent", f"spent {count} {prop.quality.value} {prop.type.value} Prop{'s' if count > 1 else ''}: +{count} Action Dice")
+    pool = QUALITY_REGAIN.get(prop.quality)
+    if pool is not None:
+        each = 2 if check.has_mastery(Mastery.PROP) else 1
+        check.regain(pool, each * count, f"{prop.quality.value} Quality Prop")
+
+
+def _use_hero_prop(
+    check: _Check, name: str, original: Difficulty, effective: Difficulty, action_pool: list[Die]
+) -> Difficulty:
+    prop = check.sheet.hero_prop(name)
+    if prop.wear >= prop.wear_capacity:
+        raise RuleViolation(
+            f"{prop.name} has all {prop.wear_capacity} Wear marked and cannot be used until repaired "
+            "(the Repair Montage clears Wear)"
+        )
+    check.emit(WearMarked(star=check.name, hero_prop=prop.name, wear=1))
+    check.step("spent", f"marked 1 Wear on {prop.name} (+1 Asset XP)")
+    bonus = prop.bonus_dice + (1 if check.has_mastery(Mastery.HERO_PROP) else 0)
+    if bonus:
+        action_pool.append(Die(source=f"Hero Prop {prop.name} +{bonus}", dice=bonus))
+    milestone = prop.difficulty_milestone
+    if milestone is not None and original.rank <= milestone.rank:
+        effective = effective.step(-1)
+        check.step("spent", f"{prop.name} lowers the Difficulty to {effective.value} (within its {milestone.letter} milestone)")
+    return effective
+
+
+def _retake(check: _Check, dice: list[int], faces: Sequence[int], colour: str) -> list[int]:
+    pool = Counter(dice)
+    for face, wanted in Counter(faces).items():
+        if pool[face] < wanted:
+            raise RuleViolation(f"there is no {colour} Die showing {face} to re-roll ({colour} Dice: {_faces(dice)})")
+    check.spend("retake", 1, f"re-roll {colour} Dice {_faces(faces)}")
+    fresh = check.dice.roll("retake" if colour == "Action" else "opposition_retake", len(faces))
+    result = list(dice)
+    for face in faces:
+        result.remove(face)
+    result.extend(fresh)
+    check.step("rerolled", f"{colour} Dice {_faces(faces)} re-rolled as {_faces(fresh)}", fresh)
+    return result
+
+
+def _choose_removals(opposition: list[int], action: Sequence[int], count: int, preferred: Sequence[int]) -> list[int]:
+    """Which Opposition Dice Spotlight clears: the Star's faces first, then those that block the highest dice."""
+    left = list(opposition)
+    chosen: list[int] = []
+    for face in preferred:
+        if len(chosen) == count:
+            break
+        if face in left:
+            left.remove(face)
+            chosen.append(face)
+    blocking = [face for face in sorted(left, reverse=True) if face in action]
+    for face in blocking + sorted((f for f in left if f not in action), reverse=True):
+        if len(chosen) == count:
+            break
+        if face in left:
+            left.remove(face)
+            chosen.append(face)
+    return chosen
+
+
+def _check_keep(keep: tuple[int, int], remaining: Sequence[int]) -> tuple[int, int]:
+    available = Counter(result_dice(remaining))
+    for face, wanted in Counter(keep).items():
+        if available[face] < wanted:
+            raise RuleViolation(
+                f"cannot keep {keep[0]},{keep[1]}: the dice left after blocking are {_faces(result_dice(remaining))}"
+            )
+    return keep
+
+
+def _rewards(check: _Check, ability, outcome: Outcome, mark: Mark) -> None:  # type: ignore[no-untyped-def]
+    request = check.request
+    if mark is not Mark.BAD_TAKE:
+        check.regain("retake", 1, "Hit the Mark")
+        check.emit(AbilityMarked(star=check.name, ability=request.ability, xp=1))
+        check.step("rewarded", f"marked 1 XP in {request.ability.value.title()}")
+        if ability.stars >= 1:
+            check.regain("grit", 1, "Hit the Mark with an Ability at 1★ or higher")
+        if ability.stars >= 3:
+            check.regain("spotlight", 1, "Hit the Mark with an Ability at 3★")
+    if mark is Mark.PERFECT_TAKE:
+        check.regain("spotlight", 1, "Perfect Take")
+        check.emit(AcclaimMarked(star=check.name, path=request.acclaim_path))
+        check.step("rewarded", f"marked 1 Acclaim on the Path of {request.acclaim_path.value.title()}")
+    if mark is Mark.BAD_TAKE:
+        check.emit(StudioNotesChanged(amount=1))
+        check.step("rewarded", "Bad Take: the Director gains 1 Studio Note")
+    if request.ability is AbilityName.CHANNEL and mark is not Mark.BAD_TAKE:
+        taken = 2 if mark is Mark.PERFECT_TAKE else 1
+        anomalies = check.dice.roll("anomaly", taken, 100)
+        room = check.sheet.limit.max - check.sheet.limit.marked
+        check.emit(LimitMarked(star=check.name, marked=min(taken, room), overflow=max(0, taken - room), anomalies=tuple(anomalies)))
+        check.step("rewarded", f"Channel: marked {taken} Limit ⦸; Anomaly roll {_faces(anomalies)}", anomalies)
+    current = check.sheet.ability(request.ability)
+    if outcome is Outcome.HIGHLIGHT and current.conditions > 0:
+        check.emit(AbilityMarked(star=check.name, ability=request.ability, conditions=-1))
+        check.step("rewarded", "Highlight clears 1 Condition")
+    if outcome is Outcome.DISASTER:
+        check.emit(AbilityMarked(star=check.name, ability=request.ability, conditions=1))
+        check.step("rewarded", "Disaster marks 1 Condition")
+
+
+def _plot_armor_scar(check: _Check, ability_name: AbilityName) -> None:
+    """6.2: spending Plot Armor rolls a Scar into a random slot under the Ability used.
+
+    Reading: a slot holding a Specialty is rolled again; a Scar already there deepens by 1
+    (at most 5); an empty slot takes a new Scar at 1. With ten Specialties, no Scar lands.
+    """
+    ability = check.sheet.ability(ability_name)
+    if all(isinstance(ability.slots.get(n), Specialty) for n in range(1, 11)):
+        check.step("rewarded", "no slot is free of Specialties: the Plot Armor Scar has nowhere to land")
+        return
+    while True:
+        (slot,) = check.dice.roll("scar_slot", 1, 10)
+        held = ability.slots.get(slot)
+        if not isinstance(held, Specialty):
+            break
+    if isinstance(held, Scar):
+        name, penalty = held.name, min(5, held.penalty + 1)
+    else:
+        name, penalty = PLOT_ARMOR_SCAR, 1
+    check.emit(ScarMarked(star=check.name, ability=ability_name, slot=slot, name=name, penalty=penalty))
+    check.step("rewarded", f'Plot Armor leaves a Scar: slot {slot} "{name}" -{penalty}', [slot])
+
+
+def _faces(faces: Sequence[int]) -> str:
+    return ",".join(str(f) for f in faces) or "none"

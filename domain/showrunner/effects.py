@@ -1,0 +1,155 @@
+"""Small, exact records of what a rule changed on the sheets, each able to apply itself.
+
+A check or a Consequence decides once and records these; replaying the event applies
+them again without re-deciding anything.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..campaign import CampaignState
+from .influence import Regained, Spent
+from .ladder import Quality
+from .sheet import AbilityName, CareerPath, PropType, Scar, StarSheet
+
+
+class _Effect(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def _with_sheet(state: CampaignState, sheet: StarSheet) -> CampaignState:
+    return state.with_star(sheet)
+
+
+class AbilityMarked(_Effect):
+    """XP and Conditions marked (positive) or cleared (negative) on one Ability."""
+
+    kind: Literal["ability"] = "ability"
+    star: str
+    ability: AbilityName
+    xp: int = 0
+    conditions: int = 0
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        sheet = state.star(self.star)
+        ability = sheet.ability(self.ability)
+        changed = ability.model_copy(update={"xp": ability.xp + self.xp, "conditions": ability.conditions + self.conditions})
+        return _with_sheet(state, sheet.model_copy(update={"abilities": {**sheet.abilities, self.ability: changed}}))
+
+
+class LimitMarked(_Effect):
+    """Limit ⦸ marked. Marks past the track are recorded as overflow (a Limit Break)."""
+
+    kind: Literal["limit"] = "limit"
+    star: str
+    marked: int
+    overflow: int = 0
+    anomalies: tuple[int, ...] = ()
+    """The d100 Anomaly rolled for each Limit taken (Appendix C)."""
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        sheet = state.star(self.star)
+        limit = sheet.limit.model_copy(update={"marked": sheet.limit.marked + self.marked})
+        return _with_sheet(state, sheet.model_copy(update={"limit": limit}))
+
+
+class AcclaimMarked(_Effect):
+    kind: Literal["acclaim"] = "acclaim"
+    star: str
+    path: CareerPath
+    amount: int = 1
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        sheet = state.star(self.star)
+        acclaim = {**sheet.acclaim, self.path: sheet.acclaim.get(self.path, 0) + self.amount}
+        return _with_sheet(state, sheet.model_copy(update={"acclaim": acclaim}))
+
+
+class WearMarked(_Effect):
+    """Wear on a Hero Prop; each Wear marked gives the Prop 1 Asset XP (8.2A)."""
+
+    kind: Literal["wear"] = "wear"
+    star: str
+    hero_prop: str
+    wear: int
+    overflow: int = 0
+    """Wear that found no empty box: lost, as the sheet has no box for it."""
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        sheet = state.star(self.star)
+        target = sheet.hero_prop(self.hero_prop)
+        props = [
+            p.model_copy(update={"wear": p.wear + self.wear, "xp": p.xp + self.wear}) if p is target else p
+            for p in sheet.hero_props
+        ]
+        return _with_sheet(state, sheet.model_copy(update={"hero_props": props}))
+
+
+class PropsSpent(_Effect):
+    kind: Literal["props"] = "props"
+    star: str
+    type: PropType
+    quality: Quality
+    count: int
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        sheet = state.star(self.star)
+        props = []
+        for prop in sheet.props:
+            if (prop.type, prop.quality) == (self.type, self.quality):
+                if prop.count > self.count:
+                    props.append(prop.model_copy(update={"count": prop.count - self.count}))
+            else:
+                props.append(prop)
+        return _with_sheet(state, sheet.model_copy(update={"props": props}))
+
+
+class ScarMarked(_Effect):
+    """A Scar placed in (or deepened in) one slot under an Ability."""
+
+    kind: Literal["scar"] = "scar"
+    star: str
+    ability: AbilityName
+    slot: int
+    name: str
+    penalty: int
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        sheet = state.star(self.star)
+        ability = sheet.ability(self.ability)
+        slots = {**ability.slots, self.slot: Scar(name=self.name, penalty=self.penalty)}
+        changed = ability.model_copy(update={"slots": dict(sorted(slots.items()))})
+        return _with_sheet(state, sheet.model_copy(update={"abilities": {**sheet.abilities, self.ability: changed}}))
+
+
+class StudioNotesChanged(_Effect):
+    kind: Literal["studio_notes"] = "studio_notes"
+    amount: int
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return state.model_copy(update={"studio_notes": state.studio_notes + self.amount})
+
+
+class WrittenOff(_Effect):
+    kind: Literal["written_off"] = "written_off"
+    star: str
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        sheet = state.star(self.star)
+        return _with_sheet(state, sheet.model_copy(update={"written_off": True}))
+
+
+Effect = Annotated[
+    Spent | Regained | AbilityMarked | LimitMarked | AcclaimMarked | WearMarked | PropsSpent
+    | ScarMarked | StudioNotesChanged | WrittenOff,
+    Field(discriminator="kind"),
+]
+
+
+def apply_effects(state: CampaignState, effects: tuple[Effect, ...] | list[Effect]) -> CampaignState:
+    for effect in effects:
+        state = effect.apply(state)
+    return state
