@@ -55,6 +55,10 @@ class CampaignState(BaseModel):
     """The Director's pool (5.2, 5.3): gained on a Bad Take, spent for +1d6 Opposition."""
     dice_rolls: int = Field(default=0, ge=0)
     """How many rolls the branch has made: the index that derives each ledger roll's dice."""
+    dice_commitment: str = ""
+    """SHA-256 commitment of the seed ledger dice are derived from now."""
+    revealed_seeds: dict[str, str] = Field(default_factory=dict)
+    """Seeds revealed so far (commitment -> seed, hex): anyone can re-derive their rolls."""
 
     def star(self, name: str) -> StarSheet:
         """A Star by full name, or by the start of it when only one Star's name starts so."""

@@ -10,6 +10,7 @@ from uuid import UUID
 from pydantic import Field
 
 from ..domain.campaign import CampaignState, Pitch
+from ..domain.showrunner.check import Resolution, apply_resolution
 from ..domain.showrunner.influence import LABELS, Regained, Spent, apply_regain, apply_spend
 from ..domain.showrunner.sheet import StarSheet
 from .events import Fact
@@ -30,7 +31,7 @@ class CampaignStarted(CampaignFact, topic="ledger/CampaignStarted"):
     dice_commitment: str
 
     def apply(self, state: CampaignState) -> CampaignState:
-        return state.with_pitch(self.pitch)
+        return state.with_pitch(self.pitch).model_copy(update={"dice_commitment": self.dice_commitment})
 
     def summary(self) -> str:
         return f"Campaign '{self.pitch.title}' started ({self.pitch.ruleset}); dice seed committed"
@@ -122,3 +123,51 @@ class NoteRecorded(CampaignFact, topic="ledger/NoteRecorded"):
 
     def summary(self) -> str:
         return self.text
+
+
+class CheckRolled(CampaignFact, topic="showrunner/CheckRolled"):
+    """An Ability Check with everything needed to re-judge it: inputs, every die, every effect."""
+
+    resolution: Resolution
+    roll_number: int
+    dice_commitment: str | None = None
+    """For ledger dice: the commitment of the seed they were derived from."""
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return apply_resolution(state, self.resolution)
+
+    def summary(self) -> str:
+        r = self.resolution
+        source = "ledger dice" if self.dice_commitment else "table dice"
+        return (
+            f"{r.star} rolled {r.request.ability.value.title()} at {r.original_difficulty.value}: "
+            f"{r.outcome.label}, {r.mark.label} (kept {r.kept[0]},{r.kept[1]}; {source})"
+        )
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.resolution.star,)
+
+
+class SeedRevealed(CampaignFact, topic="ledger/SeedRevealed"):
+    """The Director reveals the dice seed: every ledger roll made with it can now be re-derived."""
+
+    seed: str
+    commitment: str
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return state.model_copy(update={"revealed_seeds": {**state.revealed_seeds, self.commitment: self.seed}})
+
+    def summary(self) -> str:
+        return f"Dice seed {self.commitment[:12]}… revealed"
+
+
+class SeedCommitted(CampaignFact, topic="ledger/SeedCommitted"):
+    """A fresh seed for the rolls after a reveal; only its commitment is in the log."""
+
+    commitment: str
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return state.model_copy(update={"dice_commitment": self.commitment})
+
+    def summary(self) -> str:
+        return f"New dice seed committed ({self.commitment[:12]}…)"

@@ -27,7 +27,10 @@ def commitment(seed: bytes) -> str:
 
 
 class KeyStore:
-    """One file per campaign under the user's data directory, readable by its owner only."""
+    """One file per campaign under the user's data directory, readable by its owner only.
+
+    One seed per line, oldest first: after a reveal a new seed is committed and added.
+    """
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
@@ -46,13 +49,29 @@ class KeyStore:
             f.write(seed.hex() + "\n")
         return path
 
-    def load(self, campaign_id: UUID) -> bytes:
+    def add(self, campaign_id: UUID, seed: bytes) -> None:
+        self.load(campaign_id)  # the file must exist and be sound
+        fd = os.open(self.path(campaign_id), os.O_WRONLY | os.O_APPEND)
+        with os.fdopen(fd, "a") as f:
+            f.write(seed.hex() + "\n")
+
+    def load(self, campaign_id: UUID, committed: str | None = None) -> bytes:
+        """The campaign's first seed, or the one with the given commitment."""
         path = self.path(campaign_id)
         try:
-            return bytes.fromhex(path.read_text().strip())
+            seeds = [bytes.fromhex(line) for line in path.read_text().split()]
         except FileNotFoundError:
             raise LedgerError(
-                f"the Director key file {path} is missing: only the Director's machine holds it"
+                f"the Director key file {path} is missing: ledger dice need the Director's machine; "
+                "roll physical dice and type the faces in instead"
             ) from None
         except ValueError:
             raise LedgerError(f"the Director key file {path} is damaged") from None
+        if not seeds:
+            raise LedgerError(f"the Director key file {path} is empty")
+        if committed is None:
+            return seeds[0]
+        for seed in seeds:
+            if commitment(seed) == committed:
+                return seed
+        raise LedgerError(f"the Director key file {path} holds no seed for the commitment {committed[:12]}…")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, TypeVar
@@ -27,9 +27,12 @@ from eventsourcing.persistence import (
 )
 
 from ..domain.campaign import CampaignState, Pitch
+from ..domain.dice import TableDice
+from ..domain.showrunner.check import CheckRequest, resolve
 from ..domain.showrunner.influence import PoolName, decide_regain, decide_spend
 from ..domain.showrunner.sheet import StarSheet
 from .codec import FactMapper, decode_document, fields_for_hash
+from .dice import LedgerDice
 from .errors import (
     BranchExists,
     BranchNotFound,
@@ -47,9 +50,12 @@ from .facts import (
     BranchRegistered,
     CampaignRegistered,
     CampaignStarted,
+    CheckRolled,
     InfluenceRegained,
     InfluenceSpent,
     NoteRecorded,
+    SeedCommitted,
+    SeedRevealed,
     StarJoined,
 )
 from .integrity import GENESIS_HASH, Digest, Problem, VerifyReport, chain_hash
@@ -498,6 +504,51 @@ class Ledger:
     ) -> CommandResult:
         visibility: Visibility = "director" if private else "public"
         return self.execute(ref, lambda state: [(NoteRecorded(text=text), visibility)], by=by, command_id=command_id)
+
+    # ----------------------------------------------------------------- checks and dice
+
+    def check(
+        self,
+        ref: BranchRef,
+        request: CheckRequest,
+        *,
+        faces: Mapping[str, Sequence[int]] | None = None,
+        by: str = DIRECTOR,
+        command_id: str | None = None,
+    ) -> CommandResult:
+        """Resolve and record an Ability Check: table dice when faces are given, else ledger dice."""
+
+        def decide(state: CampaignState) -> list[Fact]:
+            roll_number = state.dice_rolls + 1
+            if faces:
+                table = TableDice(faces)
+                resolution = resolve(state, request, table)
+                table.check_all_used()
+                return [CheckRolled(resolution=resolution, roll_number=roll_number)]
+            seed = self.keys.load(ref.campaign.id, state.dice_commitment)
+            resolution = resolve(state, request, LedgerDice(seed, ref.branch.id, roll_number))
+            return [CheckRolled(resolution=resolution, roll_number=roll_number, dice_commitment=state.dice_commitment)]
+
+        return self.execute(ref, decide, by=by, command_id=command_id)
+
+    def reveal_seed(self, ref: BranchRef, *, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
+        """Record the current seed in the log, and commit a fresh one for the rolls to come."""
+        fresh = new_seed()
+        added = False
+
+        def decide(state: CampaignState) -> list[Fact]:
+            nonlocal added
+            seed = self.keys.load(ref.campaign.id, state.dice_commitment)
+            if not added:
+                # The new seed is kept before its commitment is written, as at creation.
+                self.keys.add(ref.campaign.id, fresh)
+                added = True
+            return [
+                SeedRevealed(seed=seed.hex(), commitment=state.dice_commitment),
+                SeedCommitted(commitment=commitment(fresh)),
+            ]
+
+        return self.execute(ref, decide, by=by, command_id=command_id)
 
     # ----------------------------------------------------------------- integrity
 
