@@ -10,7 +10,8 @@ from uuid import UUID
 from pydantic import Field
 
 from ..domain.campaign import CampaignState, Pitch
-from ..domain.showrunner.check import Resolution, apply_resolution
+from ..domain.dice import Roll
+from ..domain.showrunner.check import CheckRequest, Resolution, apply_resolution
 from ..domain.showrunner.influence import LABELS, Regained, Spent, apply_regain, apply_spend
 from ..domain.showrunner.sheet import StarSheet
 from .events import Fact
@@ -171,3 +172,21 @@ class SeedCommitted(CampaignFact, topic="ledger/SeedCommitted"):
 
     def summary(self) -> str:
         return f"New dice seed committed ({self.commitment[:12]}…)"
+
+
+class CheckAbandoned(CampaignFact, topic="showrunner/CheckAbandoned"):
+    """A Star saw the dice and walked away: the roll is spent, and the table can see it."""
+
+    request: CheckRequest
+    rolls: tuple[Roll, ...]
+    roll_number: int
+    dice_commitment: str | None = None
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return state.model_copy(update={"dice_rolls": state.dice_rolls + 1})
+
+    def summary(self) -> str:
+        return f"{self.request.star} abandoned a {self.request.ability.value.title()} check after the roll"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.request.star,)

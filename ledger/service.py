@@ -27,8 +27,8 @@ from eventsourcing.persistence import (
 )
 
 from ..domain.campaign import CampaignState, Pitch
-from ..domain.dice import TableDice
-from ..domain.showrunner.check import CheckRequest, resolve
+from ..domain.dice import DiceSource, TableDice
+from ..domain.showrunner.check import Abandoned, CheckRequest, Chooser, resolve
 from ..domain.showrunner.influence import PoolName, decide_regain, decide_spend
 from ..domain.showrunner.sheet import StarSheet
 from .codec import FactMapper, decode_document, fields_for_hash
@@ -50,6 +50,7 @@ from .facts import (
     BranchRegistered,
     CampaignRegistered,
     CampaignStarted,
+    CheckAbandoned,
     CheckRolled,
     InfluenceRegained,
     InfluenceSpent,
@@ -513,21 +514,33 @@ class Ledger:
         request: CheckRequest,
         *,
         faces: Mapping[str, Sequence[int]] | None = None,
+        chooser: Chooser | None = None,
         by: str = DIRECTOR,
         command_id: str | None = None,
     ) -> CommandResult:
-        """Resolve and record an Ability Check: table dice when faces are given, else ledger dice."""
+        """Resolve and record an Ability Check: table dice when faces are given, else ledger dice.
+
+        With a chooser (a Star at a terminal) the after-roll spends and the kept pair are
+        asked for once the dice are down; walking away then records a CheckAbandoned.
+        """
 
         def decide(state: CampaignState) -> list[Fact]:
             roll_number = state.dice_rolls + 1
+            commitment_used = None if faces else state.dice_commitment
             if faces:
-                table = TableDice(faces)
-                resolution = resolve(state, request, table)
-                table.check_all_used()
-                return [CheckRolled(resolution=resolution, roll_number=roll_number)]
-            seed = self.keys.load(ref.campaign.id, state.dice_commitment)
-            resolution = resolve(state, request, LedgerDice(seed, ref.branch.id, roll_number))
-            return [CheckRolled(resolution=resolution, roll_number=roll_number, dice_commitment=state.dice_commitment)]
+                dice: DiceSource = TableDice(faces)
+            else:
+                seed = self.keys.load(ref.campaign.id, state.dice_commitment)
+                dice = LedgerDice(seed, ref.branch.id, roll_number)
+            try:
+                resolution = resolve(state, request, dice, chooser)
+            except Abandoned as walked_away:
+                assert walked_away.request is not None
+                return [CheckAbandoned(request=walked_away.request, rolls=walked_away.rolls,
+                                       roll_number=roll_number, dice_commitment=commitment_used)]
+            if isinstance(dice, TableDice):
+                dice.check_all_used()
+            return [CheckRolled(resolution=resolution, roll_number=roll_number, dice_commitment=commitment_used)]
 
         return self.execute(ref, decide, by=by, command_id=command_id)
 

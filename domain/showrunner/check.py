@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from enum import Enum
 from itertools import combinations
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -84,6 +85,18 @@ class PropSpend(BaseModel):
     quality: Quality = Quality.NORMAL
 
 
+class AfterRoll(BaseModel):
+    """One spend after the dice are down, in the order the Star made it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["retake", "retake_opposition", "spotlight", "duplicate"]
+    faces: tuple[int, ...] = ()
+    """retake: Action faces to re-roll; retake_opposition: Opposition faces (Retake Mastery);
+    spotlight: Opposition faces to clear first (the rest by the default policy);
+    duplicate: the one Action face Grit Mastery copies."""
+
+
 class CheckRequest(BaseModel):
     """Everything the table declared for one check. Recorded as it was asked."""
 
@@ -102,21 +115,13 @@ class CheckRequest(BaseModel):
     actor_scar: bool = False
     studio_note: bool = False
     grit: int = Field(default=0, ge=0)
-    grit_duplicates: tuple[int, ...] = ()
-    """With Grit Mastery: faces of rolled Action Dice to duplicate, 1 Grit each."""
     props: tuple[PropSpend, ...] = ()
     preparation: int = Field(default=0, ge=0)
     plot_armor: bool = False
     hero_prop: str | None = None
     spotlight_steps: int = Field(default=0, ge=0)
     """With Spotlight Mastery: Spotlight spent to lower the Difficulty one step each."""
-    spotlight: int = Field(default=0, ge=0)
-    spotlight_remove: tuple[int, ...] = ()
-    """Faces of the Opposition Dice to remove with Spotlight, in order of preference."""
-    retakes: tuple[tuple[int, ...], ...] = ()
-    """Each Retake re-rolls these Action Dice faces."""
-    opposition_retakes: tuple[tuple[int, ...], ...] = ()
-    """With Retake Mastery: each Retake re-rolls these Opposition Dice faces instead."""
+    after_roll: tuple[AfterRoll, ...] = ()
     keep: tuple[int, int] | None = None
     acclaim_path: CareerPath = CareerPath.TRAINING
     push: bool = False
@@ -216,7 +221,41 @@ class _Check:
         return mastery in self.sheet.masteries
 
 
-def resolve(state: CampaignState, request: CheckRequest, dice: DiceSource) -> Resolution:
+class View(BaseModel):
+    """What a Star sees between the roll and the choice of Result Dice."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    action: tuple[int, ...]
+    opposition: tuple[int, ...]
+    script: tuple[int, int]
+    remaining: tuple[int, ...]
+    sheet: StarSheet
+    effective: Difficulty
+
+
+class Abandoned(Exception):
+    """Raised by a Chooser when the Star walks away after seeing the dice.
+
+    The dice were seen, so the roll still counts: `resolve` attaches what was rolled, for
+    the ledger to record the abandoned check instead of letting it be rolled afresh.
+    """
+
+    def __init__(self, request: CheckRequest | None = None, rolls: tuple[Roll, ...] = ()) -> None:
+        super().__init__("the check was abandoned after the roll")
+        self.request = request
+        self.rolls = rolls
+
+
+class Chooser(Protocol):
+    """Asked after the roll: another spend, or the pair to keep."""
+
+    def choose(self, view: View) -> AfterRoll | tuple[int, int]: ...
+
+
+def resolve(
+    state: CampaignState, request: CheckRequest, dice: DiceSource, chooser: Chooser | None = None
+) -> Resolution:
     check = _Check(state, request, dice)
     sheet = check.sheet
     if sheet.written_off:
@@ -296,28 +335,26 @@ def resolve(state: CampaignState, request: CheckRequest, dice: DiceSource) -> Re
     check.step("rolled", f"{opposition_count} Opposition Dice", opposition)
     check.step("rolled", "2 Script Dice", script)
 
-    # --- Spends after the roll.
-    for face in request.grit_duplicates:
-        if not check.has_mastery(Mastery.GRIT):
-            raise RuleViolation(f"{sheet.name} needs Grit Mastery to duplicate a die with Grit")
-        if face not in action:
-            raise RuleViolation(f"there is no Action Die showing {face} to duplicate (Action Dice: {_faces(action)})")
-        check.spend("grit", 1, f"Grit Mastery duplicates a {face}")
-        action.append(face)
-        check.step("duplicated", f"a {face} duplicated", [face])
-    for faces in request.retakes:
-        action = _retake(check, action, faces, "Action")
-    for faces in request.opposition_retakes:
-        if not check.has_mastery(Mastery.RETAKE):
-            raise RuleViolation(f"{sheet.name} needs Retake Mastery to re-roll Opposition Dice")
-        opposition = _retake(check, opposition, faces, "Opposition")
-    for _ in range(request.spotlight):
-        check.spend("spotlight", 1, "clear 1d6 Opposition Dice")
-        (cleared,) = check.dice.roll("spotlight", 1)
-        removed = _choose_removals(opposition, action, cleared, request.spotlight_remove)
-        for face in removed:
-            opposition.remove(face)
-        check.step("removed", f"Spotlight rolled {cleared}: removed Opposition Dice {_faces(removed)}", removed)
+    # --- Spends after the roll: as declared, then (at a terminal) as the Star chooses.
+    after_roll = list(request.after_roll)
+    for spend in after_roll:
+        action, opposition = _after_roll(check, spend, action, opposition)
+    keep = request.keep
+    if chooser is not None and keep is None:
+        while True:
+            try:
+                choice = chooser.choose(View(action=tuple(action), opposition=tuple(opposition), script=(script[0], script[1]),
+                                         remaining=tuple(block(action, opposition)[1]), sheet=check.sheet,
+                                         effective=effective))
+            except Abandoned:
+                partial = request.model_copy(update={"after_roll": tuple(after_roll)})
+                raise Abandoned(partial, tuple(check.dice.rolls)) from None
+            if isinstance(choice, tuple):
+                keep = choice
+                break
+            action, opposition = _after_roll(check, choice, action, opposition)
+            after_roll.append(choice)
+        request = request.model_copy(update={"after_roll": tuple(after_roll), "keep": keep})
 
     # --- Blocking (5.2 Opposition Blocking): each Opposition Die cancels one matching Action Die.
     blocked, remaining = block(action, opposition)
@@ -327,8 +364,8 @@ def resolve(state: CampaignState, request: CheckRequest, dice: DiceSource) -> Re
     # --- The Result Dice.
     target = effective.target
     assert target is not None
-    if request.keep is not None:
-        kept = _check_keep(request.keep, remaining)
+    if keep is not None:
+        kept = _check_keep(keep, remaining)
         check.step("kept", f"{sheet.name} kept {kept[0]} and {kept[1]}", kept)
     else:
         kept = best_pair(remaining, script, target)
@@ -486,6 +523,32 @@ def _use_hero_prop(
         effective = effective.step(-1)
         check.step("spent", f"{prop.name} lowers the Difficulty to {effective.value} (within its {milestone.letter} milestone)")
     return effective
+
+
+def _after_roll(check: _Check, spend: AfterRoll, action: list[int], opposition: list[int]) -> tuple[list[int], list[int]]:
+    name = check.name
+    if spend.kind == "duplicate":
+        if not check.has_mastery(Mastery.GRIT):
+            raise RuleViolation(f"{name} needs Grit Mastery to duplicate a die with Grit")
+        if len(spend.faces) != 1 or spend.faces[0] not in action:
+            raise RuleViolation(f"name one Action Die to duplicate (Action Dice: {_faces(action)})")
+        check.spend("grit", 1, f"Grit Mastery duplicates a {spend.faces[0]}")
+        check.step("duplicated", f"a {spend.faces[0]} duplicated", spend.faces)
+        return [*action, spend.faces[0]], opposition
+    if spend.kind == "retake":
+        return _retake(check, action, spend.faces, "Action"), opposition
+    if spend.kind == "retake_opposition":
+        if not check.has_mastery(Mastery.RETAKE):
+            raise RuleViolation(f"{name} needs Retake Mastery to re-roll Opposition Dice")
+        return action, _retake(check, opposition, spend.faces, "Opposition")
+    check.spend("spotlight", 1, "clear 1d6 Opposition Dice")
+    (cleared,) = check.dice.roll("spotlight", 1)
+    removed = _choose_removals(opposition, action, cleared, spend.faces)
+    left = list(opposition)
+    for face in removed:
+        left.remove(face)
+    check.step("removed", f"Spotlight rolled {cleared}: removed Opposition Dice {_faces(removed)}", removed)
+    return action, left
 
 
 def _retake(check: _Check, dice: list[int], faces: Sequence[int], colour: str) -> list[int]:
