@@ -14,7 +14,7 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import Application
@@ -338,7 +338,7 @@ class Ledger:
             events = tuple(stream.pending)
             if not events:
                 return CommandResult((), first_version=before, last_version=before)
-            outcome = self._save(stream)
+            outcome = self.save_streams(stream)
             if outcome == "conflict":
                 self._back_off(attempt)
                 continue
@@ -364,7 +364,12 @@ class Ledger:
         events = tuple(self.events(ref, after=first - 1, upto=last))
         return CommandResult(events, replayed=replayed, first_version=first, last_version=last)
 
-    def _save(self, *streams: Stream[Any]) -> str:
+    def save_streams(self, *streams: Any) -> Literal["saved", "conflict", "unknown"]:
+        """Save the pending events of several streams in one transaction.
+
+        "conflict": another writer took a version first (reload and decide again);
+        "unknown": the reply was lost, so the events may or may not be committed.
+        """
         try:
             self.app.save(*streams)
         except IntegrityError:
@@ -426,7 +431,7 @@ class Ledger:
                 )
                 index.record(BranchRegistered(branch_id=main_id, name=MAIN, parent_branch_id=None, fork_version=0), **stamp)
                 main.record(CampaignStarted(name=name, pitch=pitch, dice_commitment=commitment(seed)), **stamp)
-                if self._save(catalog, index, main) == "saved":
+                if self.save_streams(catalog, index, main) == "saved":
                     created = catalog.state.campaigns[campaign_id]
                     return created
                 self._back_off(attempt)
@@ -468,7 +473,7 @@ class Ledger:
                 ),
                 **stamp,
             )
-            if self._save(index, branch) == "saved":
+            if self.save_streams(index, branch) == "saved":
                 return self.resolve(source.campaign, name)
             self._back_off(attempt)
         raise CommandConflict("the branch index kept changing; try again")

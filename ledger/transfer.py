@@ -128,7 +128,7 @@ def import_lines(
         )
         parent = branch_id
     batches = [_Batch(stream_id, stream_events) for stream_id, stream_events in by_stream.items()]
-    if ledger._save(catalog, index, *batches) != "saved":
+    if ledger.save_streams(catalog, index, *batches) != "saved":
         raise BadImport("the database changed while importing; nothing was written, try again")
     return ImportResult(final_name, header["branch"], len(events), header["head"]["version"], header["head"]["hash"])
 

@@ -189,7 +189,7 @@ def test_a_conflict_loser_reloads_cheaply_not_the_whole_stream(db_url, tmp_path,
         log: list[tuple[str, int]] = []
         monkeypatch.setattr(loser.app.recorder, "select_events", Counting(loser.app.recorder.select_events, log, "events"))
         monkeypatch.setattr(loser._snapshots, "select_events", Counting(loser._snapshots.select_events, log, "snapshots"))
-        real_save, reload_from = loser._save, []
+        real_save, reload_from = loser.save_streams, []
 
         def save_after_the_winner(*streams):
             if not reload_from:
@@ -199,7 +199,7 @@ def test_a_conflict_loser_reloads_cheaply_not_the_whole_stream(db_url, tmp_path,
                 reload_from.append(len(log))  # what is read from here on is the reload
             return outcome
 
-        monkeypatch.setattr(loser, "_save", save_after_the_winner)
+        monkeypatch.setattr(loser, "save_streams", save_after_the_winner)
         result = loser.add_star(ref, sheet("Slow"))
 
         assert loser.retries == 1
@@ -234,7 +234,7 @@ def test_a_command_that_no_longer_holds_after_the_reload_fails_and_writes_nothin
     try:
         campaign = first.create_campaign(Pitch(title="Double Booking"))
         ref = second.resolve(campaign.name)
-        real_save, saves = second._save, []
+        real_save, saves = second.save_streams, []
 
         def save_after_the_other(*streams):
             # `second` decided against a state without Mara; `first` adds her before it saves.
@@ -243,7 +243,7 @@ def test_a_command_that_no_longer_holds_after_the_reload_fails_and_writes_nothin
             saves.append(real_save(*streams))
             return saves[-1]
 
-        monkeypatch.setattr(second, "_save", save_after_the_other)
+        monkeypatch.setattr(second, "save_streams", save_after_the_other)
         with pytest.raises(AlreadyExists) as refused:
             second.add_star(ref, sheet("Mara"), command_id="second-mara")
         assert str(refused.value) == "a Star named 'Mara' is already in this campaign; choose another name"
