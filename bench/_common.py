@@ -13,13 +13,15 @@ import json
 import os
 import platform
 import shutil
+import signal
 import sqlite3
 import statistics
 import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,6 +45,8 @@ OPENING_EVENTS = 2  # CampaignStarted and the StarJoined of the example Star
 # ---------------------------------------------------------------------------- workloads
 
 KINDS = ("note", "play", "star")
+# Stored bytes per event of each workload (state column), as measured: for sizing commands.
+KIND_BYTES = {"note": 452, "play": 488, "star": 2999}
 KIND_HELP = {
     "note": "NoteRecorded, a line of narration (changes no state)",
     "play": "InfluenceSpent / InfluenceRegained in turn (each changes a Star sheet)",
@@ -412,6 +416,29 @@ def repeat(fn: Callable[[], Any], runs: int, *, warmup: int = 0) -> Sample:
     for _ in range(runs):
         sample.times.append(timed(fn)[0])
     return sample
+
+
+class NoReply(Exception):
+    """A call did not return within its deadline."""
+
+
+@contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Raise NoReply in the main thread if the block runs longer than `seconds` (0: no limit)."""
+    if not seconds:
+        yield
+        return
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        raise NoReply(f"no reply within {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def progress(message: str) -> None:

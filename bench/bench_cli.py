@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -103,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--showrunner: {args.showrunner} does not exist; install the package first")
 
     store = Store("sqlite", args.workdir)
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))  # so that `finally` removes the files
     started = time.perf_counter()
     try:
         print("# showrunner-ledger command-line benchmark")
@@ -163,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
                     ["From `python -X importtime`, which slows imports down a little itself: read the shares. "
                      "Self times, so a package's row excludes what it imports from other packages."])
         print()
+        print(f"Load average at the end: {os.getloadavg()[0]:.2f}.")
         print(f"Total time: {time.perf_counter() - started:.0f} s.")
     finally:
         store.close()

@@ -13,6 +13,9 @@ For each size N it measures, through the `Ledger` service:
   events, and without snapshots;
 - fork after event N (`Ledger.create_branch(ref, name, at=N)`).
 
+Then, once: one-event commands under several snapshot intervals (`--intervals`), and
+where the time of one big append and of one replay goes, step by step (`--breakdown`).
+
 Each is paired, in the same run, with the plain driver (sqlite3 or psycopg) doing the
 same database work on the very rows the ledger stored, and the table shows the
 ratio. Medians of several runs; the spread column is (max - min) / median / 2.
@@ -24,13 +27,19 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
+import signal
 import sys
 import time
 import uuid
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
 from _common import (
+    KIND_BYTES,
+    NoReply,
+    deadline,
     KIND_HELP,
     KINDS,
     OPENING_EVENTS,
@@ -56,11 +65,11 @@ from _common import (
 )
 
 from showrunner_ledger.domain.showrunner.sheet import StarSheet
-from showrunner_ledger.ledger.codec import decode_document, event_from_document
 from showrunner_ledger.ledger.events import LedgerEvent
 from showrunner_ledger.ledger.integrity import chain_hash, hashed_fields
 from showrunner_ledger.ledger.streams import BranchSnapshot, Stream, fold_campaign
 
+SAFE_COMMAND_BYTES = 1_000_000  # commands that stand in for one that could not be measured
 CHUNK = 200  # commands per timed chunk in the one-per-command measurement (= the snapshot interval)
 
 
@@ -79,19 +88,30 @@ class Results:
     fork: list[dict[str, Any]] = field(default_factory=list)
     build: list[dict[str, Any]] = field(default_factory=list)
     breakdown: list[dict[str, Any]] = field(default_factory=list)
+    intervals: list[dict[str, Any]] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------------- append in one command
 
 
-def bench_append(store: Store, n: int, kind: str, star: StarSheet, runs: int, keep: bool) -> tuple[dict, str | None]:
+def bench_append(store: Store, n: int, kind: str, star: StarSheet, runs: int, keep: bool,
+                 timeout: float) -> tuple[dict, str | None]:
     ledger_times, raw_times = Sample(), Sample()
     kept: str | None = None
+    size = 0.0
     for run in range(runs):
         url = store.new_url(f"append-{kind}-{n}")
         ledger = store.open_ledger(url)
         ref = start_campaign(ledger, star)
-        seconds, result = timed(lambda: ledger.execute(ref, lambda state: make_facts(kind, n, star)))
+        try:
+            with deadline(timeout):
+                seconds, result = timed(lambda: ledger.execute(ref, lambda state: make_facts(kind, n, star)))
+        except NoReply:
+            # The save never returned (seen on PostgreSQL with big commands): report it, move on.
+            ledger.close()
+            store.discard(url)
+            progress(f"append {n:,} {kind} in one command: no reply within {timeout:g} s")
+            return dict(n=n, kind=kind, runs=run + 1, bytes_per_event=KIND_BYTES[kind], hung=timeout), None
         assert result.last_version == n + OPENING_EVENTS, result.last_version
         ledger_times.times.append(seconds)
 
@@ -121,6 +141,16 @@ def bench_append(store: Store, n: int, kind: str, star: StarSheet, runs: int, ke
     progress(f"append {n:,} {kind} in one command: {rate(n, row['ledger_s'])} events/s "
              f"(raw {rate(n, row['raw_s'])}, {ratio(row['ledger_s'], row['raw_s'])})")
     return row, kept
+
+
+def build_in_commands(store: Store, n: int, kind: str, star: StarSheet, batch: int) -> str:
+    """The replay database when one command of N events is too big for the backend."""
+    url = store.new_url(f"replay-{kind}-{n}")
+    ledger = store.open_ledger(url)
+    ref = start_campaign(ledger, star)
+    fill(ledger, ref, n + OPENING_EVENTS, kind, star, batch=batch)
+    ledger.close()
+    return url
 
 
 # ---------------------------------------------------------------------------- replay
@@ -271,32 +301,139 @@ def bench_history(store: Store, n: int, star: StarSheet, commands: int, fold_row
 # ---------------------------------------------------------------------------- where the time goes
 
 
-def bench_breakdown(store: Store, n: int, kind: str, star: StarSheet, runs: int) -> dict:
-    """Each step of an append and of a replay, timed on its own over the same N events."""
+def bench_intervals(store: Store, n: int, intervals: list[int], commands: int, star: StarSheet) -> list[dict]:
+    """One-event commands on an N-event branch, for several snapshot intervals."""
+    rows = []
+    for interval in intervals:
+        url = store.new_url(f"interval-{interval}")
+        ledger = store.open_ledger(url, snapshot_interval=interval)
+        ref = start_campaign(ledger, star)
+        fill(ledger, ref, n, "play", star, batch=min(interval, 200))
+        wall, cpu = Sample(), Sample()
+        done = 0
+        while done < commands:
+            size = min(CHUNK, commands - done)
+            w0, c0 = time.perf_counter(), time.process_time()
+            for i in range(size):
+                ledger.note(ref, note_text(done + i))
+            wall.times.append((time.perf_counter() - w0) / size)
+            cpu.times.append((time.process_time() - c0) / size)
+            done += size
+        head = ledger.head(ref).version
+        raw = store.raw(url)
+        table = snapshots_table(ledger)
+        latest = raw.latest(table, ref.branch.id, head)
+        below = raw.latest(table, ref.branch.id, head - 1)
+        raw.close()
+        sheet = repeat(lambda: ledger.view(ref, head - 1).state.star(star.name), 15, warmup=2)
+        ledger.close()
+        store.discard(url)
+        rows.append(dict(n=n, interval=interval, commands=commands, ledger_s=wall.median, cpu_s=cpu.median,
+                         spread=wall.spread, snapshot_bytes=len(latest[3]), sheet_s=sheet.median,
+                         sheet_tail=head - 1 - below[1]))
+        progress(f"snapshot interval {interval}: {rate(1, wall.median)} commands/s, CPU {ms(cpu.median)} ms/command")
+    return rows
+
+
+class Timers:
+    """Wall-clock accumulators wrapped around chosen functions for one measured call.
+
+    Each wrapped call costs about half a microsecond more; the uninstrumented rates are
+    in the tables above."""
+
+    def __init__(self) -> None:
+        self.acc: dict[str, float] = defaultdict(float)
+        self._undo: list[tuple[Any, str, Any]] = []
+
+    def wrap(self, owner: Any, name: str, label: str) -> None:
+        original = getattr(owner, name)
+        acc = self.acc
+
+        @functools.wraps(original)
+        def timed_call(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                acc[label] += time.perf_counter() - start
+
+        own = name in vars(owner)
+        setattr(owner, name, timed_call)
+        self._undo.append((owner, name, original if own else None))
+
+    def restore(self) -> None:
+        for owner, name, original in reversed(self._undo):
+            if original is None:
+                delattr(owner, name)  # it was inherited: let the base class's show through again
+            else:
+                setattr(owner, name, original)
+        self._undo.clear()
+
+
+def bench_breakdown(store: Store, n: int, kind: str, star: StarSheet, runs: int, timeout: float) -> dict:
+    """Where the time of a real append of N events, and of a real replay, goes.
+
+    The command and the replay run with timers around their steps (median of `runs`);
+    the parts of `Stream.record` are then timed alone over the same events."""
+    from showrunner_ledger.ledger import codec, service
+
+    def instrumented_append() -> dict[str, float]:
+        url = store.new_url(f"breakdown-{kind}")
+        ledger = store.open_ledger(url)
+        ref = start_campaign(ledger, star)
+        timers = Timers()
+        timers.wrap(service.Ledger, "_load_branch", "load")
+        timers.wrap(Stream, "record", "record")
+        timers.wrap(service, "fold_campaign", "fold")
+        timers.wrap(type(ledger.app), "save", "save")
+        timers.wrap(type(ledger.app.mapper), "to_stored_event", "encode")
+        timers.wrap(type(ledger.app.recorder), "insert_events", "insert")
+        timers.wrap(service.Ledger, "_take_snapshot", "snapshot")
+
+        def decide(state: Any) -> list:
+            start = time.perf_counter()
+            facts = make_facts(kind, n, star)
+            timers.acc["decide"] += time.perf_counter() - start
+            return facts
+
+        try:
+            with deadline(timeout):
+                start = time.perf_counter()
+                ledger.execute(ref, decide)
+                timers.acc["whole"] = time.perf_counter() - start
+        finally:
+            timers.restore()
+            ledger.close()
+            store.discard(url)
+        return dict(timers.acc)
+
+    samples = sorted((instrumented_append() for _ in range(runs)), key=lambda s: s["whole"])
+    a = defaultdict(float, samples[len(samples) // 2])  # the run with the median whole: its parts add up
+    append_steps = {
+        "decide: build the N facts (pydantic validates each payload)": a["decide"],
+        "record: Stream.record (hash chain, envelope, fold)": a["record"],
+        "  of which: fold each event into the campaign state": a["fold"],
+        "encode: to_stored_event (payload model_dump + json.dumps)": a["encode"],
+        "insert: the recorder's insert_events, one transaction": a["insert"],
+        "save, the rest: eventsourcing's bookkeeping": a["save"] - a["encode"] - a["insert"],
+        "snapshot: encode and insert one snapshot": a["snapshot"],
+        "load the branch head first (snapshot + tail)": a["load"],
+    }
+    append_steps["everything else"] = a["whole"] - sum(v for k, v in append_steps.items() if not k.startswith("  "))
+    whole = a["whole"]
+
+    # The parts of Stream.record, timed alone over the same events.
     url = store.new_url(f"breakdown-{kind}")
     ledger = store.open_ledger(url)
     ref = start_campaign(ledger, star)
     base = ledger.view(ref)
     ts = ledger.clock()
     command_id = uuid.uuid4().hex
-    steps: dict[str, float] = {}
-
-    def med(fn) -> float:
-        return repeat(fn, runs).median
-
-    # append: decide, then Stream.record (payload dump, canonical JSON + SHA-256, envelope, fold)
-    steps["facts: build and validate the payloads (decide)"] = med(lambda: make_facts(kind, n, star))
     facts = make_facts(kind, n, star)
-
-    def record_all() -> Stream:
-        s = Stream(ref.branch.id, ref.campaign.id, fold_campaign, base.state, version=base.version, head_hash=base.head_hash)
-        for f in facts:
-            s.record(f, recorded_by="director", command_id=command_id, timestamp=ts)
-        return s
-
-    steps["record: Stream.record, all of it"] = med(record_all)
-    events: list[LedgerEvent] = record_all().pending
-    steps["  payload model_dump(mode='json')"] = med(lambda: [f.model_dump(mode="json") for f in facts])
+    stream = Stream(ref.branch.id, ref.campaign.id, fold_campaign, base.state, version=base.version, head_hash=base.head_hash)
+    for f in facts:
+        stream.record(f, recorded_by="director", command_id=command_id, timestamp=ts)
+    events: list[LedgerEvent] = stream.pending
     fields = [
         hashed_fields(
             campaign=str(ref.campaign.id), branch=str(ref.branch.id), version=e.version, topic=e.topic,
@@ -306,101 +443,62 @@ def bench_breakdown(store: Store, n: int, kind: str, star: StarSheet, runs: int)
         for e in events
     ]
     prevs = [e.prev_hash for e in events]
-    steps["  canonical JSON + SHA-256 (hash chain)"] = med(lambda: [chain_hash(p, f) for p, f in zip(prevs, fields)])
     envelopes = [e.model_dump() for e in events]
     for d, e in zip(envelopes, events):
         d["fact"] = e.fact
-    steps["  envelope: LedgerEvent(...)"] = med(lambda: [LedgerEvent(**d) for d in envelopes])
 
-    def fold_all() -> None:
-        state = base.state
-        for f in facts:
-            state = fold_campaign(state, f)
+    def med(fn: Any) -> float:
+        return repeat(fn, runs).median
 
-    steps["  fold into the campaign state"] = med(fold_all)
-    mapper = ledger.app.mapper
-    steps["encode: to_stored_event (model_dump + json.dumps)"] = med(lambda: [mapper.to_stored_event(e) for e in events])
-    stored = [mapper.to_stored_event(e) for e in events]
-    insert = Sample()
-    for _ in range(runs):
-        scratch = store.new_url("insert")
-        other = store.open_ledger(scratch)
-        insert.times.append(timed(lambda: other.app.recorder.insert_events(stored))[0])
-        other.close()
-        store.discard(scratch)
-    steps["insert: the recorder, one transaction"] = insert.median
-    whole = repeat(lambda: _fresh_append(store, kind, n, star), runs).median
-    append_steps = {k: v for k, v in steps.items()}
+    record_parts = {
+        "payload model_dump(mode='json') for the hash": med(lambda: [f.model_dump(mode="json") for f in facts]),
+        "canonical JSON + SHA-256 of each event": med(lambda: [chain_hash(p, f) for p, f in zip(prevs, fields)]),
+        "envelope: build each LedgerEvent": med(lambda: [LedgerEvent(**d) for d in envelopes]),
+    }
 
-    # replay: select, json.loads, validate into events, fold
-    ledger.execute(ref, lambda state: facts)
+    # A real replay: Ledger.view on the same events, snapshots removed.
+    try:
+        with deadline(timeout):
+            ledger.execute(ref, lambda state: facts)
+    except NoReply:
+        ledger.close()
+        store.discard(url)
+        raise
     raw = store.raw(url)
     raw.delete_all(snapshots_table(ledger))
     raw.close()
-    recorder = ledger.app.recorder
+    total = ledger.head(ref).version
 
-    def select_all() -> list:
-        out, after = [], 0
-        while True:
-            page = recorder.select_events(ref.branch.id, gt=after, limit=2000)
-            out.extend(page)
-            if len(page) < 2000:
-                return out
-            after = page[-1].originator_version
+    def instrumented_replay() -> dict[str, float]:
+        timers = Timers()
+        timers.wrap(type(ledger.app.recorder), "select_events", "select")
+        timers.wrap(type(ledger.app.mapper), "to_domain_event", "decode")
+        timers.wrap(codec, "decode_document", "json")
+        timers.wrap(Stream, "apply", "apply")
+        timers.wrap(service, "fold_campaign", "fold")
+        try:
+            start = time.perf_counter()
+            assert ledger.view(ref).version == total
+            timers.acc["whole"] = time.perf_counter() - start
+        finally:
+            timers.restore()
+        return dict(timers.acc)
 
-    replay_steps: dict[str, float] = {}
-    def select_pages() -> None:
-        after = 0
-        while True:
-            page = recorder.select_events(ref.branch.id, gt=after, limit=2000)
-            if len(page) < 2000:
-                return
-            after = page[-1].originator_version
-
-    replay_steps["select: the recorder, pages of 2,000"] = med(select_pages)
-    rows = select_all()
-    # Results are dropped as they come, as a replay does (keeping them all would time the
-    # garbage collector walking an ever longer list instead).
-
-    def loads_each() -> None:
-        for s in rows:
-            decode_document(s)
-
-    replay_steps["json.loads of each stored state"] = med(loads_each)
-    docs = [decode_document(s) for s in rows]
-
-    def validate_each() -> None:
-        for s, d in zip(rows, docs):
-            event_from_document(ref.branch.id, s.originator_version, s.topic, d)
-
-    replay_steps["validate: upcast + LedgerEvent + fact models"] = med(validate_each)
-    decoded = [event_from_document(ref.branch.id, s.originator_version, s.topic, d) for s, d in zip(rows, docs)]
-
-    def replay_fold() -> None:
-        s = Stream(ref.branch.id, ref.campaign.id, fold_campaign, type(base.state)())
-        for e in decoded:
-            s.apply(e)
-
-    replay_steps["fold: Stream.apply (state + hash head + command ids)"] = med(replay_fold)
-    replay_whole = med(lambda: ledger.view(ref))
+    samples = sorted((instrumented_replay() for _ in range(runs)), key=lambda s: s["whole"])
+    r = defaultdict(float, samples[len(samples) // 2])
+    replay_steps = {
+        "select: the recorder's select_events, pages of 2,000": r["select"],
+        "json.loads of each stored state": r["json"],
+        "validate: upcast + LedgerEvent + fact models": r["decode"] - r["json"],
+        "fold each event into the campaign state": r["fold"],
+        "Stream.apply, the rest: hash head, command ids": r["apply"] - r["fold"],
+    }
+    replay_steps["everything else"] = r["whole"] - sum(replay_steps.values())
     ledger.close()
     store.discard(url)
-    total = len(rows)
-    progress(f"breakdown {kind} at {n:,}: append {whole * 1e6 / n:.1f} µs/event, replay {replay_whole * 1e6 / total:.1f} µs/event")
-    return dict(n=n, kind=kind, append=append_steps, append_whole=whole, replay=replay_steps,
-                replay_whole=replay_whole, replay_events=total)
-
-
-def _fresh_append(store: Store, kind: str, n: int, star: StarSheet) -> float:
-    url = store.new_url("whole")
-    ledger = store.open_ledger(url)
-    ref = start_campaign(ledger, star)
-    start = time.perf_counter()
-    ledger.execute(ref, lambda state: make_facts(kind, n, star))
-    seconds = time.perf_counter() - start
-    ledger.close()
-    store.discard(url)
-    return seconds
+    progress(f"breakdown {kind} at {n:,}: append {whole * 1e6 / n:.1f} µs/event, replay {r['whole'] * 1e6 / total:.1f} µs/event")
+    return dict(n=n, kind=kind, append=append_steps, append_whole=whole, record_parts=record_parts,
+                replay=replay_steps, replay_whole=r["whole"], replay_events=total)
 
 
 # ---------------------------------------------------------------------------- tables
@@ -413,10 +511,15 @@ def print_results(results: Results, store: Store, commands: int) -> None:
         [
             [f"{r['n']:,}", r["kind"], str(r["bytes_per_event"]), str(r["runs"]), ms(r["ledger_s"]), rate(r["n"], r["ledger_s"]),
              pct(r["ledger_spread"]), rate(r["n"], r["raw_s"]), ratio(r["ledger_s"], r["raw_s"])]
+            if not r.get("hung") else
+            [f"{r['n']:,}", r["kind"], f"~{r['bytes_per_event']}", str(r["runs"]), f"no reply in {r['hung']:g} s",
+             "-", "-", "-", "-"]
             for r in results.append
         ],
         ["Ledger: one `Ledger.execute` whose decision returns N facts (hash chain, one save, one snapshot). "
-         "Raw: the same stored rows, executemany in one transaction into an empty table of the same schema."],
+         "Raw: the same stored rows, executemany in one transaction into an empty table of the same schema."
+         + (" `no reply`: the save never returned; the run gave up on it (the remaining runs of that row were "
+            "not attempted)." if any(r.get("hung") for r in results.append) else "")],
     )
     print_table(
         "Append one event per command",
@@ -479,16 +582,31 @@ def print_results(results: Results, store: Store, commands: int) -> None:
             [[f"{r['n']:,}", f"{r['commands']:,}", f"{r['seconds']:.1f}", rate(r["events"], r["seconds"])]
              for r in results.build],
         )
+    if results.intervals:
+        n = results.intervals[0]["n"]
+        print_table(
+            f"One-event commands against the snapshot interval (branch of {n:,} events)",
+            ["interval", "commands", "events/s", "ms/command", "client CPU ms/command", "spread", "snapshot bytes",
+             "sheet ms, worst tail", "worst tail"],
+            [[str(r["interval"]), f"{r['commands']:,}", rate(1, r["ledger_s"]), ms(r["ledger_s"]), ms(r["cpu_s"]),
+              pct(r["spread"]), f"{r['snapshot_bytes']:,}", ms(r["sheet_s"]), str(r["sheet_tail"])]
+             for r in results.intervals],
+            ["Each row: a fresh branch of N `play` events recorded with that snapshot interval, then `note` commands "
+             "timed in chunks of 200 (median chunk). Sheet: `Ledger.view(ref, at).state.star(name)` at the event "
+             "just before a snapshot (the longest tail that interval allows, of `note` events)."],
+        )
     for b in results.breakdown:
         n = b["n"]
-        rows = [[step, f"{s * 1e6 / n:.1f}", f"{s / b['append_whole']:.0%}"] for step, s in b["append"].items()]
-        rows.append(["whole command: Ledger.execute, fresh database", f"{b['append_whole'] * 1e6 / n:.1f}", "100%"])
-        print_table(f"Where an append's time goes: {n:,} {b['kind']} events in one command", ["step", "µs/event", "share"], rows,
-                    ["Steps indented under `record` are its parts, timed alone; shares are of the whole command."])
+        rows = [[step, f"{v * 1e6 / n:.1f}", f"{v / b['append_whole']:.0%}"] for step, v in b["append"].items()]
+        rows.append(["whole command (with timers)", f"{b['append_whole'] * 1e6 / n:.1f}", "100%"])
+        rows += [[f"  alone: {step}", f"{v * 1e6 / n:.1f}", "-"] for step, v in b["record_parts"].items()]
+        print_table(f"Where an append's time goes: {n:,} `{b['kind']}` events in one command", ["step", "µs/event", "share"], rows,
+                    ["One `Ledger.execute`, with timers around its steps (the run with the median time of 3). Indented rows are parts of the row "
+                     "above; the `alone` rows time parts of `record` by themselves over the same events."])
         m = b["replay_events"]
-        rows = [[step, f"{s * 1e6 / m:.1f}", f"{s / b['replay_whole']:.0%}"] for step, s in b["replay"].items()]
-        rows.append(["whole: Ledger.view without snapshots", f"{b['replay_whole'] * 1e6 / m:.1f}", "100%"])
-        print_table(f"Where a replay's time goes: {m:,} {b['kind']} events", ["step", "µs/event", "share"], rows)
+        rows = [[step, f"{v * 1e6 / m:.1f}", f"{v / b['replay_whole']:.0%}"] for step, v in b["replay"].items()]
+        rows.append(["whole: Ledger.view without snapshots (with timers)", f"{b['replay_whole'] * 1e6 / m:.1f}", "100%"])
+        print_table(f"Where a replay's time goes: {m:,} `{b['kind']}` events", ["step", "µs/event", "share"], rows)
 
 
 # ---------------------------------------------------------------------------- main
@@ -501,10 +619,17 @@ def main(argv: list[str] | None = None) -> int:
                         "with ?schema=NAME the run uses schemas NAME_1, NAME_2, … and drops them (default: %(default)s)")
     parser.add_argument("--kinds", default="note,play,star", help=f"workloads for append and replay: {', '.join(KINDS)} (default: %(default)s)")
     parser.add_argument("--star-max", type=int, default=10_000, help="largest N for the `star` workload, whose payloads are big (default: %(default)s)")
+    parser.add_argument("--max-command-mb", type=float, default=0,
+                        help="skip one-command appends whose events would store more than this many MB (default: no limit)")
+    parser.add_argument("--command-timeout", type=float, default=None,
+                        help="give up on a one-command append after this many seconds and report it (default: 30 on "
+                        "PostgreSQL, where big saves can hang; none on SQLite)")
     parser.add_argument("--commands", type=int, default=2_000, help="at most this many one-event commands per size (default: %(default)s)")
     parser.add_argument("--runs", type=int, default=None, help="runs per measurement (default: 7 up to 1k, 5 up to 10k, 3 above)")
     parser.add_argument("--fast-runs", type=int, default=15, help="runs for sheet loads and forks (default: %(default)s)")
     parser.add_argument("--breakdown", type=int, default=10_000, help="N for the step-by-step breakdown; 0 to skip (default: %(default)s)")
+    parser.add_argument("--intervals", default="25,50,100,200,500", help="snapshot intervals to compare for one-event commands (default: %(default)s)")
+    parser.add_argument("--interval-size", type=int, default=10_000, help="N for the snapshot-interval comparison; 0 to skip (default: %(default)s)")
     parser.add_argument("--workdir", default=None, help="where the SQLite files go (default: the system's temporary folder)")
     parser.add_argument("--json", dest="json_out", default=None, help="also write every number to this JSON file")
     args = parser.parse_args(argv)
@@ -515,6 +640,10 @@ def main(argv: list[str] | None = None) -> int:
         if k not in KINDS:
             parser.error(f"--kinds: unknown workload {k!r} (choose from {', '.join(KINDS)})")
     store = Store(args.db, args.workdir)
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))  # so that `finally` drops the databases
+    max_command_bytes = int(args.max_command_mb * 1e6) if args.max_command_mb else 10**15
+    if args.command_timeout is None:
+        args.command_timeout = 30.0 if store.is_postgres else 0.0
     star = example_star()
     results = Results()
     started = time.perf_counter()
@@ -525,7 +654,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"- database: {store.label}")
         print(f"- sizes: {', '.join(f'{n:,}' for n in sizes)}; workloads: " + "; ".join(f"`{k}` = {KIND_HELP[k]}" for k in kinds))
         sys.stdout.flush()
-        skipped = []
+        skipped: list[str] = []
+        notes: list[str] = []
         for n in sizes:
             runs = runs_for(n, args.runs)
             fold_rows: dict[str, dict] = {}
@@ -533,24 +663,50 @@ def main(argv: list[str] | None = None) -> int:
                 if kind == "star" and n > args.star_max:
                     skipped.append(f"`star` at N={n:,} (above --star-max {args.star_max:,})")
                     continue
-                row, kept = bench_append(store, n, kind, star, runs, keep=True)
-                results.append.append(row)
+                if n * KIND_BYTES[kind] > max_command_bytes:
+                    skipped.append(f"append of {n:,} `{kind}` events in one command (about "
+                                   f"{n * KIND_BYTES[kind] / 1e6:.0f} MB, above --max-command-mb {args.max_command_mb:g})")
+                    kept = None
+                else:
+                    row, kept = bench_append(store, n, kind, star, runs, True, args.command_timeout)
+                    results.append.append(row)
+                if kept is None:
+                    batch = max(1, SAFE_COMMAND_BYTES // KIND_BYTES[kind])
+                    progress(f"recording {n:,} {kind} in commands of {batch:,} for the replay")
+                    kept = build_in_commands(store, n, kind, star, batch)
+                    notes.append(f"the replay branch of {n:,} `{kind}` events was recorded in commands of {batch:,} events")
                 assert kept is not None
                 replay_row = bench_replay(store, kept, n, kind, runs)
                 results.replay.append(replay_row)
                 fold_rows[kind] = replay_row
                 store.discard(kept)
             bench_history(store, n, star, args.commands, fold_rows.get("play"), results, args.fast_runs)
+        hung = [r["n"] * r["bytes_per_event"] for r in results.append if r.get("hung")]
+        hung_bytes = min(hung) if hung else 10**15
+        if args.interval_size:
+            results.intervals = bench_intervals(store, args.interval_size, parse_sizes(args.intervals), 1_000, star)
         if args.breakdown:
             for kind in kinds:
                 if kind == "star" and args.breakdown > args.star_max:
                     continue
-                results.breakdown.append(bench_breakdown(store, args.breakdown, kind, star, 3))
+                if args.breakdown * KIND_BYTES[kind] >= min(max_command_bytes, hung_bytes):
+                    skipped.append(f"breakdown of `{kind}` at {args.breakdown:,} (its one command would store "
+                                   f"{args.breakdown * KIND_BYTES[kind] / 1e6:.0f} MB, as big as one that got no reply)")
+                    continue
+                try:
+                    results.breakdown.append(bench_breakdown(store, args.breakdown, kind, star, 3, args.command_timeout))
+                except NoReply:
+                    skipped.append(f"breakdown of `{kind}` at {args.breakdown:,} (its command got no reply within "
+                                   f"{args.command_timeout:g} s)")
+
         print_results(results, store, args.commands)
         elapsed = time.perf_counter() - started
         print()
-        if skipped:
-            print("Skipped: " + "; ".join(skipped) + ".")
+        for line in skipped:
+            print(f"Skipped: {line}.")
+        for line in notes:
+            print(f"Note: {line}.")
+        print(f"Load average at the end: {os.getloadavg()[0]:.2f}.")
         print(f"Total time: {elapsed:.0f} s.")
         if args.json_out:
             with open(args.json_out, "w", encoding="utf-8") as f:

@@ -9,6 +9,9 @@ from typing import Annotated
 import typer
 
 from . import branch, campaign, demo, history, influence, integrity, notes, star, transfer
+from . import audit, check, seed
+from . import dice
+from . import consequence
 from .errors import ExitCode, classify
 from .session import Session
 
@@ -62,13 +65,18 @@ def main_options(
 app.add_typer(campaign.app, name="campaign")
 app.add_typer(star.app, name="star")
 app.add_typer(branch.app, name="branch")
+app.add_typer(dice.app, name="dice")
 star.register(app)
 history.register(app)
 influence.register(app)
+consequence.register(app)
 notes.register(app)
 integrity.register(app)
 transfer.register(app)
 demo.register(app)
+check.register(app)
+audit.register(app)
+seed.register(app)
 
 
 def main(argv: list[str] | None = None) -> int:

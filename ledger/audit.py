@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from ..domain.campaign import CampaignState
 from ..domain.dice import ReplayDice, Roll
 from ..domain.errors import DomainError
-from ..domain.showrunner.check import Resolution, resolve
+from ..domain.showrunner.check import Abandoned, Resolution, View, resolve
 from .dice import LedgerDice
 from .errors import EventNotFound
 from .events import LedgerEvent
-from .facts import CheckRolled
+from .facts import CheckAbandoned, CheckRolled
 from .service import BranchRef, Ledger
 
 
@@ -36,7 +36,8 @@ class DiceProof:
 class Audit:
     event: LedgerEvent
     before: CampaignState
-    recorded: Resolution
+    recorded: Resolution | None
+    """None for a CheckAbandoned: it has rolls but no outcome."""
     rejudged: Resolution | None
     problem: str | None
     dice: str
@@ -54,7 +55,7 @@ class Audit:
 
 def audit(ledger: Ledger, ref: BranchRef, version: int, *, head: CampaignState | None = None) -> Audit:
     event = ledger.event(ref, version)
-    if not isinstance(event.fact, CheckRolled):
+    if not isinstance(event.fact, (CheckRolled, CheckAbandoned)):
         raise EventNotFound(f"event #{version} is a {event.type_name}, not a check; `showrunner log --type CheckRolled` lists the checks")
     before = ledger.view(ref, version - 1).state
     head = head if head is not None else ledger.view(ref).state
@@ -70,7 +71,7 @@ def audit_all(
     head = ledger.view(ref).state
     state = CampaignState()
     for count, event in enumerate(ledger.events(ref), start=1):
-        if isinstance(event.fact, CheckRolled):
+        if isinstance(event.fact, (CheckRolled, CheckAbandoned)):
             yield _audit(ref, event, state, head)
         state = fold_campaign(state, event.fact)
         if progress is not None:
@@ -79,6 +80,8 @@ def audit_all(
 
 def _audit(ref: BranchRef, event: LedgerEvent, before: CampaignState, head: CampaignState) -> Audit:
     fact = event.fact
+    if isinstance(fact, CheckAbandoned):
+        return _audit_abandoned(event, fact, before, head)
     assert isinstance(fact, CheckRolled)
     recorded = fact.resolution
     problem: str | None = None
@@ -96,14 +99,38 @@ def _audit(ref: BranchRef, event: LedgerEvent, before: CampaignState, head: Camp
     return Audit(event, before, recorded, rejudged, problem, dice, proofs)
 
 
-def _prove(event: LedgerEvent, fact: CheckRolled, head: CampaignState) -> tuple[str, tuple[DiceProof, ...]]:
+class _WalksAway:
+    """The chooser of an abandoned check's re-judgement: it leaves where the Star left."""
+
+    def choose(self, view: View) -> tuple[int, int]:
+        raise Abandoned()
+
+
+def _audit_abandoned(event: LedgerEvent, fact: CheckAbandoned, before: CampaignState, head: CampaignState) -> Audit:
+    """Re-run the recorded request up to the choice: the engine must ask for exactly the recorded rolls."""
+    problem: str | None = None
+    replay = ReplayDice(fact.rolls)
+    try:
+        resolve(before, fact.request, replay, _WalksAway())
+        problem = "the recorded request resolves without a choice, so it cannot have been abandoned"
+    except Abandoned:
+        if replay.left_over:
+            problem = f"the record holds {replay.left_over} roll(s) the engine did not ask for"
+    except DomainError as e:
+        problem = f"the current engine refuses the recorded check: {e}"
+    dice, proofs = _prove(event, fact, head)
+    return Audit(event, before, None, None, problem, dice, proofs)
+
+
+def _prove(event: LedgerEvent, fact: CheckRolled | CheckAbandoned, head: CampaignState) -> tuple[str, tuple[DiceProof, ...]]:
     if fact.dice_commitment is None:
         return "table", ()
     seed_hex = head.revealed_seeds.get(fact.dice_commitment)
     if seed_hex is None:
         return "ledger (seed not revealed)", ()
     derive = LedgerDice(bytes.fromhex(seed_hex), event.originator_id, fact.roll_number)
-    proofs = tuple(_proof(derive, roll) for roll in fact.resolution.rolls)
+    rolls = fact.rolls if isinstance(fact, CheckAbandoned) else fact.resolution.rolls
+    proofs = tuple(_proof(derive, roll) for roll in rolls)
     return ("ledger (verified)" if all(p.ok for p in proofs) else "ledger (MISMATCH)"), proofs
 
 
@@ -116,7 +143,8 @@ def _first_difference(recorded: Resolution, rejudged: Resolution) -> str:
              "effective Difficulty", "outcome", "mark", "effects")
     for name, was, now in zip(names, recorded.judged(), rejudged.judged()):
         if was != now:
-            return f"the {name} differ: recorded {_show(was)}, re-judged {_show(now)}"
+            verb = "differ" if name.endswith(("dice", "effects")) else "differs"
+            return f"the {name} {verb}: recorded {_show(was)}, re-judged {_show(now)}"
     return "the re-judged check differs from the record"
 
 

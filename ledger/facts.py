@@ -12,6 +12,7 @@ from pydantic import Field
 from ..domain.campaign import CampaignState, Pitch
 from ..domain.dice import Roll
 from ..domain.showrunner.check import CheckRequest, Resolution, apply_resolution
+from ..domain.showrunner.consequences import ConsequenceResolution, apply_consequence
 from ..domain.showrunner.influence import LABELS, Regained, Spent, apply_regain, apply_spend
 from ..domain.showrunner.sheet import StarSheet
 from .events import Fact
@@ -190,3 +191,25 @@ class CheckAbandoned(CampaignFact, topic="showrunner/CheckAbandoned"):
 
     def stars(self) -> tuple[str, ...]:
         return (self.request.star,)
+
+
+class ConsequenceSuffered(CampaignFact, topic="showrunner/ConsequenceSuffered"):
+    """A Consequence on a Star's sheet (14.3): the request, every step, the dice and the effects."""
+
+    resolution: ConsequenceResolution
+    roll_number: int | None = None
+    """The roll number used when a die was rolled (a Plot Armor Scar's slot, Limit's Anomalies)."""
+    dice_commitment: str | None = None
+    """For ledger dice: the commitment of the seed they were derived from."""
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return apply_consequence(state, self.resolution)
+
+    def summary(self) -> str:
+        r = self.resolution
+        if not r.rolls:
+            return r.headline()
+        return f"{r.headline()} ({'ledger dice' if self.dice_commitment else 'table dice'})"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.resolution.star,)

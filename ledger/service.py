@@ -29,6 +29,15 @@ from eventsourcing.persistence import (
 from ..domain.campaign import CampaignState, Pitch
 from ..domain.dice import DiceSource, TableDice
 from ..domain.showrunner.check import Abandoned, CheckRequest, Chooser, resolve
+from ..domain.showrunner.consequences import (
+    ConsequenceKind,
+    ConsequenceRequest,
+    DeferredDice,
+    PropChoice,
+)
+from ..domain.showrunner.consequences import decide as decide_consequence
+from ..domain.showrunner.ladder import Difficulty
+from ..domain.showrunner.sheet import AbilityName
 from ..domain.showrunner.influence import PoolName, decide_regain, decide_spend
 from ..domain.showrunner.sheet import StarSheet
 from .codec import FactMapper, decode_document, fields_for_hash
@@ -52,6 +61,7 @@ from .facts import (
     CampaignStarted,
     CheckAbandoned,
     CheckRolled,
+    ConsequenceSuffered,
     InfluenceRegained,
     InfluenceSpent,
     NoteRecorded,
@@ -502,6 +512,48 @@ class Ledger:
     ) -> CommandResult:
         def decide(state: CampaignState) -> list[Fact]:
             return [InfluenceRegained(regained=decide_regain(state, star, pool, amount), reason=reason)]
+
+        return self.execute(ref, decide, by=by, command_id=command_id)
+
+    def consequence(
+        self, ref: BranchRef, star: str, kind: ConsequenceKind | str, difficulty: Difficulty | str, *,
+        count: int = 1, ability: AbilityName | str | None = None, hero_prop: str | None = None,
+        prop: PropChoice | str | None = None, push: bool = False,
+        faces: Mapping[str, Sequence[int]] | None = None, by: str = DIRECTOR, command_id: str | None = None,
+    ) -> CommandResult:
+        """Decide and record a Consequence (14.3) on a Star's sheet.
+
+        Table dice when faces are given (e.g. {"scar_slot": [4]}), else ledger dice. A
+        Consequence that rolls (a Plot Armor Scar's slot, Limit's Anomalies) uses the next
+        roll number; one that rolls nothing uses none and needs no Director key file.
+        """
+        chosen = PropChoice.parse(prop) if isinstance(prop, str) else prop
+        request = ConsequenceRequest(
+            star=star, kind=kind, difficulty=difficulty, count=count, ability=ability,  # type: ignore[arg-type]
+            hero_prop=hero_prop, prop=chosen, push=push,
+        )
+
+        def decide(state: CampaignState) -> list[Fact]:
+            roll_number = state.dice_rolls + 1
+            dice: DiceSource
+            if faces:
+                dice = TableDice(faces)
+            else:
+                dice = DeferredDice(
+                    "ledger",
+                    lambda: LedgerDice(self.keys.load(ref.campaign.id, state.dice_commitment), ref.branch.id, roll_number),
+                )
+            resolution = decide_consequence(state, request, dice)
+            if isinstance(dice, TableDice):
+                dice.check_all_used()
+            rolled = bool(resolution.rolls)
+            return [
+                ConsequenceSuffered(
+                    resolution=resolution,
+                    roll_number=roll_number if rolled else None,
+                    dice_commitment=state.dice_commitment if rolled and not faces else None,
+                )
+            ]
 
         return self.execute(ref, decide, by=by, command_id=command_id)
 

@@ -296,6 +296,11 @@ def resolve(
     if request.spotlight_steps:
         if not check.has_mastery(Mastery.SPOTLIGHT):
             raise RuleViolation(f"{sheet.name} needs Spotlight Mastery to lower a Difficulty with Spotlight")
+        if request.spotlight_steps > effective.rank:
+            raise RuleViolation(
+                f"{effective.value} is {effective.rank} step{'s' if effective.rank != 1 else ''} above EASY: "
+                f"Spotlight cannot lower a Difficulty below EASY ({request.spotlight_steps} asked)"
+            )
         check.spend("spotlight", request.spotlight_steps, "Spotlight Mastery lowers the Difficulty")
         effective = effective.step(-request.spotlight_steps)
         check.step("spent", f"Difficulty lowered to {effective.value}")
@@ -325,7 +330,10 @@ def resolve(
         check.step("spent", f"the Director spent a Studio Note: +{extra} Opposition Dice", [extra])
 
     action_count = sum(d.dice for d in action_pool)
-    opposition_count = max(0, sum(d.dice for d in opposition_pool))
+    # 5.2.2: the Actor modifiers cannot take the pool below 0 (step 3); a Studio Note's 1d6 (step 4,
+    # always the last entry) is added to what is left, so it is never swallowed by an Actor's Scar.
+    noted = opposition_pool[-1].dice if request.studio_note else 0
+    opposition_count = max(0, sum(d.dice for d in opposition_pool) - noted) + noted
 
     # --- The roll.
     action = check.dice.roll("action", action_count)
@@ -629,17 +637,27 @@ def _rewards(check: _Check, ability, outcome: Outcome, mark: Mark) -> None:  # t
 
 
 def _plot_armor_scar(check: _Check, ability_name: AbilityName) -> None:
+    scar, text, faces = roll_plot_armor_scar(check.sheet, ability_name, check.dice)
+    if scar is not None:
+        check.emit(scar)
+    check.step("rewarded", text, faces)
+
+
+def roll_plot_armor_scar(
+    sheet: StarSheet, ability_name: AbilityName, dice: DiceSource
+) -> tuple[ScarMarked | None, str, tuple[int, ...]]:
     """6.2: spending Plot Armor rolls a Scar into a random slot under the Ability used.
 
     Reading: a slot holding a Specialty is rolled again; a Scar already there deepens by 1
     (at most 5); an empty slot takes a new Scar at 1. With ten Specialties, no Scar lands.
+    Returns the Scar (None when it has nowhere to land), a line for the steps, and the slot.
+    Shared by checks and Consequences (Grit Loss), with the same dice purpose "scar_slot".
     """
-    ability = check.sheet.ability(ability_name)
+    ability = sheet.ability(ability_name)
     if all(isinstance(ability.slots.get(n), Specialty) for n in range(1, 11)):
-        check.step("rewarded", "no slot is free of Specialties: the Plot Armor Scar has nowhere to land")
-        return
+        return None, "no slot is free of Specialties: the Plot Armor Scar has nowhere to land", ()
     while True:
-        (slot,) = check.dice.roll("scar_slot", 1, 10)
+        (slot,) = dice.roll("scar_slot", 1, 10)
         held = ability.slots.get(slot)
         if not isinstance(held, Specialty):
             break
@@ -647,8 +665,8 @@ def _plot_armor_scar(check: _Check, ability_name: AbilityName) -> None:
         name, penalty = held.name, min(5, held.penalty + 1)
     else:
         name, penalty = PLOT_ARMOR_SCAR, 1
-    check.emit(ScarMarked(star=check.name, ability=ability_name, slot=slot, name=name, penalty=penalty))
-    check.step("rewarded", f'Plot Armor leaves a Scar: slot {slot} "{name}" -{penalty}', [slot])
+    scar = ScarMarked(star=sheet.name, ability=ability_name, slot=slot, name=name, penalty=penalty)
+    return scar, f'Plot Armor leaves a Scar: slot {slot} "{name}" -{penalty}', (slot,)
 
 
 def _faces(faces: Sequence[int]) -> str:

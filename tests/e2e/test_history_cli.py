@@ -145,7 +145,7 @@ def test_show_full_event(run, played: list[dict]) -> None:
     }
     assert (event["version"], event["type"], event["topic"]) == (5, "InfluenceSpent", "showrunner/InfluenceSpent")
     assert event["payload"] == {
-        "spent": {"star": "Mara Voss", "pool": "grit", "amount": 1, "from_pool": 1, "exhausted": 0},
+        "spent": {"kind": "spent", "star": "Mara Voss", "pool": "grit", "amount": 1, "from_pool": 1, "exhausted": 0},
         "reason": "Forcing the floodgate",
     }
     assert event["hash"] == played[4]["hash"]

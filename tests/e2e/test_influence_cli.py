@@ -37,7 +37,7 @@ def test_spend_json_and_sheet(run, cast) -> None:
         "events": [4],
         "type": "InfluenceSpent",
         "outcome": {
-            "spent": {"star": "Mara Voss", "pool": "grit", "amount": 1, "from_pool": 1, "exhausted": 0},
+            "spent": {"kind": "spent", "star": "Mara Voss", "pool": "grit", "amount": 1, "from_pool": 1, "exhausted": 0},
             "reason": "Forcing the floodgate",
         },
         "summary": "Mara Voss spent 1 Grit (Forcing the floodgate)",
@@ -53,7 +53,7 @@ def test_spend_json_and_sheet(run, cast) -> None:
 def test_spend_with_push_exhausts_icons(run, cast) -> None:
     # 3 from the pool, then 2 icons crossed off: the maximum drops by 2.
     result = run("spend", "Mara", "grit", "-n", "5", "--push", "--json").json()
-    assert result["outcome"]["spent"] == {"star": "Mara Voss", "pool": "grit", "amount": 5, "from_pool": 3, "exhausted": 2}
+    assert result["outcome"]["spent"] == {"kind": "spent", "star": "Mara Voss", "pool": "grit", "amount": 5, "from_pool": 3, "exhausted": 2}
     assert result["summary"] == "Mara Voss spent 5 Grit, 2 by Pushing Their Limits"
     assert pool(run, "Mara", "grit") == {"current": 0, "max": 2, "exhausted": 2}
     # An empty pool: every point is an icon.
@@ -101,7 +101,7 @@ def test_regain_up_to_the_maximum(run, cast) -> None:
     result = run("regain", "Tobias", "grit", "--reason", "Hit the Mark", "--json").json()
     assert result["type"] == "InfluenceRegained"
     assert result["outcome"] == {
-        "regained": {"star": "Tobias Quell", "pool": "grit", "amount": 1, "kept": 1, "to_ensemble": 0, "lost": 0},
+        "regained": {"kind": "regained", "star": "Tobias Quell", "pool": "grit", "amount": 1, "kept": 1, "to_ensemble": 0, "lost": 0},
         "reason": "Hit the Mark",
     }
     assert result["summary"] == "Tobias Quell regained 1 Grit (Hit the Mark)"
@@ -112,7 +112,7 @@ def test_regain_overflow_beyond_a_full_ensemble_is_lost(run, cast) -> None:
     # Retake 1/3: 2 fit, 3 overflow; the Ensemble's Retake is already at its maximum (1/1).
     result = run("regain", "Tobias", "retake", "-n", "5", "--json").json()
     assert result["outcome"]["regained"] == {
-        "star": "Tobias Quell", "pool": "retake", "amount": 5, "kept": 2, "to_ensemble": 0, "lost": 3,
+        "kind": "regained", "star": "Tobias Quell", "pool": "retake", "amount": 5, "kept": 2, "to_ensemble": 0, "lost": 3,
     }
     assert result["summary"] == "Tobias Quell regained 2 Retake, 3 lost"
     assert pool(run, "Tobias", "retake") == {"current": 3, "max": 3, "exhausted": 0}
@@ -203,7 +203,7 @@ def test_spend_regain_note_with_the_real_script(cli) -> None:
     assert cli("star", "add", "--file", MARA_FILE).code == 0
     spent = cli("spend", "Mara", "grit", "-n", "5", "--push", "--json")
     assert spent.code == 0, spent
-    assert spent.json()["outcome"]["spent"] == {"star": "Mara Voss", "pool": "grit", "amount": 5, "from_pool": 3, "exhausted": 2}
+    assert spent.json()["outcome"]["spent"] == {"kind": "spent", "star": "Mara Voss", "pool": "grit", "amount": 5, "from_pool": 3, "exhausted": 2}
     regained = cli("--as", "Mara Voss", "regain", "Mara", "grit", "-n", "4")
     assert regained.out == "#4 Mara Voss regained 2 Grit, 2 lost\n"
     assert cli("sheet", "Mara", "--json").json()["star"]["influence"]["grit"] == {"current": 2, "max": 2, "exhausted": 2}

@@ -1,0 +1,273 @@
+"""`showrunner audit`: re-judge a recorded check, and prove (or flag) its dice.
+
+The re-judgement replays the recorded faces through the engine against the sheet as it
+stood at the event before the check, and compares every decision with the record. The
+dice are then either table dice (typed in: they can only be flagged), ledger dice whose
+seed is not revealed yet, ledger dice re-derived from the revealed seed and verified,
+or a MISMATCH naming the roll and the faces that differ.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from .errors import ExitCode, Refused, UsageProblem
+from .options import JsonOption
+from .progress import progress_bar
+from .session import print_json, session, stdout_console
+
+if TYPE_CHECKING:
+    from ..ledger.audit import Audit
+
+STATUS = {
+    "table": "table",
+    "ledger (seed not revealed)": "unrevealed",
+    "ledger (verified)": "verified",
+    "ledger (MISMATCH)": "mismatch",
+}
+STATUS_TEXT = {
+    "table": "table dice: typed in from physical dice, cannot be proven, only flagged",
+    "unrevealed": "ledger dice: the seed is not revealed yet, so they cannot be re-derived (`showrunner seed reveal`)",
+    "verified": "ledger dice: verified, every face re-derived from the revealed seed",
+    "mismatch": "ledger dice: MISMATCH with the revealed seed",
+}
+STATUS_SHORT = {"table": "table", "unrevealed": "ledger: seed not revealed", "verified": "ledger: verified", "mismatch": "ledger: MISMATCH"}
+
+
+def audit(
+    ctx: typer.Context,
+    version: Annotated[int | None, typer.Argument(help="The check's event number on the current branch.", min=1)] = None,
+    all_checks: Annotated[bool, typer.Option("--all", help="Audit every check of the branch.")] = False,
+    verify_dice: Annotated[
+        bool, typer.Option("--verify-dice", help="Also require every ledger roll to be provable (its seed revealed).")
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Re-judge a recorded check and say whether it MATCHES the record; prove its dice.
+
+    Shows how the pools were built from the sheet as of the event before, every step,
+    the outcome and the rewards. Exits 1 if anything differs from the record, if a ledger
+    die differs from the one derived from the revealed seed, or (with --verify-dice) if a
+    ledger roll cannot be proven yet. Table dice are flagged, never counted as proven.
+
+    Examples: showrunner audit 12  ·  showrunner audit --all --verify-dice
+    """
+    if (version is None) == (not all_checks):
+        raise UsageProblem("give a check's event number, or --all (not both)")
+    s = session(ctx)
+    ref = s.target()
+    if all_checks:
+        _audit_all(s, ref, verify_dice=verify_dice, as_json=as_json)
+    else:
+        assert version is not None
+        _audit_one(s, ref, version, verify_dice=verify_dice, as_json=as_json)
+
+
+# ----------------------------------------------------------------------- one check
+
+
+def _audit_one(s: Any, ref: Any, version: int, *, verify_dice: bool, as_json: bool) -> None:
+    from ..ledger.audit import audit as audit_check
+
+    found = audit_check(s.ledger, ref, version)
+    if not s.is_director and found.event.visibility != "public":
+        raise Refused(f"event #{version} is for the Director only")
+    failures = _failures(found, verify_dice)
+    if as_json:
+        print_json({"campaign": ref.campaign.name, "branch": ref.branch.name, "ok": not failures,
+                    "verify_dice": verify_dice, "audit": audit_json(found), "failures": failures})
+    else:
+        stdout_console().print(render_audit(found, verify_dice=verify_dice))
+    if failures:
+        sys.stderr.write(f"showrunner: audit of #{version} FAILED: {failures[0]}\n")
+        raise typer.Exit(ExitCode.REFUSED)
+
+
+def _failures(found: Audit, verify_dice: bool) -> list[str]:
+    """What makes the audit fail, one line each."""
+    out = []
+    number = found.event.version
+    if found.problem is not None:
+        out.append(f"#{number} does not match the record: {found.problem}")
+    status = STATUS[found.dice]
+    if status == "mismatch":
+        out.append(f"#{number} dice MISMATCH: {_proof_lines(found)[0]}")
+    if verify_dice and status == "unrevealed":
+        out.append(f"#{number} ledger roll #{found.event.fact.roll_number} cannot be proven: its seed is not revealed")
+    return out
+
+
+def _proof_lines(found: Audit) -> list[str]:
+    from .render_check import faces_csv
+
+    return [
+        f"{p.purpose} dice recorded {faces_csv(p.recorded)}, derived from the seed {faces_csv(p.derived)}"
+        for p in found.proofs if not p.ok
+    ]
+
+
+def render_audit(found: Audit, *, verify_dice: bool) -> Any:
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.text import Text
+
+    from .render_check import render_check
+
+    event = found.event
+    fact = event.fact
+    status = STATUS[found.dice]
+    verdict: list[Any] = []
+    if found.matches and found.recorded is None:
+        verdict.append(Text.assemble(("MATCHES", "bold green"), " the record: the engine asks for exactly the recorded rolls before the choice"))
+    elif found.matches:
+        verdict.append(Text.assemble(("MATCHES", "bold green"), " the record: every die, block, pair, outcome, mark and effect re-judged the same"))
+    else:
+        verdict.append(Text.assemble(("MISMATCH", "bold red"), f" with the record: {found.problem}"))
+    dice_style = {"verified": "green", "mismatch": "bold red", "unrevealed": "yellow", "table": "yellow"}[status]
+    roll = f" (roll #{fact.roll_number})"
+    verdict.append(Text.assemble(("Dice", "bold"), f"{roll}: ", (STATUS_TEXT[status], dice_style)))
+    for line in _proof_lines(found):
+        verdict.append(Text(f"  {line}", style="bold red"))
+    if verify_dice and status == "unrevealed":
+        verdict.append(Text("  --verify-dice: this roll is not provable yet", style="bold red"))
+    who = f"recorded by {event.recorded_by} at {event.timestamp.isoformat()[:19].replace('T', ' ')}"
+    if found.recorded is None:  # an abandoned check: rolls, but no outcome
+        request = fact.request
+        lines = [
+            Text(f"{request.star} abandoned a {request.ability.value.title()} check at {request.difficulty.value} after the roll; {who}."),
+            Text("Re-run up to the choice against the sheet as of #%d, the engine asks for exactly these rolls:" % (event.version - 1)),
+        ]
+        for r in fact.rolls:
+            lines.append(Text(f"  {r.purpose} d{r.sides}: {','.join(map(str, r.faces))}"))
+        return Panel(Group(*lines, Text(""), *verdict), title=Text(f"Audit of #{event.version} · CheckAbandoned"), title_align="left")
+    shown = found.rejudged or found.recorded
+    what = "re-judged" if found.rejudged is not None else "as recorded (the engine could not re-judge it)"
+    title = f"Audit of #{event.version} · {shown.star} · {shown.request.ability.value.title()} at {shown.original_difficulty.value}"
+    note = f"Pools from the sheet as of #{event.version - 1}; steps and effects {what}; {who}."
+    body = render_check(shown, title=title, footer=f"event #{event.version}", pools_note=note)
+    return Group(body, *verdict)
+
+
+def audit_json(found: Audit) -> dict[str, Any]:
+    from .render_check import resolution_json
+
+    event = found.event
+    fact = event.fact
+    abandoned = found.recorded is None
+    request = fact.request if abandoned else found.recorded.request
+    return {
+        "event": event.version,
+        "type": event.type_name,
+        "recorded_by": event.recorded_by,
+        "timestamp": event.timestamp.isoformat(),
+        "as_of": event.version - 1,
+        "star": request.star if abandoned else found.recorded.star,
+        "ability": request.ability.value,
+        "difficulty": request.difficulty.value,
+        "roll_number": fact.roll_number,
+        "matches": found.matches,
+        "problem": found.problem,
+        "dice": {
+            "source": "table" if fact.dice_commitment is None else "ledger",
+            "status": STATUS[found.dice],
+            "commitment": fact.dice_commitment,
+            "proofs": [
+                {"purpose": p.purpose, "recorded": list(p.recorded), "derived": list(p.derived), "ok": p.ok}
+                for p in found.proofs
+            ],
+        },
+        "recorded": None if abandoned else {
+            "outcome": found.recorded.outcome.value,
+            "mark": found.recorded.mark.value,
+            "kept": list(found.recorded.kept),
+            "effective_difficulty": found.recorded.effective_difficulty.value,
+        },
+        "rejudged": resolution_json(found.rejudged) if found.rejudged is not None else None,
+        "rolls": [r.model_dump(mode="json") for r in fact.rolls] if abandoned else None,
+    }
+
+
+# ----------------------------------------------------------------------- every check
+
+
+def _audit_all(s: Any, ref: Any, *, verify_dice: bool, as_json: bool) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from ..ledger.audit import audit_all
+
+    total = s.ledger.head(ref).version
+    with progress_bar("Auditing", total, enabled=not as_json) as advance:
+        audits = [
+            a for a in audit_all(s.ledger, ref, progress=advance)
+            if s.is_director or a.event.visibility == "public"
+        ]
+    failures = [line for a in audits for line in _failures(a, verify_dice)]
+    counts = {key: sum(1 for a in audits if STATUS[a.dice] == key) for key in ("table", "unrevealed", "verified", "mismatch")}
+    mismatched = [a.event.version for a in audits if not a.matches or STATUS[a.dice] == "mismatch"]
+    unproven = [a.event.version for a in audits if STATUS[a.dice] == "unrevealed"]
+    if as_json:
+        print_json(
+            {
+                "campaign": ref.campaign.name,
+                "branch": ref.branch.name,
+                "ok": not failures,
+                "verify_dice": verify_dice,
+                "checks": len(audits),
+                "dice": counts,
+                "mismatches": mismatched,
+                "unproven": unproven,
+                "failures": failures,
+                "audits": [audit_json(a) for a in audits],
+            }
+        )
+    else:
+        console = stdout_console()
+        table = Table(title=f"{ref.campaign.name}/{ref.branch.name}: {len(audits)} check(s) audited")
+        for column, justify in (("#", "right"), ("Star", "left"), ("Ability", "left"), ("Difficulty", "left"),
+                                ("Outcome", "left"), ("Re-judged", "left"), ("Dice", "left")):
+            table.add_column(column, justify=justify)  # type: ignore[arg-type]
+        for a in audits:
+            fact = a.event.fact
+            if a.recorded is None:
+                star, ability, level, outcome = fact.request.star, fact.request.ability, fact.request.difficulty, "abandoned"
+            else:
+                r = a.recorded
+                star, ability, level = r.star, r.request.ability, r.original_difficulty
+                outcome = f"{r.outcome.label}, {r.mark.label}"
+            status = STATUS[a.dice]
+            dice_style = {"verified": "green", "mismatch": "bold red", "unrevealed": "yellow", "table": "dim"}[status]
+            table.add_row(
+                str(a.event.version), Text(star), ability.value.title(), level.value, outcome,
+                Text("MATCHES", style="green") if a.matches else Text("MISMATCH", style="bold red"),
+                Text(STATUS_SHORT[status], style=dice_style),
+            )
+        console.print(table)
+        console.print(
+            f"Dice: {counts['verified']} verified, {counts['unrevealed']} not provable yet (seed not revealed), "
+            f"{counts['table']} table (flagged), {counts['mismatch']} MISMATCH."
+        )
+        if mismatched:
+            console.print(Text("Mismatches:", style="bold red"))
+            for a in audits:
+                if a.event.version in mismatched:
+                    for line in _failures(a, False):
+                        console.print(Text(f"  {line}"))
+        if verify_dice and unproven:
+            console.print(Text("Not provable yet (--verify-dice): " + ", ".join(f"#{v}" for v in unproven), style="bold red"))
+        if not failures:
+            extra = " and every ledger roll is proven" if verify_dice else ""
+            console.print(Text(f"OK: every check MATCHES the record{extra}.", style="green"))
+    if failures:
+        what = f"{len(mismatched)} mismatch(es)" if mismatched else ""
+        if verify_dice and unproven:
+            what += (", " if what else "") + f"{len(unproven)} ledger roll(s) not provable"
+        sys.stderr.write(f"showrunner: audit FAILED: {what}; first: {failures[0]}\n")
+        raise typer.Exit(ExitCode.REFUSED)
+
+
+def register(root: typer.Typer) -> None:
+    root.command("audit")(audit)

@@ -1,0 +1,535 @@
+"""`showrunner check`: roll an Ability Check (Chapters 5 and 6) and record it.
+
+Dice come from the ledger (derived from the campaign's committed seed, provable once it
+is revealed) unless faces are typed in from physical dice: one face flag makes every die
+of the check a table die. At a terminal, with no faces, no --keep and no after-roll
+spend given, the Star is asked after the roll what to do: Retake, Spotlight, a Grit
+duplicate, or which pair to keep. Walking away then (Ctrl-C) still records the roll.
+
+No `from __future__ import annotations` here: typer would evaluate the ~45 option
+annotations as strings each time the command tree is built (every invocation of
+`showrunner`), which cost about 30 ms; as objects they cost almost nothing.
+"""
+
+import re
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from . import completion
+from .errors import ExitCode, Refused, UsageProblem
+from .options import JsonOption
+from .session import print_json, session, stdout_console
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..domain.showrunner.check import AfterRoll, CheckRequest, View
+
+ABILITIES = ("channel", "endure", "fight", "move", "impress", "sense", "talk", "think", "travel", "work")
+LADDER_HELP = "EASY, NORMAL, HARD, FORMIDABLE, EPIC, LEGENDARY, MYTHIC, ASCENDANT, GODLIKE, or a letter: N, H, F, E, L, M, A, G"
+
+# The table-dice flags: which purpose of the engine each one answers, and the die's sides.
+# `--opposition N` is the COUNT of Opposition Dice; their faces go in --opposition-dice.
+FACE_FLAGS: dict[str, tuple[str, int]] = {
+    "action": ("--action", 6),
+    "opposition": ("--opposition-dice", 6),
+    "script": ("--script", 6),
+    "actor_specialty": ("--actor-specialty-die", 6),
+    "actor_scar": ("--actor-scar-die", 6),
+    "studio_note": ("--studio-note-die", 6),
+    "retake": ("--retake-dice", 6),
+    "opposition_retake": ("--opposition-retake-dice", 6),
+    "spotlight": ("--spotlight-die", 6),
+    "anomaly": ("--anomaly", 100),
+    "scar_slot": ("--scar-slot", 10),
+}
+ANY = ("any", "-", "")
+"""`--spotlight any` (or `--spotlight=`): let the default policy pick which Opposition Dice to clear."""
+
+
+def _abilities(ctx: typer.Context, incomplete: str) -> list[str]:
+    return [a for a in ABILITIES if a.startswith(incomplete.casefold())]
+
+
+def _difficulties(ctx: typer.Context, incomplete: str) -> list[str]:
+    return [d for d in ("NORMAL", "HARD", "FORMIDABLE", "EPIC") if d.startswith(incomplete.upper())]
+
+
+TABLE = "Table dice (typed in from physical dice; any one makes every die a table die)"
+
+
+def _faces_option(flag: str, what: str) -> Any:
+    return Annotated[list[str] | None, typer.Option(flag, metavar="FACES", help=what, rich_help_panel=TABLE)]
+
+
+ActionFaces = _faces_option("--action", "The Action Dice, e.g. 1,4,5.")
+OppositionFaces = _faces_option("--opposition-dice", "The Opposition Dice, e.g. 1,5 (how many: --opposition and the rest).")
+ScriptFaces = _faces_option("--script", "The two Script Dice, e.g. 4,2.")
+ActorSpecialtyDie = _faces_option("--actor-specialty-die", "The d6 of --actor-specialty.")
+ActorScarDie = _faces_option("--actor-scar-die", "The d6 of --actor-scar.")
+StudioNoteDie = _faces_option("--studio-note-die", "The d6 of --studio-note.")
+RetakeDice = _faces_option("--retake-dice", "The new faces of every Action re-roll, in order.")
+OppositionRetakeDice = _faces_option("--opposition-retake-dice", "The new faces of every Opposition re-roll, in order.")
+SpotlightDie = _faces_option("--spotlight-die", "The d6 of each --spotlight, in order.")
+AnomalyDie = _faces_option("--anomaly", "The d100 Anomaly rolls of a Channel check that Hits the Mark.")
+ScarSlotDie = _faces_option("--scar-slot", "The d10 slot rolls of the Plot Armor Scar, in order.")
+SPENDS = "Spends after the roll (applied in this order: duplicates, retakes, opposition retakes, spotlights)"
+BEFORE = "Spends before the roll"
+OPPOSE = "Opposition"
+
+
+def check(
+    ctx: typer.Context,
+    star: Annotated[str, typer.Argument(help="The Star rolling (or the start of the name).", autocompletion=completion.stars)],
+    ability: Annotated[str, typer.Argument(help="The Ability rolled: " + ", ".join(ABILITIES) + ".", autocompletion=_abilities)],
+    difficulty: Annotated[
+        str,
+        typer.Option("--difficulty", "-d", help="The check's Difficulty, by name or letter: NORMAL/N, HARD/H, FORMIDABLE/F, EPIC/E.", autocompletion=_difficulties),
+    ],
+    specialty: Annotated[list[str] | None, typer.Option("--specialty", "-s", help="An applicable Specialty under the Ability (repeatable): +1 Action Die per rank.")] = None,
+    scar: Annotated[list[str] | None, typer.Option("--scar", help="A triggered Scar under the Ability (repeatable): +1 Opposition Die per point of penalty.", rich_help_panel=OPPOSE)] = None,
+    opposition: Annotated[int, typer.Option("--opposition", "-o", min=0, help="How MANY Opposition Dice the target adds (the pips on its Power Die at this Difficulty). Their faces: --opposition-dice.", rich_help_panel=OPPOSE)] = 0,
+    against: Annotated[str | None, typer.Option("--against", help="Who or what opposes, shown as the source of those dice (default: the target's Power Die).", rich_help_panel=OPPOSE)] = None,
+    actor_specialty: Annotated[bool, typer.Option("--actor-specialty", help="The opposing Actor uses a Specialty: +1d6 Opposition Dice.", rich_help_panel=OPPOSE)] = False,
+    actor_scar: Annotated[bool, typer.Option("--actor-scar", help="One of the opposing Actor's Scars is triggered: -1d6 Opposition Dice.", rich_help_panel=OPPOSE)] = False,
+    studio_note: Annotated[bool, typer.Option("--studio-note", help="The Director spends a Studio Note: +1d6 Opposition Dice (Director only).", rich_help_panel=OPPOSE)] = False,
+    grit: Annotated[int, typer.Option("--grit", min=0, metavar="N", help="Grit spent: +1 Action Die each.", rich_help_panel=BEFORE)] = 0,
+    prop: Annotated[list[str] | None, typer.Option("--prop", metavar="TYPE[:QUALITY]", help="A Prop spent, e.g. Weapons:HARD (repeatable): +1 Action Die each.", rich_help_panel=BEFORE)] = None,
+    preparation: Annotated[int, typer.Option("--preparation", min=0, metavar="N", help="Preparation spent as NORMAL Props: +1 Action Die each.", rich_help_panel=BEFORE)] = 0,
+    plot_armor: Annotated[bool, typer.Option("--plot-armor", help="Spend 1 Plot Armor: the task becomes EASY (and leaves a Scar without Plot Armor Mastery).", rich_help_panel=BEFORE)] = False,
+    hero_prop: Annotated[str | None, typer.Option("--hero-prop", metavar="NAME", help="Use a Hero Prop: 1 Wear, its bonus dice, and its Difficulty milestone.", rich_help_panel=BEFORE)] = None,
+    spotlight_steps: Annotated[int, typer.Option("--spotlight-steps", min=0, metavar="N", help="With Spotlight Mastery: Spotlight spent to lower the Difficulty one step each.", rich_help_panel=BEFORE)] = 0,
+    duplicate: Annotated[list[int] | None, typer.Option("--duplicate", metavar="FACE", help="With Grit Mastery: spend 1 Grit to duplicate an Action Die showing FACE (repeatable).", rich_help_panel=SPENDS)] = None,
+    retake: Annotated[list[str] | None, typer.Option("--retake", metavar="FACES", help="Spend 1 Retake to re-roll the Action Dice showing FACES, e.g. 1,2 (repeatable).", rich_help_panel=SPENDS)] = None,
+    retake_opposition: Annotated[list[str] | None, typer.Option("--retake-opposition", metavar="FACES", help="With Retake Mastery: spend 1 Retake to re-roll the Opposition Dice showing FACES (repeatable).", rich_help_panel=SPENDS)] = None,
+    spotlight: Annotated[list[str] | None, typer.Option("--spotlight", metavar="FACES|any", help="Spend 1 Spotlight: roll 1d6 and clear that many Opposition Dice, those showing FACES first; 'any' lets the best ones go (repeatable).", rich_help_panel=SPENDS)] = None,
+    keep: Annotated[str | None, typer.Option("--keep", "-k", metavar="A,B", help="The two Result Dice to keep, among the dice left after blocking (0 for a missing die). Default: the best outcome, then the best mark, then the highest sum.")] = None,
+    acclaim: Annotated[str, typer.Option("--acclaim", metavar="PATH", help="Career Path for a Perfect Take's Acclaim: training, persistence, talent or destiny.")] = "training",
+    push: Annotated[bool, typer.Option("--push", help="Push Your Limits: pay any spend the pools cannot by exhausting icons.")] = False,
+    action_faces: ActionFaces = None,
+    opposition_faces: OppositionFaces = None,
+    script_faces: ScriptFaces = None,
+    actor_specialty_die: ActorSpecialtyDie = None,
+    actor_scar_die: ActorScarDie = None,
+    studio_note_die: StudioNoteDie = None,
+    retake_dice: RetakeDice = None,
+    opposition_retake_dice: OppositionRetakeDice = None,
+    spotlight_die: SpotlightDie = None,
+    anomaly: AnomalyDie = None,
+    scar_slot: ScarSlotDie = None,
+    no_input: Annotated[bool, typer.Option("--no-input", help="Never ask: apply the given spends and keep --keep or the default pair.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Roll an Ability Check and record it with every die, step and effect.
+
+    Dice: with no face flag the ledger rolls them from the committed seed (provable after
+    `showrunner seed reveal`). Give the faces of physical dice with --action, --opposition-dice
+    and --script (and the other table-dice flags the check needs): then every die is a
+    table die, and the counts must match what the rules ask for.
+
+    After the roll, at a terminal, you choose: Retake, Spotlight, a Grit duplicate, or the
+    pair to keep (Enter keeps the suggested best pair). Ctrl-C then records the roll as
+    abandoned (exit 130). Spends given as flags are applied in a fixed order: duplicates,
+    retakes, opposition retakes, spotlights; each names the faces as they stand by then.
+
+    Examples:
+
+      showrunner check Mara fight -d HARD --specialty Swords --opposition 2
+
+      showrunner check Mara fight -d H --opposition 2 --action 1,4,5 --opposition-dice 1,5 --script 4,2
+
+      showrunner check Tobias channel -d F --retake 1,2 --spotlight any --keep 5,5 --no-input
+    """
+    from ..domain.errors import InvalidDice
+    from ..domain.showrunner.check import AfterRoll, CheckRequest
+
+    # Everything the command line says is checked before the ledger is opened.
+    ability_name = _ability(ability)
+    level = _difficulty(difficulty)
+    career = _career(acclaim)
+    props = tuple(_prop(p) for p in prop or [])
+    kept = _keep(keep) if keep is not None else None
+    after: list = [AfterRoll(kind="duplicate", faces=(_face("--duplicate", f),)) for f in duplicate or []]
+    after += [AfterRoll(kind="retake", faces=_spend_faces("--retake", v)) for v in retake or []]
+    after += [AfterRoll(kind="retake_opposition", faces=_spend_faces("--retake-opposition", v)) for v in retake_opposition or []]
+    after += [AfterRoll(kind="spotlight", faces=_spend_faces("--spotlight", v, allow_any=True)) for v in spotlight or []]
+    given = {
+        "action": action_faces, "opposition": opposition_faces, "script": script_faces,
+        "actor_specialty": actor_specialty_die, "actor_scar": actor_scar_die, "studio_note": studio_note_die,
+        "retake": retake_dice, "opposition_retake": opposition_retake_dice, "spotlight": spotlight_die,
+        "anomaly": anomaly, "scar_slot": scar_slot,
+    }
+    faces = {purpose: _table_faces(purpose, values) for purpose, values in given.items() if values is not None}
+
+    s = session(ctx)
+    if studio_note and not s.is_director:
+        raise Refused("only the Director spends Studio Notes (drop --as)")
+    ref = s.target()
+    name = s.ledger.view(ref).state.star(star).name
+    s.check_acting_for(ref, name)
+    request = CheckRequest(
+        star=name,
+        ability=ability_name,
+        difficulty=level,
+        specialties=tuple(specialty or ()),
+        scars=tuple(scar or ()),
+        opposition=opposition,
+        opposition_source=against or "the target's Power Die",
+        actor_specialty=actor_specialty,
+        actor_scar=actor_scar,
+        studio_note=studio_note,
+        grit=grit,
+        props=props,
+        preparation=preparation,
+        plot_armor=plot_armor,
+        hero_prop=hero_prop,
+        spotlight_steps=spotlight_steps,
+        after_roll=tuple(after),
+        keep=kept,
+        acclaim_path=career,
+        push=push,
+    )
+    interactive = (
+        not no_input and not as_json and not faces and kept is None and not after
+        and sys.stdin.isatty() and sys.stdout.isatty()
+    )
+    chooser = TerminalChooser(stdout_console(), request) if interactive else None
+    try:
+        result = s.ledger.check(ref, request, faces=faces or None, chooser=chooser, by=s.recorded_by(ref))
+    except InvalidDice as e:
+        raise _with_flag_names(e) from None
+    _report(ref, result, as_json)
+
+
+# ----------------------------------------------------------------------- output
+
+
+def _report(ref: Any, result: Any, as_json: bool) -> None:
+    from ..ledger.facts import CheckAbandoned
+
+    from .render_check import render_check, resolution_json
+
+    event = result.events[-1]
+    fact = event.fact
+    if isinstance(fact, CheckAbandoned):
+        sys.stderr.write(
+            f"showrunner: check abandoned after the roll; the roll was recorded as event #{event.version} "
+            f"(CheckAbandoned, roll #{fact.roll_number}) and cannot be rolled again\n"
+        )
+        raise typer.Exit(ExitCode.INTERRUPTED)
+    r = fact.resolution
+    source = "ledger" if fact.dice_commitment else "table"
+    if as_json:
+        print_json(
+            {
+                "campaign": ref.campaign.name,
+                "branch": ref.branch.name,
+                "events": [e.version for e in result.events],
+                "event": event.version,
+                "type": event.type_name,
+                "roll_number": fact.roll_number,
+                "dice": source,
+                "dice_commitment": fact.dice_commitment,
+                **resolution_json(r),
+                "summary": fact.summary(),
+            }
+        )
+        return
+    dice = f"ledger dice, roll #{fact.roll_number}" if source == "ledger" else f"table dice, roll #{fact.roll_number}"
+    title = f"{r.star} · {r.request.ability.value.title()} at {r.original_difficulty.value}"
+    footer = f"recorded as event #{event.version} on {ref.branch.name} · {dice}"
+    stdout_console().print(render_check(r, title=title, footer=footer))
+
+
+# ----------------------------------------------------------------------- the terminal chooser
+
+
+class TerminalChooser:
+    """Asks the Star at the terminal, after the roll, for a spend or the pair to keep.
+
+    Ctrl-C or end of input abandons the check: the roll was seen, so it is recorded.
+    Answers are remembered per view, so if the ledger must decide again (another writer
+    got in first) the same dice bring back the same answers without asking twice.
+    """
+
+    def __init__(self, console: "Console", request: "CheckRequest") -> None:
+        self.console = console
+        self.request = request
+        self._answers: dict[str, Any] = {}
+        self._abandoned = False
+
+    def choose(self, view: "View") -> "AfterRoll | tuple[int, int]":
+        from ..domain.showrunner.check import Abandoned
+
+        if self._abandoned:
+            raise Abandoned()
+        key = view.model_dump_json()
+        if key in self._answers:
+            return self._answers[key]
+        try:
+            answer = self._ask(view)
+        except (KeyboardInterrupt, EOFError):
+            self._abandoned = True
+            self.console.print()
+            raise Abandoned() from None
+        self._answers[key] = answer
+        return answer
+
+    # -- the questions
+
+    def _ask(self, view: "View") -> "AfterRoll | tuple[int, int]":
+        from rich.prompt import Prompt
+        from rich.text import Text
+
+        from ..domain.showrunner.check import AfterRoll, best_pair, hit_the_mark, judge
+        from ..domain.showrunner.sheet import Mastery
+
+        target = view.effective.target
+        assert target is not None
+        suggested = best_pair(view.remaining, view.script, target)
+        self._show(view, suggested, judge(suggested, target).label, hit_the_mark(suggested, view.script).label)
+        pools = view.sheet.influence
+        mastered = view.sheet.masteries
+        menu: list[tuple[str, str, str | None]] = [
+            ("k", f"keep the suggested pair {suggested[0]},{suggested[1]}", None),
+            ("p", "keep another pair", None),
+            ("r", "Retake: spend 1 Retake to re-roll Action Dice", self._unaffordable(pools.retake, "Retake")),
+        ]
+        if Mastery.RETAKE in mastered:
+            menu.append(("o", "Retake: spend 1 Retake to re-roll Opposition Dice (Retake Mastery)",
+                         self._unaffordable(pools.retake, "Retake") or (None if view.opposition else "no Opposition Dice")))
+        menu.append(("s", "Spotlight: spend 1 Spotlight, roll 1d6 and clear that many Opposition Dice",
+                     self._unaffordable(pools.spotlight, "Spotlight") or (None if view.opposition else "no Opposition Dice")))
+        if Mastery.GRIT in mastered:
+            menu.append(("d", "Grit: spend 1 Grit to duplicate an Action Die (Grit Mastery)",
+                         self._unaffordable(pools.grit, "Grit") or (None if view.action else "no Action Dice")))
+        for letter, what, why_not in menu:
+            if why_not:
+                self.console.print(Text(f"  {letter}  {what}: {why_not}", style="dim"))
+            else:
+                self.console.print(Text.assemble(("  " + letter, "bold"), f"  {what}"))
+        choices = [letter for letter, _, why_not in menu if not why_not]
+        while True:
+            choice = Prompt.ask("Your choice", console=self.console, choices=choices, default="k",
+                                case_sensitive=False, show_choices=True).lower()
+            if choice == "k":
+                return suggested
+            if choice == "p":
+                pair = self._pair(view)
+                if pair is not None:
+                    return pair
+            elif choice == "r":
+                faces = self._faces("Action faces to re-roll", view.action, "Action")
+                if faces:
+                    return AfterRoll(kind="retake", faces=faces)
+            elif choice == "o":
+                faces = self._faces("Opposition faces to re-roll", view.opposition, "Opposition")
+                if faces:
+                    return AfterRoll(kind="retake_opposition", faces=faces)
+            elif choice == "s":
+                faces = self._faces("Opposition faces to clear first (Enter: the ones blocking your best dice)",
+                                    view.opposition, "Opposition", allow_empty=True)
+                if faces is not None:
+                    return AfterRoll(kind="spotlight", faces=faces)
+            elif choice == "d":
+                faces = self._faces("The Action face to duplicate", view.action, "Action", exactly_one=True)
+                if faces:
+                    return AfterRoll(kind="duplicate", faces=faces)
+
+    def _unaffordable(self, pool: Any, label: str) -> str | None:
+        if pool.current > 0:
+            return None
+        if self.request.push and pool.max > 0:
+            return None
+        if pool.max > 0:
+            return f"no {label} left (--push)"
+        return f"no {label} left"
+
+    def _show(self, view: "View", suggested: tuple[int, int], outcome: str, mark: str) -> None:
+        from rich.text import Text
+
+        from .render_check import dice_grid, faces_csv
+
+        request = self.request
+        target = view.effective.target
+        grid = dice_grid(view.action, view.opposition, view.script)
+        blocked = Counter(view.action) - Counter(view.remaining)
+        grid.add_row("Blocked", Text(faces_csv(sorted(blocked.elements(), reverse=True)) if blocked else "none", style="dim"))
+        grid.add_row("Suggested", Text(f"keep {suggested[0]},{suggested[1]} → {outcome}, {mark}", style="bold"))
+        pools = view.sheet.influence
+        grid.add_row("Pools", Text(f"Retake {pools.retake.current} · Spotlight {pools.spotlight.current} · Grit {pools.grit.current}"))
+        self.console.print()
+        self.console.print(Text(f"{view.sheet.name} · {request.ability.value.title()} against {view.effective.value} ({target}+)", style="bold"))
+        self.console.print(grid)
+
+    def _pair(self, view: "View") -> tuple[int, int] | None:
+        from ..domain.showrunner.check import result_dice
+
+        available = result_dice(view.remaining)
+        while True:
+            text = self._input(f"Pair to keep, from {','.join(map(str, available))} (Enter: back)")
+            if not text:
+                return None
+            faces = _numbers(text)
+            if faces is None or len(faces) != 2:
+                self.console.print("Give two faces, like 5,4.")
+                continue
+            if Counter(faces) - Counter(available):
+                self.console.print(f"{faces[0]},{faces[1]} are not among the dice left: {','.join(map(str, available))}.")
+                continue
+            return faces[0], faces[1]
+
+    def _faces(self, question: str, dice: Sequence[int], colour: str, *, allow_empty: bool = False,
+               exactly_one: bool = False) -> tuple[int, ...] | None:
+        shown = ",".join(map(str, dice))
+        while True:
+            text = self._input(f"{question}, from {shown}" + ("" if allow_empty else " (Enter: back)"))
+            if not text:
+                return () if allow_empty else None
+            faces = _numbers(text)
+            if faces is None:
+                self.console.print("Give faces like 2,1.")
+                continue
+            if exactly_one and len(faces) != 1:
+                self.console.print("Give one face.")
+                continue
+            if Counter(faces) - Counter(dice):
+                self.console.print(f"Those are not among the {colour} Dice: {shown}.")
+                continue
+            return tuple(faces)
+
+    def _input(self, question: str) -> str:
+        from rich.prompt import Prompt
+
+        return Prompt.ask(question, console=self.console, default="", show_default=False).strip()
+
+
+def _numbers(text: str) -> list[int] | None:
+    parts = [p for p in re.split(r"[\s,]+", text.strip()) if p]
+    if not all(p.isdigit() for p in parts):
+        return None
+    return [int(p) for p in parts]
+
+
+# ----------------------------------------------------------------------- parsing the command line
+
+
+def _ability(value: str) -> Any:
+    from ..domain.showrunner.sheet import AbilityName
+
+    try:
+        return AbilityName(value)
+    except ValueError:
+        raise UsageProblem(f"unknown Ability '{value}' (Abilities: {', '.join(ABILITIES)})") from None
+
+
+def _difficulty(value: str) -> Any:
+    from ..domain.showrunner.ladder import Difficulty
+
+    try:
+        return Difficulty(value)
+    except ValueError:
+        raise UsageProblem(f"--difficulty: '{value}' is not on the Difficulty ladder: {LADDER_HELP}") from None
+
+
+def _career(value: str) -> Any:
+    from ..domain.showrunner.sheet import CareerPath
+
+    try:
+        return CareerPath(value)
+    except ValueError:
+        raise UsageProblem(f"--acclaim: '{value}' is not a Career Path (training, persistence, talent, destiny)") from None
+
+
+def _prop(value: str) -> Any:
+    from ..domain.showrunner.check import PropSpend
+    from ..domain.showrunner.ladder import Quality
+    from ..domain.showrunner.sheet import PropType
+
+    kind, _, quality = value.partition(":")
+    try:
+        prop_type = PropType(kind.strip())
+    except ValueError:
+        types = ", ".join(t.value for t in PropType)
+        raise UsageProblem(f"--prop: '{kind.strip()}' is not a Prop Type ({types})") from None
+    try:
+        level = Quality(quality.strip()) if quality.strip() else Quality.NORMAL
+    except ValueError:
+        raise UsageProblem(f"--prop: '{quality.strip()}' is not a Quality (NORMAL, HARD, FORMIDABLE, EPIC or N, H, F, E)") from None
+    return PropSpend(type=prop_type, quality=level)
+
+
+def _split(flag: str, value: str) -> list[int]:
+    parts = [p for p in re.split(r"[\s,]+", value.strip()) if p]
+    faces = []
+    for part in parts:
+        try:
+            faces.append(int(part))
+        except ValueError:
+            raise UsageProblem(f"{flag}: '{part}' is not a die face (write faces like 1,4,5)") from None
+    return faces
+
+
+def _in_range(flag: str, faces: Sequence[int], sides: int) -> None:
+    from ..domain.errors import InvalidDice
+
+    for face in faces:
+        if not 1 <= face <= sides:
+            raise InvalidDice(f"{flag}: {face} is not a d{sides} face (1-{sides})")
+
+
+def _table_faces(purpose: str, values: Sequence[str]) -> list[int]:
+    flag, sides = FACE_FLAGS[purpose]
+    faces = [face for value in values for face in _split(flag, value)]
+    _in_range(flag, faces, sides)
+    return faces
+
+
+def _face(flag: str, face: int) -> int:
+    _in_range(flag, [face], 6)
+    return face
+
+
+def _spend_faces(flag: str, value: str, *, allow_any: bool = False) -> tuple[int, ...]:
+    if allow_any and value.strip().lower() in ANY:
+        return ()
+    hint = " (or 'any')" if allow_any else ""
+    if value.startswith("--"):
+        raise UsageProblem(f"{flag} needs the faces of the dice, like 6,5{hint}, before the next option {value}")
+    faces = _split(flag, value)
+    if not faces:
+        raise UsageProblem(f"{flag} needs the faces of the dice, like 1,2{hint}")
+    _in_range(flag, faces, 6)
+    return tuple(faces)
+
+
+def _keep(value: str) -> tuple[int, int]:
+    faces = _split("--keep", value)
+    if len(faces) != 2:
+        raise UsageProblem(f"--keep takes two faces, like 5,4 (got '{value}')")
+    for face in faces:
+        if not 0 <= face <= 6:
+            raise UsageProblem(f"--keep: {face} is not a die face (1-6, or 0 for a missing die)")
+    return faces[0], faces[1]
+
+
+_FLAG_IN_MESSAGE = re.compile(r"\(--([a-z-]+)\)$")
+
+
+def _with_flag_names(error: Exception) -> Exception:
+    """The engine names table dice by purpose; say which flag of this command holds them."""
+    message = str(error)
+    match = _FLAG_IN_MESSAGE.search(message)
+    purpose = match.group(1).replace("-", "_") if match else None
+    if match is None or purpose not in FACE_FLAGS:
+        return error
+    text = message[: match.start()].replace(f" {purpose} ", f" {purpose.replace('_', ' ')} ", 1)
+    return type(error)(f"{text}({FACE_FLAGS[purpose][0]})")
+
+
+def register(root: typer.Typer) -> None:
+    root.command("check")(check)

@@ -1,0 +1,110 @@
+"""`showrunner seed …`: the dice seed's public commitment, and revealing the seed.
+
+Ledger dice are derived from a secret seed whose SHA-256 commitment is in the log from
+event #1. Revealing it (say, at an Arc's end) records the seed itself, so anyone can
+re-derive every ledger roll made with it (`showrunner audit --all --verify-dice`), and
+commits a fresh seed for the rolls to come.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+from .errors import Refused
+from .options import JsonOption
+from .session import print_json, session, stdout_console
+
+app = typer.Typer(
+    help="The dice seed: its public commitment, and revealing it so every ledger roll can be proven.",
+    epilog="Example: showrunner seed reveal",
+    no_args_is_help=True,
+)
+
+
+@app.command("reveal")
+def reveal(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """Director only: reveal the current dice seed and commit a new one.
+
+    Records SeedRevealed (the seed, and the commitment it opens) and SeedCommitted (the
+    new seed's commitment) on the current branch. After it, every ledger roll made with
+    the revealed seed can be re-derived by anyone holding the log.
+
+    Example: showrunner seed reveal && showrunner audit --all --verify-dice
+    """
+    s = session(ctx)
+    if not s.is_director:
+        raise Refused("only the Director can reveal the dice seed (drop --as)")
+    ref = s.target()
+    result = s.ledger.reveal_seed(ref, by=s.recorded_by(ref))
+    revealed, committed = result.events[0], result.events[-1]
+    if as_json:
+        print_json(
+            {
+                "campaign": ref.campaign.name,
+                "branch": ref.branch.name,
+                "events": [e.version for e in result.events],
+                "revealed": {"event": revealed.version, "commitment": revealed.fact.commitment, "seed": revealed.fact.seed},
+                "committed": {"event": committed.version, "commitment": committed.fact.commitment},
+            }
+        )
+        return
+    console = stdout_console()
+    console.print(f"#{revealed.version} revealed the seed committed as {revealed.fact.commitment}", highlight=False, soft_wrap=True)
+    console.print(f"    seed {revealed.fact.seed}", highlight=False, soft_wrap=True)
+    console.print(f"#{committed.version} committed a new seed: {committed.fact.commitment}", highlight=False, soft_wrap=True)
+    console.print("Every ledger roll made with the revealed seed can now be proven: showrunner audit --all --verify-dice", highlight=False)
+
+
+@app.command("show")
+def show(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """The current seed's commitment (public), and every seed of the branch: when it was
+    committed, how many ledger rolls used it, and, once revealed, the seed itself.
+
+    Example: showrunner seed show --json
+    """
+    from rich.table import Table
+    from rich.text import Text
+
+    s = session(ctx)
+    ref = s.target()
+    seeds = _history(s.ledger, ref)
+    current = s.ledger.view(ref).state.dice_commitment
+    if as_json:
+        print_json({"campaign": ref.campaign.name, "branch": ref.branch.name, "current": current, "seeds": seeds})
+        return
+    console = stdout_console()
+    console.print(f"Current commitment: {current}", highlight=False, soft_wrap=True)
+    table = Table(title=f"Dice seeds of {ref.campaign.name}/{ref.branch.name}")
+    for column in ("commitment", "committed", "ledger rolls", "revealed", "seed"):
+        table.add_column(column, overflow="fold")
+    for seed in seeds:
+        table.add_row(
+            seed["commitment"], f"#{seed['committed_at']}", str(seed["rolls"]),
+            f"#{seed['revealed_at']}" if seed["revealed_at"] else Text("not yet", style="dim"),
+            seed["seed"] or Text("secret (Director's key file)", style="dim"),
+        )
+    console.print(table)
+
+
+def _history(ledger: Any, ref: Any) -> list[dict[str, Any]]:
+    from ..ledger.facts import CampaignStarted, CheckAbandoned, CheckRolled, SeedCommitted, SeedRevealed
+
+    seeds: dict[str, dict[str, Any]] = {}
+    for event in ledger.events(ref):
+        fact = event.fact
+        if isinstance(fact, (CampaignStarted, SeedCommitted)):
+            seeds.setdefault(fact.dice_commitment if isinstance(fact, CampaignStarted) else fact.commitment,
+                             {"committed_at": event.version, "rolls": 0, "revealed_at": None, "seed": None})
+        elif isinstance(fact, SeedRevealed) and fact.commitment in seeds:
+            seeds[fact.commitment].update(revealed_at=event.version, seed=fact.seed)
+        elif isinstance(fact, (CheckRolled, CheckAbandoned)) and fact.dice_commitment in seeds:
+            seeds[fact.dice_commitment]["rolls"] += 1
+        elif getattr(fact, "dice_commitment", None) in seeds and getattr(fact, "roll_number", None):
+            seeds[fact.dice_commitment]["rolls"] += 1  # other facts that roll ledger dice (Consequences)
+    return [{"commitment": c, **info} for c, info in seeds.items()]
+
+
+def register(root: typer.Typer) -> None:
+    root.add_typer(app, name="seed")

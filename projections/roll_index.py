@@ -1,0 +1,399 @@
+"""The roll index: one SQL row per die rolled, caught up from the notification log exactly once.
+
+Tables live in the ledger's own database (SQLite file or PostgreSQL schema) next to
+eventsourcing's, under an `srl_` prefix so the names never collide:
+
+- `srl_roll_dice`: one row per die of every `CheckRolled` and `CheckAbandoned` event;
+- `srl_tracking`: per read model, the last notification id it has processed.
+
+`catch_up` reads the notifications after the tracked position straight from the
+recorder, in batches of `BATCH` (never through the 10-item notification log), keeps
+only the check topics, and writes each batch's rows together with the new position
+in ONE transaction. The position is advanced with a compare-and-set: if another
+process moved it meanwhile, this batch is rolled back and the catch-up resumes from
+where the other one got to. A crash mid-batch therefore leaves neither rows nor
+position, and no die is ever counted twice. Positions are notification ids, which
+may have gaps on PostgreSQL: nothing here assumes they are contiguous.
+
+`rebuild` drops the roll index and its tracking row and catches up from zero.
+
+SQLAlchemy is imported here, so import this module only when a read model is needed:
+it costs about 0.3 s, which `showrunner --help` and every other command must not pay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
+
+from ..ledger.errors import LedgerBusy, LedgerError
+from ..ledger.facts import CheckAbandoned, CheckRolled
+from ..ledger.persistence import is_busy_error
+from ..ledger.registry import Segment
+from .stats import FaceCount
+
+if TYPE_CHECKING:
+    from eventsourcing.persistence import Notification
+
+    from ..ledger.service import Ledger
+    from ..ledger.settings import Settings
+
+NAME = "roll_index"
+"""This read model's row in `srl_tracking`."""
+MODEL_VERSION = 1
+"""Bump when the rows change shape or meaning: an index of another version is rebuilt."""
+BATCH = 500
+TOPICS = (CheckRolled.topic, CheckAbandoned.topic)
+
+COLOURS = ("action", "opposition", "script", "other")
+_COLOUR_OF = {
+    "action": "action",
+    "retake": "action",  # Action Dice re-rolled with Retake
+    "opposition": "opposition",
+    "opposition_retake": "opposition",  # Opposition Dice re-rolled with Retake Mastery
+    "script": "script",
+}
+
+
+def colour_of(purpose: str) -> str:
+    """The colour of the physical die a purpose is rolled with: action, opposition, script or other."""
+    return _COLOUR_OF.get(purpose, "other")
+
+
+metadata = sa.MetaData()
+
+roll_dice = sa.Table(
+    "srl_roll_dice",
+    metadata,
+    sa.Column("notification_id", sa.BigInteger, primary_key=True, autoincrement=False),
+    # The die's place among all the dice of its event, from 0.
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("stream_id", sa.Uuid, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("campaign_id", sa.Uuid, nullable=False),
+    # rolled (CheckRolled) or abandoned (CheckAbandoned: the dice were seen, so they count).
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("visibility", sa.String(16), nullable=False),
+    sa.Column("recorded_by", sa.String(200), nullable=False),
+    sa.Column("roll_number", sa.Integer, nullable=False),
+    sa.Column("star", sa.String(200), nullable=False),
+    sa.Column("ability", sa.String(32), nullable=False),
+    # Which roll of the check (its index in the event's rolls) the die belongs to.
+    sa.Column("roll_seq", sa.Integer, nullable=False),
+    sa.Column("purpose", sa.String(32), nullable=False),
+    sa.Column("colour", sa.String(16), nullable=False),
+    sa.Column("sides", sa.Integer, nullable=False),
+    sa.Column("face", sa.Integer, nullable=False),
+    sa.Column("source", sa.String(16), nullable=False),
+    sa.Index("srl_roll_dice_stream_version", "stream_id", "version"),
+)
+
+tracking = sa.Table(
+    "srl_tracking",
+    metadata,
+    sa.Column("projection", sa.String(64), primary_key=True),
+    # The last notification id this read model has processed (0: none yet).
+    sa.Column("position", sa.BigInteger, nullable=False),
+    sa.Column("model_version", sa.Integer, nullable=False),
+)
+
+
+# ---------------------------------------------------------------------- the engine
+
+
+def engine_for(settings: Settings) -> sa.Engine:
+    """An engine on the ledger's own database: the same SQLite file, or the same PostgreSQL schema."""
+    if settings.is_postgres:
+        parts = urlsplit(settings.db_url)
+        schema = parse_qs(parts.query).get("schema", [None])[0]
+        url = sa.URL.create(
+            "postgresql+psycopg",
+            username=unquote(parts.username or "postgres"),
+            password=unquote(parts.password) if parts.password else None,
+            host=parts.hostname or "localhost",
+            port=parts.port or 5432,
+            database=unquote(parts.path.lstrip("/")),
+        )
+        engine = sa.create_engine(
+            url,
+            connect_args={
+                "connect_timeout": max(settings.lock_timeout, 5),
+                # As for the events: a lock held by another writer ends in "busy", never a hang.
+                "options": f"-c lock_timeout={settings.lock_timeout}s",
+            },
+            poolclass=sa.NullPool,
+        )
+        if schema:
+            # The tables are declared without a schema; every statement, DDL included,
+            # is rendered in the ledger's schema (quoted properly, whatever its name).
+            engine = engine.execution_options(schema_translate_map={None: schema})
+        return engine
+    path = settings.sqlite_file.expanduser().resolve()
+    return sa.create_engine(
+        sa.URL.create("sqlite", database=str(path)),
+        connect_args={"timeout": settings.lock_timeout},
+        poolclass=sa.NullPool,
+    )
+
+
+# ---------------------------------------------------------------------- rows
+
+
+def dice_rows(notification_id: int, event: Any) -> list[dict[str, Any]]:
+    """The roll index rows of one decoded event (a `LedgerEvent`); none for other facts."""
+    fact = event.fact
+    if isinstance(fact, CheckRolled):
+        kind, rolls = "rolled", fact.resolution.rolls
+        star, ability = fact.resolution.star, fact.resolution.request.ability.value
+    elif isinstance(fact, CheckAbandoned):
+        kind, rolls = "abandoned", fact.rolls
+        star, ability = fact.request.star, fact.request.ability.value
+    else:
+        return []
+    rows = []
+    for roll_seq, roll in enumerate(rolls):
+        for face in roll.faces:
+            rows.append(
+                {
+                    "notification_id": notification_id,
+                    "seq": len(rows),
+                    "stream_id": event.originator_id,
+                    "version": event.originator_version,
+                    "campaign_id": event.campaign_id,
+                    "kind": kind,
+                    "visibility": event.visibility,
+                    "recorded_by": event.recorded_by,
+                    "roll_number": fact.roll_number,
+                    "star": star,
+                    "ability": ability,
+                    "roll_seq": roll_seq,
+                    "purpose": roll.purpose,
+                    "colour": colour_of(roll.purpose),
+                    "sides": roll.sides,
+                    "face": face,
+                    "source": roll.source,
+                }
+            )
+    return rows
+
+
+# ---------------------------------------------------------------------- catching up
+
+
+@dataclass(frozen=True)
+class CatchUp:
+    """What one catch-up did."""
+
+    start: int
+    """The tracked position before it."""
+    position: int
+    """The tracked position after it: every notification up to this id is in the index."""
+    events: int
+    """Check events indexed by this catch-up."""
+    dice: int
+    """Dice rows written by this catch-up."""
+    batches: int
+
+
+class _PositionMoved(Exception):
+    """Another process advanced (or reset) the tracking position first."""
+
+
+Progress = Callable[[int, int], None]
+"""progress(done, total), both in notification ids past the starting position."""
+
+
+def catch_up(
+    ledger: Ledger, engine: sa.Engine, *, batch_size: int = BATCH, progress: Progress | None = None
+) -> CatchUp:
+    """Bring the roll index up to the last notification recorded when the call starts."""
+    if batch_size < 1:
+        raise ValueError("batch_size must be at least 1")
+    recorder = ledger.app.recorder
+    mapper = ledger.app.mapper
+    with _database_errors():
+        position = ensure_tables(engine)
+        start = position
+        stop = recorder.max_notification_id() or 0
+        events = dice = batches = 0
+        while position < stop:
+            notifications: Sequence[Notification] = recorder.select_notifications(
+                position, batch_size, stop=stop, topics=TOPICS, inclusive_of_start=False
+            )
+            rows: list[dict[str, Any]] = []
+            for notification in notifications:
+                rows.extend(dice_rows(notification.id, mapper.to_domain_event(notification)))
+            # A short batch is everything matching up to `stop`: the events between the
+            # last check and `stop` need no rows, so the position jumps to `stop`.
+            new_position = notifications[-1].id if len(notifications) == batch_size else stop
+            try:
+                with engine.begin() as conn:
+                    _write_batch(conn, position, new_position, rows)
+            except _PositionMoved:
+                position = ensure_tables(engine)  # resume after whoever moved it
+                continue
+            batches += 1
+            events += len(notifications)
+            dice += len(rows)
+            position = new_position
+            if progress is not None:
+                progress(position - start, stop - start)
+        return CatchUp(start, position, events, dice, batches)
+
+
+def _write_batch(conn: sa.Connection, old: int, new: int, rows: list[dict[str, Any]]) -> None:
+    """One batch, inside the caller's transaction: move the position first, then the rows.
+
+    Moving the position first takes the write lock at once (a SQLite transaction that
+    read first and wrote later could fail busy at once), and a compare-and-set makes a
+    concurrent catch-up that already wrote this batch roll this one back.
+    """
+    moved = conn.execute(
+        sa.update(tracking)
+        .where(tracking.c.projection == NAME, tracking.c.position == old)
+        .values(position=new)
+    )
+    if moved.rowcount != 1:
+        raise _PositionMoved
+    if rows:
+        conn.execute(sa.insert(roll_dice), rows)
+
+
+def ensure_tables(engine: sa.Engine) -> int:
+    """Create the tables and the tracking row if missing; return the tracked position.
+
+    An index written by another MODEL_VERSION is dropped and started again from zero.
+    """
+    for attempt in range(3):
+        try:
+            with engine.begin() as conn:
+                metadata.create_all(conn, checkfirst=True)
+                row = conn.execute(
+                    sa.select(tracking.c.position, tracking.c.model_version).where(tracking.c.projection == NAME)
+                ).first()
+                if row is None:
+                    # No position means nothing counted: rows left without one (the tracking
+                    # row deleted by hand) would be counted twice, so they go.
+                    conn.execute(sa.delete(roll_dice))
+                    conn.execute(sa.insert(tracking).values(projection=NAME, position=0, model_version=MODEL_VERSION))
+                    return 0
+                if row.model_version != MODEL_VERSION:
+                    roll_dice.drop(conn, checkfirst=True)
+                    roll_dice.create(conn)
+                    conn.execute(
+                        sa.update(tracking)
+                        .where(tracking.c.projection == NAME)
+                        .values(position=0, model_version=MODEL_VERSION)
+                    )
+                    return 0
+                return int(row.position)
+        except (sa_exc.IntegrityError, sa_exc.ProgrammingError, sa_exc.OperationalError) as e:
+            # Two processes created the tables, or the tracking row, at the same moment
+            # (or SQLite saw the other's write between our read and our write): the other
+            # one won, so look again.
+            if attempt == 2 or (isinstance(e, sa_exc.OperationalError) and not is_busy_error(e)):
+                raise
+    raise AssertionError("unreachable")
+
+
+def backlog(ledger: Ledger, engine: sa.Engine) -> int:
+    """How far behind the log the index is, in notification ids (an upper bound on the work)."""
+    head = ledger.app.recorder.max_notification_id() or 0
+    return max(0, head - (position(engine) or 0))
+
+
+def position(engine: sa.Engine) -> int | None:
+    """The tracked position, or None when the roll index does not exist (yet, or after a drop)."""
+    with _database_errors(), engine.connect() as conn:
+        if not _has_table(conn, tracking):
+            return None
+        value = conn.execute(sa.select(tracking.c.position).where(tracking.c.projection == NAME)).scalar()
+        return None if value is None else int(value)
+
+
+def _has_table(conn: sa.Connection, table: sa.Table) -> bool:
+    # The inspector ignores schema_translate_map: name the ledger's schema to it.
+    schema = conn.get_execution_options().get("schema_translate_map", {}).get(None)
+    return sa.inspect(conn).has_table(table.name, schema=schema)
+
+
+def drop(engine: sa.Engine) -> None:
+    """Forget the roll index: its rows and its tracking row (other read models keep theirs)."""
+    with _database_errors(), engine.begin() as conn:
+        roll_dice.drop(conn, checkfirst=True)
+        if _has_table(conn, tracking):
+            conn.execute(sa.delete(tracking).where(tracking.c.projection == NAME))
+
+
+def rebuild(
+    ledger: Ledger, engine: sa.Engine, *, batch_size: int = BATCH, progress: Progress | None = None
+) -> CatchUp:
+    """Drop the roll index and catch up again from the first notification."""
+    drop(engine)
+    return catch_up(ledger, engine, batch_size=batch_size, progress=progress)
+
+
+@contextmanager
+def _database_errors() -> Iterator[None]:
+    """Database trouble as the ledger's errors: busy (exit 75) or refused, never a traceback."""
+    try:
+        yield
+    except sa_exc.DBAPIError as error:
+        if is_busy_error(error):
+            raise LedgerBusy(
+                "the database is busy (another writer held it past the lock timeout); try again"
+            ) from None
+        text = str(error.orig).strip()
+        first = text.splitlines()[0] if text else type(error.orig).__name__
+        raise LedgerError(f"the roll index could not be updated: {first}") from None
+
+
+# ---------------------------------------------------------------------- reading
+
+
+def _in_lineage(segments: Iterable[Segment]) -> sa.ColumnElement[bool] | None:
+    """Rows whose (stream id, version) fall in one of the segments of a branch's lineage."""
+    clauses = [
+        sa.and_(
+            roll_dice.c.stream_id == segment.branch_id,
+            roll_dice.c.version > segment.after,
+            *([] if segment.upto is None else [roll_dice.c.version <= segment.upto]),
+        )
+        for segment in segments
+    ]
+    return sa.or_(*clauses) if clauses else None
+
+
+def face_counts(
+    engine: sa.Engine,
+    segments: Iterable[Segment],
+    *,
+    director: bool = True,
+    source: str | None = None,
+    colour: str | None = None,
+) -> list[FaceCount]:
+    """Counts of faces on one branch's lineage, by colour, Star, source, die size and face.
+
+    A branch's lineage is its parent's events up to the fork point, then its own: rows
+    are kept when their (stream id, version) lie in one of its segments. A Star
+    (director=False) sees only the dice of public events.
+    """
+    where = _in_lineage(segments)
+    if where is None:
+        return []
+    if not director:
+        where = sa.and_(where, roll_dice.c.visibility == "public")
+    if source is not None:
+        where = sa.and_(where, roll_dice.c.source == source)
+    if colour is not None:
+        where = sa.and_(where, roll_dice.c.colour == colour)
+    keys = (roll_dice.c.colour, roll_dice.c.star, roll_dice.c.source, roll_dice.c.sides, roll_dice.c.face)
+    query = sa.select(*keys, sa.func.count().label("count")).where(where).group_by(*keys)
+    with _database_errors(), engine.connect() as conn:
+        return [FaceCount(r.colour, r.star, r.source, r.sides, r.face, int(r.count)) for r in conn.execute(query)]
