@@ -71,8 +71,9 @@ def run_once(argv: list[str], env: dict[str, str]) -> float:
 _IMPORT_LINE = re.compile(r"^import time:\s+(\d+)\s+\|\s+(\d+)\s+\|(\s*)(\S+)")
 
 
-def import_profile(argv: list[str], env: dict[str, str]) -> tuple[dict[str, float], float]:
-    """Seconds of import time by top-level package (self times, so they add up), and the total."""
+def import_profile(argv: list[str], env: dict[str, str], modules: dict[str, list[float]] | None = None) -> tuple[dict[str, float], float]:
+    """Seconds of import time by top-level package (self times, so they add up), and the total.
+    With `modules`, also collects each module's self time."""
     done = subprocess.run([sys.executable, "-X", "importtime", *argv], env=env,
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     groups: dict[str, float] = defaultdict(float)
@@ -82,6 +83,8 @@ def import_profile(argv: list[str], env: dict[str, str]) -> tuple[dict[str, floa
         if not m:
             continue
         self_us = int(m.group(1))
+        if modules is not None:
+            modules.setdefault(m.group(4), []).append(self_us / 1e6)
         root = m.group(4).split(".")[0]
         if root in sys.stdlib_module_names or root.startswith("_") or root in ("encodings", "site", "sitecustomize"):
             root = "(standard library)"
@@ -148,9 +151,58 @@ def main(argv: list[str] | None = None) -> int:
                     ["`sheet` runs `showrunner --db DB --campaign bench sheet \"Mara Voss\"` and draws the sheet with rich "
                      "(output to a pipe). Databases: SQLite, snapshots every 200 events."])
 
+        # The sheet's own work: a second `main()` in the same process pays no start-up and no imports.
+        warm_script = (
+            "import sys, time\n"
+            "from showrunner_ledger.cli.main import main\n"
+            "argv = sys.argv[1:]\n"
+            "assert main(argv) == 0\n"
+            "start = time.perf_counter()\n"
+            "assert main(argv) == 0\n"
+            "sys.stderr.write(f'{time.perf_counter() - start}\\n')\n"
+        )
+        ledger_script = (
+            "import sys, time\n"
+            "from showrunner_ledger.ledger.bootstrap import bootstrap\n"
+            "from showrunner_ledger.ledger.settings import Settings\n"
+            "def work():\n"
+            "    ledger = bootstrap(Settings.load(sys.argv[1]))\n"
+            "    ref = ledger.resolve(ledger.campaign('bench'))\n"
+            "    ledger.view(ref).state.star('Mara Voss')\n"
+            "    ledger.close()\n"
+            "work()\n"
+            "start = time.perf_counter()\n"
+            "work()\n"
+            "sys.stderr.write(f'{time.perf_counter() - start}\\n')\n"
+        )
+
+        def second_call(argv: list[str]) -> Sample:
+            sample = Sample()
+            for _ in range(args.runs):
+                done = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                if done.returncode != 0:
+                    raise SystemExit(f"in-process run failed: {done.stderr.strip()}")
+                sample.times.append(float(done.stderr.strip().splitlines()[-1]))
+            return sample
+
+        warm_rows = []
+        for n, db in databases.items():
+            warm = second_call([python, "-c", warm_script, "--db", db, "--campaign", "bench", "sheet", "Mara Voss"])
+            core = second_call([python, "-c", ledger_script, db])
+            cold = samples[f"showrunner sheet ({n:,} events)"].median
+            warm_rows.append([f"{n:,}", ms(cold), ms(warm.median), f"{warm.median / cold:.0%}", ms(core.median),
+                              f"{core.median / cold:.0%}"])
+        print_table("Where a `sheet` command's time goes, past start-up and imports",
+                    ["events", "whole command ms", "second call ms", "share", "of which the ledger ms", "share"], warm_rows,
+                    ["Second call: `main([...sheet...])` run twice in one Python process, the second timed (settings, typer "
+                     "building its commands, the ledger's work, drawing the sheet with rich). The ledger: `bootstrap`, "
+                     "`campaign`, `resolve`, `view(ref).state.star(name)`, `close`, likewise the second of two calls. "
+                     f"Medians of {args.runs} processes each."])
+
         biggest = max(databases)
         sheet_cmd = [sr, "--db", databases[biggest], "--campaign", "bench", "sheet", "Mara Voss"]
-        profiles = [import_profile(sheet_cmd, env) for _ in range(5)]
+        per_module: dict[str, list[float]] = {}
+        profiles = [import_profile(sheet_cmd, env, per_module) for _ in range(5)]
         totals = Sample([t for _, t in profiles])
         roots = sorted({k for g, _ in profiles for k in g})
         medians = {k: statistics.median(g.get(k, 0.0) for g, _ in profiles) for k in roots}
@@ -164,6 +216,11 @@ def main(argv: list[str] | None = None) -> int:
                     ["package", "ms (self, median of 5)", "share"], rows,
                     ["From `python -X importtime`, which slows imports down a little itself: read the shares. "
                      "Self times, so a package's row excludes what it imports from other packages."])
+        slowest = sorted(((statistics.median(v), k) for k, v in per_module.items()), reverse=True)[:12]
+        print_table("The slowest modules to import (self time)", ["module", "ms (median of 5)", "share of all imports"],
+                    [[k, ms(v), f"{v / totals.median:.0%}"] for v, k in slowest],
+                    ["A module's self time includes building the classes it defines (pydantic models build their "
+                     "validators then)."])
         print()
         print(f"Load average at the end: {os.getloadavg()[0]:.2f}.")
         print(f"Total time: {time.perf_counter() - started:.0f} s.")

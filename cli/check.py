@@ -90,10 +90,10 @@ def check(
         str,
         typer.Option("--difficulty", "-d", help="The check's Difficulty, by name or letter: NORMAL/N, HARD/H, FORMIDABLE/F, EPIC/E.", autocompletion=_difficulties),
     ],
-    specialty: Annotated[list[str] | None, typer.Option("--specialty", "-s", help="An applicable Specialty under the Ability (repeatable): +1 Action Die per rank.")] = None,
-    scar: Annotated[list[str] | None, typer.Option("--scar", help="A triggered Scar under the Ability (repeatable): +1 Opposition Die per point of penalty.", rich_help_panel=OPPOSE)] = None,
+    specialty: Annotated[list[str] | None, typer.Option("--specialty", "-s", metavar="NAME", help="An applicable Specialty under the Ability (repeatable): +1 Action Die per rank.")] = None,
+    scar: Annotated[list[str] | None, typer.Option("--scar", metavar="NAME", help="A triggered Scar under the Ability (repeatable): +1 Opposition Die per point of penalty.", rich_help_panel=OPPOSE)] = None,
     opposition: Annotated[int, typer.Option("--opposition", "-o", min=0, help="How MANY Opposition Dice the target adds (the pips on its Power Die at this Difficulty). Their faces: --opposition-dice.", rich_help_panel=OPPOSE)] = 0,
-    against: Annotated[str | None, typer.Option("--against", help="Who or what opposes, shown as the source of those dice (default: the target's Power Die).", rich_help_panel=OPPOSE)] = None,
+    against: Annotated[str | None, typer.Option("--against", metavar="TEXT", help="Who or what opposes, shown as the source of those dice (default: the target's Power Die).", rich_help_panel=OPPOSE)] = None,
     actor_specialty: Annotated[bool, typer.Option("--actor-specialty", help="The opposing Actor uses a Specialty: +1d6 Opposition Dice.", rich_help_panel=OPPOSE)] = False,
     actor_scar: Annotated[bool, typer.Option("--actor-scar", help="One of the opposing Actor's Scars is triggered: -1d6 Opposition Dice.", rich_help_panel=OPPOSE)] = False,
     studio_note: Annotated[bool, typer.Option("--studio-note", help="The Director spends a Studio Note: +1d6 Opposition Dice (Director only).", rich_help_panel=OPPOSE)] = False,
@@ -142,7 +142,7 @@ def check(
 
       showrunner check Mara fight -d H --opposition 2 --action 1,4,5 --opposition-dice 1,5 --script 4,2
 
-      showrunner check Tobias channel -d F --retake 1,2 --spotlight any --keep 5,5 --no-input
+      showrunner check Tobias work -d H -s Clockwork --retake 1 --action 1,4,4,5,6 --script 2,3 --retake-dice 6
     """
     from ..domain.errors import InvalidDice
     from ..domain.showrunner.check import AfterRoll, CheckRequest

@@ -13,6 +13,7 @@ from ..domain.campaign import CampaignState, Pitch
 from ..domain.dice import Roll
 from ..domain.showrunner.check import CheckRequest, Resolution, apply_resolution
 from ..domain.showrunner.consequences import ConsequenceResolution, apply_consequence
+from ..domain.showrunner.effects import Effect, apply_effects
 from ..domain.showrunner.influence import LABELS, Regained, Spent, apply_regain, apply_spend
 from ..domain.showrunner.sheet import StarSheet
 from .events import Fact
@@ -47,6 +48,13 @@ class BranchForked(CampaignFact, topic="ledger/BranchForked"):
     parent_name: str
     fork_version: int
     parent_hash: str
+    dice_commitment: str | None = None
+    """A fresh seed for the fork's ledger dice, so revealing the parent's seed exposes nothing here."""
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        if self.dice_commitment is None:  # forked away from the Director's key file
+            return state
+        return state.model_copy(update={"dice_commitment": self.dice_commitment})
 
     def summary(self) -> str:
         return f"Branch '{self.name}' forked from '{self.parent_name}' at #{self.fork_version}"
@@ -182,8 +190,11 @@ class CheckAbandoned(CampaignFact, topic="showrunner/CheckAbandoned"):
     rolls: tuple[Roll, ...]
     roll_number: int
     dice_commitment: str | None = None
+    effects: tuple[Effect, ...] = ()
+    """What was spent before walking away stays spent."""
 
     def apply(self, state: CampaignState) -> CampaignState:
+        state = apply_effects(state, self.effects)
         return state.model_copy(update={"dice_rolls": state.dice_rolls + 1})
 
     def summary(self) -> str:

@@ -459,6 +459,7 @@ class Ledger:
         """Fork `source` after event `at` (its head if None). Copies no events."""
         check_name("branch", name)
         command_id = command_id or uuid.uuid4().hex
+        fork_commitment = self._fresh_seed_for(source.campaign.id)
         for attempt in range(self.max_attempts):
             index = self.load_stream(source.campaign.id, source.campaign.id, fold_branch_index, BranchIndex())
             if index.state.by_name(name) is not None:
@@ -479,7 +480,7 @@ class Ledger:
             branch.record(
                 BranchForked(
                     name=name, parent_branch_id=source.branch.id, parent_name=source.branch.name,
-                    fork_version=fork_at, parent_hash=parent_hash,
+                    fork_version=fork_at, parent_hash=parent_hash, dice_commitment=fork_commitment,
                 ),
                 **stamp,
             )
@@ -487,6 +488,16 @@ class Ledger:
                 return self.resolve(source.campaign, name)
             self._back_off(attempt)
         raise CommandConflict("the branch index kept changing; try again")
+
+    def _fresh_seed_for(self, campaign_id: UUID) -> str | None:
+        """Add a seed for a new branch to the Director's key file; None away from it."""
+        try:
+            self.keys.load(campaign_id)
+        except LedgerError:
+            return None
+        fresh = new_seed()
+        self.keys.add(campaign_id, fresh)
+        return commitment(fresh)
 
     # ----------------------------------------------------------------- stars
 
@@ -594,7 +605,8 @@ class Ledger:
             except Abandoned as walked_away:
                 assert walked_away.request is not None
                 return [CheckAbandoned(request=walked_away.request, rolls=walked_away.rolls,
-                                       roll_number=roll_number, dice_commitment=commitment_used)]
+                                       roll_number=roll_number, dice_commitment=commitment_used,
+                                       effects=walked_away.effects)]
             if isinstance(dice, TableDice):
                 dice.check_all_used()
             return [CheckRolled(resolution=resolution, roll_number=roll_number, dice_commitment=commitment_used)]

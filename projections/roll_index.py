@@ -23,6 +23,8 @@ it costs about 0.3 s, which `showrunner --help` and every other command must not
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -265,12 +267,17 @@ def _write_batch(conn: sa.Connection, old: int, new: int, rows: list[dict[str, A
         conn.execute(sa.insert(roll_dice), rows)
 
 
+_ATTEMPTS = 8
+
+
 def ensure_tables(engine: sa.Engine) -> int:
     """Create the tables and the tracking row if missing; return the tracked position.
 
     An index written by another MODEL_VERSION is dropped and started again from zero.
     """
-    for attempt in range(3):
+    for attempt in range(_ATTEMPTS):
+        if attempt:
+            time.sleep(random.uniform(0.005, 0.05) * attempt)
         try:
             with engine.begin() as conn:
                 metadata.create_all(conn, checkfirst=True)
@@ -278,10 +285,12 @@ def ensure_tables(engine: sa.Engine) -> int:
                     sa.select(tracking.c.position, tracking.c.model_version).where(tracking.c.projection == NAME)
                 ).first()
                 if row is None:
-                    # No position means nothing counted: rows left without one (the tracking
-                    # row deleted by hand) would be counted twice, so they go.
-                    conn.execute(sa.delete(roll_dice))
+                    # The insert first: if another process got there first, it fails before
+                    # the delete could touch that process's rows. No position means nothing
+                    # counted: rows left without one (the tracking row deleted by hand)
+                    # would be counted twice, so they go.
                     conn.execute(sa.insert(tracking).values(projection=NAME, position=0, model_version=MODEL_VERSION))
+                    conn.execute(sa.delete(roll_dice))
                     return 0
                 if row.model_version != MODEL_VERSION:
                     roll_dice.drop(conn, checkfirst=True)
@@ -297,7 +306,8 @@ def ensure_tables(engine: sa.Engine) -> int:
             # Two processes created the tables, or the tracking row, at the same moment
             # (or SQLite saw the other's write between our read and our write): the other
             # one won, so look again.
-            if attempt == 2 or (isinstance(e, sa_exc.OperationalError) and not is_busy_error(e)):
+            lost_race = is_busy_error(e) or "already exists" in str(e.orig).lower()
+            if attempt == _ATTEMPTS - 1 or (isinstance(e, sa_exc.OperationalError) and not lost_race):
                 raise
     raise AssertionError("unreachable")
 

@@ -237,14 +237,18 @@ class View(BaseModel):
 class Abandoned(Exception):
     """Raised by a Chooser when the Star walks away after seeing the dice.
 
-    The dice were seen, so the roll still counts: `resolve` attaches what was rolled, for
-    the ledger to record the abandoned check instead of letting it be rolled afresh.
+    The dice were seen, so the roll still counts: `resolve` attaches what was rolled and
+    what was already spent, for the ledger to record the abandoned check (spends and all)
+    instead of letting it be rolled afresh.
     """
 
-    def __init__(self, request: CheckRequest | None = None, rolls: tuple[Roll, ...] = ()) -> None:
+    def __init__(
+        self, request: CheckRequest | None = None, rolls: tuple[Roll, ...] = (), effects: tuple[Effect, ...] = ()
+    ) -> None:
         super().__init__("the check was abandoned after the roll")
         self.request = request
         self.rolls = rolls
+        self.effects = effects
 
 
 class Chooser(Protocol):
@@ -356,7 +360,7 @@ def resolve(
                                          effective=effective))
             except Abandoned:
                 partial = request.model_copy(update={"after_roll": tuple(after_roll)})
-                raise Abandoned(partial, tuple(check.dice.rolls)) from None
+                raise Abandoned(partial, tuple(check.dice.rolls), tuple(check.effects)) from None
             if isinstance(choice, tuple):
                 keep = choice
                 break

@@ -278,7 +278,9 @@ def decide(state: CampaignState, request: ConsequenceRequest, dice: DiceSource) 
     if request.kind is ConsequenceKind.GRIT_LOSS:
         for number in range(1, consequences + 1):
             if work.sheet.written_off:
-                work.step("skipped", f"{consequences - number + 1} more Grit Loss fall on a Character already written off")
+                left = consequences - number + 1
+                verb = "falls" if left == 1 else "fall"
+                work.step("skipped", f"{left} more Grit Loss {verb} on a Character already written off")
                 break
             _grit_loss(work, size, f"Grit Loss {number} of {consequences}: " if consequences > 1 else "")
     elif request.kind is ConsequenceKind.CONDITIONS:

@@ -173,14 +173,20 @@ def test_a_fork_rolls_other_ledger_dice_for_the_same_roll_number(ledger):
     on_main = ledger.check(main, MANY).events[0].fact
     on_fork = ledger.check(fork, MANY).events[0].fact
     assert on_main.roll_number == on_fork.roll_number == 1
-    assert on_main.dice_commitment == on_fork.dice_commitment  # one campaign seed
+    # A fork commits a seed of its own: revealing main's seed exposes nothing of the fork's dice.
+    assert on_fork.dice_commitment == ledger.event(fork, 3).fact.dice_commitment
+    assert on_main.dice_commitment != on_fork.dice_commitment
     assert faces(on_main.resolution) != faces(on_fork.resolution)
     fork_rolls = on_fork.resolution.rolls
-    assert faces(on_fork.resolution) == rederived(ledger, fork, 1, fork_rolls)
-    assert faces(on_fork.resolution) != rederived(ledger, fork, 1, fork_rolls, branch=main.branch.id)
-    # Each branch audits against its own id.
+    fork_seed = ledger.keys.load(fork.campaign.id, on_fork.dice_commitment)
+    assert faces(on_fork.resolution) == rederived(ledger, fork, 1, fork_rolls, seed=fork_seed)
+    assert faces(on_fork.resolution) != rederived(ledger, fork, 1, fork_rolls, seed=fork_seed, branch=main.branch.id)
+    # Each branch audits against its own seed and id.
     ledger.reveal_seed(main)
     assert [a.dice for a in audit_all(ledger, main)] == ["ledger (verified)"]
+    assert [a.dice for a in audit_all(ledger, fork)] == ["ledger (seed not revealed)"]
+    ledger.reveal_seed(fork)
+    assert [a.dice for a in audit_all(ledger, fork)] == ["ledger (verified)"]
 
 
 class WalkAway:
@@ -237,3 +243,13 @@ def test_spends_made_in_the_check_are_part_of_its_record(ledger):
                      faces={"action": [1] * 7, "script": [2, 2]}).events[0].fact.resolution
     assert r.effects[0] == Spent(star=NAME, pool="grit", amount=4, from_pool=3, exhausted=1)
     assert ledger.view(ref).state.star(NAME).influence.grit == Pool(current=0, max=3, exhausted=1)
+
+
+def test_walking_away_keeps_what_was_spent_before_the_roll(ledger):
+    ref = new_campaign(ledger)
+    grit_before = ledger.view(ref).state.star(NAME).influence.grit.current
+    walked = ledger.check(ref, fight(grit=2), chooser=WalkAway()).events[0].fact
+    assert isinstance(walked, CheckAbandoned)
+    assert [(e.kind, e.pool, e.amount) for e in walked.effects] == [("spent", "grit", 2)]
+    after = ledger.view(ref).state.star(NAME).influence.grit.current
+    assert after == grit_before - 2

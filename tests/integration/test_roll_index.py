@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections import Counter
 from urllib.parse import parse_qs, urlsplit
 
@@ -14,6 +15,7 @@ from showrunner_ledger.domain.dice import TableDice
 from showrunner_ledger.domain.showrunner.check import Abandoned, CheckRequest, resolve
 from showrunner_ledger.ledger.facts import CheckAbandoned, CheckRolled
 from showrunner_ledger.projections import roll_index
+from showrunner_ledger.ledger.bootstrap import bootstrap
 from tests.conftest import example_star
 
 MARA, TOBIAS = "Mara Voss", "Tobias Quell"
@@ -256,6 +258,37 @@ def test_a_catch_up_that_loses_the_race_writes_nothing_twice(ledger, settings, e
         other.dispose()
     assert raced and report.events == 0  # everything was the other's
     assert indexed(engine, played) == expected(ledger, played)
+
+
+def test_readers_starting_together_on_a_fresh_database_count_once(ledger, settings, played):
+    """Four processes' worth of catch-ups at once: tables created once, every die once."""
+    errors: list[BaseException] = []
+    start = threading.Barrier(4)
+
+    def reader() -> None:
+        mine = bootstrap(settings)
+        engine = roll_index.engine_for(settings)
+        try:
+            start.wait()
+            roll_index.catch_up(mine, engine, batch_size=1)
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+        finally:
+            engine.dispose()
+            mine.close()
+
+    threads = [threading.Thread(target=reader) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not errors, errors
+    engine = roll_index.engine_for(settings)
+    try:
+        assert indexed(engine, played) == expected(ledger, played)
+        assert roll_index.position(engine) == ledger.app.recorder.max_notification_id()
+    finally:
+        engine.dispose()
 
 
 def test_rebuild_equals_incremental(ledger, engine):

@@ -326,7 +326,7 @@ def test_grit_losses_after_the_character_is_written_off_are_not_resolved() -> No
     # 4 EPIC Grit Losses: the Plot Armor, then its last icon, then nothing: Written Off.
     assert after.star("Tobias").written_off
     assert [type(e).__name__ for e in resolution.effects] == ["Spent", "ScarMarked", "Spent", "ScarMarked", "WrittenOff"]
-    assert texts(resolution)[-1] == "1 more Grit Loss fall on a Character already written off"
+    assert texts(resolution)[-1] == "1 more Grit Loss falls on a Character already written off"
 
 
 # ------------------------------------------------------------------ Mark Conditions
