@@ -38,13 +38,13 @@ from typing import Any
 
 from _common import (
     KIND_BYTES,
-    NoReply,
-    deadline,
     KIND_HELP,
     KINDS,
     OPENING_EVENTS,
+    NoReply,
     Sample,
     Store,
+    deadline,
     events_table,
     example_star,
     fill,
@@ -99,6 +99,7 @@ def bench_append(store: Store, n: int, kind: str, star: StarSheet, runs: int, ke
     ledger_times, raw_times = Sample(), Sample()
     kept: str | None = None
     size = 0.0
+    no_reply = ""
     for run in range(runs):
         url = store.new_url(f"append-{kind}-{n}")
         ledger = store.open_ledger(url)
@@ -111,7 +112,10 @@ def bench_append(store: Store, n: int, kind: str, star: StarSheet, runs: int, ke
             ledger.close()
             store.discard(url)
             progress(f"append {n:,} {kind} in one command: no reply within {timeout:g} s")
-            return dict(n=n, kind=kind, runs=run + 1, bytes_per_event=KIND_BYTES[kind], hung=timeout), None
+            if not ledger_times.times:
+                return dict(n=n, kind=kind, runs=run + 1, bytes_per_event=KIND_BYTES[kind], hung=timeout), None
+            no_reply = f"run {run + 1} of {runs} got no reply within {timeout:g} s"
+            break
         assert result.last_version == n + OPENING_EVENTS, result.last_version
         ledger_times.times.append(seconds)
 
@@ -134,9 +138,9 @@ def bench_append(store: Store, n: int, kind: str, star: StarSheet, runs: int, ke
         else:
             store.discard(url)
     row = dict(
-        n=n, kind=kind, runs=runs, bytes_per_event=round(size),
+        n=n, kind=kind, runs=len(ledger_times.times), bytes_per_event=round(size),
         ledger_s=ledger_times.median, ledger_spread=ledger_times.spread,
-        raw_s=raw_times.median, raw_spread=raw_times.spread,
+        raw_s=raw_times.median, raw_spread=raw_times.spread, no_reply=no_reply,
     )
     progress(f"append {n:,} {kind} in one command: {rate(n, row['ledger_s'])} events/s "
              f"(raw {rate(n, row['raw_s'])}, {ratio(row['ledger_s'], row['raw_s'])})")
@@ -519,7 +523,9 @@ def print_results(results: Results, store: Store, commands: int) -> None:
         ["Ledger: one `Ledger.execute` whose decision returns N facts (hash chain, one save, one snapshot). "
          "Raw: the same stored rows, executemany in one transaction into an empty table of the same schema."
          + (" `no reply`: the save never returned; the run gave up on it (the remaining runs of that row were "
-            "not attempted)." if any(r.get("hung") for r in results.append) else "")],
+            "not attempted)." if any(r.get("hung") for r in results.append) else "")]
+        + [f"{r['n']:,} `{r['kind']}`: {r['no_reply']}; the row shows the runs before it."
+           for r in results.append if r.get("no_reply")],
     )
     print_table(
         "Append one event per command",
@@ -622,9 +628,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-command-mb", type=float, default=0,
                         help="skip one-command appends whose events would store more than this many MB (default: no limit)")
     parser.add_argument("--command-timeout", type=float, default=None,
-                        help="give up on a one-command append after this many seconds and report it (default: 30 on "
+                        help="give up on a one-command append after this many seconds and report it (default: 20 on "
                         "PostgreSQL, where big saves can hang; none on SQLite)")
-    parser.add_argument("--commands", type=int, default=2_000, help="at most this many one-event commands per size (default: %(default)s)")
+    parser.add_argument("--commands", type=int, default=1_000, help="at most this many one-event commands per size (default: %(default)s)")
     parser.add_argument("--runs", type=int, default=None, help="runs per measurement (default: 7 up to 1k, 5 up to 10k, 3 above)")
     parser.add_argument("--fast-runs", type=int, default=15, help="runs for sheet loads and forks (default: %(default)s)")
     parser.add_argument("--breakdown", type=int, default=10_000, help="N for the step-by-step breakdown; 0 to skip (default: %(default)s)")
@@ -643,7 +649,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))  # so that `finally` drops the databases
     max_command_bytes = int(args.max_command_mb * 1e6) if args.max_command_mb else 10**15
     if args.command_timeout is None:
-        args.command_timeout = 30.0 if store.is_postgres else 0.0
+        args.command_timeout = 20.0 if store.is_postgres else 0.0
     star = example_star()
     results = Results()
     started = time.perf_counter()

@@ -114,7 +114,7 @@ def render_audit(found: Audit, *, verify_dice: bool) -> Any:
     from rich.panel import Panel
     from rich.text import Text
 
-    from .render_check import render_check
+    from .render_check import effect_line, render_check
 
     event = found.event
     fact = event.fact
@@ -142,6 +142,9 @@ def render_audit(found: Audit, *, verify_dice: bool) -> Any:
         ]
         for r in fact.rolls:
             lines.append(Text(f"  {r.purpose} d{r.sides}: {','.join(map(str, r.faces))}"))
+        if fact.effects:
+            lines.append(Text("Spent before walking away, and kept spent:"))
+            lines += [Text(f"  • {effect_line(e)}") for e in fact.effects]
         return Panel(Group(*lines, Text(""), *verdict), title=Text(f"Audit of #{event.version} · CheckAbandoned"), title_align="left")
     shown = found.rejudged or found.recorded
     what = "re-judged" if found.rejudged is not None else "as recorded (the engine could not re-judge it)"
@@ -187,6 +190,7 @@ def audit_json(found: Audit) -> dict[str, Any]:
         },
         "rejudged": resolution_json(found.rejudged) if found.rejudged is not None else None,
         "rolls": [r.model_dump(mode="json") for r in fact.rolls] if abandoned else None,
+        "effects": [e.model_dump(mode="json") for e in fact.effects] if abandoned else None,
     }
 
 

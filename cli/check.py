@@ -216,9 +216,10 @@ def _report(ref: Any, result: Any, as_json: bool) -> None:
     event = result.events[-1]
     fact = event.fact
     if isinstance(fact, CheckAbandoned):
+        kept = ", and what was spent stays spent" if fact.effects else ""
         sys.stderr.write(
             f"showrunner: check abandoned after the roll; the roll was recorded as event #{event.version} "
-            f"(CheckAbandoned, roll #{fact.roll_number}) and cannot be rolled again\n"
+            f"(CheckAbandoned, roll #{fact.roll_number}) and cannot be rolled again{kept}\n"
         )
         raise typer.Exit(ExitCode.INTERRUPTED)
     r = fact.resolution

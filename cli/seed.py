@@ -62,6 +62,9 @@ def show(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """The current seed's commitment (public), and every seed of the branch: when it was
     committed, how many ledger rolls used it, and, once revealed, the seed itself.
 
+    A fork commits a seed of its own when it is created: its history lists the parent's
+    seeds up to the fork point, then its own.
+
     Example: showrunner seed show --json
     """
     from rich.table import Table
@@ -89,14 +92,18 @@ def show(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
 
 def _history(ledger: Any, ref: Any) -> list[dict[str, Any]]:
-    from ..ledger.facts import CampaignStarted, CheckAbandoned, CheckRolled, SeedCommitted, SeedRevealed
+    from ..ledger.facts import BranchForked, CampaignStarted, CheckAbandoned, CheckRolled, SeedCommitted, SeedRevealed
 
     seeds: dict[str, dict[str, Any]] = {}
     for event in ledger.events(ref):
         fact = event.fact
-        if isinstance(fact, (CampaignStarted, SeedCommitted)):
-            seeds.setdefault(fact.dice_commitment if isinstance(fact, CampaignStarted) else fact.commitment,
-                             {"committed_at": event.version, "rolls": 0, "revealed_at": None, "seed": None})
+        committed = (
+            fact.commitment if isinstance(fact, SeedCommitted)
+            else fact.dice_commitment if isinstance(fact, (CampaignStarted, BranchForked))  # a fork has a seed of its own
+            else None
+        )
+        if committed:
+            seeds.setdefault(committed, {"committed_at": event.version, "rolls": 0, "revealed_at": None, "seed": None})
         elif isinstance(fact, SeedRevealed) and fact.commitment in seeds:
             seeds[fact.commitment].update(revealed_at=event.version, seed=fact.seed)
         elif isinstance(fact, (CheckRolled, CheckAbandoned)) and fact.dice_commitment in seeds:

@@ -113,9 +113,11 @@ def _audit_abandoned(event: LedgerEvent, fact: CheckAbandoned, before: CampaignS
     try:
         resolve(before, fact.request, replay, _WalksAway())
         problem = "the recorded request resolves without a choice, so it cannot have been abandoned"
-    except Abandoned:
+    except Abandoned as walked:
         if replay.left_over:
             problem = f"the record holds {replay.left_over} roll(s) the engine did not ask for"
+        elif walked.effects != fact.effects:
+            problem = f"the effects differ: recorded {len(fact.effects)} effects, re-judged {len(walked.effects)} effects"
     except DomainError as e:
         problem = f"the current engine refuses the recorded check: {e}"
     dice, proofs = _prove(event, fact, head)

@@ -55,11 +55,45 @@ class BoundedAggregateRecorder(PostgresAggregateRecorder):
     select_events = _busy_ends_at_once(PostgresAggregateRecorder.select_events)
 
 
+# One INSERT per this many events. The library sends a whole save as one array parameter
+# inside a psycopg pipeline, and a parameter of several MB there never gets its reply
+# (measured: 12 MB and up hang; thirty 1 MB statements in one transaction do not).
+_CHUNK = 500
+
+
 class BoundedApplicationRecorder(PostgresApplicationRecorder):
     insert_events = _busy_ends_at_once(PostgresApplicationRecorder.insert_events)
     select_events = _busy_ends_at_once(PostgresApplicationRecorder.select_events)
     select_notifications = _busy_ends_at_once(PostgresApplicationRecorder.select_notifications)
     max_notification_id = _busy_ends_at_once(PostgresApplicationRecorder.max_notification_id)
+
+    def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self._chunked_ids: dict[int, list[int]] = {}
+
+    def _insert_stored_events(self, curs, stored_events, **kwargs):  # type: ignore[no-untyped-def]
+        if len(stored_events) <= _CHUNK:
+            super()._insert_stored_events(curs, stored_events, **kwargs)
+            return
+        self._lock_table(curs)
+        self._notify_channel(curs)
+        ids: list[int] = []
+        for start in range(0, len(stored_events), _CHUNK):
+            chunk = stored_events[start : start + _CHUNK]
+            rows = [
+                self.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state)
+                for e in chunk
+            ]
+            curs.execute(query=self.insert_events_statement, params=(rows,))
+            ids.extend(row["notification_id"] for row in curs.fetchall())  # a sync per chunk
+        # The library asks for the ids right after this call, with the same cursor.
+        self._chunked_ids[id(curs)] = ids
+
+    def _fetch_ids_after_insert_events(self, curs, stored_events, **kwargs):  # type: ignore[no-untyped-def]
+        ids = self._chunked_ids.pop(id(curs), None)
+        if ids is not None:
+            return ids
+        return super()._fetch_ids_after_insert_events(curs, stored_events, **kwargs)
 
 
 class BoundedPostgresFactory(PostgresFactory):

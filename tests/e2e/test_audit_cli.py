@@ -35,11 +35,11 @@ class _WalkAway:
         raise Abandoned()
 
 
-def abandon(db: str, home: Path) -> int:
+def abandon(db: str, home: Path, grit: int = 0) -> int:
     """A Star who saw the ledger dice and walked away: the CheckAbandoned's event number."""
     with open_ledger(db, home) as ledger:
         ref = ledger.resolve("neon-harbor")
-        request = CheckRequest(star="Mara Voss", ability="fight", difficulty="HARD", opposition=1)
+        request = CheckRequest(star="Mara Voss", ability="fight", difficulty="HARD", opposition=1, grit=grit)
         result = ledger.check(ref, request, chooser=_WalkAway())
     (event,) = result.events
     assert event.type_name == "CheckAbandoned"
@@ -162,6 +162,7 @@ def test_a_forged_ledger_face_is_a_dice_mismatch(run, cast, db: str, home: Path)
 
 def test_seed_reveal_then_every_ledger_roll_is_proven(run, db_url: str, home: Path) -> None:
     new_campaign(run, db=db_url)
+    seed, main_id = ledger_secrets(db_url, home)  # the seed main rolls with until it is revealed
     assert run(*SHORTFALL, db=db_url).code == 0  # #4 table dice
     assert run(*LEDGER_CHECK, db=db_url).code == 0  # #5 ledger roll #2
     assert run("check", "Tobias", "work", "-d", "H", db=db_url).code == 0  # #6 ledger roll #3
@@ -183,7 +184,6 @@ def test_seed_reveal_then_every_ledger_roll_is_proven(run, db_url: str, home: Pa
     after = audited(run, "--all", "--verify-dice", db=db_url)
     assert (after["ok"], after["unproven"], after["mismatches"]) == (True, [], [])
     assert after["dice"] == {"table": 1, "unrevealed": 0, "verified": 2, "mismatch": 0}
-    seed, main_id = ledger_secrets(db_url, home)
     for audit, roll_number in zip(after["audits"][1:], (2, 3)):
         proofs = audit["dice"]["proofs"]
         assert all(p["ok"] and p["recorded"] == p["derived"] for p in proofs)
@@ -202,20 +202,27 @@ def test_seed_reveal_then_every_ledger_roll_is_proven(run, db_url: str, home: Pa
     assert audited(run, "--all", "--verify-dice", code=1, db=db_url)["unproven"] == [9]
 
 
-def test_a_fork_proves_its_inherited_rolls_with_the_seed_revealed_on_it(run, cast) -> None:
-    first = checked(run, *LEDGER_CHECK)  # #4, ledger roll #1 on main
-    assert run("branch", "create", "arc-two").code == 0
-    assert run("-b", "arc-two", "seed", "reveal").code == 0
-    on_fork = audited(run, "4", "--verify-dice", env={"SHOWRUNNER_BRANCH": "arc-two"})
-    assert on_fork["branch"] == "arc-two"
-    assert on_fork["audit"]["dice"]["status"] == "verified"
-    assert [p["recorded"] for p in on_fork["audit"]["dice"]["proofs"]] == [r["faces"] for r in first["rolls"]]
-    # The reveal is an event of the fork only: main's log does not hold the seed.
-    on_main = audited(run, "4", "--verify-dice", code=1, env={"SHOWRUNNER_BRANCH": "main"})
-    assert (on_main["branch"], on_main["audit"]["dice"]["status"]) == ("main", "unrevealed")
+def test_a_fork_reveals_its_own_seed_not_its_parents(run, cast) -> None:
+    on_main, on_fork = {"SHOWRUNNER_BRANCH": "main"}, {"SHOWRUNNER_BRANCH": "arc-two"}
+    first = checked(run, *LEDGER_CHECK)  # #4, main's ledger roll #1
+    assert run("branch", "create", "arc-two").code == 0  # #5 BranchForked, with a seed of its own
+    forked = checked(run, *LEDGER_CHECK, env=on_fork)  # #6, the fork's roll #2
+    assert forked["dice_commitment"] not in (None, first["dice_commitment"])
+    assert run("seed", "reveal", env=on_fork).code == 0  # #7, #8 on the fork only
+    fork_audit = audited(run, "--all", "--verify-dice", code=1, env=on_fork)
+    assert fork_audit["branch"] == "arc-two"
+    # The inherited #4 was rolled with main's seed, which the fork's reveal does not expose.
+    assert [(a["event"], a["dice"]["status"]) for a in fork_audit["audits"]] == [(4, "unrevealed"), (6, "verified")]
+    assert (fork_audit["unproven"], fork_audit["mismatches"]) == ([4], [])
+    assert audited(run, "4", "--verify-dice", code=1, env=on_main)["audit"]["dice"]["status"] == "unrevealed"
+    assert run("seed", "reveal", env=on_main).code == 0
+    main_audit = audited(run, "4", "--verify-dice", env=on_main)["audit"]
+    assert main_audit["dice"]["status"] == "verified"
+    assert [p["recorded"] for p in main_audit["dice"]["proofs"]] == [r["faces"] for r in first["rolls"]]
 
 
 def test_an_abandoned_check_is_audited_and_its_dice_proven(run, cast, db: str, home: Path) -> None:
+    seed, main_id = ledger_secrets(db, home)
     version = abandon(db, home)
     assert version == 4
     doc = audited(run, "4")
@@ -223,14 +230,13 @@ def test_an_abandoned_check_is_audited_and_its_dice_proven(run, cast, db: str, h
     assert (audit["type"], audit["star"], audit["roll_number"], audit["matches"], audit["problem"]) == (
         "CheckAbandoned", "Mara Voss", 1, True, None,
     )
-    assert audit["recorded"] is None and audit["rejudged"] is None
+    assert audit["recorded"] is None and audit["rejudged"] is None and audit["effects"] == []
     assert [(r["purpose"], len(r["faces"])) for r in audit["rolls"]] == [("action", 3), ("opposition", 1), ("script", 2)]
     assert audit["dice"]["status"] == "unrevealed"
     # The abandoned roll took roll #1: the next check is roll #2.
     assert checked(run, *LEDGER_CHECK)["roll_number"] == 2
     assert run("seed", "reveal").code == 0
     proven = audited(run, "4", "--verify-dice")["audit"]
-    seed, main_id = ledger_secrets(db, home)
     assert proven["dice"]["status"] == "verified"
     assert [p["derived"] for p in proven["dice"]["proofs"]] == [
         r["faces"] for r in derived_rolls(seed, main_id, 1, [("action", 3, 6), ("opposition", 1, 6), ("script", 2, 6)])
@@ -244,7 +250,11 @@ def test_an_abandoned_check_is_audited_and_its_dice_proven(run, cast, db: str, h
 
 
 def test_a_forged_abandoned_roll_is_a_mismatch(run, cast, db: str, home: Path) -> None:
-    version = abandon(db, home)
+    version = abandon(db, home, grit=1)  # 1 Grit spent before the roll: 4 Action Dice
+    spent = {"kind": "spent", "star": "Mara Voss", "pool": "grit", "amount": 1, "from_pool": 1, "exhausted": 0}
+    assert audited(run, str(version))["audit"]["effects"] == [spent]
+    # What was spent before walking away stays spent.
+    assert run("sheet", "Mara", "--json").json()["star"]["influence"]["grit"]["current"] == 2
     assert run("seed", "reveal").code == 0
     faces: list[int] = []
 
@@ -263,7 +273,15 @@ def test_a_forged_abandoned_roll_is_a_mismatch(run, cast, db: str, home: Path) -
 
     edit_stored_payload(db, version, "showrunner/CheckAbandoned", one_die_more)
     audit = audited(run, str(version), code=1)["audit"]
-    # The engine asks for 3 Action Dice; the forged record holds 4.
+    # The engine asks for 4 Action Dice; the forged record holds 5.
     assert (audit["matches"], audit["problem"]) == (
-        False, "the current engine refuses the recorded check: the engine asks for 3 action d6 but the record has 4 action d6",
+        False, "the current engine refuses the recorded check: the engine asks for 4 action d6 but the record has 5 action d6",
     )
+
+    def nothing_spent(payload: dict[str, Any]) -> None:
+        payload["rolls"][0]["faces"].pop()
+        payload["effects"] = []
+
+    edit_stored_payload(db, version, "showrunner/CheckAbandoned", nothing_spent)
+    audit = audited(run, str(version), code=1)["audit"]
+    assert (audit["matches"], audit["problem"]) == (False, "the effects differ: recorded 0 effects, re-judged 1 effects")

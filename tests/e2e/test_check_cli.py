@@ -51,10 +51,11 @@ def open_ledger(db: str, home: Path) -> Iterator[Ledger]:
 
 
 def ledger_secrets(db: str, home: Path, branch: str = "main") -> tuple[bytes, UUID]:
-    """The Director's first seed and a branch's id, read with the library (what a Star cannot do)."""
+    """The seed a branch rolls its ledger dice with now, and the branch's id, read with the
+    library from the Director's key file (what a Star cannot do)."""
     with open_ledger(db, home) as ledger:
         ref = ledger.resolve("neon-harbor", branch)
-        return ledger.keys.load(ref.campaign.id), ref.branch.id
+        return ledger.keys.load(ref.campaign.id, ledger.view(ref).state.dice_commitment), ref.branch.id
 
 
 def derived_rolls(seed: bytes, branch: UUID, roll_number: int, plan: list[tuple[str, int, int]]) -> list[dict[str, Any]]:
@@ -258,12 +259,14 @@ def test_ledger_dice_are_fixed_by_the_seed_and_the_roll_number(run, cast, db: st
     second = checked(run, *args)
     assert second["roll_number"] == 2
     assert second["rolls"] == derived_rolls(seed, main_id, 2, plan)
-    # A fork at #4 rolls its roll #2 from its own branch id: other dice than main's roll #2.
+    # A fork at #4 rolls its roll #2 from a seed and a branch id of its own.
     assert run("branch", "create", "what-if", "--at", "4").code == 0
-    _, fork_id = ledger_secrets(db, home, "what-if")
+    fork_seed, fork_id = ledger_secrets(db, home, "what-if")
+    assert fork_seed != seed
     forked = checked(run, *args)
     assert forked["roll_number"] == 2
-    assert forked["rolls"] == derived_rolls(seed, fork_id, 2, plan)
+    assert forked["dice_commitment"] == hashlib.sha256(b"showrunner-ledger/dice-seed/v1\x00" + fork_seed).hexdigest()
+    assert forked["rolls"] == derived_rolls(fork_seed, fork_id, 2, plan)
     # Table dice in between take a roll number too.
     table = checked(run, *SHORTFALL)
     assert (table["roll_number"], table["dice"]) == (3, "table")

@@ -218,22 +218,38 @@ def test_ctrl_c_after_the_roll_records_the_abandoned_check(terminal, run, db: st
     assert [e["type"] for e in log_events(run)[3:]] == ["CheckAbandoned", "CheckRolled"]
 
 
-def test_end_of_input_while_picking_a_pair_abandons_too(terminal, run, db: str, home: Path) -> None:
+def test_end_of_input_after_a_retake_abandons_and_keeps_the_spend(terminal, run, db: str, home: Path) -> None:
     dice = roll_one(db, home)
-    remaining = block(dice["action"], dice["opposition"])[1]
+    seed, branch = ledger_secrets(db, home)
+    (retake,) = derived_rolls(seed, branch, 1, [("retake", 1, 6)])
+    action = [*dice["action"][1:], *retake["faces"]]
+    remaining = block(action, dice["opposition"])[1]
     available = remaining + [0] * max(0, 2 - len(remaining))
     t = terminal()
+    t.expect(r"Your choice \[k/p/r\] \(k\): ")
+    t.send(f"r\r{dice['action'][0]}\r")
+    t.expect(r"Pools +Retake 1 · Spotlight 0 · Grit 3")
     t.expect(r"Your choice \[k/p/r\] \(k\): ")
     t.send("p\r")
     t.expect(r"Pair to keep, from " + ",".join(map(str, available)) + r" \(Enter: back\): ")
     impossible = next(f for f in range(1, 7) if Counter(available)[f] == 0)
     t.send(f"{impossible},{impossible}\r")
     t.expect(rf"{impossible},{impossible} are not among the dice left")
-    t.send("\x04")
+    t.send("\x04")  # Ctrl-D: end of input
     code, err = t.finish()
     assert code == 130
-    assert "recorded as event #4 (CheckAbandoned, roll #1)" in err
-    assert recorded(run, 4)["type"] == "CheckAbandoned"
+    assert err == (
+        "showrunner: check abandoned after the roll; the roll was recorded as event #4 "
+        "(CheckAbandoned, roll #1) and cannot be rolled again, and what was spent stays spent\n"
+    )
+    event = recorded(run, 4)
+    assert event["type"] == "CheckAbandoned"
+    assert event["request"]["after_roll"] == [{"kind": "retake", "faces": [dice["action"][0]]}]
+    assert event["rolls"][3] == {"purpose": "retake", "sides": 6, "faces": retake["faces"], "source": "ledger"}
+    assert event["effects"] == [{"kind": "spent", "star": "Mara Voss", "pool": "retake", "amount": 1, "from_pool": 1, "exhausted": 0}]
+    assert run("sheet", "Mara", "--json").json()["star"]["influence"]["retake"]["current"] == 1
+    audit = run("audit", "4", "--json").json()["audit"]
+    assert (audit["type"], audit["matches"], audit["dice"]["status"]) == ("CheckAbandoned", True, "unrevealed")
 
 
 def test_no_input_at_a_terminal_asks_nothing(terminal, run, db: str, home: Path) -> None:
