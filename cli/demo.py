@@ -31,16 +31,25 @@ def _script(db: Path, cast: Path) -> list[list[str]]:
         g + ["star", "add", "--file", str(cast / CAST[1])],
         g + ["note", "Episode 1: the flooded vault under the Customs House"],
         g + ["spend", "Mara", "grit", "--reason", "Forcing the floodgate"],
+        # The rulebook's Shortfall example, rolled with physical dice typed in.
+        g + ["check", "Mara", "fight", "-d", "HARD", "-s", "Swords", "-o", "2",
+             "--action", "1,4,5,6,2", "--opposition-dice", "1,5", "--script", "4,2", "--no-input"],
+        # Ledger dice: derived from the committed seed, provable after the reveal below.
+        g + ["check", "Mara", "move", "-d", "NORMAL", "-o", "1", "--no-input"],
         g + ["spend", "Tobias", "retake", "--reason", "Re-rolling the lock puzzle"],
         g + ["regain", "Tobias", "retake", "--amount", "2", "--reason", "Hit the Mark twice"],
         g + ["note", "--private", "The harbourmaster is the informant"],
         g + ["spend", "Mara", "spotlight", "--push", "--reason", "Claiming the scene"],
         g + ["sheet", "Mara"],
         g + ["log"],
-        g + ["replay", "--to", "5"],
-        g + ["branch", "create", "what-if", "--at", "5"],
-        g + ["regain", "Tobias", "grit", "--reason", "A quiet moment instead"],
+        g + ["replay", "--to", "6"],
+        g + ["audit", "6"],
+        g + ["branch", "create", "what-if", "--at", "6"],
+        g + ["check", "Tobias", "work", "-d", "HARD", "-s", "Clockwork", "-o", "1", "--no-input"],
         g + ["branch", "diff", "main", "what-if"],
+        g + ["branch", "use", "main"],
+        g + ["seed", "reveal"],
+        g + ["audit", "--all", "--verify-dice"],
         g + ["head"],
         g + ["verify"],
     ]
@@ -54,9 +63,10 @@ def demo(
 ) -> None:
     """Play a short scripted stretch of a throwaway campaign, step by step.
 
-    Two Stars join, spend and regain Influence, then the demo shows a sheet, the
-    log, a replay to an earlier event, a fork, a branch diff and `verify`. Your
-    own campaigns are not touched.
+    Two Stars join, spend and regain Influence and roll checks with table and ledger
+    dice; then the demo shows a sheet, the log, a replay to an earlier event, an audit,
+    a fork, a branch diff, the seed reveal that proves every ledger roll, and `verify`.
+    Your own campaigns are not touched.
 
     Example: showrunner demo --keep ./demo-campaign
     """

@@ -13,11 +13,15 @@ from showrunner_ledger.cli.demo import _script
 from showrunner_ledger.cli.main import app
 from tests.e2e.conftest import REPO, assert_refused
 
-GROUPS = ("campaign", "star", "branch")
+GROUPS = ("campaign", "star", "branch", "seed")
+STEP = r"\$ showrunner (\S+(?: (?:new|add|create|diff|use|reveal))?)"
 # The demo's steps, as its script lists them ("branch diff", "spend", ...).
 DEMO_COMMANDS = [" ".join(argv[2:4]) if argv[2] in GROUPS else argv[2] for argv in _script(Path("demo.sqlite"), Path("cast"))]
 # What the demo must show, in this order.
-SHOWN = ["campaign new", "star add", "spend", "regain", "sheet", "log", "replay", "branch create", "branch diff", "head", "verify"]
+SHOWN = ["campaign new", "star add", "spend", "check", "regain", "sheet", "log", "replay", "audit", "branch create",
+         "branch diff", "seed reveal", "head", "verify"]
+# Where the steps whose output the tests read stand in the script.
+LOG, REPLAY, DIFF = (DEMO_COMMANDS.index(name) for name in ("log", "replay", "branch diff"))
 
 
 def test_the_demo_shows_the_whole_flow_in_order() -> None:
@@ -54,18 +58,21 @@ def test_demo_with_the_real_script(cli, home: Path, tmpdir_env) -> None:
     assert result.code == 0, result
     out = result.out
     # Every step is announced, in order.
-    steps = re.findall(r"\$ showrunner (\S+(?: (?:new|add|create|diff))?)", out)
+    steps = re.findall(STEP, out)
     assert steps == DEMO_COMMANDS
-    # The sheet, the log, the replay, the fork, the diff, the digest and verify.
-    assert "Star Profile · main #9" in out and "Mara Voss" in out
-    assert "neon-harbor/main — page 1 of 1 (9 events)" in out
+    # The sheet, the log, the checks and their audits, the replay, the fork, the diff,
+    # the reveal that proves the ledger dice, the digest and verify.
+    assert "Star Profile · main #11" in out and "Mara Voss" in out
+    assert "neon-harbor/main — page 1 of 1 (11 events)" in out
     assert "The harbourmaster is the informant (director only)" in out
-    assert "Neon Harbor — main as of #5" in out
-    assert "Created branch what-if from main at #5 and switched to it." in out
-    assert re.search(r"main and what-if share events #1 to #5 \(hash [0-9a-f]{12}\)", out)
-    assert "Sheet differences (4)" in out
-    assert re.search(r"^7:[0-9a-f]{64}$", out, re.MULTILINE)
-    assert "OK: 7 events of what-if verified." in out
+    assert "Neon Harbor — main as of #6" in out
+    assert "MATCHES the record" in out
+    assert "Created branch what-if from main at #6 and switched to it." in out
+    assert re.search(r"main and what-if share events #1 to #6 \(hash [0-9a-f]{12}\)", out)
+    assert re.search(r"Sheet differences \(\d+\)", out)
+    assert "OK: every check MATCHES the record and every ledger roll is proven." in out
+    assert re.search(r"^13:[0-9a-f]{64}$", out, re.MULTILINE)
+    assert "OK: 13 events of main verified." in out
     # The user's folders are untouched, and the throwaway campaign is gone.
     assert list((home / "data").iterdir()) == []
     assert list((home / "config").iterdir()) == []
@@ -80,14 +87,14 @@ def test_demo_json(cli, home: Path, tmpdir_env) -> None:
     assert set(doc) == {"steps", "kept"}
     assert doc["kept"] is None
     steps = doc["steps"]
-    assert [re.match(r"showrunner (\S+(?: (?:new|add|create|diff))?)", s["command"]).group(1) for s in steps] == DEMO_COMMANDS
+    assert [re.match(STEP.replace("\\$ ", ""), s["command"]).group(1) for s in steps] == DEMO_COMMANDS
     assert [s["exit_code"] for s in steps] == [0] * len(DEMO_COMMANDS)
     assert steps[-1]["output"]["ok"] is True
-    assert steps[-1]["output"]["checked"] == 7
-    assert steps[-2]["output"]["digest"] == f"7:{steps[-1]['output']['head']['hash']}"
-    assert steps[10]["output"]["total"] == 9
-    assert steps[11]["output"]["as_of"] == 5
-    assert steps[14]["output"]["divergence"]["version"] == 5
+    assert steps[-1]["output"]["checked"] == 13
+    assert steps[-2]["output"]["digest"] == f"13:{steps[-1]['output']['head']['hash']}"
+    assert steps[LOG]["output"]["total"] == 11
+    assert steps[REPLAY]["output"]["as_of"] == 6
+    assert steps[DIFF]["output"]["divergence"]["version"] == 6
     assert list((home / "data").iterdir()) == []
     assert list((home / "config").iterdir()) == []
     assert list(tmp.iterdir()) == []
@@ -104,7 +111,7 @@ def test_demo_keep_leaves_a_campaign_to_explore(cli, tmp_path: Path) -> None:
     # The hint works from the user's own settings, not the demo's.
     explored = cli(*argv, "--json", db=None)
     assert explored.code == 0, explored
-    assert explored.json()["total"] == 9
+    assert explored.json()["total"] == 13  # main, after the seed reveal
     assert_refused(cli("demo", "--keep", keep, db=None), 1, "is not empty", "--keep")
 
 
