@@ -590,9 +590,18 @@ class Ledger:
 
         With a chooser (a Star at a terminal) the after-roll spends and the kept pair are
         asked for once the dice are down; walking away then records a CheckAbandoned.
+        If another roll lands while the Star chooses, nothing is recorded: deciding again
+        would show other dice, a re-roll the rules do not give.
         """
+        shown = False
 
         def decide(state: CampaignState) -> list[Fact]:
+            nonlocal shown
+            if shown:
+                raise CommandConflict(
+                    "another roll was recorded on this branch while you chose; yours was not recorded: roll again"
+                )
+            shown = chooser is not None
             roll_number = state.dice_rolls + 1
             commitment_used = None if faces else state.dice_commitment
             if faces:

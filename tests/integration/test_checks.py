@@ -20,7 +20,8 @@ from showrunner_ledger.domain.showrunner.influence import Spent
 from showrunner_ledger.domain.showrunner.sheet import AbilityName, Pool
 from showrunner_ledger.ledger.audit import audit, audit_all
 from showrunner_ledger.ledger.dice import LedgerDice
-from showrunner_ledger.ledger.errors import EventNotFound
+from showrunner_ledger.ledger.bootstrap import bootstrap
+from showrunner_ledger.ledger.errors import CommandConflict, EventNotFound
 from showrunner_ledger.ledger.facts import CheckAbandoned, CheckRolled, SeedCommitted, SeedRevealed
 from showrunner_ledger.ledger.seeds import commitment
 from tests.conftest import example_star
@@ -253,3 +254,30 @@ def test_walking_away_keeps_what_was_spent_before_the_roll(ledger):
     assert [(e.kind, e.pool, e.amount) for e in walked.effects] == [("spent", "grit", 2)]
     after = ledger.view(ref).state.star(NAME).influence.grit.current
     assert after == grit_before - 2
+
+
+class KeepAfterAnotherRoll:
+    """Keeps the first pair offered, but only after another writer has rolled meanwhile."""
+
+    def __init__(self, other, ref) -> None:
+        self.other, self.ref, self.asked = other, ref, 0
+
+    def choose(self, view: View):
+        self.asked += 1
+        if self.asked == 1:
+            self.other.check(self.ref, FIGHT)
+        return view.remaining[:2] if len(view.remaining) >= 2 else (0, 0)
+
+
+def test_an_interactive_check_is_not_rolled_again_after_a_conflict(ledger, settings):
+    ref = new_campaign(ledger)
+    other = bootstrap(settings)
+    try:
+        chooser = KeepAfterAnotherRoll(other, other.resolve(ref.campaign.name))
+        head = ledger.head(ref).version
+        with pytest.raises(CommandConflict, match="roll again"):
+            ledger.check(ref, FIGHT, chooser=chooser)
+        assert chooser.asked == 1  # the Star was never shown a second set of dice
+        assert ledger.head(ref).version == head + 1  # only the other writer's check
+    finally:
+        other.close()
