@@ -17,7 +17,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..domain.showrunner.check import Die, Resolution, Step
+from ..domain.showrunner.check import Die, Resolution
+from ..domain.showrunner.effects import Step
 from ..domain.showrunner.influence import LABELS
 
 # Three distinct colours of d6, as at the table (5.2).

@@ -18,7 +18,7 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..campaign import CampaignState
-from ..dice import DiceSource, RecordingDice, Roll
+from ..dice import DiceSource, Roll
 from ..errors import RuleViolation, UnknownName
 from .effects import (
     AbilityMarked,
@@ -27,8 +27,10 @@ from .effects import (
     LimitMarked,
     PropsSpent,
     ScarMarked,
+    Step,
     StudioNotesChanged,
     WearMarked,
+    Working,
     apply_effects,
 )
 from .influence import LABELS, PoolName, decide_regain, decide_spend
@@ -137,15 +139,6 @@ class Die(BaseModel):
     dice: int
 
 
-class Step(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    kind: str
-    """rolled, spent, rerolled, removed, duplicated, blocked, kept, judged, rewarded"""
-    text: str
-    faces: tuple[int, ...] = ()
-
-
 class Resolution(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -179,25 +172,12 @@ class Resolution(BaseModel):
         )
 
 
-class _Check:
-    """The working state of one resolution. Every spend applies at once, as at the table."""
+class _Check(Working):
+    """The working state of one resolution."""
 
     def __init__(self, state: CampaignState, request: CheckRequest, dice: DiceSource) -> None:
-        self.state = state
+        super().__init__(state, request.star, dice)
         self.request = request
-        self.dice = RecordingDice(dice)
-        self.sheet = state.star(request.star)
-        self.name = self.sheet.name
-        self.effects: list[Effect] = []
-        self.steps: list[Step] = []
-
-    def emit(self, effect: Effect) -> None:
-        self.effects.append(effect)
-        self.state = apply_effects(self.state, [effect])
-        self.sheet = self.state.star(self.name)
-
-    def step(self, kind: str, text: str, faces: Sequence[int] = ()) -> None:
-        self.steps.append(Step(kind=kind, text=text, faces=tuple(faces)))
 
     def spend(self, pool: PoolName, amount: int, why: str) -> None:
         if amount <= 0:

@@ -32,16 +32,27 @@ Readings (docs/rules.md, "Consequences"):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..campaign import CampaignState
-from ..dice import DiceSource, RecordingDice, Roll, Source
+from ..dice import DiceSource, Roll, Source
 from ..errors import RuleViolation, UnknownName
-from .check import Step, roll_plot_armor_scar
-from .effects import AbilityMarked, Effect, LimitMarked, PropsSpent, ScarMarked, WearMarked, WrittenOff, apply_effects
+from .check import roll_plot_armor_scar
+from .effects import (
+    AbilityMarked,
+    Effect,
+    LimitMarked,
+    PropsSpent,
+    ScarMarked,
+    Step,
+    WearMarked,
+    Working,
+    WrittenOff,
+    apply_effects,
+)
 from .influence import Spent
 from .ladder import Difficulty, Quality
 from .sheet import AbilityName, Mastery, PropType
@@ -229,25 +240,12 @@ class DeferredDice:
         return self._inner.roll(purpose, count, sides)
 
 
-class _Working:
-    """The state as the decision goes: every effect applies at once, as at the table."""
+class _Working(Working):
+    """The state as the decision goes."""
 
     def __init__(self, state: CampaignState, request: ConsequenceRequest, dice: DiceSource) -> None:
-        self.state = state
+        super().__init__(state, request.star, dice)
         self.request = request
-        self.dice = RecordingDice(dice)
-        self.sheet = state.star(request.star)
-        self.name = self.sheet.name
-        self.effects: list[Effect] = []
-        self.steps: list[Step] = []
-
-    def emit(self, effect: Effect) -> None:
-        self.effects.append(effect)
-        self.state = apply_effects(self.state, [effect])
-        self.sheet = self.state.star(self.name)
-
-    def step(self, kind: str, text: str, faces: Sequence[int] = ()) -> None:
-        self.steps.append(Step(kind=kind, text=text, faces=tuple(faces)))
 
     def has(self, mastery: Mastery) -> bool:
         return mastery in self.sheet.masteries

@@ -6,11 +6,13 @@ them again without re-deciding anything.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..campaign import CampaignState
+from ..dice import DiceSource, RecordingDice
 from .influence import Regained, Spent
 from .ladder import Quality
 from .sheet import AbilityName, CareerPath, PropType, Scar, StarSheet
@@ -153,3 +155,34 @@ def apply_effects(state: CampaignState, effects: tuple[Effect, ...] | list[Effec
     for effect in effects:
         state = effect.apply(state)
     return state
+
+
+class Step(BaseModel):
+    """One line of how a rule was applied: what the table would say aloud."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: str
+    """rolled, spent, rerolled, removed, duplicated, blocked, kept, judged, rewarded, lost, …"""
+    text: str
+    faces: tuple[int, ...] = ()
+
+
+class Working:
+    """A decision in progress: every effect applies at once, as at the table, and is kept."""
+
+    def __init__(self, state: CampaignState, star: str, dice: DiceSource) -> None:
+        self.state = state
+        self.dice = RecordingDice(dice)
+        self.sheet = state.star(star)
+        self.name = self.sheet.name
+        self.effects: list[Effect] = []
+        self.steps: list[Step] = []
+
+    def emit(self, effect: Effect) -> None:
+        self.effects.append(effect)
+        self.state = apply_effects(self.state, [effect])
+        self.sheet = self.state.star(self.name)
+
+    def step(self, kind: str, text: str, faces: Sequence[int] = ()) -> None:
+        self.steps.append(Step(kind=kind, text=text, faces=tuple(faces)))
