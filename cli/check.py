@@ -46,6 +46,7 @@ FACE_FLAGS: dict[str, tuple[str, int]] = {
     "spotlight": ("--spotlight-die", 6),
     "anomaly": ("--anomaly", 100),
     "scar_slot": ("--scar-slot", 10),
+    "grit": ("--grit-dice", 6),
 }
 ANY = ("any", "-", "")
 """`--spotlight any` (or `--spotlight=`): let the default policy pick which Opposition Dice to clear."""
@@ -77,7 +78,8 @@ OppositionRetakeDice = _faces_option("--opposition-retake-dice", "The new faces 
 SpotlightDie = _faces_option("--spotlight-die", "The d6 of each --spotlight, in order.")
 AnomalyDie = _faces_option("--anomaly", "The d100 Anomaly rolls of a Channel check that Hits the Mark.")
 ScarSlotDie = _faces_option("--scar-slot", "The d10 slot rolls of the Plot Armor Scar, in order.")
-SPENDS = "Spends after the roll (applied in this order: duplicates, retakes, opposition retakes, spotlights)"
+GritDice = _faces_option("--grit-dice", "The extra Action Dice of --grit-after, in order.")
+SPENDS = "Spends after the roll (applied in this order: Grit, duplicates, retakes, opposition retakes, spotlights)"
 BEFORE = "Spends before the roll"
 OPPOSE = "Opposition"
 
@@ -102,7 +104,9 @@ def check(
     preparation: Annotated[int, typer.Option("--preparation", min=0, metavar="N", help="Preparation spent as NORMAL Props: +1 Action Die each.", rich_help_panel=BEFORE)] = 0,
     plot_armor: Annotated[bool, typer.Option("--plot-armor", help="Spend 1 Plot Armor: the task becomes EASY (and leaves a Scar without Plot Armor Mastery).", rich_help_panel=BEFORE)] = False,
     hero_prop: Annotated[str | None, typer.Option("--hero-prop", metavar="NAME", help="Use a Hero Prop: 1 Wear, its bonus dice, and its Difficulty milestone.", rich_help_panel=BEFORE)] = None,
+    power_alone: Annotated[bool, typer.Option("--power-alone", help="The Hero Prop's Power does the task on its own: an automatic Success without rolling, up to its Difficulty milestone.", rich_help_panel=BEFORE)] = False,
     spotlight_steps: Annotated[int, typer.Option("--spotlight-steps", min=0, metavar="N", help="With Spotlight Mastery: Spotlight spent to lower the Difficulty one step each.", rich_help_panel=BEFORE)] = 0,
+    grit_after: Annotated[int, typer.Option("--grit-after", min=0, metavar="N", help="Grit spent after the roll: one more Action Die rolled for each.", rich_help_panel=SPENDS)] = 0,
     duplicate: Annotated[list[int] | None, typer.Option("--duplicate", metavar="FACE", help="With Grit Mastery: spend 1 Grit to duplicate an Action Die showing FACE (repeatable).", rich_help_panel=SPENDS)] = None,
     retake: Annotated[list[str] | None, typer.Option("--retake", metavar="FACES", help="Spend 1 Retake to re-roll the Action Dice showing FACES, e.g. 1,2 (repeatable).", rich_help_panel=SPENDS)] = None,
     retake_opposition: Annotated[list[str] | None, typer.Option("--retake-opposition", metavar="FACES", help="With Retake Mastery: spend 1 Retake to re-roll the Opposition Dice showing FACES (repeatable).", rich_help_panel=SPENDS)] = None,
@@ -121,6 +125,7 @@ def check(
     spotlight_die: SpotlightDie = None,
     anomaly: AnomalyDie = None,
     scar_slot: ScarSlotDie = None,
+    grit_dice: GritDice = None,
     no_input: Annotated[bool, typer.Option("--no-input", help="Never ask: apply the given spends and keep --keep or the default pair.")] = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -153,7 +158,8 @@ def check(
     career = _career(acclaim)
     props = tuple(_prop(p) for p in prop or [])
     kept = _keep(keep) if keep is not None else None
-    after: list = [AfterRoll(kind="duplicate", faces=(_face("--duplicate", f),)) for f in duplicate or []]
+    after: list = [AfterRoll(kind="grit") for _ in range(grit_after)]
+    after += [AfterRoll(kind="duplicate", faces=(_face("--duplicate", f),)) for f in duplicate or []]
     after += [AfterRoll(kind="retake", faces=_spend_faces("--retake", v)) for v in retake or []]
     after += [AfterRoll(kind="retake_opposition", faces=_spend_faces("--retake-opposition", v)) for v in retake_opposition or []]
     after += [AfterRoll(kind="spotlight", faces=_spend_faces("--spotlight", v, allow_any=True)) for v in spotlight or []]
@@ -161,7 +167,7 @@ def check(
         "action": action_faces, "opposition": opposition_faces, "script": script_faces,
         "actor_specialty": actor_specialty_die, "actor_scar": actor_scar_die, "studio_note": studio_note_die,
         "retake": retake_dice, "opposition_retake": opposition_retake_dice, "spotlight": spotlight_die,
-        "anomaly": anomaly, "scar_slot": scar_slot,
+        "anomaly": anomaly, "scar_slot": scar_slot, "grit": grit_dice,
     }
     faces = {purpose: _table_faces(purpose, values) for purpose, values in given.items() if values is not None}
 
@@ -187,6 +193,7 @@ def check(
         preparation=preparation,
         plot_armor=plot_armor,
         hero_prop=hero_prop,
+        power_alone=power_alone,
         spotlight_steps=spotlight_steps,
         after_roll=tuple(after),
         keep=kept,

@@ -169,7 +169,7 @@ _OUTCOME_STYLES = {
     "failure": "bold red",
     "disaster": "bold bright_red",
 }
-_MARK_STYLES = {"perfect_take": "bold bright_magenta", "hit": "bold magenta", "bad_take": "dim"}
+_MARK_STYLES = {"perfect_take": "bold bright_magenta", "hit": "bold magenta", "bad_take": "dim", "not_rolled": "dim"}
 
 
 def render_check(resolution: Resolution, *, title: str, footer: str, pools_note: str = "") -> RenderableType:

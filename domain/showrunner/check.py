@@ -70,10 +70,13 @@ class Mark(str, Enum):
     PERFECT_TAKE = "perfect_take"
     HIT = "hit"
     BAD_TAKE = "bad_take"
+    NOT_ROLLED = "not_rolled"
+    """A Hero Prop's Power succeeded on its own: no dice, so no mark to hit or miss."""
 
     @property
     def label(self) -> str:
-        return {"perfect_take": "Perfect Take", "hit": "Hit the Mark", "bad_take": "Bad Take"}[self.value]
+        return {"perfect_take": "Perfect Take", "hit": "Hit the Mark", "bad_take": "Bad Take",
+                "not_rolled": "no roll"}[self.value]
 
 
 _OUTCOME_ORDER = [Outcome.HIGHLIGHT, Outcome.SUCCESS, Outcome.PARTIAL, Outcome.FAILURE, Outcome.DISASTER]
@@ -92,11 +95,12 @@ class AfterRoll(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    kind: Literal["retake", "retake_opposition", "spotlight", "duplicate"]
+    kind: Literal["retake", "retake_opposition", "spotlight", "duplicate", "grit"]
     faces: tuple[int, ...] = ()
     """retake: Action faces to re-roll; retake_opposition: Opposition faces (Retake Mastery);
     spotlight: Opposition faces to clear first (the rest by the default policy);
-    duplicate: the one Action face Grit Mastery copies."""
+    duplicate: the one Action face Grit Mastery copies; grit: no faces, 1 Grit for one
+    more Action Die rolled now (6.1: Influence may be spent before or after the roll)."""
 
 
 class CheckRequest(BaseModel):
@@ -121,6 +125,8 @@ class CheckRequest(BaseModel):
     preparation: int = Field(default=0, ge=0)
     plot_armor: bool = False
     hero_prop: str | None = None
+    power_alone: bool = False
+    """The Hero Prop's Power does the task on its own: an automatic Success, no roll (8.2)."""
     spotlight_steps: int = Field(default=0, ge=0)
     """With Spotlight Mastery: Spotlight spent to lower the Difficulty one step each."""
     after_roll: tuple[AfterRoll, ...] = ()
@@ -275,8 +281,12 @@ def resolve(
         prop, count = spend
         _spend_props(check, prop, count)
         action_pool.append(Die(source=f"{prop.quality.value} {prop.type.value} Prop spent", dice=count))
+    if request.power_alone and request.hero_prop is None:
+        raise RuleViolation("a Power succeeds on its own only through a Hero Prop: name it with --hero-prop")
     if request.hero_prop is not None:
         effective = _use_hero_prop(check, request.hero_prop, original, effective, action_pool)
+        if request.power_alone:
+            return _power_alone(check, original, effective, action_pool)
     if request.spotlight_steps:
         if not check.has_mastery(Mastery.SPOTLIGHT):
             raise RuleViolation(f"{sheet.name} needs Spotlight Mastery to lower a Difficulty with Spotlight")
@@ -517,8 +527,33 @@ def _use_hero_prop(
     return effective
 
 
+def _power_alone(check: _Check, original: Difficulty, effective: Difficulty, action_pool: list[Die]) -> Resolution:
+    """8.2: marking 1 Wear gives an automatic Success, without rolling, up to the Prop's
+    highest unlocked Difficulty milestone; above it the check must be rolled."""
+    prop = check.sheet.hero_prop(check.request.hero_prop or "")
+    milestone = prop.difficulty_milestone
+    if milestone is None or original.rank > milestone.rank:
+        reach = f"up to {milestone.value}" if milestone else "not yet (no Difficulty milestone unlocked)"
+        raise RuleViolation(
+            f"{prop.name}'s Power can succeed on its own {reach}; a {original.value} task must be rolled"
+        )
+    check.step("judged", f"{prop.name}'s Power succeeds on its own: an automatic Success at {original.value}")
+    return Resolution(
+        request=check.request, star=check.name, action_pool=tuple(action_pool), opposition_pool=(),
+        rolls=(), steps=tuple(check.steps), action=(), opposition=(), script=(0, 0), blocked=(),
+        remaining=(), kept=(0, 0), original_difficulty=original, effective_difficulty=effective,
+        progress_difficulty=original, outcome=Outcome.SUCCESS, mark=Mark.NOT_ROLLED,
+        consequences_due=0, effects=tuple(check.effects),
+    )
+
+
 def _after_roll(check: _Check, spend: AfterRoll, action: list[int], opposition: list[int]) -> tuple[list[int], list[int]]:
     name = check.name
+    if spend.kind == "grit":
+        check.spend("grit", 1, "one more Action Die, after the roll")
+        extra = check.dice.roll("grit", 1)
+        check.step("rolled", f"Grit after the roll: one more Action Die, {extra[0]}", extra)
+        return [*action, *extra], opposition
     if spend.kind == "duplicate":
         if not check.has_mastery(Mastery.GRIT):
             raise RuleViolation(f"{name} needs Grit Mastery to duplicate a die with Grit")

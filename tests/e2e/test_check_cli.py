@@ -385,3 +385,25 @@ def test_checks_on_each_backend(run, db_url: str, home: Path) -> None:
     assert fingerprint(run, home, db=db_url) == before
     assert [(e["version"], e["type"]) for e in log_events(run, db=db_url)[3:]] == [(4, "CheckRolled"), (5, "CheckRolled")]
     assert run("verify", db=db_url).code == 0
+
+
+def test_a_hero_props_power_on_its_own_succeeds_without_a_roll(run, cast) -> None:
+    """8.2: up to its Difficulty milestone (N for Father's Rapier) the Power alone succeeds."""
+    done = run("check", "Mara", "fight", "-d", "N", "--hero-prop", "Father's Rapier", "--power-alone", "--no-input", "--json")
+    assert done.code == 0, done
+    doc = done.json()
+    assert (doc["outcome"], doc["mark"], doc["action"], doc["script"]) == ("success", "not_rolled", [], [0, 0])
+    assert sheet(run, "Mara")["hero_props"][0]["wear"] == 3
+    # Above the milestone it must be rolled; the Wear is now full as well: refused, nothing written.
+    refused = run("check", "Mara", "fight", "-d", "H", "--hero-prop", "Father's Rapier", "--power-alone", "--no-input")
+    assert refused.code == 1 and len(refused.err.strip().splitlines()) == 1
+
+
+def test_grit_after_the_roll_adds_an_action_die(run, cast) -> None:
+    doc = run(
+        "check", "Mara", "fight", "-d", "H", "-s", "Swords", "-o", "2", "--grit-after", "1",
+        "--action", "1,4,5,6,2", "--opposition-dice", "1,5", "--script", "3,3", "--grit-dice", "6", "--json",
+    ).json()
+    assert doc["action"] == [1, 4, 5, 6, 2, 6]
+    assert (doc["kept"], doc["outcome"]) == ([6, 6], "highlight")
+    assert sheet(run, "Mara")["influence"]["grit"]["current"] == 2  # 3, 1 spent after the roll

@@ -709,3 +709,44 @@ def test_the_same_request_and_faces_resolve_the_same_way():
     first, second = check(state, faces, **fields), check(state, faces, **fields)
     assert first == second
     assert resolve(state, first.request, ReplayDice(first.rolls)) == first
+
+
+# ------------------------------------------------------------------ a Power on its own; Grit after the roll
+
+def _mara_state() -> CampaignState:
+    return CampaignState().with_star(example_star())  # Father's Rapier: N milestone, Wear 2/3
+
+
+def test_a_power_used_on_its_own_succeeds_without_a_roll_up_to_its_milestone() -> None:
+    request = CheckRequest(star="Mara", ability="fight", difficulty="NORMAL", hero_prop="Father's Rapier", power_alone=True)
+    resolution = resolve(_mara_state(), request, TableDice({}))
+    assert (resolution.outcome, resolution.mark) == (Outcome.SUCCESS, Mark.NOT_ROLLED)
+    assert resolution.rolls == () and resolution.consequences_due == 0
+    assert [(e.kind, getattr(e, "wear", None)) for e in resolution.effects] == [("wear", 1)]
+    # An audit re-judges it from no dice at all.
+    assert resolve(_mara_state(), request, ReplayDice(())).judged() == resolution.judged()
+
+
+def test_a_power_above_its_milestone_must_be_rolled() -> None:
+    request = CheckRequest(star="Mara", ability="fight", difficulty="HARD", hero_prop="Father's Rapier", power_alone=True)
+    with pytest.raises(RuleViolation, match="can succeed on its own up to NORMAL; a HARD task must be rolled"):
+        resolve(_mara_state(), request, TableDice({}))
+
+
+def test_a_power_on_its_own_needs_a_hero_prop() -> None:
+    request = CheckRequest(star="Mara", ability="fight", difficulty="NORMAL", power_alone=True)
+    with pytest.raises(RuleViolation, match="--hero-prop"):
+        resolve(_mara_state(), request, TableDice({}))
+
+
+def test_grit_after_the_roll_rolls_one_more_action_die() -> None:
+    request = CheckRequest(
+        star="Mara", ability="fight", difficulty="HARD", specialties=("Swords",), opposition=2,
+        after_roll=(AfterRoll(kind="grit"),),
+    )
+    dice = {"action": [1, 4, 5, 6, 2], "opposition": [1, 5], "script": [3, 3], "grit": [6]}
+    resolution = resolve(_mara_state(), request, TableDice(dice))
+    assert resolution.action == (1, 4, 5, 6, 2, 6)
+    assert resolution.kept == (6, 6) and resolution.outcome is Outcome.HIGHLIGHT
+    spent = [e for e in resolution.effects if e.kind == "spent"]
+    assert [(e.pool, e.amount) for e in spent] == [("grit", 1)]
