@@ -285,7 +285,7 @@ def test_the_event_payload_holds_the_whole_resolution(run, cast) -> None:
     assert resolution["request"] == {
         "star": "Mara Voss", "ability": "fight", "difficulty": "HARD", "specialties": [], "scars": [],
         "opposition": 2, "opposition_source": "the target's Power Die", "actor_specialty": False, "actor_scar": False,
-        "studio_note": False, "grit": 0, "props": [], "preparation": 0, "plot_armor": False, "hero_prop": None,
+        "studio_note": False, "grit": 0, "props": [], "preparation": 0, "plot_armor": False, "hero_prop": None, "power_alone": False,
         "spotlight_steps": 0, "after_roll": [], "keep": None, "acclaim_path": "destiny", "push": False,
     }
     assert resolution["rolls"] == [

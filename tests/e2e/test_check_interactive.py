@@ -91,9 +91,24 @@ class Terminal:
     def finish(self) -> tuple[int, str]:
         """Wait for the exit; return the exit code and stderr."""
         deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline and self._read(deadline):
-            pass
-        _, status = os.waitpid(self.pid, 0)
+        open_terminal = True
+        while True:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() >= deadline:
+                # Never hang the suite: a command that does not end is a failure.
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+                self.code = -9
+                raise AssertionError(f"the command did not exit within {TIMEOUT} s; the terminal shows:\n{self.screen}")
+            if open_terminal:
+                open_terminal = self._read(min(deadline, time.monotonic() + 0.1))
+            else:
+                time.sleep(0.05)
+        while open_terminal:  # what the program printed last, until nothing more comes
+            before = len(self._raw)
+            open_terminal = self._read(time.monotonic() + 0.2) and len(self._raw) > before
         self.code = os.waitstatus_to_exitcode(status)
         with os.fdopen(self._err, "rb") as err:
             return self.code, err.read().decode()
