@@ -200,7 +200,11 @@ class Raw:
 
     def read_decode(self, table: str, originator_id: uuid.UUID, *, gt: int = 0, lte: int | None = None) -> int:
         """SELECT the rows in version order and json.loads each state; returns the count."""
-        raise NotImplementedError
+        count = 0
+        for row in self.rows(table, originator_id, gt=gt, lte=lte):
+            json.loads(row[3])
+            count += 1
+        return count
 
     def latest(self, table: str, originator_id: uuid.UUID, lte: int) -> Row | None:
         raise NotImplementedError
@@ -248,13 +252,6 @@ class RawSQLite(Raw):
             self.conn.execute("BEGIN IMMEDIATE")
             self.conn.execute(sql, row)
             self.conn.execute("COMMIT")
-
-    def read_decode(self, table: str, originator_id: uuid.UUID, *, gt: int = 0, lte: int | None = None) -> int:
-        count = 0
-        for row in self.rows(table, originator_id, gt=gt, lte=lte):
-            json.loads(row[3])
-            count += 1
-        return count
 
     def latest(self, table: str, originator_id: uuid.UUID, lte: int) -> Row | None:
         return self.conn.execute(
@@ -329,13 +326,6 @@ class RawPostgres(Raw):
         )
         for row in rows:  # autocommit: one transaction per row
             self.conn.execute(statement, row)
-
-    def read_decode(self, table: str, originator_id: uuid.UUID, *, gt: int = 0, lte: int | None = None) -> int:
-        count = 0
-        for row in self.rows(table, originator_id, gt=gt, lte=lte):
-            json.loads(row[3])
-            count += 1
-        return count
 
     def latest(self, table: str, originator_id: uuid.UUID, lte: int) -> Row | None:
         return self.conn.execute(

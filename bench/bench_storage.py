@@ -272,16 +272,7 @@ def bench_history(store: Store, n: int, star: StarSheet, commands: int, fold_row
     k = min(n, commands)
     k -= k % CHUNK if k >= CHUNK else 0
     head0 = ledger.head(ref).version
-    wall, cpu = Sample(), Sample()
-    done = 0
-    while done < k:
-        size = min(CHUNK, k - done)
-        w0, c0 = time.perf_counter(), time.process_time()
-        for i in range(size):
-            ledger.note(ref, note_text(done + i))
-        wall.times.append((time.perf_counter() - w0) / size)
-        cpu.times.append((time.process_time() - c0) / size)
-        done += size
+    wall, cpu = time_note_commands(ledger, ref, k)
     rows = raw.rows(ev_table, branch_id, gt=head0)
     assert len(rows) == k
     raw_each = Sample()
@@ -302,6 +293,21 @@ def bench_history(store: Store, n: int, star: StarSheet, commands: int, fold_row
     store.discard(url)
 
 
+def time_note_commands(ledger, ref, count: int) -> tuple[Sample, Sample]:  # type: ignore[no-untyped-def]
+    """`count` one-event commands, timed per command in chunks: (wall, cpu) samples."""
+    wall, cpu = Sample(), Sample()
+    done = 0
+    while done < count:
+        size = min(CHUNK, count - done)
+        w0, c0 = time.perf_counter(), time.process_time()
+        for i in range(size):
+            ledger.note(ref, note_text(done + i))
+        wall.times.append((time.perf_counter() - w0) / size)
+        cpu.times.append((time.process_time() - c0) / size)
+        done += size
+    return wall, cpu
+
+
 # ---------------------------------------------------------------------------- where the time goes
 
 
@@ -313,16 +319,7 @@ def bench_intervals(store: Store, n: int, intervals: list[int], commands: int, s
         ledger = store.open_ledger(url, snapshot_interval=interval)
         ref = start_campaign(ledger, star)
         fill(ledger, ref, n, "play", star, batch=min(interval, 200))
-        wall, cpu = Sample(), Sample()
-        done = 0
-        while done < commands:
-            size = min(CHUNK, commands - done)
-            w0, c0 = time.perf_counter(), time.process_time()
-            for i in range(size):
-                ledger.note(ref, note_text(done + i))
-            wall.times.append((time.perf_counter() - w0) / size)
-            cpu.times.append((time.process_time() - c0) / size)
-            done += size
+        wall, cpu = time_note_commands(ledger, ref, commands)
         head = ledger.head(ref).version
         raw = store.raw(url)
         table = snapshots_table(ledger)

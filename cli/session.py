@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 if TYPE_CHECKING:
+    from ..domain.campaign import CampaignState
     from ..ledger.service import BranchRef, Ledger
     from ..ledger.settings import Settings
 
@@ -32,6 +33,7 @@ class Session:
     """Set by the commands that may start a new ledger file (campaign new, import)."""
     _settings: Settings | None = field(default=None, repr=False)
     _ledger: Ledger | None = field(default=None, repr=False)
+    _states: dict = field(default_factory=dict, repr=False)
 
     @property
     def settings(self) -> Settings:
@@ -137,7 +139,7 @@ class Session:
         if self.is_director:
             return
         me = self.recorded_by(ref)
-        target = self.ledger.view(ref).state.star(star).name
+        target = self._head_state(ref).star(star).name
         if target != me:
             raise Refused(f"{me} cannot record for {target}: only {target} or the Director can")
 
@@ -145,7 +147,14 @@ class Session:
         """The author of events: the Director, or a Star of this campaign by name."""
         if self.is_director:
             return DIRECTOR
-        return self.ledger.view(ref).state.star(self.identity).name
+        return self._head_state(ref).star(self.identity).name
+
+    def _head_state(self, ref: BranchRef) -> CampaignState:
+        """The branch head as the command found it: who is who is asked several times, loaded once."""
+        key = ref.branch.id
+        if key not in self._states:
+            self._states[key] = self.ledger.view(ref).state
+        return self._states[key]
 
 
 def session(ctx: typer.Context) -> Session:

@@ -215,9 +215,8 @@ class Ledger:
 
     def view(self, ref: BranchRef, at: int | None = None) -> BranchView:
         """The branch's state as of event `at` (its head if None)."""
-        head = self.head(ref)
         if at is not None:
-            self._check_version(ref, at, head)
+            self._check_version(ref, at, self.head(ref))
         stream = self._load_branch(ref, at)
         return BranchView(ref, stream.version, stream.head_hash, stream.state)
 
