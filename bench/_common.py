@@ -32,8 +32,9 @@ from showrunner_ledger.domain.showrunner.influence import Regained, Spent
 from showrunner_ledger.domain.showrunner.sheet import StarSheet
 from showrunner_ledger.domain.showrunner.starfile import parse_star_file
 from showrunner_ledger.ledger.bootstrap import bootstrap
-from showrunner_ledger.ledger.events import Fact
-from showrunner_ledger.ledger.facts import InfluenceRegained, InfluenceSpent, NoteRecorded, StarJoined
+from showrunner_ledger.domain.events import Fact
+from showrunner_ledger.ledger.facts import NoteRecorded
+from showrunner_ledger.domain.showrunner.events import InfluenceRegained, InfluenceSpent, StarJoined
 from showrunner_ledger.ledger.service import BranchRef, Ledger
 from showrunner_ledger.ledger.settings import Settings
 
@@ -354,7 +355,7 @@ def start_campaign(ledger: Ledger, star: StarSheet) -> BranchRef:
     """A campaign whose main branch holds #1 CampaignStarted and #2 the example Star."""
     entry = ledger.create_campaign(Pitch(title="Bench"), name=CAMPAIGN)
     ref = ledger.resolve(entry)
-    ledger.add_star(ref, star)
+    ledger.add_character(ref, star)
     return ref
 
 

@@ -25,7 +25,10 @@ def new(
     high_concept: Annotated[str, typer.Option("--high-concept", help="The one-line pitch.")] = "",
     premise: Annotated[str, typer.Option("--premise", help="What the show is about.")] = "",
     sfx_budget: Annotated[int, typer.Option("--sfx-budget", min=0, help="The show's SFX budget.")] = 0,
-    ruleset: Annotated[str, typer.Option("--ruleset", help="The rules the campaign is played by.")] = "showrunner",
+    ruleset: Annotated[
+        str,
+        typer.Option("--ruleset", help="The rules the campaign is played by (`showrunner ruleset list`).", autocompletion=completion.rulesets),
+    ] = "showrunner",
     name: Annotated[str | None, typer.Option("--name", help="Short name used on the command line (default: from the title).")] = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -34,15 +37,16 @@ def new(
     The seed's SHA-256 commitment goes into event #1; the seed itself stays in a
     Director key file (owner-only) in the data folder.
 
-    Example: showrunner campaign new "Neon Harbor" --high-concept "Heists in a drowned city"
+    Examples: showrunner campaign new "Neon Harbor" --high-concept "Heists in a drowned city"
+     ·  showrunner campaign new "The Ninth Bell" --ruleset resonance
     """
     from ..domain.campaign import Pitch
-    from ..domain.rulesets import check_ruleset
+    from ..domain.rulesets import ruleset as known_ruleset
 
     s = session(ctx)
     if not s.is_director:
         raise Refused("only the Director creates campaigns (drop --as)")
-    check_ruleset(ruleset)
+    known_ruleset(ruleset)
     s.may_create = True
     entry = s.ledger.create_campaign(
         Pitch(title=title, high_concept=high_concept, premise=premise, sfx_budget=sfx_budget, ruleset=ruleset),

@@ -216,7 +216,7 @@ def check(
 
 
 def _report(ref: Any, result: Any, as_json: bool) -> None:
-    from ..ledger.facts import CheckAbandoned
+    from ..domain.showrunner.events import CheckAbandoned
 
     from .render_check import render_check, resolution_json
 

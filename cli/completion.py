@@ -1,4 +1,4 @@
-"""Shell completion of names: campaigns, branches and Stars from the selected database.
+"""Shell completion of names: campaigns, branches, characters and rulesets.
 
 Completion runs before the root callback, so the global options are read from
 the parsed parameters instead of the session object.
@@ -44,8 +44,14 @@ def branches(ctx: typer.Context, incomplete: str) -> list[str]:
 def stars(ctx: typer.Context, incomplete: str) -> list[str]:
     s = _session(ctx)
     try:
-        return _matching([x.name for x in s.ledger.view(s.target()).state.stars.values()], incomplete)
+        return _matching([x.name for x in s.ledger.view(s.target()).state.roster().values()], incomplete)
     except Exception:
         return []
     finally:
         s.close()
+
+
+def rulesets(incomplete: str) -> list[str]:
+    from ..domain.rulesets import all_rulesets
+
+    return _matching([r.name for r in all_rulesets()], incomplete)

@@ -92,7 +92,8 @@ def show(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
 
 def _history(ledger: Any, ref: Any) -> list[dict[str, Any]]:
-    from ..ledger.facts import BranchForked, CampaignStarted, CheckAbandoned, CheckRolled, SeedCommitted, SeedRevealed
+    from ..ledger.facts import BranchForked, CampaignStarted, SeedCommitted, SeedRevealed
+    from ..domain.showrunner.events import CheckAbandoned, CheckRolled
 
     seeds: dict[str, dict[str, Any]] = {}
     for event in ledger.events(ref):

@@ -38,7 +38,7 @@ def add(
     s = session(ctx)
     sheet = parse_star_file(file.read_bytes(), source=file.name)
     ref = s.target()
-    result = s.ledger.add_star(ref, sheet, by=s.recorded_by(ref))
+    result = s.ledger.add_character(ref, sheet, by=s.recorded_by(ref))
     if as_json:
         print_json({"star": sheet.name, "events": [e.version for e in result.events], "branch": ref.branch.name})
         return

@@ -1,14 +1,23 @@
-"""The state of one campaign branch at one event: what every rule decides against.
+"""The state of one campaign branch at one event, whatever ruleset the table plays.
 
-Frozen pydantic models, so a state can be kept, compared and snapshotted as it is.
+The ledger's own bookkeeping (the pitch and the dice) lives here; each ruleset's
+state is a subclass adding its characters and tracks. Frozen pydantic models, so a
+state can be kept, compared and snapshotted as it is.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import ClassVar, Protocol
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from .errors import AlreadyExists, UnknownName
-from .showrunner.sheet import StarSheet
+
+
+class Named(Protocol):
+    @property
+    def name(self) -> str: ...
 
 
 class Pitch(BaseModel):
@@ -23,36 +32,18 @@ class Pitch(BaseModel):
     ruleset: str = "showrunner"
 
 
-class EnsemblePool(BaseModel):
-    """The Cast's shared Influence: 1 of each type at the start of the Show (Section 10.3)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    grit: int = 1
-    retake: int = 1
-    spotlight: int = 1
-    plot_armor: int = 1
-    preparation: int = 1
-    grit_max: int = 1
-    retake_max: int = 1
-    spotlight_max: int = 1
-    plot_armor_max: int = 1
-    preparation_max: int = 1
-
-
-def star_key(name: str) -> str:
-    """Stars are looked up by name without regard to case or surrounding spaces."""
+def name_key(name: str) -> str:
+    """Characters are looked up by name without regard to case or surrounding spaces."""
     return " ".join(name.split()).casefold()
 
 
 class CampaignState(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    character_noun: ClassVar[str] = "character"
+    """What the ruleset calls a player's character ("Star" in Showrunner), for messages."""
+
     pitch: Pitch | None = None
-    stars: dict[str, StarSheet] = Field(default_factory=dict)
-    ensemble: EnsemblePool = Field(default_factory=EnsemblePool)
-    studio_notes: int = Field(default=0, ge=0)
-    """The Director's pool (5.2, 5.3): gained on a Bad Take, spent for +1d6 Opposition."""
     dice_rolls: int = Field(default=0, ge=0)
     """How many rolls the branch has made: the index that derives each ledger roll's dice."""
     dice_commitment: str = ""
@@ -60,28 +51,30 @@ class CampaignState(BaseModel):
     revealed_seeds: dict[str, str] = Field(default_factory=dict)
     """Seeds revealed so far (commitment -> seed, hex): anyone can re-derive their rolls."""
 
-    def star(self, name: str) -> StarSheet:
-        """A Star by full name, or by the start of it when only one Star's name starts so."""
-        key = star_key(name)
-        if key in self.stars:
-            return self.stars[key]
-        matches = [sheet for k, sheet in self.stars.items() if key and k.startswith(key)]
+    def roster(self) -> Mapping[str, Named]:
+        """The player characters by `name_key`; a ruleset's state says where it keeps them."""
+        return {}
+
+    def character(self, name: str) -> Named:
+        """A character by full name, or by the start of it when only one name starts so."""
+        roster = self.roster()
+        key = name_key(name)
+        if key in roster:
+            return roster[key]
+        matches = [c for k, c in roster.items() if key and k.startswith(key)]
         if len(matches) == 1:
             return matches[0]
-        known = ", ".join(s.name for s in self.stars.values()) or "none yet"
+        noun = self.character_noun
         if len(matches) > 1:
             raise UnknownName(f"'{name}' could be {', '.join(m.name for m in matches)}; give more of the name")
-        raise UnknownName(f"unknown Star '{name}' (Stars in this campaign: {known})")
+        known = ", ".join(c.name for c in roster.values()) or "none yet"
+        raise UnknownName(f"unknown {noun} '{name}' ({noun}s in this campaign: {known})")
 
-    def check_star_is_new(self, sheet: StarSheet) -> None:
-        if star_key(sheet.name) in self.stars:
+    def check_character_is_new(self, name: str) -> None:
+        if name_key(name) in self.roster():
             raise AlreadyExists(
-                f"a Star named '{sheet.name}' is already in this campaign; "
-                "choose another name"
+                f"a {self.character_noun} named '{name}' is already in this campaign; choose another name"
             )
 
     def with_pitch(self, pitch: Pitch) -> CampaignState:
         return self.model_copy(update={"pitch": pitch})
-
-    def with_star(self, sheet: StarSheet) -> CampaignState:
-        return self.model_copy(update={"stars": {**self.stars, star_key(sheet.name): sheet}})

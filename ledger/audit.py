@@ -17,7 +17,7 @@ from ..domain.showrunner.check import Abandoned, Resolution, View, resolve
 from .dice import LedgerDice
 from .errors import EventNotFound
 from .events import LedgerEvent
-from .facts import CheckAbandoned, CheckRolled
+from ..domain.showrunner.events import CheckAbandoned, CheckRolled
 from .service import BranchRef, Ledger
 
 

@@ -14,7 +14,8 @@ from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
 from pydantic import ValidationError
 
 from .errors import UnreadableEvent
-from .events import LedgerEvent, fact_class
+from ..domain.events import fact_class
+from .events import LedgerEvent
 from .integrity import hashed_fields
 
 

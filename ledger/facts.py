@@ -1,4 +1,4 @@
-"""The facts of the ledger itself and of the campaign's first chapter.
+"""The facts of the ledger itself, the same whatever ruleset a campaign is played by.
 
 Topics are forever: never rename one; add a schema version and an upcaster instead.
 """
@@ -10,20 +10,8 @@ from uuid import UUID
 from pydantic import Field
 
 from ..domain.campaign import CampaignState, Pitch
-from ..domain.dice import Roll
-from ..domain.showrunner.check import CheckRequest, Resolution, apply_resolution
-from ..domain.showrunner.consequences import ConsequenceResolution, apply_consequence
-from ..domain.showrunner.effects import Effect, apply_effects
-from ..domain.showrunner.influence import LABELS, Regained, Spent, apply_regain, apply_spend
-from ..domain.showrunner.sheet import StarSheet
-from .events import Fact
-
-
-class CampaignFact(Fact):
-    """A fact that changes the campaign state of the branch it is recorded on."""
-
-    def apply(self, state: CampaignState) -> CampaignState:
-        return state
+from ..domain.events import CampaignFact, Fact, known_topics
+from ..domain.rulesets import ruleset
 
 
 class CampaignStarted(CampaignFact, topic="ledger/CampaignStarted"):
@@ -34,7 +22,8 @@ class CampaignStarted(CampaignFact, topic="ledger/CampaignStarted"):
     dice_commitment: str
 
     def apply(self, state: CampaignState) -> CampaignState:
-        return state.with_pitch(self.pitch).model_copy(update={"dice_commitment": self.dice_commitment})
+        # The first event decides what the branch's state holds: the ruleset's own model.
+        return ruleset(self.pitch.ruleset).new_state(pitch=self.pitch, dice_commitment=self.dice_commitment)
 
     def summary(self) -> str:
         return f"Campaign '{self.pitch.title}' started ({self.pitch.ruleset}); dice seed committed"
@@ -60,17 +49,6 @@ class BranchForked(CampaignFact, topic="ledger/BranchForked"):
         return f"Branch '{self.name}' forked from '{self.parent_name}' at #{self.fork_version}"
 
 
-class StarJoined(CampaignFact, topic="showrunner/StarJoined"):
-    sheet: StarSheet
-
-    def apply(self, state: CampaignState) -> CampaignState:
-        return state.with_star(self.sheet)
-
-    def summary(self) -> str:
-        return f"Star '{self.sheet.name}' joined the cast"
-
-    def stars(self) -> tuple[str, ...]:
-        return (self.sheet.name,)
 
 
 # The registry streams: which campaigns a database holds and which branches each has.
@@ -91,39 +69,8 @@ class BranchRegistered(Fact, topic="ledger/BranchRegistered"):
     fork_version: int
 
 
-class InfluenceSpent(CampaignFact, topic="showrunner/InfluenceSpent"):
-    spent: Spent
-    reason: str = ""
-
-    def apply(self, state: CampaignState) -> CampaignState:
-        return apply_spend(state, self.spent)
-
-    def summary(self) -> str:
-        s = self.spent
-        pushed = f", {s.exhausted} by Pushing Their Limits" if s.exhausted else ""
-        why = f" ({self.reason})" if self.reason else ""
-        return f"{s.star} spent {s.amount} {LABELS[s.pool]}{pushed}{why}"
-
-    def stars(self) -> tuple[str, ...]:
-        return (self.spent.star,)
 
 
-class InfluenceRegained(CampaignFact, topic="showrunner/InfluenceRegained"):
-    regained: Regained
-    reason: str = ""
-
-    def apply(self, state: CampaignState) -> CampaignState:
-        return apply_regain(state, self.regained)
-
-    def summary(self) -> str:
-        r = self.regained
-        extra = f", {r.to_ensemble} overflowed to the Ensemble" if r.to_ensemble else ""
-        extra += f", {r.lost} lost" if r.lost else ""
-        why = f" ({self.reason})" if self.reason else ""
-        return f"{r.star} regained {r.kept} {LABELS[r.pool]}{extra}{why}"
-
-    def stars(self) -> tuple[str, ...]:
-        return (self.regained.star,)
 
 
 class NoteRecorded(CampaignFact, topic="ledger/NoteRecorded"):
@@ -135,27 +82,6 @@ class NoteRecorded(CampaignFact, topic="ledger/NoteRecorded"):
         return self.text
 
 
-class CheckRolled(CampaignFact, topic="showrunner/CheckRolled"):
-    """An Ability Check with everything needed to re-judge it: inputs, every die, every effect."""
-
-    resolution: Resolution
-    roll_number: int
-    dice_commitment: str | None = None
-    """For ledger dice: the commitment of the seed they were derived from."""
-
-    def apply(self, state: CampaignState) -> CampaignState:
-        return apply_resolution(state, self.resolution)
-
-    def summary(self) -> str:
-        r = self.resolution
-        source = "ledger dice" if self.dice_commitment else "table dice"
-        return (
-            f"{r.star} rolled {r.request.ability.value.title()} at {r.original_difficulty.value}: "
-            f"{r.outcome.label}, {r.mark.label} (kept {r.kept[0]},{r.kept[1]}; {source})"
-        )
-
-    def stars(self) -> tuple[str, ...]:
-        return (self.resolution.star,)
 
 
 class SeedRevealed(CampaignFact, topic="ledger/SeedRevealed"):
@@ -183,44 +109,13 @@ class SeedCommitted(CampaignFact, topic="ledger/SeedCommitted"):
         return f"New dice seed committed ({self.commitment[:12]}…)"
 
 
-class CheckAbandoned(CampaignFact, topic="showrunner/CheckAbandoned"):
-    """A Star saw the dice and walked away: the roll is spent, and the table can see it."""
-
-    request: CheckRequest
-    rolls: tuple[Roll, ...]
-    roll_number: int
-    dice_commitment: str | None = None
-    effects: tuple[Effect, ...] = ()
-    """What was spent before walking away stays spent."""
-
-    def apply(self, state: CampaignState) -> CampaignState:
-        state = apply_effects(state, self.effects)
-        return state.model_copy(update={"dice_rolls": state.dice_rolls + 1})
-
-    def summary(self) -> str:
-        return f"{self.request.star} abandoned a {self.request.ability.value.title()} check after the roll"
-
-    def stars(self) -> tuple[str, ...]:
-        return (self.request.star,)
 
 
-class ConsequenceSuffered(CampaignFact, topic="showrunner/ConsequenceSuffered"):
-    """A Consequence on a Star's sheet (14.3): the request, every step, the dice and the effects."""
 
-    resolution: ConsequenceResolution
-    roll_number: int | None = None
-    """The roll number used when a die was rolled (a Plot Armor Scar's slot, Limit's Anomalies)."""
-    dice_commitment: str | None = None
-    """For ledger dice: the commitment of the seed they were derived from."""
+def branch_fact_types() -> dict[str, type[Fact]]:
+    """Every topic a branch's log can hold, of every registered ruleset.
 
-    def apply(self, state: CampaignState) -> CampaignState:
-        return apply_consequence(state, self.resolution)
-
-    def summary(self) -> str:
-        r = self.resolution
-        if not r.rolls:
-            return r.headline()
-        return f"{r.headline()} ({'ledger dice' if self.dice_commitment else 'table dice'})"
-
-    def stars(self) -> tuple[str, ...]:
-        return (self.resolution.star,)
+    The registry's own facts (CampaignRegistered, BranchRegistered) never appear in a branch.
+    Importing this module has imported the built-in rulesets, so their topics are known.
+    """
+    return {topic: cls for topic, cls in known_topics().items() if issubclass(cls, CampaignFact)}

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from uuid import UUID, uuid5
 
 from .errors import InvalidName
-from .events import Fact
+from ..domain.events import Fact
 from .facts import BranchRegistered, CampaignRegistered
 
 CATALOG_ID = uuid5(UUID("6f1d0a52-8a35-4c49-9b55-2a1d3f1a7e11"), "showrunner-ledger/catalog")

@@ -28,6 +28,9 @@ from eventsourcing.persistence import (
 
 from ..domain.campaign import CampaignState, Pitch
 from ..domain.dice import DiceSource, TableDice
+from ..domain.errors import InvalidDice, InvalidSheet, UnknownName
+from ..domain.ruleset import Decided, RollContext
+from ..domain.rulesets import ruleset_of
 from ..domain.showrunner.check import Abandoned, CheckRequest, Chooser, resolve
 from ..domain.showrunner.consequences import (
     ConsequenceKind,
@@ -39,7 +42,6 @@ from ..domain.showrunner.consequences import decide as decide_consequence
 from ..domain.showrunner.ladder import Difficulty
 from ..domain.showrunner.sheet import AbilityName
 from ..domain.showrunner.influence import PoolName, decide_regain, decide_spend
-from ..domain.showrunner.sheet import StarSheet
 from .codec import FactMapper, decode_document, fields_for_hash
 from .dice import LedgerDice
 from .errors import (
@@ -53,22 +55,10 @@ from .errors import (
     LedgerError,
     UnreadableEvent,
 )
-from .events import Fact, LedgerEvent, Visibility
-from .facts import (
-    BranchForked,
-    BranchRegistered,
-    CampaignRegistered,
-    CampaignStarted,
-    CheckAbandoned,
-    CheckRolled,
-    ConsequenceSuffered,
-    InfluenceRegained,
-    InfluenceSpent,
-    NoteRecorded,
-    SeedCommitted,
-    SeedRevealed,
-    StarJoined,
-)
+from ..domain.events import Fact, Visibility
+from .events import LedgerEvent
+from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignStarted, NoteRecorded, SeedCommitted, SeedRevealed
+from ..domain.showrunner.events import CheckAbandoned, CheckRolled, ConsequenceSuffered, InfluenceRegained, InfluenceSpent
 from .integrity import GENESIS_HASH, Digest, Problem, VerifyReport, chain_hash
 from .persistence import delete_snapshot, is_busy_error
 from .registry import (
@@ -289,7 +279,7 @@ class Ledger:
             found = self._snapshots.select_events(segment.branch_id, gt=segment.after, lte=hi, desc=True, limit=1)
             if found:
                 try:
-                    return BranchSnapshot.model_validate_json(found[0].state)
+                    return BranchSnapshot.load(found[0].state)
                 except ValueError:
                     continue  # a snapshot is only a cache: fall back to the events
         return None
@@ -498,12 +488,19 @@ class Ledger:
         self.keys.add(campaign_id, fresh)
         return commitment(fresh)
 
-    # ----------------------------------------------------------------- stars
+    # ----------------------------------------------------------------- characters
 
-    def add_star(self, ref: BranchRef, sheet: StarSheet, *, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
+    def add_character(self, ref: BranchRef, character: Any, *, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
+        """Add a player character (a Star, in Showrunner) of the branch's ruleset."""
+
         def decide(state: CampaignState) -> list[Fact]:
-            state.check_star_is_new(sheet)
-            return [StarJoined(sheet=sheet)]
+            rules = ruleset_of(state)
+            if not isinstance(character, rules.character_type):
+                raise InvalidSheet(
+                    f"this campaign is played by {rules.title}: a {type(character).__name__} cannot join it"
+                )
+            state.check_character_is_new(character.name)
+            return [rules.joined(character)]
 
         return self.execute(ref, decide, by=by, command_id=command_id)
 
@@ -621,6 +618,75 @@ class Ledger:
 
         return self.execute(ref, decide, by=by, command_id=command_id)
 
+    def roll(
+        self,
+        ref: BranchRef,
+        request: Any,
+        *,
+        faces: Mapping[str, Sequence[int]] | None = None,
+        by: str = DIRECTOR,
+        command_id: str | None = None,
+    ) -> CommandResult:
+        """A check of the branch's ruleset: table dice when faces are given, else ledger dice."""
+
+        def decide(state: CampaignState, roll: RollContext | None) -> Decided:
+            rules = ruleset_of(state)
+            return rules.decide_check(state, rules.check_input.model_validate(request), roll)
+
+        return self._decide_with_dice(ref, decide, rolls=True, faces=faces, by=by, command_id=command_id)
+
+    def act(
+        self,
+        ref: BranchRef,
+        action: str,
+        request: Any,
+        *,
+        faces: Mapping[str, Sequence[int]] | None = None,
+        by: str = DIRECTOR,
+        command_id: str | None = None,
+    ) -> CommandResult:
+        """One of the ruleset's own actions (`Ruleset.actions`), rolling if the action rolls."""
+        view = self.view(ref)
+        rules = ruleset_of(view.state)
+        if action not in rules.actions:
+            known = ", ".join(sorted(rules.actions)) or "none"
+            raise UnknownName(f"{rules.title} has no action '{action}' (its actions: {known})")
+        chosen = rules.actions[action]
+        checked = chosen.input.model_validate(request)
+        if faces and not chosen.rolls:
+            raise InvalidDice(f"'{action}' rolls no dice, so no faces can be given for it")
+
+        def decide(state: CampaignState, roll: RollContext | None) -> Decided:
+            return chosen.decide(state, checked, roll)
+
+        return self._decide_with_dice(ref, decide, rolls=chosen.rolls, faces=faces, by=by, command_id=command_id)
+
+    def _decide_with_dice(
+        self,
+        ref: BranchRef,
+        decide: Callable[[CampaignState, RollContext | None], Decided],
+        *,
+        rolls: bool,
+        faces: Mapping[str, Sequence[int]] | None,
+        by: str,
+        command_id: str | None,
+    ) -> CommandResult:
+        def decide_at_head(state: CampaignState) -> Decided:
+            if not rolls:
+                return decide(state, None)
+            roll_number = state.dice_rolls + 1
+            dice: DiceSource
+            if faces:
+                dice = TableDice(faces)
+            else:
+                dice = LedgerDice(self.keys.load(ref.campaign.id, state.dice_commitment), ref.branch.id, roll_number)
+            decided = decide(state, RollContext(dice, roll_number, None if faces else state.dice_commitment))
+            if isinstance(dice, TableDice):
+                dice.check_all_used()
+            return decided
+
+        return self.execute(ref, decide_at_head, by=by, command_id=command_id)
+
     def reveal_seed(self, ref: BranchRef, *, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
         """Record the current seed in the log, and commit a fresh one for the rolls to come."""
         fresh = new_seed()
@@ -719,7 +785,7 @@ class Ledger:
             if snapshot is None:
                 continue
             try:
-                matches = BranchSnapshot.model_validate_json(snapshot.state) == BranchSnapshot.of(stream)
+                matches = BranchSnapshot.load(snapshot.state) == BranchSnapshot.of(stream)
             except ValueError:
                 matches = False
             if not matches:

@@ -6,16 +6,21 @@ command, and the stream records them, chaining each to the one before.
 
 from __future__ import annotations
 
+import json
+
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Generic, TypeVar
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SerializeAsAny
 
 from ..domain.campaign import CampaignState
-from .events import Fact, LedgerEvent, Visibility
+from ..domain.errors import DomainError
+from ..domain.rulesets import ruleset
+from ..domain.events import Fact, Visibility
+from .events import LedgerEvent
 from .integrity import GENESIS_HASH, chain_hash, hashed_fields
 
 S = TypeVar("S")
@@ -95,14 +100,28 @@ def fold_campaign(state: CampaignState, fact: Fact) -> CampaignState:
 
 
 class BranchSnapshot(BaseModel):
-    """A typed snapshot: nested models come back as models, not dicts."""
+    """A typed snapshot: the state comes back as its ruleset's model, not as dicts."""
 
     model_config = ConfigDict(frozen=True)
 
     version: int
     head_hash: str
     recent_commands: dict[str, tuple[int, int]]
-    state: CampaignState
+    state: SerializeAsAny[CampaignState]
+
+    @classmethod
+    def load(cls, data: bytes | str) -> BranchSnapshot:
+        """Read a stored snapshot; ValueError if it is not one this code can read."""
+        raw = json.loads(data)
+        pitch = (raw.get("state") or {}).get("pitch") or {}
+        try:
+            state_type = ruleset(pitch.get("ruleset", "showrunner")).state_type
+        except DomainError as e:
+            raise ValueError(str(e)) from None
+        return cls(
+            version=raw.get("version"), head_hash=raw.get("head_hash"), recent_commands=raw.get("recent_commands"),
+            state=state_type.model_validate(raw.get("state")),
+        )
 
     @classmethod
     def of(cls, stream: Stream[CampaignState]) -> BranchSnapshot:

@@ -6,8 +6,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..domain.campaign import star_key
-from ..ledger.events import LedgerEvent, known_topics
+from ..domain.campaign import name_key
+from ..ledger.events import LedgerEvent
 
 
 @dataclass(frozen=True)
@@ -42,10 +42,9 @@ def visible(event: LedgerEvent, *, director: bool) -> bool:
 
 def event_types() -> dict[str, str]:
     """Event type names (as shown in the log) to topics."""
-    from ..ledger.facts import CampaignFact  # importing defines, and so registers, the facts
+    from ..ledger.facts import branch_fact_types
 
-    # The registry's own facts never appear in a branch's log.
-    return {cls.__name__: topic for topic, cls in known_topics().items() if issubclass(cls, CampaignFact)}
+    return {cls.__name__: topic for topic, cls in branch_fact_types().items()}
 
 
 def resolve_types(names: Iterable[str]) -> set[str]:
@@ -69,14 +68,14 @@ def entries(
     topics: set[str] | None = None,
     star: str | None = None,
 ) -> Iterator[LogEntry]:
-    wanted_star = star_key(star) if star else None
+    wanted_star = name_key(star) if star else None
     for event in events:
         if not visible(event, director=director):
             continue
         if topics and event.topic not in topics:
             continue
         stars = event.fact.stars()
-        if wanted_star is not None and wanted_star not in {star_key(s) for s in stars}:
+        if wanted_star is not None and wanted_star not in {name_key(s) for s in stars}:
             continue
         yield entry(event)
 

@@ -35,7 +35,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
 from ..ledger.errors import LedgerBusy, LedgerError
-from ..ledger.facts import CheckAbandoned, CheckRolled
+from ..domain.showrunner.events import CheckAbandoned, CheckRolled
 from ..ledger.persistence import is_busy_error
 from ..ledger.registry import Segment
 from .stats import FaceCount

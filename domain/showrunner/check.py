@@ -17,7 +17,7 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..campaign import CampaignState
+from .state import ShowrunnerState
 from ..dice import DiceSource, Roll
 from ..errors import RuleViolation, UnknownName
 from .effects import (
@@ -181,7 +181,7 @@ class Resolution(BaseModel):
 class _Check(Working):
     """The working state of one resolution."""
 
-    def __init__(self, state: CampaignState, request: CheckRequest, dice: DiceSource) -> None:
+    def __init__(self, state: ShowrunnerState, request: CheckRequest, dice: DiceSource) -> None:
         super().__init__(state, request.star, dice)
         self.request = request
 
@@ -244,7 +244,7 @@ class Chooser(Protocol):
 
 
 def resolve(
-    state: CampaignState, request: CheckRequest, dice: DiceSource, chooser: Chooser | None = None
+    state: ShowrunnerState, request: CheckRequest, dice: DiceSource, chooser: Chooser | None = None
 ) -> Resolution:
     check = _Check(state, request, dice)
     sheet = check.sheet
@@ -409,7 +409,7 @@ def resolve(
     )
 
 
-def apply_resolution(state: CampaignState, resolution: Resolution) -> CampaignState:
+def apply_resolution(state: ShowrunnerState, resolution: Resolution) -> ShowrunnerState:
     state = apply_effects(state, resolution.effects)
     return state.model_copy(update={"dice_rolls": state.dice_rolls + 1})
 

@@ -37,7 +37,7 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..campaign import CampaignState
+from .state import ShowrunnerState
 from ..dice import DiceSource, Roll, Source
 from ..errors import RuleViolation, UnknownName
 from .check import roll_plot_armor_scar
@@ -243,7 +243,7 @@ class DeferredDice:
 class _Working(Working):
     """The state as the decision goes."""
 
-    def __init__(self, state: CampaignState, request: ConsequenceRequest, dice: DiceSource) -> None:
+    def __init__(self, state: ShowrunnerState, request: ConsequenceRequest, dice: DiceSource) -> None:
         super().__init__(state, request.star, dice)
         self.request = request
 
@@ -251,7 +251,7 @@ class _Working(Working):
         return mastery in self.sheet.masteries
 
 
-def decide(state: CampaignState, request: ConsequenceRequest, dice: DiceSource) -> ConsequenceResolution:
+def decide(state: ShowrunnerState, request: ConsequenceRequest, dice: DiceSource) -> ConsequenceResolution:
     work = _Working(state, request, dice)
     sheet = work.sheet
     if sheet.written_off:
@@ -304,7 +304,7 @@ def decide(state: CampaignState, request: ConsequenceRequest, dice: DiceSource) 
     )
 
 
-def apply_consequence(state: CampaignState, resolution: ConsequenceResolution) -> CampaignState:
+def apply_consequence(state: ShowrunnerState, resolution: ConsequenceResolution) -> ShowrunnerState:
     """The effects, and one roll number used when any die was rolled (ledger dice stay unique)."""
     state = apply_effects(state, resolution.effects)
     if resolution.rolls:

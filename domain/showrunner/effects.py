@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..campaign import CampaignState
+from .state import ShowrunnerState
 from ..dice import DiceSource, RecordingDice
 from .influence import Regained, Spent
 from .ladder import Quality
@@ -22,7 +22,7 @@ class _Effect(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-def _with_sheet(state: CampaignState, sheet: StarSheet) -> CampaignState:
+def _with_sheet(state: ShowrunnerState, sheet: StarSheet) -> ShowrunnerState:
     return state.with_star(sheet)
 
 
@@ -35,7 +35,7 @@ class AbilityMarked(_Effect):
     xp: int = 0
     conditions: int = 0
 
-    def apply(self, state: CampaignState) -> CampaignState:
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         sheet = state.star(self.star)
         ability = sheet.ability(self.ability)
         changed = ability.model_copy(update={"xp": ability.xp + self.xp, "conditions": ability.conditions + self.conditions})
@@ -52,7 +52,7 @@ class LimitMarked(_Effect):
     anomalies: tuple[int, ...] = ()
     """The d100 Anomaly rolled for each Limit taken (Appendix C)."""
 
-    def apply(self, state: CampaignState) -> CampaignState:
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         sheet = state.star(self.star)
         limit = sheet.limit.model_copy(update={"marked": sheet.limit.marked + self.marked})
         return _with_sheet(state, sheet.model_copy(update={"limit": limit}))
@@ -64,7 +64,7 @@ class AcclaimMarked(_Effect):
     path: CareerPath
     amount: int = 1
 
-    def apply(self, state: CampaignState) -> CampaignState:
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         sheet = state.star(self.star)
         acclaim = {**sheet.acclaim, self.path: sheet.acclaim.get(self.path, 0) + self.amount}
         return _with_sheet(state, sheet.model_copy(update={"acclaim": acclaim}))
@@ -80,7 +80,7 @@ class WearMarked(_Effect):
     overflow: int = 0
     """Wear that found no empty box: lost, as the sheet has no box for it."""
 
-    def apply(self, state: CampaignState) -> CampaignState:
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         sheet = state.star(self.star)
         target = sheet.hero_prop(self.hero_prop)
         props = [
@@ -97,7 +97,7 @@ class PropsSpent(_Effect):
     quality: Quality
     count: int
 
-    def apply(self, state: CampaignState) -> CampaignState:
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         sheet = state.star(self.star)
         props = []
         for prop in sheet.props:
@@ -119,7 +119,7 @@ class ScarMarked(_Effect):
     name: str
     penalty: int
 
-    def apply(self, state: CampaignState) -> CampaignState:
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         sheet = state.star(self.star)
         ability = sheet.ability(self.ability)
         slots = {**ability.slots, self.slot: Scar(name=self.name, penalty=self.penalty)}
@@ -131,7 +131,7 @@ class StudioNotesChanged(_Effect):
     kind: Literal["studio_notes"] = "studio_notes"
     amount: int
 
-    def apply(self, state: CampaignState) -> CampaignState:
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return state.model_copy(update={"studio_notes": state.studio_notes + self.amount})
 
 
@@ -139,7 +139,7 @@ class WrittenOff(_Effect):
     kind: Literal["written_off"] = "written_off"
     star: str
 
-    def apply(self, state: CampaignState) -> CampaignState:
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         sheet = state.star(self.star)
         return _with_sheet(state, sheet.model_copy(update={"written_off": True}))
 
@@ -151,7 +151,7 @@ Effect = Annotated[
 ]
 
 
-def apply_effects(state: CampaignState, effects: tuple[Effect, ...] | list[Effect]) -> CampaignState:
+def apply_effects(state: ShowrunnerState, effects: tuple[Effect, ...] | list[Effect]) -> ShowrunnerState:
     for effect in effects:
         state = effect.apply(state)
     return state
@@ -171,7 +171,7 @@ class Step(BaseModel):
 class Working:
     """A decision in progress: every effect applies at once, as at the table, and is kept."""
 
-    def __init__(self, state: CampaignState, star: str, dice: DiceSource) -> None:
+    def __init__(self, state: ShowrunnerState, star: str, dice: DiceSource) -> None:
         self.state = state
         self.dice = RecordingDice(dice)
         self.sheet = state.star(star)

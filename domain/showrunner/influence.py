@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..campaign import CampaignState
+from .state import ShowrunnerState
 from ..errors import RuleViolation
 from .sheet import Pool
 
@@ -30,7 +30,7 @@ class Spent(BaseModel):
     exhausted: int = Field(ge=0)
     """Points paid by crossing off icons (Pushing Your Limits); each lowers the maximum by one."""
 
-    def apply(self, state: CampaignState) -> CampaignState:
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return apply_spend(state, self)
 
 
@@ -45,11 +45,11 @@ class Regained(BaseModel):
     to_ensemble: int = Field(ge=0)
     lost: int = Field(ge=0)
 
-    def apply(self, state: CampaignState) -> CampaignState:
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return apply_regain(state, self)
 
 
-def decide_spend(state: CampaignState, star: str, pool: PoolName, amount: int, *, push: bool) -> Spent:
+def decide_spend(state: ShowrunnerState, star: str, pool: PoolName, amount: int, *, push: bool) -> Spent:
     sheet = state.star(star)
     _check_amount(amount)
     current: Pool = getattr(sheet.influence, pool)
@@ -71,7 +71,7 @@ def decide_spend(state: CampaignState, star: str, pool: PoolName, amount: int, *
     return Spent(star=sheet.name, pool=pool, amount=amount, from_pool=from_pool, exhausted=shortfall)
 
 
-def decide_regain(state: CampaignState, star: str, pool: PoolName, amount: int) -> Regained:
+def decide_regain(state: ShowrunnerState, star: str, pool: PoolName, amount: int) -> Regained:
     sheet = state.star(star)
     _check_amount(amount)
     current: Pool = getattr(sheet.influence, pool)
@@ -83,7 +83,7 @@ def decide_regain(state: CampaignState, star: str, pool: PoolName, amount: int) 
     return Regained(star=sheet.name, pool=pool, amount=amount, kept=kept, to_ensemble=to_ensemble, lost=excess - to_ensemble)
 
 
-def apply_spend(state: CampaignState, spent: Spent) -> CampaignState:
+def apply_spend(state: ShowrunnerState, spent: Spent) -> ShowrunnerState:
     sheet = state.star(spent.star)
     pool: Pool = getattr(sheet.influence, spent.pool)
     new_pool = pool.model_copy(
@@ -96,7 +96,7 @@ def apply_spend(state: CampaignState, spent: Spent) -> CampaignState:
     return state.with_star(sheet.model_copy(update={"influence": sheet.influence.model_copy(update={spent.pool: new_pool})}))
 
 
-def apply_regain(state: CampaignState, regained: Regained) -> CampaignState:
+def apply_regain(state: ShowrunnerState, regained: Regained) -> ShowrunnerState:
     sheet = state.star(regained.star)
     pool: Pool = getattr(sheet.influence, regained.pool)
     new_pool = pool.model_copy(update={"current": pool.current + regained.kept})

@@ -12,7 +12,7 @@ import pytest
 from showrunner_ledger.domain.dice import TableDice
 from showrunner_ledger.domain.showrunner.check import Abandoned, CheckRequest, resolve
 from showrunner_ledger.ledger.bootstrap import bootstrap
-from showrunner_ledger.ledger.facts import CheckRolled
+from showrunner_ledger.domain.showrunner.events import CheckRolled
 from tests.conftest import _drop_schema, make_settings, postgres_url_or_skip
 from tests.e2e.conftest import assert_refused, new_campaign
 

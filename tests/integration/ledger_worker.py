@@ -33,12 +33,13 @@ import sys
 import time
 from pathlib import Path
 
-from showrunner_ledger.domain.campaign import CampaignState, Pitch
+from showrunner_ledger.domain.campaign import Pitch
+from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.domain.errors import DomainError
 from showrunner_ledger.domain.showrunner.sheet import StarSheet
 from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.errors import LedgerBusy, LedgerError
-from showrunner_ledger.ledger.facts import StarJoined
+from showrunner_ledger.domain.showrunner.events import StarJoined
 from showrunner_ledger.ledger.settings import Settings
 
 INFLUENCE = ("grit", "retake", "spotlight", "plot_armor", "preparation")
@@ -83,7 +84,7 @@ def run_append(args: argparse.Namespace) -> dict:
         for i in range(args.count):
             name = f"{args.prefix}-{i}"
             retries_before = ledger.retries
-            result = ledger.add_star(ref, star(name), command_id=name)
+            result = ledger.add_character(ref, star(name), command_id=name)
             replayed += result.replayed
             worst = max(worst, ledger.retries - retries_before)
         return {"written": args.count, "replayed": replayed, "retries": ledger.retries, "worst": worst}
@@ -132,10 +133,10 @@ def run_burst(args: argparse.Namespace) -> dict:
         if i % 2 == 0:
             names = [f"{command_id}-{j}" for j in range(args.stars)]
 
-            def decide(state: CampaignState, names: list[str] = names) -> list[StarJoined]:
+            def decide(state: ShowrunnerState, names: list[str] = names) -> list[StarJoined]:
                 sheets = [star(n) for n in names]
                 for sheet in sheets:
-                    state.check_star_is_new(sheet)
+                    state.check_character_is_new(sheet.name)
                 return [StarJoined(sheet=sheet) for sheet in sheets]
 
             ledger.execute(ref, decide, command_id=command_id)

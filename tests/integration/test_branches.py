@@ -10,12 +10,14 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from showrunner_ledger.domain.campaign import CampaignState, Pitch, star_key
+from showrunner_ledger.domain.campaign import Pitch, name_key
+from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.domain.showrunner.sheet import StarSheet
 from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.seeds import commitment
 from showrunner_ledger.ledger.errors import BranchExists, BranchNotFound, EventNotFound
-from showrunner_ledger.ledger.facts import BranchForked, StarJoined
+from showrunner_ledger.ledger.facts import BranchForked
+from showrunner_ledger.domain.showrunner.events import StarJoined
 from showrunner_ledger.ledger.registry import check_name
 from showrunner_ledger.ledger.streams import fold_campaign
 from tests.conftest import make_settings
@@ -30,7 +32,7 @@ def sheet(name: str) -> StarSheet:
 def new_campaign(ledger, title: str, stars: list[str]):
     main = ledger.resolve(ledger.create_campaign(Pitch(title=title)))
     for name in stars:
-        ledger.add_star(main, sheet(name))
+        ledger.add_character(main, sheet(name))
     return main
 
 
@@ -45,8 +47,8 @@ def stored_rows(ledger, ref):
     return ledger.app.recorder.select_events(ref.branch.id)
 
 
-def replay(ledger, ref, at=None) -> CampaignState:
-    state = CampaignState()
+def replay(ledger, ref, at=None) -> ShowrunnerState:
+    state = ShowrunnerState()
     for event in ledger.events(ref, upto=at):
         state = fold_campaign(state, event.fact)
     return state
@@ -102,8 +104,8 @@ def test_writing_to_a_branch_never_changes_its_parent(ledger):
     rows_before = [(r.originator_version, r.state) for r in stored_rows(ledger, main)]
 
     alt = ledger.create_branch(main, "alt", at=2)
-    ledger.add_star(alt, sheet("Bo"))  # Bo joined main at #3, above the fork: free here
-    ledger.add_star(alt, sheet("Zed"))
+    ledger.add_character(alt, sheet("Bo"))  # Bo joined main at #3, above the fork: free here
+    ledger.add_character(alt, sheet("Zed"))
     assert names(ledger.view(alt)) == ["ann", "bo", "zed"]
     assert ledger.head(alt).version == 5
 
@@ -112,17 +114,17 @@ def test_writing_to_a_branch_never_changes_its_parent(ledger):
     assert [(r.originator_version, r.state) for r in stored_rows(ledger, main)] == rows_before
     assert "zed" not in ledger.view(main).state.stars
     # And the parent keeps going on its own numbering.
-    assert ledger.add_star(main, sheet("Dee")).first_version == 5
+    assert ledger.add_character(main, sheet("Dee")).first_version == 5
     assert "dee" not in ledger.view(alt).state.stars
 
 
 def test_branch_of_a_branch(ledger):
     main = new_campaign(ledger, "Lineage", ["Ann", "Bo", "Cy", "Di"])  # #1..#5
     alt = ledger.create_branch(main, "alt", at=3)  # #4 forked
-    ledger.add_star(alt, sheet("Alt One"))  # #5
-    ledger.add_star(alt, sheet("Alt Two"))  # #6
+    ledger.add_character(alt, sheet("Alt One"))  # #5
+    ledger.add_character(alt, sheet("Alt Two"))  # #6
     deep = ledger.create_branch(alt, "deep", at=5)  # #6 forked
-    ledger.add_star(deep, sheet("Deep One"))  # #7
+    ledger.add_character(deep, sheet("Deep One"))  # #7
 
     assert [(s.branch_id, s.after, s.upto) for s in deep.segments] == [
         (main.branch.id, 0, 3),
@@ -149,9 +151,9 @@ def test_branch_of_a_branch_below_its_fork_point(ledger):
     """Fork 'alt' (forked at #6) at #3: its history is main's #1..#3, not main's #1..#6."""
     main = new_campaign(ledger, "Below", ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"])  # #1..#8
     alt = ledger.create_branch(main, "alt", at=6)
-    ledger.add_star(alt, sheet("Alt One"))  # #8
+    ledger.add_character(alt, sheet("Alt One"))  # #8
     early = ledger.create_branch(alt, "early", at=3)  # #4 forked
-    ledger.add_star(early, sheet("Early One"))  # #5
+    ledger.add_character(early, sheet("Early One"))  # #5
 
     assert ledger.event(early, 4).fact.parent_hash == ledger.event(main, 3).hash
     assert [e.version for e in ledger.events(early)] == [1, 2, 3, 4, 5]
@@ -163,7 +165,7 @@ def test_branch_of_a_branch_below_its_fork_point(ledger):
     assert report.ok, report.problem
     assert report.checked == 5
     # Cy joined main at #4, after the fork: 'early' may add its own Cy.
-    assert ledger.add_star(early, sheet("Cy")).first_version == 6
+    assert ledger.add_character(early, sheet("Cy")).first_version == 6
 
 
 def test_refusals_write_nothing(ledger):
@@ -246,7 +248,7 @@ star_names = st.lists(
     st.from_regex(r"[A-Za-z][A-Za-z ]{0,11}", fullmatch=True),
     min_size=1,
     max_size=15,
-    unique_by=star_key,
+    unique_by=name_key,
 )
 
 
@@ -277,7 +279,7 @@ def test_fork_then_replay_equals_the_parent_up_to_the_fork(stars, data):
             assert story(right_after.state) == story(replay(ledger, main, fork))
             assert ledger.verify(alt).ok
 
-            ledger.add_star(alt, sheet("Branch Only"))
+            ledger.add_character(alt, sheet("Branch Only"))
             assert ledger.view(main).state == replay(ledger, main)
             assert "branch only" not in ledger.view(main).state.stars
             assert ledger.head(main).version == head

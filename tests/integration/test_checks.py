@@ -22,7 +22,8 @@ from showrunner_ledger.ledger.audit import audit, audit_all
 from showrunner_ledger.ledger.dice import LedgerDice
 from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.errors import CommandConflict, EventNotFound
-from showrunner_ledger.ledger.facts import CheckAbandoned, CheckRolled, SeedCommitted, SeedRevealed
+from showrunner_ledger.ledger.facts import SeedCommitted, SeedRevealed
+from showrunner_ledger.domain.showrunner.events import CheckAbandoned, CheckRolled
 from showrunner_ledger.ledger.seeds import commitment
 from tests.conftest import example_star
 
@@ -39,7 +40,7 @@ def fight(**fields) -> CheckRequest:
 
 def new_campaign(ledger, title: str = "Checks"):
     ref = ledger.resolve(ledger.create_campaign(Pitch(title=title)))  # #1 CampaignStarted
-    ledger.add_star(ref, example_star())  # #2 StarJoined: Mara Voss
+    ledger.add_character(ref, example_star())  # #2 StarJoined: Mara Voss
     return ref
 
 

@@ -36,7 +36,8 @@ from showrunner_ledger.domain.showrunner.sheet import StarSheet
 from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.codec import decode_document
 from showrunner_ledger.ledger.errors import LedgerBusy
-from showrunner_ledger.ledger.facts import BranchForked, BranchRegistered, StarJoined
+from showrunner_ledger.ledger.facts import BranchForked, BranchRegistered
+from showrunner_ledger.domain.showrunner.events import StarJoined
 from showrunner_ledger.ledger.service import Ledger
 from tests.conftest import make_settings, postgres_url_or_skip
 
@@ -183,7 +184,7 @@ def test_a_conflict_loser_reloads_cheaply_not_the_whole_stream(db_url, tmp_path,
         campaign = loser.create_campaign(Pitch(title="Photo Finish"))
         ref = loser.resolve(campaign.name)
         for i in range(34):  # events #2..#35: snapshots at #10, #20, #30
-            loser.add_star(ref, sheet(f"Extra {i}"))
+            loser.add_character(ref, sheet(f"Extra {i}"))
         assert loser.head(ref).version == 35
 
         log: list[tuple[str, int]] = []
@@ -193,14 +194,14 @@ def test_a_conflict_loser_reloads_cheaply_not_the_whole_stream(db_url, tmp_path,
 
         def save_after_the_winner(*streams):
             if not reload_from:
-                winner.add_star(winner.resolve(campaign.name), sheet("Quick"))  # #36, first
+                winner.add_character(winner.resolve(campaign.name), sheet("Quick"))  # #36, first
             outcome = real_save(*streams)
             if outcome == "conflict":
                 reload_from.append(len(log))  # what is read from here on is the reload
             return outcome
 
         monkeypatch.setattr(loser, "save_streams", save_after_the_winner)
-        result = loser.add_star(ref, sheet("Slow"))
+        result = loser.add_character(ref, sheet("Slow"))
 
         assert loser.retries == 1
         assert (result.first_version, result.last_version, result.replayed) == (37, 37, False)
@@ -239,13 +240,13 @@ def test_a_command_that_no_longer_holds_after_the_reload_fails_and_writes_nothin
         def save_after_the_other(*streams):
             # `second` decided against a state without Mara; `first` adds her before it saves.
             if not saves:
-                first.add_star(first.resolve(campaign.name), sheet("Mara"), command_id="first-mara")
+                first.add_character(first.resolve(campaign.name), sheet("Mara"), command_id="first-mara")
             saves.append(real_save(*streams))
             return saves[-1]
 
         monkeypatch.setattr(second, "save_streams", save_after_the_other)
         with pytest.raises(AlreadyExists) as refused:
-            second.add_star(ref, sheet("Mara"), command_id="second-mara")
+            second.add_character(ref, sheet("Mara"), command_id="second-mara")
         assert str(refused.value) == "a Star named 'Mara' is already in this campaign; choose another name"
         assert saves == ["conflict"]  # it saw the conflict, reloaded and decided again
         assert second.retries == 1
@@ -268,7 +269,7 @@ def test_a_command_retried_after_a_lost_reply_is_recorded_once(db_url, tmp_path,
     try:
         campaign = ledger.create_campaign(Pitch(title="Dropped Call"))
         ref = ledger.resolve(campaign.name)
-        ledger.add_star(ref, sheet("Before"))
+        ledger.add_character(ref, sheet("Before"))
         recorder = ledger.app.recorder
         assert ledger.app.events.recorder is recorder
         real_insert, lost = recorder.insert_events, []
@@ -282,7 +283,7 @@ def test_a_command_retried_after_a_lost_reply_is_recorded_once(db_url, tmp_path,
             return real_insert(stored_events, **kwargs)
 
         monkeypatch.setattr(recorder, "insert_events", insert_then_lose_the_reply)
-        result = ledger.add_star(ref, sheet("Mara"), command_id="cmd-mara")
+        result = ledger.add_character(ref, sheet("Mara"), command_id="cmd-mara")
         assert lost == [1]
         assert result.replayed is False  # the caller's command did land, now
         assert (result.first_version, result.last_version) == (3, 3)
@@ -294,7 +295,7 @@ def test_a_command_retried_after_a_lost_reply_is_recorded_once(db_url, tmp_path,
         assert recorded("cmd-mara") == [3]
         assert ledger.head(ref).version == 3
 
-        again = ledger.add_star(ref, sheet("Mara"), command_id="cmd-mara")  # the caller retries
+        again = ledger.add_character(ref, sheet("Mara"), command_id="cmd-mara")  # the caller retries
         assert again.replayed is True
         assert (again.first_version, again.last_version) == (3, 3)
         assert recorded("cmd-mara") == [3]
@@ -462,7 +463,7 @@ def test_a_writer_killed_mid_command_leaves_whole_commands_and_an_openable_datab
         stars = reopened.view(ref).state.stars
         assert len(stars) == stars_per_command * len([i for i in done if i % 2 == 0])
         # The killed writer's locks are gone: the database takes writes again at once.
-        reopened.add_star(ref, sheet("After The Crash"))
+        reopened.add_character(ref, sheet("After The Crash"))
         reopened.create_branch(ref, "after-the-crash")
         assert reopened.verify(ref).ok
         print(f"\n{kill}: killed after {len(done)} whole commands; nothing partial")
@@ -538,11 +539,11 @@ def test_a_lock_held_past_the_timeout_ends_in_busy_not_a_hang(db_url, tmp_path):
     try:
         campaign = ledger.create_campaign(Pitch(title="Locked Out"))
         ref = ledger.resolve(campaign.name)
-        ledger.add_star(ref, sheet("Early"))
+        ledger.add_character(ref, sheet("Early"))
         head = ledger.head(ref)
         for mode in lock_modes(db_url):
             with HeldLock(ledger, db_url, mode):
-                elapsed, error = timed(lambda: ledger.add_star(ref, sheet("Blocked")))
+                elapsed, error = timed(lambda: ledger.add_character(ref, sheet("Blocked")))
                 print(f"\n{mode}: {type(error).__name__} after {elapsed:.2f} s: {error}")
                 assert isinstance(error, LedgerBusy), repr(error)
                 assert "busy" in str(error) and "try again" in str(error)
@@ -554,7 +555,7 @@ def test_a_lock_held_past_the_timeout_ends_in_busy_not_a_hang(db_url, tmp_path):
                 assert error is None or isinstance(error, LedgerBusy), repr(error)
                 assert elapsed <= lock_timeout + 2.5
             assert ledger.head(ref) == head  # nothing was written
-        ledger.add_star(ref, sheet("Blocked"))  # once the lock is gone, the same command works
+        ledger.add_character(ref, sheet("Blocked"))  # once the lock is gone, the same command works
         assert ledger.head(ref).version == head.version + 1
         assert ledger.verify(ref).ok
     finally:
@@ -573,7 +574,7 @@ def test_a_snapshot_that_cannot_be_written_does_not_fail_the_committed_command(d
         campaign = ledger.create_campaign(Pitch(title="Cache Miss"))
         ref = ledger.resolve(campaign.name)
         for i in range(3):  # events #2..#4
-            ledger.add_star(ref, sheet(f"Extra {i}"))
+            ledger.add_character(ref, sheet(f"Extra {i}"))
         snapshots = ledger._snapshots
         mode = "sqlite" if "://" not in db_url else "EXCLUSIVE"
         real_insert, attempted = snapshots.insert_events, []
@@ -584,7 +585,7 @@ def test_a_snapshot_that_cannot_be_written_does_not_fail_the_committed_command(d
                 return real_insert(stored_events, **kwargs)
 
         monkeypatch.setattr(snapshots, "insert_events", insert_while_another_holds_the_lock)
-        elapsed, error = timed(lambda: ledger.add_star(ref, sheet("Fifth"), command_id="fifth"))
+        elapsed, error = timed(lambda: ledger.add_character(ref, sheet("Fifth"), command_id="fifth"))
         print(f"\nsnapshot blocked: {type(error).__name__} after {elapsed:.2f} s: {error}")
         assert attempted == [[5]]  # #5 crossed the interval: a snapshot was due
         assert error is None, repr(error)
@@ -592,7 +593,7 @@ def test_a_snapshot_that_cannot_be_written_does_not_fail_the_committed_command(d
         monkeypatch.undo()
 
         assert [e.version for e in ledger.events(ref) if e.command_id == "fifth"] == [5]
-        assert ledger.add_star(ref, sheet("Fifth"), command_id="fifth").replayed is True
+        assert ledger.add_character(ref, sheet("Fifth"), command_id="fifth").replayed is True
         assert len(ledger.view(ref).state.stars) == 4  # loaded without the missing snapshot
         assert ledger.verify(ref).ok
     finally:

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from showrunner_ledger.domain.campaign import Pitch
 from showrunner_ledger.domain.dice import TableDice
 from showrunner_ledger.domain.showrunner.check import Abandoned, CheckRequest, resolve
-from showrunner_ledger.ledger.facts import CheckAbandoned, CheckRolled
+from showrunner_ledger.domain.showrunner.events import CheckAbandoned, CheckRolled
 from showrunner_ledger.projections import roll_index
 from showrunner_ledger.ledger.bootstrap import bootstrap
 from tests.conftest import example_star
@@ -48,8 +48,8 @@ def director_only_check(ledger, ref, star: str, action, opposition, script):
 
 def new_campaign(ledger, title: str = "Neon Harbor"):
     ref = ledger.resolve(ledger.create_campaign(Pitch(title=title)))
-    ledger.add_star(ref, example_star("star-mara.toml"))  # #2
-    ledger.add_star(ref, example_star("star-tobias.json"))  # #3
+    ledger.add_character(ref, example_star("star-mara.toml"))  # #2
+    ledger.add_character(ref, example_star("star-tobias.json"))  # #3
     return ref
 
 

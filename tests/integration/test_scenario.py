@@ -9,13 +9,15 @@ from datetime import UTC, datetime
 
 import pytest
 
-from showrunner_ledger.domain.campaign import CampaignState, Pitch
+from showrunner_ledger.domain.campaign import Pitch
+from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.domain.errors import AlreadyExists
 from showrunner_ledger.domain.showrunner.sheet import StarSheet
 from showrunner_ledger.ledger import seeds
 from showrunner_ledger.ledger.codec import decode_document
 from showrunner_ledger.ledger.errors import CampaignExists, CampaignNotFound, EventNotFound
-from showrunner_ledger.ledger.facts import CampaignStarted, StarJoined
+from showrunner_ledger.ledger.facts import CampaignStarted
+from showrunner_ledger.domain.showrunner.events import StarJoined
 from showrunner_ledger.ledger.integrity import GENESIS_HASH
 from showrunner_ledger.ledger.streams import fold_campaign
 from tests.conftest import example_star
@@ -100,8 +102,8 @@ def test_scenario(ledger):
 
     # --- two Stars, the second recorded by its player
     mara = example_star()
-    r1 = ledger.add_star(main, mara)
-    r2 = ledger.add_star(main, sheet("Tobias Crane"), by="sam")
+    r1 = ledger.add_character(main, mara)
+    r2 = ledger.add_character(main, sheet("Tobias Crane"), by="sam")
     assert (r1.first_version, r1.last_version, r1.replayed) == (2, 2, False)
     assert (r2.first_version, r2.last_version, r2.replayed) == (3, 3, False)
     assert [type(e.fact) for e in r1.events] == [StarJoined]
@@ -110,7 +112,7 @@ def test_scenario(ledger):
 
     # --- a duplicate Star (names compare without case or extra spaces) writes nothing
     with pytest.raises(AlreadyExists) as dup:
-        ledger.add_star(main, sheet("  mara   VOSS "))
+        ledger.add_character(main, sheet("  mara   VOSS "))
     assert "already in this campaign" in str(dup.value)
     assert ledger.head(main) == head
 
@@ -156,7 +158,7 @@ def test_scenario(ledger):
     assert v2.head_hash == ledger.event(main, 2).hash
     assert ledger.view(main).state == v3.state
     # Replaying by hand gives the same as-of states.
-    state = CampaignState()
+    state = ShowrunnerState()
     for n, event in enumerate(ledger.events(main), start=1):
         state = fold_campaign(state, event.fact)
         assert state == ledger.view(main, at=n).state
@@ -174,8 +176,8 @@ def test_scenario(ledger):
 
     # --- a retried command (same id) is recorded once
     rosa = sheet("Rosa Quill")
-    once = ledger.add_star(main, rosa, command_id="cmd-rosa")
-    twice = ledger.add_star(main, rosa, command_id="cmd-rosa")
+    once = ledger.add_character(main, rosa, command_id="cmd-rosa")
+    twice = ledger.add_character(main, rosa, command_id="cmd-rosa")
     assert once.replayed is False and twice.replayed is True
     assert (once.first_version, once.last_version) == (4, 4)
     assert (twice.first_version, twice.last_version) == (4, 4)
@@ -184,7 +186,7 @@ def test_scenario(ledger):
     assert ledger.head(main).version == 4
     assert len(ledger.app.recorder.select_events(main.branch.id)) == 4
     # The same id with another Star still answers with what was recorded.
-    third = ledger.add_star(main, sheet("Someone Else"), command_id="cmd-rosa")
+    third = ledger.add_character(main, sheet("Someone Else"), command_id="cmd-rosa")
     assert third.replayed is True and third.events[0].fact.sheet.name == "Rosa Quill"
     assert ledger.head(main).version == 4
     assert "someone else" not in ledger.view(main).state.stars

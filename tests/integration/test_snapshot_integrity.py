@@ -18,7 +18,7 @@ def snapshotting(db_url: str, tmp_path: Path):
     ledger = bootstrap(make_settings(db_url, tmp_path, SHOWRUNNER_SNAPSHOT_INTERVAL="5"))
     campaign = ledger.create_campaign(Pitch(title="Snapshots"))
     ref = ledger.resolve(campaign.name)
-    ledger.add_star(ref, example_star())
+    ledger.add_character(ref, example_star())
     for n in range(12):
         ledger.note(ref, f"beat {n}")
     yield ledger, ref

@@ -9,7 +9,8 @@ from uuid import UUID
 
 import pytest
 
-from showrunner_ledger.domain.campaign import CampaignState, Pitch
+from showrunner_ledger.domain.campaign import Pitch
+from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.domain.showrunner.ladder import Difficulty
 from showrunner_ledger.domain.showrunner.sheet import HeroProp, Influence, Relationship, StarSheet
 from showrunner_ledger.ledger.bootstrap import bootstrap
@@ -65,17 +66,17 @@ def story(snap_ledger: Ledger):
     ledger = snap_ledger
     entry = ledger.create_campaign(Pitch(title="Snapshots"))
     main = ledger.resolve(entry)
-    ledger.add_star(main, example_star())
+    ledger.add_character(main, example_star())
     for i in range(11):
-        ledger.add_star(main, sheet(f"Main {i}"))
+        ledger.add_character(main, sheet(f"Main {i}"))
     alt = ledger.create_branch(main, "alt", at=FORK)
     for i in range(15):
-        ledger.add_star(alt, sheet(f"Alt {i}"))
+        ledger.add_character(alt, sheet(f"Alt {i}"))
     return ledger, main, alt
 
 
-def replay(ledger: Ledger, ref, at: int | None = None) -> CampaignState:
-    state = CampaignState()
+def replay(ledger: Ledger, ref, at: int | None = None) -> ShowrunnerState:
+    state = ShowrunnerState()
     for event in ledger.events(ref, upto=at):
         state = fold_campaign(state, event.fact)
     return state
@@ -168,13 +169,13 @@ def test_commands_after_a_snapshot_see_the_full_state(story):
     # Mara joined at #2, long before main's and alt's newest snapshots.
     for ref in (main, alt):
         with pytest.raises(AlreadyExists):
-            ledger.add_star(ref, sheet("Mara Voss"))
+            ledger.add_character(ref, sheet("Mara Voss"))
     # Command ids recorded before a snapshot are still remembered after it.
-    first = ledger.add_star(main, sheet("Late"), command_id="late-1")
+    first = ledger.add_character(main, sheet("Late"), command_id="late-1")
     for i in range(6):
-        ledger.add_star(main, sheet(f"Later {i}"))
+        ledger.add_character(main, sheet(f"Later {i}"))
     assert snapshot_versions(ledger, main.branch.id) == [5, 10, 15, 20]
-    again = ledger.add_star(main, sheet("Late"), command_id="late-1")
+    again = ledger.add_character(main, sheet("Late"), command_id="late-1")
     assert again.replayed and again.first_version == first.first_version == 14
 
 
@@ -205,7 +206,7 @@ def test_corrupted_snapshot_is_ignored(story, db_url, junk, monkeypatch):
         ref = main if name == "main" else alt
         assert ledger.view(ref, at=at).state == state, (name, at)
     # Commands still work on top of the full replay.
-    result = ledger.add_star(alt, sheet("After Corruption"))
+    result = ledger.add_character(alt, sheet("After Corruption"))
     assert result.first_version == 24
     assert "after corruption" in ledger.view(alt).state.stars
 
@@ -216,7 +217,7 @@ def test_snapshot_state_comes_back_typed(story, monkeypatch):
     view, decoded = count(lambda: ledger.view(alt, at=10))
     assert decoded == 0  # entirely from alt's snapshot #10
     state = view.state
-    assert isinstance(state, CampaignState)
+    assert isinstance(state, ShowrunnerState)
     assert isinstance(state.pitch, Pitch) and state.pitch.title == "Snapshots"
     assert state.stars and all(isinstance(s, StarSheet) for s in state.stars.values())
     mara = state.star("Mara Voss")

@@ -46,8 +46,8 @@ def play(ledger: Ledger) -> dict[str, BranchRef]:
     """main #1..#7; what-if forks main at #5 (to #8); deeper forks what-if at #7 (to #10);
     low forks what-if at #3, below what-if's own fork point (to #5)."""
     main = ledger.resolve(ledger.create_campaign(Pitch(title="Neon Harbor", high_concept="Heists")))
-    ledger.add_star(main, example_star("star-mara.toml"))
-    ledger.add_star(main, example_star("star-tobias.json"))
+    ledger.add_character(main, example_star("star-mara.toml"))
+    ledger.add_character(main, example_star("star-tobias.json"))
     ledger.note(main, "Episode 1")  # #4
     ledger.note(main, SECRET, private=True)  # #5
     ledger.spend(main, "Mara", "grit", 1, reason="Floodgate")  # #6

@@ -11,10 +11,11 @@ import pytest
 from eventsourcing.persistence import StoredEvent
 
 from showrunner_ledger.domain.campaign import Pitch
-from showrunner_ledger.ledger import events
+from showrunner_ledger.domain import events
 from showrunner_ledger.ledger.codec import document_of, fields_for_hash
 from showrunner_ledger.ledger.errors import UnreadableEvent
-from showrunner_ledger.ledger.events import Fact, LedgerEvent
+from showrunner_ledger.domain.events import Fact
+from showrunner_ledger.ledger.events import LedgerEvent
 from showrunner_ledger.ledger.integrity import chain_hash
 
 TOPIC = "test/Upcasted"

@@ -113,9 +113,9 @@ def raw(ledger, db_url) -> RawEvents:
 def main(ledger):
     """#1 started, #2 Mara Voss, #3..#7 five more Stars."""
     ref = ledger.resolve(ledger.create_campaign(Pitch(title="Tamper")))
-    ledger.add_star(ref, example_star())
+    ledger.add_character(ref, example_star())
     for name in ("Bo", "Cy", "Di", "Ed", "Flo"):
-        ledger.add_star(ref, sheet(name))
+        ledger.add_character(ref, sheet(name))
     assert ledger.head(ref).version == 7
     return ref
 
@@ -263,8 +263,8 @@ def test_event_without_hash_fields_is_named(ledger, main, raw):
 def alt(ledger, main):
     """alt forks main at #4, then adds #6 and #7 of its own."""
     ref = ledger.create_branch(main, "alt", at=4)
-    ledger.add_star(ref, sheet("Alt One"))
-    ledger.add_star(ref, sheet("Alt Two"))
+    ledger.add_character(ref, sheet("Alt One"))
+    ledger.add_character(ref, sheet("Alt Two"))
     assert ledger.verify(ref).ok and ledger.verify(ref).checked == 7
     return ref
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from showrunner_ledger.domain.campaign import CampaignState
+from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.domain.dice import ReplayDice, Roll, TableDice
 from showrunner_ledger.domain.errors import InvalidDice, RuleViolation, UnknownName
 from showrunner_ledger.domain.showrunner.check import (
@@ -81,8 +81,8 @@ def mastering(sheet: StarSheet, *masteries: Mastery) -> StarSheet:
     return sheet.model_copy(update={"masteries": frozenset(masteries)})
 
 
-def cast(sheet: StarSheet = MARA, *, studio_notes: int = 0) -> CampaignState:
-    return CampaignState(studio_notes=studio_notes).with_star(sheet)
+def cast(sheet: StarSheet = MARA, *, studio_notes: int = 0) -> ShowrunnerState:
+    return ShowrunnerState(studio_notes=studio_notes).with_star(sheet)
 
 
 def request(**fields) -> CheckRequest:
@@ -90,7 +90,7 @@ def request(**fields) -> CheckRequest:
     return CheckRequest(**fields)
 
 
-def check(state: CampaignState, faces: dict[str, list[int]], chooser=None, **fields) -> Resolution:
+def check(state: ShowrunnerState, faces: dict[str, list[int]], chooser=None, **fields) -> Resolution:
     """Resolve with table dice; every face typed in must be used, as at the table."""
     dice = TableDice(faces)
     resolution = resolve(state, request(**fields), dice, chooser)
@@ -98,7 +98,7 @@ def check(state: CampaignState, faces: dict[str, list[int]], chooser=None, **fie
     return resolution
 
 
-def sheet_after(state: CampaignState, resolution: Resolution) -> StarSheet:
+def sheet_after(state: ShowrunnerState, resolution: Resolution) -> StarSheet:
     return apply_resolution(state, resolution).star(NAME)
 
 
@@ -713,8 +713,8 @@ def test_the_same_request_and_faces_resolve_the_same_way():
 
 # ------------------------------------------------------------------ a Power on its own; Grit after the roll
 
-def _mara_state() -> CampaignState:
-    return CampaignState().with_star(example_star())  # Father's Rapier: N milestone, Wear 2/3
+def _mara_state() -> ShowrunnerState:
+    return ShowrunnerState().with_star(example_star())  # Father's Rapier: N milestone, Wear 2/3
 
 
 def test_a_power_used_on_its_own_succeeds_without_a_roll_up_to_its_milestone() -> None:

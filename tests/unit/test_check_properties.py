@@ -19,7 +19,7 @@ from itertools import combinations, permutations
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from showrunner_ledger.domain.campaign import CampaignState, EnsemblePool
+from showrunner_ledger.domain.showrunner.state import EnsemblePool, ShowrunnerState
 from showrunner_ledger.domain.dice import ReplayDice, Source
 from showrunner_ledger.domain.errors import RuleViolation
 from showrunner_ledger.domain.showrunner.check import (
@@ -179,7 +179,7 @@ def pools(draw: st.DrawFn) -> Pool:
 
 
 @st.composite
-def scenes(draw: st.DrawFn) -> tuple[CampaignState, CheckRequest]:
+def scenes(draw: st.DrawFn) -> tuple[ShowrunnerState, CheckRequest]:
     masteries = frozenset(draw(st.sets(st.sampled_from(list(Mastery)))))
     ability_name = draw(st.sampled_from([AbilityName.FIGHT, AbilityName.MOVE, AbilityName.CHANNEL, AbilityName.SENSE]))
     slots = {
@@ -214,7 +214,7 @@ def scenes(draw: st.DrawFn) -> tuple[CampaignState, CheckRequest]:
         maximum = draw(st.integers(0, 2))
         ensemble |= {p: draw(st.integers(0, maximum)), f"{p}_max": maximum}
     notes = draw(st.integers(0, 2))
-    state = CampaignState(studio_notes=notes, ensemble=EnsemblePool(**ensemble)).with_star(sheet)
+    state = ShowrunnerState(studio_notes=notes, ensemble=EnsemblePool(**ensemble)).with_star(sheet)
 
     difficulty = draw(st.sampled_from([Difficulty.NORMAL, Difficulty.HARD, Difficulty.FORMIDABLE, Difficulty.EPIC]))
     props = draw(st.lists(st.sampled_from([

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from showrunner_ledger.domain.campaign import CampaignState, EnsemblePool
+from showrunner_ledger.domain.showrunner.state import EnsemblePool, ShowrunnerState
 from showrunner_ledger.domain.dice import Roll, TableDice
 from showrunner_ledger.domain.showrunner.check import (
     CheckRequest,
@@ -58,12 +58,12 @@ def with_pool(sheet: StarSheet, pool: str, current: int, max: int) -> StarSheet:
     return sheet.model_copy(update={"influence": sheet.influence.model_copy(update={pool: Pool(current=current, max=max)})})
 
 
-def cast(sheet: StarSheet = MARA, ensemble: EnsemblePool | None = None) -> CampaignState:
-    state = CampaignState().with_star(sheet)
+def cast(sheet: StarSheet = MARA, ensemble: EnsemblePool | None = None) -> ShowrunnerState:
+    state = ShowrunnerState().with_star(sheet)
     return state if ensemble is None else state.model_copy(update={"ensemble": ensemble})
 
 
-def check(state: CampaignState, faces: dict[str, list[int]], **fields) -> Resolution:
+def check(state: ShowrunnerState, faces: dict[str, list[int]], **fields) -> Resolution:
     dice = TableDice(faces)
     fields = {"star": "Mara", "ability": "fight", "difficulty": "NORMAL", **fields}
     resolution = resolve(state, CheckRequest(**fields), dice)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from showrunner_ledger.domain.campaign import CampaignState
+from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.domain.dice import ReplayDice, TableDice
 from showrunner_ledger.domain.errors import InvalidDice, RuleViolation, UnknownName
 from showrunner_ledger.domain.showrunner.check import CheckRequest, resolve, roll_plot_armor_scar
@@ -64,8 +64,8 @@ TOBIAS = example_star("star-tobias.json")
 NO_DICE: dict[str, list[int]] = {}
 
 
-def cast(*sheets: StarSheet, studio_notes: int = 0) -> CampaignState:
-    state = CampaignState(studio_notes=studio_notes)
+def cast(*sheets: StarSheet, studio_notes: int = 0) -> ShowrunnerState:
+    state = ShowrunnerState(studio_notes=studio_notes)
     for sheet in sheets or (MARA, TOBIAS):
         state = state.with_star(sheet)
     return state
@@ -81,8 +81,8 @@ def mastering(sheet: StarSheet, *masteries: Mastery) -> StarSheet:
 
 
 def suffer(
-    state: CampaignState, star: str, kind: str, difficulty: str, faces: dict[str, list[int]] = NO_DICE, **options: Any
-) -> tuple[ConsequenceResolution, CampaignState]:
+    state: ShowrunnerState, star: str, kind: str, difficulty: str, faces: dict[str, list[int]] = NO_DICE, **options: Any
+) -> tuple[ConsequenceResolution, ShowrunnerState]:
     """Decide with table dice (all of them must be used), and apply."""
     request = ConsequenceRequest(star=star, kind=kind, difficulty=difficulty, **options)
     dice = TableDice(faces)
@@ -91,11 +91,11 @@ def suffer(
     return resolution, apply_consequence(state, resolution)
 
 
-def grit(state: CampaignState, star: str = "Mara Voss") -> Pool:
+def grit(state: ShowrunnerState, star: str = "Mara Voss") -> Pool:
     return state.star(star).influence.grit
 
 
-def plot_armor(state: CampaignState, star: str = "Mara Voss") -> Pool:
+def plot_armor(state: ShowrunnerState, star: str = "Mara Voss") -> Pool:
     return state.star(star).influence.plot_armor
 
 
@@ -542,13 +542,13 @@ def campaign(ledger):
 
     entry = ledger.create_campaign(Pitch(title="Neon Harbor"))
     ref = ledger.resolve(entry)
-    ledger.add_star(ref, MARA)
-    ledger.add_star(ref, TOBIAS)
+    ledger.add_character(ref, MARA)
+    ledger.add_character(ref, TOBIAS)
     return ref
 
 
 def test_ledger_dice_take_a_fresh_roll_number_each_time_on_each_backend(ledger, campaign) -> None:
-    from showrunner_ledger.ledger.facts import ConsequenceSuffered
+    from showrunner_ledger.domain.showrunner.events import ConsequenceSuffered
 
     ref = campaign
     first = ledger.consequence(ref, "Tobias", "grit-loss", "HARD", ability="work").events[-1].fact

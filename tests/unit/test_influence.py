@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from showrunner_ledger.domain.campaign import CampaignState, EnsemblePool
+from showrunner_ledger.domain.showrunner.state import EnsemblePool, ShowrunnerState
 from showrunner_ledger.domain.errors import RuleViolation, UnknownName
 from showrunner_ledger.domain.showrunner.influence import (
     POOLS,
@@ -30,8 +30,8 @@ MARA = example_star("star-mara.toml")  # Grit 3/4, Retake 2/2, Spotlight 0/1, Pl
 TOBIAS = example_star("star-tobias.json")  # Grit 2/3 (1 exhausted), Retake 1/3, Spotlight 1/1, Plot Armor 3/3, Preparation 0/2
 
 
-def cast(*sheets: StarSheet, ensemble: EnsemblePool | None = None) -> CampaignState:
-    state = CampaignState()
+def cast(*sheets: StarSheet, ensemble: EnsemblePool | None = None) -> ShowrunnerState:
+    state = ShowrunnerState()
     for sheet in sheets or (MARA, TOBIAS):
         state = state.with_star(sheet)
     return state if ensemble is None else state.model_copy(update={"ensemble": ensemble})
@@ -42,15 +42,15 @@ def with_pool(sheet: StarSheet, name: str, **values: int) -> StarSheet:
     return sheet.model_copy(update={"influence": sheet.influence.model_copy(update={name: pool})})
 
 
-def pool_of(state: CampaignState, star: str, name: str) -> Pool:
+def pool_of(state: ShowrunnerState, star: str, name: str) -> Pool:
     return getattr(state.star(star).influence, name)
 
 
-def spend(state: CampaignState, star: str, pool: str, amount: int, *, push: bool = False) -> CampaignState:
+def spend(state: ShowrunnerState, star: str, pool: str, amount: int, *, push: bool = False) -> ShowrunnerState:
     return apply_spend(state, decide_spend(state, star, pool, amount, push=push))
 
 
-def regain(state: CampaignState, star: str, pool: str, amount: int) -> CampaignState:
+def regain(state: ShowrunnerState, star: str, pool: str, amount: int) -> ShowrunnerState:
     return apply_regain(state, decide_regain(state, star, pool, amount))
 
 
@@ -284,7 +284,7 @@ def test_unknown_star_lists_the_stars() -> None:
         cast().star("Nobody")
     assert str(unknown.value) == "unknown Star 'Nobody' (Stars in this campaign: Mara Voss, Tobias Quell)"
     with pytest.raises(UnknownName) as none_yet:
-        CampaignState().star("Mara")
+        ShowrunnerState().star("Mara")
     assert str(none_yet.value) == "unknown Star 'Mara' (Stars in this campaign: none yet)"
     # An empty name is not a prefix of everything.
     with pytest.raises(UnknownName):

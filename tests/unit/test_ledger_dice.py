@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from showrunner_ledger.domain.campaign import CampaignState
+from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.domain.showrunner.check import AfterRoll, CheckRequest, resolve
 from showrunner_ledger.domain.showrunner.sheet import AbilityName, LimitTrack, Pool
 from showrunner_ledger.ledger import dice as ledger_dice
@@ -146,7 +146,7 @@ def test_ledger_dice_are_marked_as_ledger_dice():
 MARA = example_star()
 
 
-def busy_state() -> CampaignState:
+def busy_state() -> ShowrunnerState:
     """Mara with Spotlight and a Channel to roll: a check that asks for most purposes."""
     channel = MARA.ability(AbilityName.CHANNEL).model_copy(update={"base_dice": 3, "stars": 1})
     influence = MARA.influence.model_copy(update={"spotlight": Pool(current=2, max=2)})
@@ -154,7 +154,7 @@ def busy_state() -> CampaignState:
         "abilities": {**MARA.abilities, AbilityName.CHANNEL: channel}, "influence": influence,
         "limit": LimitTrack(marked=0, max=5),
     })
-    return CampaignState(studio_notes=1).with_star(sheet)
+    return ShowrunnerState(studio_notes=1).with_star(sheet)
 
 
 BUSY = CheckRequest(

@@ -8,16 +8,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from showrunner_ledger.domain.campaign import CampaignState, EnsemblePool, Pitch
+from showrunner_ledger.domain.campaign import Pitch
+from showrunner_ledger.domain.showrunner.state import EnsemblePool, ShowrunnerState
 from showrunner_ledger.domain.showrunner.influence import Regained, Spent
-from showrunner_ledger.ledger.facts import (
-    BranchForked,
-    CampaignStarted,
-    InfluenceRegained,
-    InfluenceSpent,
-    NoteRecorded,
-    StarJoined,
-)
+from showrunner_ledger.ledger.facts import BranchForked, CampaignStarted, NoteRecorded
+from showrunner_ledger.domain.showrunner.events import InfluenceRegained, InfluenceSpent, StarJoined
 from showrunner_ledger.ledger.registry import BranchEntry, BranchIndex, Segment, lineage
 from showrunner_ledger.ledger.streams import Stream, fold_campaign
 from showrunner_ledger.projections.diff import Change, divergence_version, sheet_changes
@@ -31,7 +26,7 @@ WHEN = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 
 def recorded_events():
     """Seven events on one stream: #4 and #6 are for the Director only, #5 is by Mara."""
-    stream = Stream(uuid.uuid4(), uuid.uuid4(), fold_campaign, CampaignState())
+    stream = Stream(uuid.uuid4(), uuid.uuid4(), fold_campaign, ShowrunnerState())
     facts = [
         (CampaignStarted(name="neon-harbor", pitch=Pitch(title="Neon Harbor"), dice_commitment="0" * 64), None, "director"),
         (StarJoined(sheet=MARA), None, "director"),
@@ -204,16 +199,16 @@ def test_branches_of_different_roots_share_nothing() -> None:
 
 
 def test_identical_states_have_no_changes() -> None:
-    state = CampaignState().with_star(MARA).with_star(TOBIAS)
+    state = ShowrunnerState().with_star(MARA).with_star(TOBIAS)
     assert sheet_changes(state, state) == []
 
 
 def test_sheet_changes_lists_exactly_the_differing_fields() -> None:
-    a = CampaignState().with_star(MARA).with_star(TOBIAS)
+    a = ShowrunnerState().with_star(MARA).with_star(TOBIAS)
     grit = MARA.influence.grit.model_copy(update={"current": 1})
     mara_b = MARA.model_copy(update={"influence": MARA.influence.model_copy(update={"grit": grit}), "written_off": True})
     tobias_b = TOBIAS.model_copy(update={"concept": "Retired"})
-    b = CampaignState().with_star(mara_b).with_star(tobias_b).model_copy(update={"ensemble": EnsemblePool(plot_armor=0)})
+    b = ShowrunnerState().with_star(mara_b).with_star(tobias_b).model_copy(update={"ensemble": EnsemblePool(plot_armor=0)})
     assert sheet_changes(a, b) == [
         Change("Mara Voss", "influence.grit.current", 3, 1),
         Change("Mara Voss", "written_off", False, True),
@@ -226,22 +221,22 @@ def test_sheet_changes_lists_exactly_the_differing_fields() -> None:
 
 
 def test_a_star_on_one_side_only() -> None:
-    a = CampaignState().with_star(MARA)
-    b = CampaignState().with_star(MARA).with_star(TOBIAS)
+    a = ShowrunnerState().with_star(MARA)
+    b = ShowrunnerState().with_star(MARA).with_star(TOBIAS)
     assert sheet_changes(a, b) == [Change("Tobias Quell", "(whole sheet)", None, "present")]
     assert sheet_changes(b, a) == [Change("Tobias Quell", "(whole sheet)", "present", None)]
 
 
 def test_lists_are_compared_whole() -> None:
     prop = MARA.hero_props[0].model_copy(update={"wear": 3})
-    b = CampaignState().with_star(MARA.model_copy(update={"hero_props": [prop]}))
-    changes = sheet_changes(CampaignState().with_star(MARA), b)
+    b = ShowrunnerState().with_star(MARA.model_copy(update={"hero_props": [prop]}))
+    changes = sheet_changes(ShowrunnerState().with_star(MARA), b)
     assert [(c.star, c.before, c.after) for c in changes] == [("Mara Voss", [MARA.hero_props[0].model_dump(mode="json")], [prop.model_dump(mode="json")])]
     assert changes[0].field == "hero_props"
 
 
 def test_the_fork_event_itself_changes_no_state() -> None:
-    stream = Stream(uuid.uuid4(), uuid.uuid4(), fold_campaign, CampaignState().with_star(MARA))
+    stream = Stream(uuid.uuid4(), uuid.uuid4(), fold_campaign, ShowrunnerState().with_star(MARA))
     before = stream.state
     stream.record(
         BranchForked(name="x", parent_branch_id=uuid.uuid4(), parent_name="main", fork_version=0, parent_hash="0" * 64),

@@ -6,14 +6,14 @@ import ast
 import re
 from pathlib import Path
 
-from showrunner_ledger.domain.campaign import CampaignState, EnsemblePool
+from showrunner_ledger.domain.showrunner.state import EnsemblePool, ShowrunnerState
 
 REPO = Path(__file__).resolve().parents[2]
 POOLS = ("grit", "retake", "spotlight", "plot_armor", "preparation")
 
 
 def test_the_ensemble_pool_starts_with_one_of_each_at_maximum_one() -> None:
-    ensemble = CampaignState().ensemble
+    ensemble = ShowrunnerState().ensemble
     assert ensemble == EnsemblePool()
     assert {p: getattr(ensemble, p) for p in POOLS} == dict.fromkeys(POOLS, 1)
     assert {p: getattr(ensemble, f"{p}_max") for p in POOLS} == dict.fromkeys(POOLS, 1)
@@ -47,7 +47,7 @@ def test_plot_armor_is_pushed_like_any_other_pool() -> None:
 
     from ..conftest import example_star
 
-    state = CampaignState().with_star(example_star())  # Mara: Plot Armor 2/2, 1 exhausted
+    state = ShowrunnerState().with_star(example_star())  # Mara: Plot Armor 2/2, 1 exhausted
     spent = decide_spend(state, "Mara", "plot_armor", 3, push=True)
     assert (spent.from_pool, spent.exhausted) == (2, 1)
     after = apply_spend(state, spent)

@@ -1,0 +1,142 @@
+"""Facts: the payloads of events, named in the past tense, with explicit, stable topics.
+
+A fact is a frozen pydantic model. The ledger wraps each in an envelope (position,
+time, author, visibility, command id, hash chain); the domain only says what happened.
+Topics are chosen by hand and never derived from module paths, so code can move
+without orphaning stored events. Each fact class carries a schema version and the
+upcasters that bring older stored payloads up to it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from .dice import Roll
+
+if TYPE_CHECKING:
+    from .campaign import CampaignState
+
+Visibility = Literal["public", "director"]
+
+_TOPICS: dict[str, type[Fact]] = {}
+
+
+class Fact(BaseModel):
+    """Base of every payload. Subclasses declare `topic=` in their class statement."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    topic: ClassVar[str]
+    schema_version: ClassVar[int] = 1
+    default_visibility: ClassVar[Visibility] = "public"
+
+    def __init_subclass__(cls, *, topic: str | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if topic is None:
+            return
+        if topic in _TOPICS and _TOPICS[topic] is not cls:
+            raise TypeError(f"event topic {topic!r} is already taken by {_TOPICS[topic].__name__}")
+        cls.topic = topic
+        _TOPICS[topic] = cls
+
+    @classmethod
+    def upcast(cls, payload: dict[str, Any], from_version: int) -> dict[str, Any]:
+        """Bring a stored payload of `from_version` up to `schema_version`.
+
+        Each step is a classmethod `upcast_vN_vM(payload) -> payload` on the fact class.
+        """
+        version = from_version
+        while version < cls.schema_version:
+            step = getattr(cls, f"upcast_v{version}_v{version + 1}", None)
+            if step is None:
+                raise TypeError(f"{cls.__name__} has no upcaster from v{version} to v{version + 1}")
+            payload = step(dict(payload))
+            version += 1
+        return payload
+
+    def summary(self) -> str:
+        """One line for the log."""
+        return type(self).__name__
+
+    def stars(self) -> tuple[str, ...]:
+        """Names of the characters this fact concerns, for `log --star` and a character's view."""
+        return ()
+
+
+class CampaignFact(Fact):
+    """A fact that changes the campaign state of the branch it is recorded on."""
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return state
+
+    def recap(self) -> RecapLine | None:
+        """The line this fact gives a "Previously On…" recap, if it is worth one."""
+        return None
+
+
+class RecapLine(BaseModel):
+    """A beat of a recap: heavier beats come first when a recap must be short."""
+
+    model_config = ConfigDict(frozen=True)
+
+    weight: int
+    text: str
+    kind: str = "beat"
+
+
+class RolledFact(CampaignFact):
+    """A fact made by rolling dice: the ledger indexes, proves and re-judges every one alike.
+
+    `roll_number` is the branch's roll counter when it was rolled (ledger dice derive from
+    it); `dice_commitment` names the seed of ledger dice, None for dice typed in at the table.
+    """
+
+    roll_number: int
+    dice_commitment: str | None = None
+
+    def recorded_rolls(self) -> tuple[Roll, ...]:
+        raise NotImplementedError
+
+    def roller(self) -> str:
+        """The name of the character who rolled (the Director for a Challenge roll)."""
+        names = self.stars()
+        return names[0] if names else "director"
+
+    def rejudge(self, before: CampaignState) -> str | None:
+        """Decide again from the recorded inputs and dice: None if every decision agrees,
+        else one line naming the first difference."""
+        raise NotImplementedError
+
+    def explain(self) -> list[str]:
+        """The roll told step by step in the ruleset's own terms, for `audit`."""
+        return [self.summary()]
+
+    def dice_colour(self, purpose: str) -> str:
+        """The group a die is counted in for `dice stats`: by default its purpose."""
+        return purpose
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        state = self.apply_roll(state)
+        return state.model_copy(update={"dice_rolls": max(state.dice_rolls, self.roll_number)})
+
+    def apply_roll(self, state: CampaignState) -> CampaignState:
+        """What the roll changes besides the roll counter."""
+        return state
+
+
+def fact_class(topic: str) -> type[Fact]:
+    try:
+        return _TOPICS[topic]
+    except KeyError:
+        raise KeyError(f"no event class has the topic {topic!r}") from None
+
+
+def known_topics() -> dict[str, type[Fact]]:
+    return dict(_TOPICS)
+
+
+def forget_topic(topic: str) -> None:
+    """Only for tests that declare throwaway fact classes."""
+    _TOPICS.pop(topic, None)

@@ -1,0 +1,90 @@
+"""What a ruleset gives the ledger: the seam every dice system plugs into.
+
+The ledger, branches, the hash chain, ledger dice, `audit`, `recap`, `dice stats`,
+export and import never look inside a ruleset: they fold its facts (`apply`), prove
+and re-judge its rolls (`RolledFact`), and print its recap lines (`recap`). What is
+particular to a system is named here, and a ruleset is one `Ruleset` value from its own
+package, registered in `rulesets.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from .campaign import CampaignState
+from .dice import DiceSource
+from .events import Fact, Visibility
+
+Decided = Sequence[Fact | tuple[Fact, Visibility]]
+"""What a decision records: facts, each with its visibility when not its default."""
+
+
+@dataclass(frozen=True)
+class RollContext:
+    """The dice of one roll and where it sits in the branch's count of rolls."""
+
+    dice: DiceSource
+    roll_number: int
+    dice_commitment: str | None
+    """The seed commitment for ledger dice; None when the faces were typed in at the table."""
+
+
+@dataclass(frozen=True)
+class SheetSection:
+    """A titled block of a character sheet, as label/value rows, for any renderer."""
+
+    title: str
+    rows: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Action:
+    """Something a table records in this ruleset besides a check (a Harm, a Scene's end, a Luck roll).
+
+    The CLI offers it as `showrunner <ruleset> <action-name>`, with one option per field of
+    `input` (a `character` field becomes the positional argument). An action that rolls
+    gets a RollContext and `--<purpose>` options for the faces in `table_dice`; one that
+    does not gets None.
+    """
+
+    help: str
+    """What it records; the first line is the summary; end with an `Example: showrunner …` line."""
+    input: type[BaseModel]
+    decide: Callable[[Any, Any, RollContext | None], Decided]
+    rolls: bool = False
+    table_dice: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    name: str
+    """The key stored in the campaign's pitch and typed after `--ruleset`: never rename it."""
+    title: str
+    summary: str
+    package: str
+    """The module holding the ruleset; its `examples/` folder has a character file and `demo.txt`."""
+    state_type: type[CampaignState]
+    character_type: type[BaseModel]
+    parse_character: Callable[[bytes, str], BaseModel]
+    """(file content, file name) -> character; a bad file raises InvalidSheet naming the field."""
+    joined: Callable[[Any], Fact]
+    """The fact that adds a character to the campaign."""
+    check_input: type[BaseModel]
+    """A check's inputs. Its `character` field is the roller; every other field is an option
+    of `showrunner check`, described by the field's description."""
+    decide_check: Callable[[Any, Any, RollContext], Decided]
+    """(state, check input, roll context) -> the facts of the check; refuses bad input first."""
+    table_dice: Mapping[str, str] = field(default_factory=dict)
+    """Dice purposes a player may type faces for (`--<purpose> 3,1,4`), with their help text."""
+    sheet: Callable[[Any], Sequence[SheetSection]] | None = None
+    """A character's sheet as sections; None when the CLI has a renderer of its own for it."""
+    actions: Mapping[str, Action] = field(default_factory=dict)
+    """The ruleset's other commands, by name (lower-case words joined by '-')."""
+    character_files: tuple[str, ...] = (".toml", ".json")
+
+    def new_state(self, **fields: Any) -> CampaignState:
+        return self.state_type(**fields)

@@ -1,0 +1,203 @@
+"""The Showrunner ruleset's facts: what a Star did, rolled and suffered.
+
+Topics are forever: never rename one; add a schema version and an upcaster instead.
+"""
+
+from __future__ import annotations
+
+from ..dice import ReplayDice, Roll
+from ..errors import DomainError
+from ..events import CampaignFact, RolledFact
+from .check import Abandoned, CheckRequest, Resolution, View, apply_resolution, resolve
+from .consequences import ConsequenceResolution, apply_consequence
+from .effects import Effect, apply_effects
+from .influence import LABELS, Regained, Spent, apply_regain, apply_spend
+from .sheet import StarSheet
+from .state import ShowrunnerState
+
+
+class StarJoined(CampaignFact, topic="showrunner/StarJoined"):
+    sheet: StarSheet
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+        return state.with_star(self.sheet)
+
+    def summary(self) -> str:
+        return f"Star '{self.sheet.name}' joined the cast"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.sheet.name,)
+
+
+class InfluenceSpent(CampaignFact, topic="showrunner/InfluenceSpent"):
+    spent: Spent
+    reason: str = ""
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+        return apply_spend(state, self.spent)
+
+    def summary(self) -> str:
+        s = self.spent
+        pushed = f", {s.exhausted} by Pushing Their Limits" if s.exhausted else ""
+        why = f" ({self.reason})" if self.reason else ""
+        return f"{s.star} spent {s.amount} {LABELS[s.pool]}{pushed}{why}"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.spent.star,)
+
+
+class InfluenceRegained(CampaignFact, topic="showrunner/InfluenceRegained"):
+    regained: Regained
+    reason: str = ""
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+        return apply_regain(state, self.regained)
+
+    def summary(self) -> str:
+        r = self.regained
+        extra = f", {r.to_ensemble} overflowed to the Ensemble" if r.to_ensemble else ""
+        extra += f", {r.lost} lost" if r.lost else ""
+        why = f" ({self.reason})" if self.reason else ""
+        return f"{r.star} regained {r.kept} {LABELS[r.pool]}{extra}{why}"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.regained.star,)
+
+
+# Dice purposes grouped as the book colours them, for `dice stats`.
+_COLOUR_OF = {
+    "action": "action",
+    "retake": "action",  # Action Dice re-rolled with Retake
+    "grit": "action",  # the extra Action Die of Grit after the roll
+    "opposition": "opposition",
+    "retake_opposition": "opposition",
+    "studio_note": "opposition",
+    "script": "script",
+}
+
+
+class CheckRolled(RolledFact, topic="showrunner/CheckRolled"):
+    """An Ability Check with everything needed to re-judge it: inputs, every die, every effect."""
+
+    resolution: Resolution
+
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+        return apply_resolution(state, self.resolution)
+
+    def summary(self) -> str:
+        r = self.resolution
+        source = "ledger dice" if self.dice_commitment else "table dice"
+        return (
+            f"{r.star} rolled {r.request.ability.value.title()} at {r.original_difficulty.value}: "
+            f"{r.outcome.label}, {r.mark.label} (kept {r.kept[0]},{r.kept[1]}; {source})"
+        )
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.resolution.star,)
+
+    def recorded_rolls(self) -> tuple[Roll, ...]:
+        return self.resolution.rolls
+
+    def dice_colour(self, purpose: str) -> str:
+        return _COLOUR_OF.get(purpose, "other")
+
+    def explain(self) -> list[str]:
+        return [step.text for step in self.resolution.steps]
+
+    def rejudge(self, before: ShowrunnerState) -> str | None:  # type: ignore[override]
+        recorded = self.resolution
+        replay = ReplayDice(recorded.rolls)
+        try:
+            rejudged = resolve(before, recorded.request, replay)
+        except DomainError as e:
+            return f"the current engine refuses the recorded check: {e}"
+        if replay.left_over:
+            return f"the record holds {replay.left_over} roll(s) the engine did not ask for"
+        if rejudged.judged() != recorded.judged():
+            return _first_difference(recorded, rejudged)
+        return None
+
+
+class _WalksAway:
+    """The chooser of an abandoned check's re-judgement: it leaves where the Star left."""
+
+    def choose(self, view: View) -> tuple[int, int]:
+        raise Abandoned()
+
+
+class CheckAbandoned(RolledFact, topic="showrunner/CheckAbandoned"):
+    """A Star saw the dice and walked away: the roll is spent, and the table can see it."""
+
+    request: CheckRequest
+    rolls: tuple[Roll, ...]
+    effects: tuple[Effect, ...] = ()
+    """What was spent before walking away stays spent."""
+
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+        state = apply_effects(state, self.effects)
+        return state.model_copy(update={"dice_rolls": state.dice_rolls + 1})
+
+    def summary(self) -> str:
+        return f"{self.request.star} abandoned a {self.request.ability.value.title()} check after the roll"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.request.star,)
+
+    def recorded_rolls(self) -> tuple[Roll, ...]:
+        return self.rolls
+
+    def dice_colour(self, purpose: str) -> str:
+        return _COLOUR_OF.get(purpose, "other")
+
+    def rejudge(self, before: ShowrunnerState) -> str | None:  # type: ignore[override]
+        """Re-run the request up to the choice: the engine must ask for exactly the recorded rolls."""
+        replay = ReplayDice(self.rolls)
+        try:
+            resolve(before, self.request, replay, _WalksAway())
+        except Abandoned as walked:
+            if replay.left_over:
+                return f"the record holds {replay.left_over} roll(s) the engine did not ask for"
+            if walked.effects != self.effects:
+                return f"the effects differ: recorded {len(self.effects)} effects, re-judged {len(walked.effects)} effects"
+            return None
+        except DomainError as e:
+            return f"the current engine refuses the recorded check: {e}"
+        return "the recorded request resolves without a choice, so it cannot have been abandoned"
+
+
+class ConsequenceSuffered(CampaignFact, topic="showrunner/ConsequenceSuffered"):
+    """A Consequence on a Star's sheet (14.3): the request, every step, the dice and the effects."""
+
+    resolution: ConsequenceResolution
+    roll_number: int | None = None
+    """The roll number used when a die was rolled (a Plot Armor Scar's slot, Limit's Anomalies)."""
+    dice_commitment: str | None = None
+    """For ledger dice: the commitment of the seed they were derived from."""
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+        return apply_consequence(state, self.resolution)
+
+    def summary(self) -> str:
+        r = self.resolution
+        if not r.rolls:
+            return r.headline()
+        return f"{r.headline()} ({'ledger dice' if self.dice_commitment else 'table dice'})"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.resolution.star,)
+
+
+def _first_difference(recorded: Resolution, rejudged: Resolution) -> str:
+    names = ("action dice", "opposition dice", "script dice", "blocked dice", "remaining dice", "kept pair",
+             "effective Difficulty", "outcome", "mark", "effects")
+    for name, was, now in zip(names, recorded.judged(), rejudged.judged()):
+        if was != now:
+            verb = "differ" if name.endswith(("dice", "effects")) else "differs"
+            return f"the {name} {verb}: recorded {_show(was)}, re-judged {_show(now)}"
+    return "the re-judged check differs from the record"
+
+
+def _show(value: object) -> str:
+    if isinstance(value, tuple) and value and hasattr(value[0], "model_dump"):
+        return f"{len(value)} effects"
+    return str(getattr(value, "value", value))
