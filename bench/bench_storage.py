@@ -233,7 +233,7 @@ def bench_history(store: Store, n: int, star: StarSheet, commands: int, fold_row
             snapshot_bytes=len(snap[3]),
         ))
     snap = raw.latest(snap_table, branch_id, n)
-    decode_snap = repeat(lambda: BranchSnapshot.model_validate_json(snap[3]), fast_runs, warmup=2)
+    decode_snap = repeat(lambda: BranchSnapshot.load(snap[3]), fast_runs, warmup=2)
     results.sheet[-1]["snapshot_decode_s"] = decode_snap.median
     results.sheet[-2]["snapshot_decode_s"] = decode_snap.median
     if fold_row is not None:

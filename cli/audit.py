@@ -1,4 +1,4 @@
-"""`showrunner audit`: re-judge a recorded check, and prove (or flag) its dice.
+"""`showrunner audit`: re-judge a recorded roll of any ruleset, and prove (or flag) its dice.
 
 The re-judgement replays the recorded faces through the engine against the sheet as it
 stood at the event before the check, and compares every decision with the record. The
@@ -48,8 +48,8 @@ def audit(
 ) -> None:
     """Re-judge a recorded check and say whether it MATCHES the record; prove its dice.
 
-    Shows how the pools were built from the sheet as of the event before, every step,
-    the outcome and the rewards. Exits 1 if anything differs from the record, if a ledger
+    Shows the roll in its ruleset's terms against the state as of the event before (for
+    Showrunner: how the pools were built, every step, the outcome and the rewards). Exits 1 if anything differs from the record, if a ledger
     die differs from the one derived from the revealed seed, or (with --verify-dice) if a
     ledger roll cannot be proven yet. Table dice are flagged, never counted as proven.
 
@@ -96,7 +96,7 @@ def _failures(found: Audit, verify_dice: bool) -> list[str]:
     if status == "mismatch":
         out.append(f"#{number} dice MISMATCH: {_proof_lines(found)[0]}")
     if verify_dice and status == "unrevealed":
-        out.append(f"#{number} ledger roll #{found.event.fact.roll_number} cannot be proven: its seed is not revealed")
+        out.append(f"#{number} ledger roll #{found.fact.roll_number} cannot be proven: its seed is not revealed")
     return out
 
 
@@ -109,32 +109,37 @@ def _proof_lines(found: Audit) -> list[str]:
     ]
 
 
+def _verdict(found: Audit, *, verify_dice: bool, matched: str) -> list[Any]:
+    from rich.text import Text
+
+    status = STATUS[found.dice]
+    verdict: list[Any] = []
+    if found.matches:
+        verdict.append(Text.assemble(("MATCHES", "bold green"), f" the record: {matched}"))
+    else:
+        verdict.append(Text.assemble(("MISMATCH", "bold red"), f" with the record: {found.problem}"))
+    dice_style = {"verified": "green", "mismatch": "bold red", "unrevealed": "yellow", "table": "yellow"}[status]
+    verdict.append(Text.assemble(("Dice", "bold"), f" (roll #{found.fact.roll_number}): ", (STATUS_TEXT[status], dice_style)))
+    for line in _proof_lines(found):
+        verdict.append(Text(f"  {line}", style="bold red"))
+    if verify_dice and status == "unrevealed":
+        verdict.append(Text("  --verify-dice: this roll is not provable yet", style="bold red"))
+    return verdict
+
+
 def render_audit(found: Audit, *, verify_dice: bool) -> Any:
     from rich.console import Group
     from rich.panel import Panel
     from rich.text import Text
 
+    from ..domain.showrunner.events import CheckAbandoned, CheckRolled
     from .render_check import effect_line, render_check
 
     event = found.event
-    fact = event.fact
-    status = STATUS[found.dice]
-    verdict: list[Any] = []
-    if found.matches and found.recorded is None:
-        verdict.append(Text.assemble(("MATCHES", "bold green"), " the record: the engine asks for exactly the recorded rolls before the choice"))
-    elif found.matches:
-        verdict.append(Text.assemble(("MATCHES", "bold green"), " the record: every die, block, pair, outcome, mark and effect re-judged the same"))
-    else:
-        verdict.append(Text.assemble(("MISMATCH", "bold red"), f" with the record: {found.problem}"))
-    dice_style = {"verified": "green", "mismatch": "bold red", "unrevealed": "yellow", "table": "yellow"}[status]
-    roll = f" (roll #{fact.roll_number})"
-    verdict.append(Text.assemble(("Dice", "bold"), f"{roll}: ", (STATUS_TEXT[status], dice_style)))
-    for line in _proof_lines(found):
-        verdict.append(Text(f"  {line}", style="bold red"))
-    if verify_dice and status == "unrevealed":
-        verdict.append(Text("  --verify-dice: this roll is not provable yet", style="bold red"))
+    fact = found.fact
     who = f"recorded by {event.recorded_by} at {event.timestamp.isoformat()[:19].replace('T', ' ')}"
-    if found.recorded is None:  # an abandoned check: rolls, but no outcome
+    if isinstance(fact, CheckAbandoned):  # rolls, but no outcome
+        verdict = _verdict(found, verify_dice=verify_dice, matched="the engine asks for exactly the recorded rolls before the choice")
         request = fact.request
         lines = [
             Text(f"{request.star} abandoned a {request.ability.value.title()} check at {request.difficulty.value} after the roll; {who}."),
@@ -146,30 +151,35 @@ def render_audit(found: Audit, *, verify_dice: bool) -> Any:
             lines.append(Text("Spent before walking away, and kept spent:"))
             lines += [Text(f"  • {effect_line(e)}") for e in fact.effects]
         return Panel(Group(*lines, Text(""), *verdict), title=Text(f"Audit of #{event.version} · CheckAbandoned"), title_align="left")
-    shown = found.rejudged or found.recorded
-    what = "re-judged" if found.rejudged is not None else "as recorded (the engine could not re-judge it)"
-    title = f"Audit of #{event.version} · {shown.star} · {shown.request.ability.value.title()} at {shown.original_difficulty.value}"
-    note = f"Pools from the sheet as of #{event.version - 1}; steps and effects {what}; {who}."
-    body = render_check(shown, title=title, footer=f"event #{event.version}", pools_note=note)
-    return Group(body, *verdict)
+    if isinstance(fact, CheckRolled):
+        verdict = _verdict(found, verify_dice=verify_dice, matched="every die, block, pair, outcome, mark and effect re-judged the same")
+        rejudged = fact.rejudged(found.before)[0]  # type: ignore[arg-type]
+        shown = rejudged or fact.resolution
+        what = "re-judged" if rejudged is not None else "as recorded (the engine could not re-judge it)"
+        title = f"Audit of #{event.version} · {shown.star} · {shown.request.ability.value.title()} at {shown.original_difficulty.value}"
+        note = f"Pools from the sheet as of #{event.version - 1}; steps and effects {what}; {who}."
+        return Group(render_check(shown, title=title, footer=f"event #{event.version}", pools_note=note), *verdict)
+    verdict = _verdict(found, verify_dice=verify_dice, matched="re-judged from the recorded inputs and dice, every decision is the same")
+    lines = [Text(f"{fact.summary()}; {who}.", style="bold"), Text(f"Re-judged against the state as of #{event.version - 1}:")]
+    lines += [Text(f"  {line}") for line in fact.explain()]
+    lines += [Text(f"  {r.purpose} d{r.sides}: {','.join(map(str, r.faces))}", style="dim") for r in fact.recorded_rolls()]
+    return Panel(Group(*lines, Text(""), *verdict), title=Text(f"Audit of #{event.version} · {event.type_name}"), title_align="left")
 
 
 def audit_json(found: Audit) -> dict[str, Any]:
+    from ..domain.showrunner.events import CheckAbandoned, CheckRolled
     from .render_check import resolution_json
 
     event = found.event
-    fact = event.fact
-    abandoned = found.recorded is None
-    request = fact.request if abandoned else found.recorded.request
-    return {
+    fact = found.fact
+    document: dict[str, Any] = {
         "event": event.version,
         "type": event.type_name,
         "recorded_by": event.recorded_by,
         "timestamp": event.timestamp.isoformat(),
         "as_of": event.version - 1,
-        "star": request.star if abandoned else found.recorded.star,
-        "ability": request.ability.value,
-        "difficulty": request.difficulty.value,
+        "star": fact.roller(),
+        "summary": fact.summary(),
         "roll_number": fact.roll_number,
         "matches": found.matches,
         "problem": found.problem,
@@ -182,16 +192,26 @@ def audit_json(found: Audit) -> dict[str, Any]:
                 for p in found.proofs
             ],
         },
-        "recorded": None if abandoned else {
-            "outcome": found.recorded.outcome.value,
-            "mark": found.recorded.mark.value,
-            "kept": list(found.recorded.kept),
-            "effective_difficulty": found.recorded.effective_difficulty.value,
-        },
-        "rejudged": resolution_json(found.rejudged) if found.rejudged is not None else None,
-        "rolls": [r.model_dump(mode="json") for r in fact.rolls] if abandoned else None,
-        "effects": [e.model_dump(mode="json") for e in fact.effects] if abandoned else None,
+        "rolls": [r.model_dump(mode="json") for r in fact.recorded_rolls()],
+        "explain": fact.explain(),
     }
+    if isinstance(fact, CheckAbandoned):
+        document.update(
+            ability=fact.request.ability.value, difficulty=fact.request.difficulty.value, recorded=None, rejudged=None,
+            effects=[e.model_dump(mode="json") for e in fact.effects],
+        )
+    elif isinstance(fact, CheckRolled):
+        recorded = fact.resolution
+        rejudged = fact.rejudged(found.before)[0]  # type: ignore[arg-type]
+        document.update(
+            ability=recorded.request.ability.value, difficulty=recorded.request.difficulty.value,
+            recorded={
+                "outcome": recorded.outcome.value, "mark": recorded.mark.value, "kept": list(recorded.kept),
+                "effective_difficulty": recorded.effective_difficulty.value,
+            },
+            rejudged=resolution_json(rejudged) if rejudged is not None else None,
+        )
+    return document
 
 
 # ----------------------------------------------------------------------- every check
@@ -220,7 +240,7 @@ def _audit_all(s: Any, ref: Any, *, verify_dice: bool, as_json: bool) -> None:
                 "branch": ref.branch.name,
                 "ok": not failures,
                 "verify_dice": verify_dice,
-                "checks": len(audits),
+                "rolls": len(audits),
                 "dice": counts,
                 "mismatches": mismatched,
                 "unproven": unproven,
@@ -230,22 +250,14 @@ def _audit_all(s: Any, ref: Any, *, verify_dice: bool, as_json: bool) -> None:
         )
     else:
         console = stdout_console()
-        table = Table(title=f"{ref.campaign.name}/{ref.branch.name}: {len(audits)} check(s) audited")
-        for column, justify in (("#", "right"), ("Star", "left"), ("Ability", "left"), ("Difficulty", "left"),
-                                ("Outcome", "left"), ("Re-judged", "left"), ("Dice", "left")):
-            table.add_column(column, justify=justify)  # type: ignore[arg-type]
+        table = Table(title=f"{ref.campaign.name}/{ref.branch.name}: {len(audits)} roll(s) audited")
+        for column in ("#", "Who", "Roll", "Re-judged", "Dice"):
+            table.add_column(column, justify="right" if column == "#" else "left")
         for a in audits:
-            fact = a.event.fact
-            if a.recorded is None:
-                star, ability, level, outcome = fact.request.star, fact.request.ability, fact.request.difficulty, "abandoned"
-            else:
-                r = a.recorded
-                star, ability, level = r.star, r.request.ability, r.original_difficulty
-                outcome = f"{r.outcome.label}, {r.mark.label}"
             status = STATUS[a.dice]
             dice_style = {"verified": "green", "mismatch": "bold red", "unrevealed": "yellow", "table": "dim"}[status]
             table.add_row(
-                str(a.event.version), Text(star), ability.value.title(), level.value, outcome,
+                str(a.event.version), Text(a.fact.roller()), Text(a.fact.summary()),
                 Text("MATCHES", style="green") if a.matches else Text("MISMATCH", style="bold red"),
                 Text(STATUS_SHORT[status], style=dice_style),
             )
@@ -264,7 +276,7 @@ def _audit_all(s: Any, ref: Any, *, verify_dice: bool, as_json: bool) -> None:
             console.print(Text("Not provable yet (--verify-dice): " + ", ".join(f"#{v}" for v in unproven), style="bold red"))
         if not failures:
             extra = " and every ledger roll is proven" if verify_dice else ""
-            console.print(Text(f"OK: every check MATCHES the record{extra}.", style="green"))
+            console.print(Text(f"OK: every roll MATCHES the record{extra}.", style="green"))
     if failures:
         what = f"{len(mismatched)} mismatch(es)" if mismatched else ""
         if verify_dice and unproven:

@@ -540,4 +540,7 @@ def _with_flag_names(error: Exception) -> Exception:
 
 
 def register(root: typer.Typer) -> None:
-    root.command("check")(check)
+    from .ruleset_commands import ByRuleset
+
+    # In a campaign of another ruleset, `check` parses that ruleset's options instead.
+    root.command("check", cls=ByRuleset)(check)

@@ -15,47 +15,32 @@ from typing import Annotated
 
 import typer
 
+from . import completion
 from .errors import ExitCode, Refused
 from .options import JsonOption
 from .session import print_json, stdout_console
 
-CAST = ("star-mara.toml", "star-tobias.json")
+def _script(rules_package: str, db: Path, cast: Path) -> list[list[str]]:
+    """The ruleset's `examples/demo.txt`: one command a line, `{examples}` standing for the cast folder."""
+    text = resources.files(rules_package).joinpath("examples", "demo.txt").read_text(encoding="utf-8")
+    steps = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            steps.append(["--db", str(db), *shlex.split(line.replace("{examples}", str(cast)))])
+    return steps
 
 
-def _script(db: Path, cast: Path) -> list[list[str]]:
-    g = ["--db", str(db)]
-    return [
-        g + ["campaign", "new", "Neon Harbor", "--high-concept", "Heists in a drowned city",
-             "--premise", "A crew of exiles robs the people who sank their home", "--sfx-budget", "3"],
-        g + ["star", "add", "--file", str(cast / CAST[0])],
-        g + ["star", "add", "--file", str(cast / CAST[1])],
-        g + ["note", "Episode 1: the flooded vault under the Customs House"],
-        g + ["spend", "Mara", "grit", "--reason", "Forcing the floodgate"],
-        # The rulebook's Shortfall example, rolled with physical dice typed in.
-        g + ["check", "Mara", "fight", "-d", "HARD", "-s", "Swords", "-o", "2",
-             "--action", "1,4,5,6,2", "--opposition-dice", "1,5", "--script", "4,2", "--no-input"],
-        # Ledger dice: derived from the committed seed, provable after the reveal below.
-        g + ["check", "Mara", "move", "-d", "NORMAL", "-o", "1", "--no-input"],
-        g + ["spend", "Tobias", "retake", "--reason", "Re-rolling the lock puzzle"],
-        g + ["regain", "Tobias", "retake", "--amount", "2", "--reason", "Hit the Mark twice"],
-        g + ["note", "--private", "The harbourmaster is the informant"],
-        g + ["spend", "Mara", "spotlight", "--push", "--reason", "Claiming the scene"],
-        g + ["sheet", "Mara"],
-        g + ["log"],
-        g + ["replay", "--to", "6"],
-        g + ["audit", "6"],
-        g + ["branch", "create", "what-if", "--at", "6"],
-        g + ["check", "Tobias", "work", "-d", "HARD", "-s", "Clockwork", "-o", "1", "--no-input"],
-        g + ["branch", "diff", "main", "what-if"],
-        g + ["branch", "use", "main"],
-        g + ["seed", "reveal"],
-        g + ["audit", "--all", "--verify-dice"],
-        g + ["head"],
-        g + ["verify"],
-    ]
+def _copy_examples(rules_package: str, cast: Path) -> None:
+    for item in resources.files(rules_package).joinpath("examples").iterdir():
+        if item.name != "demo.txt" and item.is_file():
+            (cast / item.name).write_bytes(item.read_bytes())
 
 
 def demo(
+    ruleset: Annotated[
+        str, typer.Option("--ruleset", help="Play the demo of this ruleset (`showrunner ruleset list`).", autocompletion=completion.rulesets)
+    ] = "showrunner",
     keep: Annotated[
         Path | None, typer.Option("--keep", help="Keep the demo's database and key file in this folder.")
     ] = None,
@@ -68,17 +53,21 @@ def demo(
     a fork, a branch diff, the seed reveal that proves every ledger roll, and `verify`.
     Your own campaigns are not touched.
 
-    Example: showrunner demo --keep ./demo-campaign
+    With --ruleset, the demo of that ruleset plays a scene of its own the same way.
+
+    Examples: showrunner demo --keep ./demo-campaign  ·  showrunner demo --ruleset pool
     """
+    from ..domain.rulesets import ruleset as known_ruleset
     from .main import main
+
+    rules = known_ruleset(ruleset)
 
     if keep is not None and keep.exists() and any(keep.iterdir()):
         raise Refused(f"{keep} is not empty; --keep wants a new or empty folder")
     home = keep or Path(tempfile.mkdtemp(prefix="showrunner-demo-"))
     cast = home / "cast"
     cast.mkdir(parents=True, exist_ok=True)
-    for name in CAST:
-        (cast / name).write_bytes(resources.files(__package__).joinpath("examples", name).read_bytes())
+    _copy_examples(rules.package, cast)
     saved = {k: os.environ.get(k) for k in ("SHOWRUNNER_DATA_DIR", "SHOWRUNNER_CONFIG_DIR", "SHOWRUNNER_CAMPAIGN", "SHOWRUNNER_BRANCH", "SHOWRUNNER_AS")}
     os.environ["SHOWRUNNER_DATA_DIR"] = str(home / "data")
     os.environ["SHOWRUNNER_CONFIG_DIR"] = str(home / "config")
@@ -87,7 +76,7 @@ def demo(
     steps = []
     console = stdout_console()
     try:
-        for argv in _script(home / "demo.sqlite", cast):
+        for argv in _script(rules.package, home / "demo.sqlite", cast):
             shown = "showrunner " + shlex.join(argv[2:])
             if as_json:
                 buffer = io.StringIO()
@@ -111,7 +100,10 @@ def demo(
         print_json({"steps": steps, "kept": str(keep) if keep else None})
     elif keep is not None:
         # --campaign: the demo remembered its choice in its own config folder, not in yours.
-        console.print(f"\nThe demo campaign is in {keep}: try `showrunner --db {keep / 'demo.sqlite'} --campaign neon-harbor log`.")
+        from ..ledger.registry import slug
+
+        title = next(argv[4] for argv in _script(rules.package, home / "demo.sqlite", cast) if argv[2:4] == ["campaign", "new"])
+        console.print(f"\nThe demo campaign is in {keep}: try `showrunner --db {keep / 'demo.sqlite'} --campaign {slug(title)} log`.")
 
 
 def register(root: typer.Typer) -> None:

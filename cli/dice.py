@@ -80,7 +80,7 @@ def stats(
     ref = s.target()
     state = s.ledger.view(ref).state
     # An unknown Star is an error, not an empty table; "Mara" picks "Mara Voss".
-    wanted = state.star(star).name if star is not None else None
+    wanted = state.character(star).name if star is not None else None
     engine = roll_index.engine_for(s.settings)
     try:
         if rebuild:
@@ -104,7 +104,7 @@ def stats(
     def canonical(name: str) -> str:
         if name not in names:
             try:
-                names[name] = state.star(name).name
+                names[name] = state.character(name).name
             except DomainError:  # no longer a unique start of a name: keep it as recorded
                 names[name] = name
         return names[name]

@@ -40,7 +40,7 @@ def log(
     ref = s.target()
     if star is not None:
         # An unknown Star is an error, not an empty page; "Mara" filters on "Mara Voss".
-        star = s.ledger.view(ref).state.star(star).name
+        star = s.ledger.view(ref).state.character(star).name
     rows = list(entries(s.ledger.events(ref), director=s.is_director, topics=topics or None, star=star))
     pages = max(1, -(-len(rows) // per_page))
     if page > pages:
@@ -108,13 +108,14 @@ def replay(
     to: Annotated[int, typer.Option("--to", min=1, help="Replay events 1..N of the current branch.")],
     as_json: JsonOption = False,
 ) -> None:
-    """Every Star sheet and the Ensemble as of event N.
+    """Every character sheet (and Showrunner's Ensemble) as of event N.
 
     Example: showrunner replay --to 3
     """
     from rich.table import Table
 
-    from .render_sheet import render_star_sheet
+    from ..domain.rulesets import ruleset_of
+    from .render_character import render_character
 
     s = session(ctx)
     ref = s.target()
@@ -127,22 +128,24 @@ def replay(
                 "as_of": view.version,
                 "hash": view.head_hash,
                 "pitch": state.pitch.model_dump(mode="json") if state.pitch else None,
-                "stars": {x.name: x.model_dump(mode="json") for x in state.stars.values()},
-                "ensemble": state.ensemble.model_dump(mode="json"),
+                "ruleset": state.pitch.ruleset if state.pitch else None,
+                "stars": {x.name: x.model_dump(mode="json") for x in state.roster().values()},
+                "state": state.model_dump(mode="json", exclude={"pitch"}),
             }
         )
         return
     console = stdout_console()
     title = state.pitch.title if state.pitch else ref.campaign.title
     console.rule(f"{title} — {ref.branch.name} as of #{view.version}")
-    for sheet in state.stars.values():
-        console.print(render_star_sheet(sheet, title_suffix=f" · #{view.version}"))
-    ensemble = Table(title="Ensemble Pool")
-    for column in ("Grit ♥", "Retake ↺", "Spotlight ☼", "Plot Armor ☠", "Preparation □"):
-        ensemble.add_column(column, justify="center")
-    e = state.ensemble
-    ensemble.add_row(*(f"{getattr(e, k)}/{getattr(e, k + '_max')}" for k in ("grit", "retake", "spotlight", "plot_armor", "preparation")))
-    console.print(ensemble)
+    for character in state.roster().values():
+        console.print(render_character(ruleset_of(state), character, title_suffix=f" · #{view.version}"))
+    e = getattr(state, "ensemble", None)
+    if e is not None:  # Showrunner's shared pool
+        ensemble = Table(title="Ensemble Pool")
+        for column in ("Grit ♥", "Retake ↺", "Spotlight ☼", "Plot Armor ☠", "Preparation □"):
+            ensemble.add_column(column, justify="center")
+        ensemble.add_row(*(f"{getattr(e, k)}/{getattr(e, k + '_max')}" for k in ("grit", "retake", "spotlight", "plot_armor", "preparation")))
+        console.print(ensemble)
 
 
 def register(root: typer.Typer) -> None:

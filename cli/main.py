@@ -12,13 +12,17 @@ from . import branch, campaign, demo, history, influence, integrity, notes, star
 from . import audit, check, seed
 from . import dice
 from . import consequence
+from . import episode, recap, timeline
+from . import ruleset
 from .errors import ExitCode, classify
+from .ruleset_commands import WithRulesetGroups
 from .session import Session
 
 app = typer.Typer(
     name="showrunner",
     help=(
-        "An event-sourced campaign ledger for the Showrunner tabletop RPG.\n\n"
+        "An event-sourced campaign ledger for the Showrunner tabletop RPG (and other dice "
+        "systems: `showrunner ruleset list`).\n\n"
         "Every roll, spend and reveal is an immutable event; replay any point, "
         "fork at any event, and prove the log was not changed."
     ),
@@ -32,6 +36,7 @@ app = typer.Typer(
         "else a SQLite file in the data folder. SHOWRUNNER_DEBUG=1 shows tracebacks."
     ),
     no_args_is_help=True,
+    cls=WithRulesetGroups,
     rich_markup_mode="rich",
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -66,6 +71,7 @@ app.add_typer(campaign.app, name="campaign")
 app.add_typer(star.app, name="star")
 app.add_typer(branch.app, name="branch")
 app.add_typer(dice.app, name="dice")
+app.add_typer(ruleset.app, name="ruleset")
 star.register(app)
 history.register(app)
 influence.register(app)
@@ -77,6 +83,9 @@ demo.register(app)
 check.register(app)
 audit.register(app)
 seed.register(app)
+episode.register(app)
+recap.register(app)
+timeline.register(app)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -139,7 +139,7 @@ class Session:
         if self.is_director:
             return
         me = self.recorded_by(ref)
-        target = self._head_state(ref).star(star).name
+        target = self._head_state(ref).character(star).name
         if target != me:
             raise Refused(f"{me} cannot record for {target}: only {target} or the Director can")
 
@@ -147,7 +147,7 @@ class Session:
         """The author of events: the Director, or a Star of this campaign by name."""
         if self.is_director:
             return DIRECTOR
-        return self._head_state(ref).star(self.identity).name
+        return self._head_state(ref).character(self.identity).name
 
     def _head_state(self, ref: BranchRef) -> CampaignState:
         """The branch head as the command found it: who is who is asked several times, loaded once."""

@@ -12,7 +12,7 @@ from .options import JsonOption
 from .session import print_json, session, stdout_console
 
 app = typer.Typer(
-    help="Add and list the Stars of the current campaign.",
+    help="Add and list the Stars (the player characters, in any ruleset) of the current campaign.",
     epilog="Example: showrunner star add --file docs/examples/star-mara.toml",
     no_args_is_help=True,
 )
@@ -23,21 +23,23 @@ def add(
     ctx: typer.Context,
     file: Annotated[
         Path,
-        typer.Option("--file", "-f", help="A Star file (.toml or .json): see docs/reference/star-file.md."),
+        typer.Option("--file", "-f", help="A character file (.toml or .json) of the campaign's ruleset: see docs/reference/star-file.md."),
     ],
     as_json: JsonOption = False,
 ) -> None:
-    """Add a Star from a TOML or JSON file to the current branch.
+    """Add a Star (a character of the campaign's ruleset) from a TOML or JSON file to the current branch.
 
     A bad file is refused with one line naming the field and the problem; nothing is written.
 
-    Example: showrunner star add --file docs/examples/star-mara.toml
+    Examples: showrunner star add --file docs/examples/star-mara.toml
+     ·  showrunner star add --file docs/examples/resonance-kestrel.toml (in a d4 Resonance campaign)
     """
-    from ..domain.showrunner.starfile import parse_star_file
+    from ..domain.rulesets import ruleset
 
     s = session(ctx)
-    sheet = parse_star_file(file.read_bytes(), source=file.name)
     ref = s.target()
+    rules = ruleset(ref.campaign.ruleset)
+    sheet = rules.parse_character(file.read_bytes(), file.name)
     result = s.ledger.add_character(ref, sheet, by=s.recorded_by(ref))
     if as_json:
         print_json({"star": sheet.name, "events": [e.version for e in result.events], "branch": ref.branch.name})
@@ -59,15 +61,18 @@ def list_(
 
     s = session(ctx)
     view = s.ledger.view(s.target(), at)
-    stars = list(view.state.stars.values())
+    stars = list(view.state.roster().values())
     if as_json:
-        print_json({"branch": view.ref.branch.name, "as_of": view.version, "stars": [{"name": x.name, "player": x.player, "concept": x.concept, "written_off": x.written_off} for x in stars]})
+        print_json({"branch": view.ref.branch.name, "as_of": view.version, "stars": [
+            {"name": x.name, "player": getattr(x, "player", None), "concept": getattr(x, "concept", None),
+             "written_off": getattr(x, "written_off", False)} for x in stars
+        ]})
         return
-    table = Table(title=f"Stars as of #{view.version}")
+    table = Table(title=f"{view.state.character_noun}s as of #{view.version}")
     for column in ("name", "player", "concept", ""):
         table.add_column(column)
     for x in stars:
-        table.add_row(x.name, x.player or "", x.concept or "", "WRITTEN OFF" if x.written_off else "")
+        table.add_row(x.name, getattr(x, "player", None) or "", getattr(x, "concept", None) or "", "WRITTEN OFF" if getattr(x, "written_off", False) else "")
     stdout_console().print(table)
 
 
@@ -77,20 +82,21 @@ def sheet(
     at: Annotated[int | None, typer.Option("--at", min=1, help="The sheet as of event N.")] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Show a Star Profile, now or as of event N.
+    """Show a Star Profile (or a character sheet of the campaign's ruleset), now or as of event N.
 
     Examples: showrunner sheet Mara  ·  showrunner sheet Mara --at 12 --json
     """
-    from .render_sheet import render_star_sheet
+    from ..domain.rulesets import ruleset_of
+    from .render_character import render_character
 
     s = session(ctx)
     ref = s.target()
     view = s.ledger.view(ref, at)
-    found = view.state.star(star)
+    found = view.state.character(star)
     if as_json:
         print_json({"branch": ref.branch.name, "as_of": view.version, "star": found.model_dump(mode="json")})
         return
-    stdout_console().print(render_star_sheet(found, title_suffix=f" · {ref.branch.name} #{view.version}"))
+    stdout_console().print(render_character(ruleset_of(view.state), found, title_suffix=f" · {ref.branch.name} #{view.version}"))
 
 
 def register(root: typer.Typer) -> None:

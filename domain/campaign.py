@@ -13,6 +13,7 @@ from typing import ClassVar, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from .errors import AlreadyExists, UnknownName
+from .structure import Structure
 
 
 class Named(Protocol):
@@ -50,6 +51,8 @@ class CampaignState(BaseModel):
     """SHA-256 commitment of the seed ledger dice are derived from now."""
     revealed_seeds: dict[str, str] = Field(default_factory=dict)
     """Seeds revealed so far (commitment -> seed, hex): anyone can re-derive their rolls."""
+    structure: Structure = Field(default_factory=Structure)
+    """The Season, Episode and Scene running now (domain/structure.py)."""
 
     def roster(self) -> Mapping[str, Named]:
         """The player characters by `name_key`; a ruleset's state says where it keeps them."""

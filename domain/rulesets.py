@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from .errors import AlreadyExists, UnknownName
 from .ruleset import Ruleset
+from .pool.ruleset import POOL_RULESET
+from .resonance.ruleset import RESONANCE
 from .showrunner.ruleset import SHOWRUNNER
 
-BUILT_IN: tuple[Ruleset, ...] = (SHOWRUNNER,)
+BUILT_IN: tuple[Ruleset, ...] = (SHOWRUNNER, RESONANCE, POOL_RULESET)
 
 _REGISTERED: dict[str, Ruleset] = {r.name: r for r in BUILT_IN}
 

@@ -10,7 +10,7 @@ from uuid import UUID
 from pydantic import Field
 
 from ..domain.campaign import CampaignState, Pitch
-from ..domain.events import CampaignFact, Fact, known_topics
+from ..domain.events import CampaignFact, Fact, RecapLine, known_topics
 from ..domain.rulesets import ruleset
 
 
@@ -80,6 +80,10 @@ class NoteRecorded(CampaignFact, topic="ledger/NoteRecorded"):
 
     def summary(self) -> str:
         return self.text
+
+    def recap(self) -> RecapLine | None:
+        """Narration is what the table chose to write down: a notable beat, in its own words."""
+        return RecapLine(weight=50, text=self.text, kind="note")
 
 
 

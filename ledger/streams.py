@@ -113,14 +113,13 @@ class BranchSnapshot(BaseModel):
     def load(cls, data: bytes | str) -> BranchSnapshot:
         """Read a stored snapshot; ValueError if it is not one this code can read."""
         raw = json.loads(data)
-        pitch = (raw.get("state") or {}).get("pitch") or {}
         try:
-            state_type = ruleset(pitch.get("ruleset", "showrunner")).state_type
-        except DomainError as e:
-            raise ValueError(str(e)) from None
+            state_type = ruleset(raw["state"]["pitch"]["ruleset"]).state_type
+        except (KeyError, TypeError, DomainError) as e:
+            raise ValueError(f"not a branch snapshot: {e}") from None
         return cls(
             version=raw.get("version"), head_hash=raw.get("head_hash"), recent_commands=raw.get("recent_commands"),
-            state=state_type.model_validate(raw.get("state")),
+            state=state_type.model_validate(raw["state"]),
         )
 
     @classmethod

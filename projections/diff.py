@@ -45,22 +45,40 @@ def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
 
 
 def sheet_changes(a: CampaignState, b: CampaignState) -> list[Change]:
-    """Every field of every Star that differs between two states; missing Stars show as None."""
+    """Every field of every character that differs between two states (a missing one shows as
+    None), then every other track of the ruleset's state (Showrunner's Ensemble Pool, …)."""
     changes: list[Change] = []
-    for key in sorted(set(a.stars) | set(b.stars)):
-        sheet_a, sheet_b = a.stars.get(key), b.stars.get(key)
+    roster_a, roster_b = a.roster(), b.roster()
+    for key in sorted(set(roster_a) | set(roster_b)):
+        sheet_a, sheet_b = roster_a.get(key), roster_b.get(key)
         name = (sheet_a or sheet_b).name  # type: ignore[union-attr]
         if sheet_a is None or sheet_b is None:
             changes.append(Change(name, "(whole sheet)", None if sheet_a is None else "present", None if sheet_b is None else "present"))
             continue
-        flat_a = _flatten(sheet_a.model_dump(mode="json"))
-        flat_b = _flatten(sheet_b.model_dump(mode="json"))
-        for field in sorted(set(flat_a) | set(flat_b)):
-            if flat_a.get(field) != flat_b.get(field):
-                changes.append(Change(name, field, flat_a.get(field), flat_b.get(field)))
-    ensemble_a = a.ensemble.model_dump()
-    ensemble_b = b.ensemble.model_dump()
-    for field in sorted(ensemble_a):
-        if ensemble_a[field] != ensemble_b[field]:
-            changes.append(Change("(ensemble)", field, ensemble_a[field], ensemble_b[field]))
+        changes += _differences(name, sheet_a.model_dump(mode="json"), sheet_b.model_dump(mode="json"))
+    for field in type(a).model_fields:
+        if field in _BOOKKEEPING or getattr(a, field) is roster_a:
+            continue
+        value_a, value_b = _dump(getattr(a, field, None)), _dump(getattr(b, field, None))
+        if isinstance(value_a, dict) and isinstance(value_b, dict):
+            changes += _differences(f"({field})", value_a, value_b)
+        elif value_a != value_b:
+            changes.append(Change("(campaign)", field, value_a, value_b))
     return changes
+
+
+# The ledger's own fields of every state: not the table's business in a diff.
+_BOOKKEEPING = frozenset({"pitch", "dice_rolls", "dice_commitment", "revealed_seeds"})
+
+
+def _dump(value: Any) -> Any:
+    return value.model_dump(mode="json") if hasattr(value, "model_dump") else value
+
+
+def _differences(owner: str, a: dict[str, Any], b: dict[str, Any]) -> list[Change]:
+    flat_a, flat_b = _flatten(a), _flatten(b)
+    return [
+        Change(owner, field, flat_a.get(field), flat_b.get(field))
+        for field in sorted(set(flat_a) | set(flat_b))
+        if flat_a.get(field) != flat_b.get(field)
+    ]

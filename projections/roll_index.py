@@ -3,7 +3,7 @@
 Tables live in the ledger's own database (SQLite file or PostgreSQL schema) next to
 eventsourcing's, under an `srl_` prefix so the names never collide:
 
-- `srl_roll_dice`: one row per die of every `CheckRolled` and `CheckAbandoned` event;
+- `srl_roll_dice`: one row per die of every roll of any ruleset (every `RolledFact`);
 - `srl_tracking`: per read model, the last notification id it has processed.
 
 `catch_up` reads the notifications after the tracked position straight from the
@@ -35,7 +35,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
 from ..ledger.errors import LedgerBusy, LedgerError
-from ..domain.showrunner.events import CheckAbandoned, CheckRolled
+from ..domain.events import RolledFact
 from ..ledger.persistence import is_busy_error
 from ..ledger.registry import Segment
 from .stats import FaceCount
@@ -48,24 +48,18 @@ if TYPE_CHECKING:
 
 NAME = "roll_index"
 """This read model's row in `srl_tracking`."""
-MODEL_VERSION = 1
+MODEL_VERSION = 2
 """Bump when the rows change shape or meaning: an index of another version is rebuilt."""
 BATCH = 500
-TOPICS = (CheckRolled.topic, CheckAbandoned.topic)
-
 COLOURS = ("action", "opposition", "script", "other")
-_COLOUR_OF = {
-    "action": "action",
-    "retake": "action",  # Action Dice re-rolled with Retake
-    "opposition": "opposition",
-    "opposition_retake": "opposition",  # Opposition Dice re-rolled with Retake Mastery
-    "script": "script",
-}
+"""Showrunner's dice colours come first in `dice stats`; other rulesets' groups follow by name."""
 
 
-def colour_of(purpose: str) -> str:
-    """The colour of the physical die a purpose is rolled with: action, opposition, script or other."""
-    return _COLOUR_OF.get(purpose, "other")
+def rolled_topics() -> tuple[str, ...]:
+    """The topics of every registered ruleset's rolls."""
+    from ..ledger.facts import branch_fact_types
+
+    return tuple(sorted(t for t, cls in branch_fact_types().items() if issubclass(cls, RolledFact)))
 
 
 metadata = sa.MetaData()
@@ -79,13 +73,12 @@ roll_dice = sa.Table(
     sa.Column("stream_id", sa.Uuid, nullable=False),
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("campaign_id", sa.Uuid, nullable=False),
-    # rolled (CheckRolled) or abandoned (CheckAbandoned: the dice were seen, so they count).
-    sa.Column("kind", sa.String(16), nullable=False),
+    # The fact's type, e.g. CheckRolled, or CheckAbandoned (the dice were seen, so they count).
+    sa.Column("kind", sa.String(64), nullable=False),
     sa.Column("visibility", sa.String(16), nullable=False),
     sa.Column("recorded_by", sa.String(200), nullable=False),
     sa.Column("roll_number", sa.Integer, nullable=False),
     sa.Column("star", sa.String(200), nullable=False),
-    sa.Column("ability", sa.String(32), nullable=False),
     # Which roll of the check (its index in the event's rolls) the die belongs to.
     sa.Column("roll_seq", sa.Integer, nullable=False),
     sa.Column("purpose", sa.String(32), nullable=False),
@@ -150,16 +143,11 @@ def engine_for(settings: Settings) -> sa.Engine:
 def dice_rows(notification_id: int, event: Any) -> list[dict[str, Any]]:
     """The roll index rows of one decoded event (a `LedgerEvent`); none for other facts."""
     fact = event.fact
-    if isinstance(fact, CheckRolled):
-        kind, rolls = "rolled", fact.resolution.rolls
-        star, ability = fact.resolution.star, fact.resolution.request.ability.value
-    elif isinstance(fact, CheckAbandoned):
-        kind, rolls = "abandoned", fact.rolls
-        star, ability = fact.request.star, fact.request.ability.value
-    else:
+    if not isinstance(fact, RolledFact):
         return []
+    kind, star = type(fact).__name__, fact.roller()
     rows = []
-    for roll_seq, roll in enumerate(rolls):
+    for roll_seq, roll in enumerate(fact.recorded_rolls()):
         for face in roll.faces:
             rows.append(
                 {
@@ -173,10 +161,9 @@ def dice_rows(notification_id: int, event: Any) -> list[dict[str, Any]]:
                     "recorded_by": event.recorded_by,
                     "roll_number": fact.roll_number,
                     "star": star,
-                    "ability": ability,
                     "roll_seq": roll_seq,
                     "purpose": roll.purpose,
-                    "colour": colour_of(roll.purpose),
+                    "colour": fact.dice_colour(roll.purpose),
                     "sides": roll.sides,
                     "face": face,
                     "source": roll.source,
@@ -226,7 +213,7 @@ def catch_up(
         events = dice = batches = 0
         while position < stop:
             notifications: Sequence[Notification] = recorder.select_notifications(
-                position, batch_size, stop=stop, topics=TOPICS, inclusive_of_start=False
+                position, batch_size, stop=stop, topics=rolled_topics(), inclusive_of_start=False
             )
             rows: list[dict[str, Any]] = []
             for notification in notifications:

@@ -28,6 +28,11 @@ class StarJoined(CampaignFact, topic="showrunner/StarJoined"):
     def stars(self) -> tuple[str, ...]:
         return (self.sheet.name,)
 
+    def recap(self):
+        from ..events import RecapLine
+
+        return RecapLine(weight=10, text=f"{self.sheet.name} joined the cast.", kind="cast")
+
 
 class InfluenceSpent(CampaignFact, topic="showrunner/InfluenceSpent"):
     spent: Spent
@@ -44,6 +49,18 @@ class InfluenceSpent(CampaignFact, topic="showrunner/InfluenceSpent"):
 
     def stars(self) -> tuple[str, ...]:
         return (self.spent.star,)
+
+    def recap(self):
+        """Big spends (Plot Armor, Spotlight, Pushing Their Limits) are notable; a spend with a reason is routine."""
+        from ..events import RecapLine
+
+        s = self.spent
+        why = f" ({self.reason})" if self.reason else ""
+        pushed = ", pushing their limits" if s.exhausted else ""
+        text = f"{s.star} spent {s.amount} {LABELS[s.pool]}{pushed}{why}."
+        if s.pool in ("plot_armor", "spotlight") or s.exhausted:
+            return RecapLine(weight=50, text=text, kind="spend")
+        return RecapLine(weight=10, text=text, kind="spend") if self.reason else None
 
 
 class InfluenceRegained(CampaignFact, topic="showrunner/InfluenceRegained"):
@@ -63,17 +80,28 @@ class InfluenceRegained(CampaignFact, topic="showrunner/InfluenceRegained"):
     def stars(self) -> tuple[str, ...]:
         return (self.regained.star,)
 
+    def recap(self):
+        from ..events import RecapLine
+
+        if not self.reason:
+            return None
+        r = self.regained
+        return RecapLine(weight=10, text=f"{r.star} regained {r.kept} {LABELS[r.pool]} ({self.reason}).", kind="regain")
+
 
 # Dice purposes grouped as the book colours them, for `dice stats`.
 _COLOUR_OF = {
     "action": "action",
     "retake": "action",  # Action Dice re-rolled with Retake
-    "grit": "action",  # the extra Action Die of Grit after the roll
     "opposition": "opposition",
-    "retake_opposition": "opposition",
-    "studio_note": "opposition",
+    "opposition_retake": "opposition",  # Opposition Dice re-rolled with Retake Mastery
     "script": "script",
 }
+
+
+def dice_colour(purpose: str) -> str:
+    """The colour of the physical die a purpose is rolled with: action, opposition, script or other."""
+    return _COLOUR_OF.get(purpose, "other")
 
 
 class CheckRolled(RolledFact, topic="showrunner/CheckRolled"):
@@ -95,27 +123,57 @@ class CheckRolled(RolledFact, topic="showrunner/CheckRolled"):
     def stars(self) -> tuple[str, ...]:
         return (self.resolution.star,)
 
+    def recap(self):
+        """Highlights, Disasters and Perfect Takes are decisive; a Failure or a big spend notable."""
+        from ..events import RecapLine
+
+        r = self.resolution
+        req = r.request
+        check = f"{r.original_difficulty.value} {req.ability.value.title()} check"
+        spends = [name for name, used in (
+            ("Plot Armor", req.plot_armor),
+            ("Spotlight", req.spotlight_steps > 0 or any(a.kind == "spotlight" for a in req.after_roll)),
+        ) if used]
+        spending = f", spending {' and '.join(spends)}" if spends else ""
+        perfect = r.mark.value == "perfect_take"
+        outcome = r.outcome.value
+        if outcome == "highlight":
+            take = " with a Perfect Take" if perfect else ""
+            return RecapLine(weight=100, text=f"{r.star} pulled off a Highlight{take} on a {check}{spending}.", kind="highlight")
+        if outcome == "disaster":
+            return RecapLine(weight=100, text=f"Disaster: {r.star}'s {check} went badly wrong{spending}.", kind="disaster")
+        if perfect:
+            return RecapLine(weight=100, text=f"{r.star} nailed a Perfect Take: {r.outcome.label} on a {check}{spending}.", kind="perfect-take")
+        if outcome == "failure":
+            return RecapLine(weight=50, text=f"{r.star} failed a {check}{spending}.", kind="failure")
+        verb = "succeeded at" if outcome == "success" else "partly succeeded at"
+        return RecapLine(weight=50 if spends else 10, text=f"{r.star} {verb} a {check}{spending}.", kind=outcome)
+
     def recorded_rolls(self) -> tuple[Roll, ...]:
         return self.resolution.rolls
 
     def dice_colour(self, purpose: str) -> str:
-        return _COLOUR_OF.get(purpose, "other")
+        return dice_colour(purpose)
 
     def explain(self) -> list[str]:
         return [step.text for step in self.resolution.steps]
 
     def rejudge(self, before: ShowrunnerState) -> str | None:  # type: ignore[override]
+        return self.rejudged(before)[1]
+
+    def rejudged(self, before: ShowrunnerState) -> tuple[Resolution | None, str | None]:
+        """The check decided again from its recorded request and dice, and the first difference."""
         recorded = self.resolution
         replay = ReplayDice(recorded.rolls)
         try:
-            rejudged = resolve(before, recorded.request, replay)
+            again = resolve(before, recorded.request, replay)
         except DomainError as e:
-            return f"the current engine refuses the recorded check: {e}"
+            return None, f"the current engine refuses the recorded check: {e}"
         if replay.left_over:
-            return f"the record holds {replay.left_over} roll(s) the engine did not ask for"
-        if rejudged.judged() != recorded.judged():
-            return _first_difference(recorded, rejudged)
-        return None
+            return again, f"the record holds {replay.left_over} roll(s) the engine did not ask for"
+        if again.judged() != recorded.judged():
+            return again, _first_difference(recorded, again)
+        return again, None
 
 
 class _WalksAway:
@@ -143,11 +201,17 @@ class CheckAbandoned(RolledFact, topic="showrunner/CheckAbandoned"):
     def stars(self) -> tuple[str, ...]:
         return (self.request.star,)
 
+    def recap(self):
+        from ..events import RecapLine
+
+        what = f"{self.request.difficulty.value} {self.request.ability.value.title()} check"
+        return RecapLine(weight=10, text=f"{self.request.star} walked away from a {what} after seeing the dice.", kind="abandoned")
+
     def recorded_rolls(self) -> tuple[Roll, ...]:
         return self.rolls
 
     def dice_colour(self, purpose: str) -> str:
-        return _COLOUR_OF.get(purpose, "other")
+        return dice_colour(purpose)
 
     def rejudge(self, before: ShowrunnerState) -> str | None:  # type: ignore[override]
         """Re-run the request up to the choice: the engine must ask for exactly the recorded rolls."""
@@ -185,6 +249,18 @@ class ConsequenceSuffered(CampaignFact, topic="showrunner/ConsequenceSuffered"):
 
     def stars(self) -> tuple[str, ...]:
         return (self.resolution.star,)
+
+    def recap(self):
+        """Being written off the Show is decisive; a Scar notable; any other Consequence routine."""
+        from ..events import RecapLine
+
+        r = self.resolution
+        if r.written_off:
+            return RecapLine(weight=100, text=f"{r.star} was written off the Show.", kind="written-off")
+        what = f"{r.star} suffered {r.request.kind.label} at {r.request.difficulty.value}"
+        if any(getattr(e, "kind", "") == "scar" for e in r.effects):
+            return RecapLine(weight=50, text=f"{what}, and carries a new Scar.", kind="consequence")
+        return RecapLine(weight=10, text=f"{what}.", kind="consequence")
 
 
 def _first_difference(recorded: Resolution, rejudged: Resolution) -> str:

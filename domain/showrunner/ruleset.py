@@ -29,5 +29,5 @@ SHOWRUNNER = Ruleset(
     joined=lambda sheet: StarJoined(sheet=sheet),
     check_input=CheckRequest,
     decide_check=decide_check,
-    table_dice={"action": "Action Dice", "opposition": "Opposition Dice", "script": "the two Script Dice"},
+    table_dice={"action": "the Action Dice", "opposition": "the Opposition Dice", "script": "the two Script Dice"},
 )

@@ -29,7 +29,7 @@ from tests.conftest import _drop_schema, postgres_url_or_skip
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).parent / "showrunner"
-EXAMPLES = REPO / "cli" / "examples"
+EXAMPLES = REPO / "domain" / "showrunner" / "examples"
 MARA_FILE = EXAMPLES / "star-mara.toml"
 TOBIAS_FILE = EXAMPLES / "star-tobias.json"
 # Wide enough that rich never wraps a message or a table cell we assert on.

@@ -84,7 +84,7 @@ def test_audit_bad_input(run, cast, home: Path) -> None:
     before = fingerprint(run, home)
     assert_refused(run("audit", "--json"), 2, "give a check's event number, or --all (not both)")
     assert_refused(run("audit", "4", "--all"), 2, "give a check's event number, or --all (not both)")
-    assert_refused(run("audit", "2"), 1, "event #2 is a StarJoined, not a check; `showrunner log --type CheckRolled` lists the checks")
+    assert_refused(run("audit", "2"), 1, "event #2 is a StarJoined, not a roll; `showrunner audit --all` lists the rolls")
     assert_refused(run("audit", "9"), 1, "branch 'main' has events #1 to #4; there is no event #9")
     assert_refused(run("audit", "0"), 2, "Invalid value for 'version': Input should be greater than or equal to 1")
     assert_refused(run("audit", "four"), 2, "Invalid value for 'version': Input should be a valid integer")
@@ -115,7 +115,7 @@ def test_an_edited_outcome_is_a_mismatch_even_though_verify_fails_too(run, cast,
     assert (doc["audit"]["matches"], doc["audit"]["problem"]) == (False, problem)
     assert doc["audit"]["recorded"]["outcome"] == "success" and doc["audit"]["rejudged"]["outcome"] == "partial"
     everything = audited(run, "--all", code=1)
-    assert (everything["checks"], everything["mismatches"], everything["failures"]) == (1, [4], [f"#4 does not match the record: {problem}"])
+    assert (everything["rolls"], everything["mismatches"], everything["failures"]) == (1, [4], [f"#4 does not match the record: {problem}"])
 
 
 def _ledger_check_with_two_script_faces(run) -> dict[str, Any]:
@@ -167,7 +167,7 @@ def test_seed_reveal_then_every_ledger_roll_is_proven(run, db_url: str, home: Pa
     assert run(*LEDGER_CHECK, db=db_url).code == 0  # #5 ledger roll #2
     assert run("check", "Tobias", "work", "-d", "H", db=db_url).code == 0  # #6 ledger roll #3
     before = audited(run, "--all", db=db_url)
-    assert (before["ok"], before["checks"], before["unproven"]) == (True, 3, [5, 6])
+    assert (before["ok"], before["rolls"], before["unproven"]) == (True, 3, [5, 6])
     assert before["dice"] == {"table": 1, "unrevealed": 2, "verified": 0, "mismatch": 0}
     # --verify-dice: a ledger roll whose seed is still secret cannot be proven.
     result = run("audit", "--all", "--verify-dice", db=db_url)
@@ -192,10 +192,10 @@ def test_seed_reveal_then_every_ledger_roll_is_proven(run, db_url: str, home: Pa
     assert [a["dice"]["status"] for a in after["audits"]] == ["table", "verified", "verified"]
     shown = run("audit", "--all", "--verify-dice", db=db_url)
     assert shown.code == 0, shown
-    assert re.search(r"│ +4 │ Mara Voss +│ Fight +│ HARD +│ Partial Success, Hit the Mark +│ MATCHES +│ table +│", shown.out), shown.out
-    assert re.search(r"│ +6 │ Tobias Quell +│ Work +│ HARD +│ .+ +│ MATCHES +│ ledger: verified +│", shown.out), shown.out
+    assert re.search(r"│ +4 │ Mara Voss +│ Mara Voss rolled Fight at HARD: Partial Success, Hit the Mark .+│ MATCHES +│ table +│", shown.out), shown.out
+    assert re.search(r"│ +6 │ Tobias Quell +│ Tobias Quell rolled Work at HARD: .+│ MATCHES +│ ledger: verified +│", shown.out), shown.out
     assert "Dice: 2 verified, 0 not provable yet (seed not revealed), 1 table (flagged), 0 MISMATCH." in shown.out
-    assert "OK: every check MATCHES the record and every ledger roll is proven." in shown.out
+    assert "OK: every roll MATCHES the record and every ledger roll is proven." in shown.out
     # A roll after the reveal uses the new seed: not provable until the next reveal.
     assert run(*LEDGER_CHECK, db=db_url).code == 0  # #9
     assert audited(run, "--all", db=db_url)["ok"] is True
@@ -246,7 +246,7 @@ def test_an_abandoned_check_is_audited_and_its_dice_proven(run, cast, db: str, h
     assert "Audit of #4 · CheckAbandoned" in shown.out
     assert "MATCHES the record: the engine asks for exactly the recorded rolls before the choice" in shown.out
     table = run("audit", "--all")
-    assert re.search(r"│ +4 │ Mara Voss +│ Fight +│ HARD +│ abandoned +│ MATCHES +│ ledger: verified +│", table.out), table.out
+    assert re.search(r"│ +4 │ Mara Voss +│ Mara Voss abandoned a Fight check after the roll +│ MATCHES +│ ledger: verified +│", table.out), table.out
 
 
 def test_a_forged_abandoned_roll_is_a_mismatch(run, cast, db: str, home: Path) -> None:

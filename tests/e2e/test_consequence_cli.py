@@ -229,7 +229,7 @@ def test_consequences_on_each_backend(run, db_url: str, home: Path) -> None:
 
 
 def test_consequence_with_the_real_script(cli) -> None:
-    for args in (("campaign", "new", "Neon Harbor"), ("star", "add", "--file", Path(__file__).parents[2] / "cli" / "examples" / "star-mara.toml")):
+    for args in (("campaign", "new", "Neon Harbor"), ("star", "add", "--file", Path(__file__).parents[2] / "domain" / "showrunner" / "examples" / "star-mara.toml")):
         assert cli(*args).code == 0
     result = cli("consequence", "Mara", "grit-loss", "-d", "NORMAL", "--ability", "fight")
     assert result.code == 0 and result.err == "", result

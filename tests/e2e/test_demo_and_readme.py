@@ -16,7 +16,7 @@ from tests.e2e.conftest import REPO, assert_refused
 GROUPS = ("campaign", "star", "branch", "seed")
 STEP = r"\$ showrunner (\S+(?: (?:new|add|create|diff|use|reveal))?)"
 # The demo's steps, as its script lists them ("branch diff", "spend", ...).
-DEMO_COMMANDS = [" ".join(argv[2:4]) if argv[2] in GROUPS else argv[2] for argv in _script(Path("demo.sqlite"), Path("cast"))]
+DEMO_COMMANDS = [" ".join(argv[2:4]) if argv[2] in GROUPS else argv[2] for argv in _script("showrunner_ledger.domain.showrunner", Path("demo.sqlite"), Path("cast"))]
 # What the demo must show, in this order.
 SHOWN = ["campaign new", "star add", "spend", "check", "regain", "sheet", "log", "replay", "audit", "branch create",
          "branch diff", "seed reveal", "head", "verify"]
@@ -28,7 +28,7 @@ def test_the_demo_shows_the_whole_flow_in_order() -> None:
     positions = [DEMO_COMMANDS.index(step) for step in SHOWN]
     assert positions == sorted(positions), DEMO_COMMANDS
     assert DEMO_COMMANDS.count("star add") == 2
-    assert "--private" in [a for argv in _script(Path("demo.sqlite"), Path("cast")) for a in argv]
+    assert "--private" in [a for argv in _script("showrunner_ledger.domain.showrunner", Path("demo.sqlite"), Path("cast")) for a in argv]
 
 
 def _command_paths() -> list[tuple[str, ...]]:
@@ -70,7 +70,7 @@ def test_demo_with_the_real_script(cli, home: Path, tmpdir_env) -> None:
     assert "Created branch what-if from main at #6 and switched to it." in out
     assert re.search(r"main and what-if share events #1 to #6 \(hash [0-9a-f]{12}\)", out)
     assert re.search(r"Sheet differences \(\d+\)", out)
-    assert "OK: every check MATCHES the record and every ledger roll is proven." in out
+    assert "OK: every roll MATCHES the record and every ledger roll is proven." in out
     assert re.search(r"^13:[0-9a-f]{64}$", out, re.MULTILINE)
     assert "OK: 13 events of main verified." in out
     # The user's folders are untouched, and the throwaway campaign is gone.

@@ -174,12 +174,12 @@ def test_a_star_cannot_show_a_director_event(run, played: list[dict]) -> None:
 
 def test_replay_to_an_earlier_event(run, played: list[dict]) -> None:
     doc = run("replay", "--to", "4", "--json").json()
-    assert set(doc) == {"branch", "as_of", "hash", "pitch", "stars", "ensemble"}
+    assert set(doc) == {"branch", "as_of", "hash", "pitch", "ruleset", "stars", "state"}
     assert (doc["branch"], doc["as_of"], doc["hash"]) == ("main", 4, played[3]["hash"])
     assert doc["pitch"]["title"] == "Neon Harbor"
     assert doc["pitch"]["high_concept"] == "Heists in a drowned city"
     assert doc["stars"] == {"Mara Voss": MARA.model_dump(mode="json"), "Tobias Quell": TOBIAS.model_dump(mode="json")}
-    assert doc["ensemble"] == {
+    assert doc["state"]["ensemble"] == {
         "grit": 1, "retake": 1, "spotlight": 1, "plot_armor": 1, "preparation": 1,
         "grit_max": 1, "retake_max": 1, "spotlight_max": 1, "plot_armor_max": 1, "preparation_max": 1,
     }

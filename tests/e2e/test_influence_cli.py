@@ -116,7 +116,7 @@ def test_regain_overflow_beyond_a_full_ensemble_is_lost(run, cast) -> None:
     }
     assert result["summary"] == "Tobias Quell regained 2 Retake, 3 lost"
     assert pool(run, "Tobias", "retake") == {"current": 3, "max": 3, "exhausted": 0}
-    assert run("replay", "--to", "4", "--json").json()["ensemble"] == ENSEMBLE_FULL
+    assert run("replay", "--to", "4", "--json").json()["state"]["ensemble"] == ENSEMBLE_FULL
     # A full pool keeps nothing.
     assert run("regain", "Mara", "retake").out == "#5 Mara Voss regained 0 Retake, 1 lost\n"
     assert pool(run, "Mara", "retake") == {"current": 2, "max": 2, "exhausted": 0}

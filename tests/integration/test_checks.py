@@ -144,14 +144,14 @@ def test_reveal_seed_then_audit_all_proves_every_ledger_roll(ledger):
     assert all(a.matches for a in audits), [a.problem for a in audits]
     for proved in (audits[0], audits[2]):
         assert proved.dice_ok
-        assert [(p.purpose, p.recorded) for p in proved.proofs] == faces(proved.recorded)
+        assert [(p.purpose, p.recorded) for p in proved.proofs] == faces(proved.fact.resolution)
         assert all(p.recorded == p.derived for p in proved.proofs)
     one = audit(ledger, ref, 3)
-    assert (one.dice, one.matches, one.rejudged) == ("ledger (verified)", True, one.recorded)
+    assert (one.dice, one.matches, one.fact.rejudged(one.before)[0]) == ("ledger (verified)", True, one.fact.resolution)
     with pytest.raises(EventNotFound) as not_a_check:
         audit(ledger, ref, 6)
     assert str(not_a_check.value) == (
-        "event #6 is a SeedRevealed, not a check; `showrunner log --type CheckRolled` lists the checks"
+        "event #6 is a SeedRevealed, not a roll; `showrunner audit --all` lists the rolls"
     )
 
 
@@ -226,7 +226,7 @@ def test_a_check_abandoned_after_the_roll_is_recorded_and_consumes_the_roll_numb
     audits = list(audit_all(ledger, ref))
     assert [a.event.version for a in audits] == [3, 4]
     assert [(a.dice, a.matches, a.dice_ok) for a in audits] == [("ledger (verified)", True, True)] * 2
-    assert audits[0].recorded is None
+    assert isinstance(audits[0].fact, CheckAbandoned)
     assert [(p.purpose, p.recorded) for p in audits[0].proofs] == faces(walked)
 
 

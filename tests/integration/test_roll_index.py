@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from showrunner_ledger.domain.campaign import Pitch
 from showrunner_ledger.domain.dice import TableDice
 from showrunner_ledger.domain.showrunner.check import Abandoned, CheckRequest, resolve
-from showrunner_ledger.domain.showrunner.events import CheckAbandoned, CheckRolled
+from showrunner_ledger.domain.showrunner.events import CheckAbandoned, CheckRolled, dice_colour
 from showrunner_ledger.projections import roll_index
 from showrunner_ledger.ledger.bootstrap import bootstrap
 from tests.conftest import example_star
@@ -79,7 +79,7 @@ def expected(ledger, ref, *, director: bool = True) -> Counter:
             continue
         for roll in rolls:
             for face in roll.faces:
-                counts[(roll_index.colour_of(roll.purpose), star, roll.source, roll.sides, face)] += 1
+                counts[(dice_colour(roll.purpose), star, roll.source, roll.sides, face)] += 1
     return counts
 
 
@@ -127,8 +127,8 @@ def test_one_row_per_die_with_its_provenance(ledger, engine):
         assert row["stream_id"] == ref.branch.id
         assert row["campaign_id"] == ref.campaign.id
         assert row["version"] == event.version == 4
-        assert (row["star"], row["ability"], row["sides"], row["source"]) == (MARA, "fight", 6, "table")
-        assert (row["kind"], row["visibility"], row["roll_number"]) == ("rolled", "public", 1)
+        assert (row["star"], row["kind"], row["sides"], row["source"]) == (MARA, "CheckRolled", 6, "table")
+        assert (row["visibility"], row["roll_number"]) == ("public", 1)
     assert [r["roll_seq"] for r in rows] == [0, 0, 0, 1, 2, 2]
 
 
@@ -148,8 +148,8 @@ def test_the_dice_of_an_abandoned_check_count(ledger, engine):
     roll_index.catch_up(ledger, engine)
     rows = _select(engine)
     assert [(r.kind, r.purpose, r.face) for r in rows] == [
-        ("abandoned", "action", 2), ("abandoned", "action", 3), ("abandoned", "action", 4),
-        ("abandoned", "opposition", 5), ("abandoned", "script", 1), ("abandoned", "script", 1),
+        ("CheckAbandoned", "action", 2), ("CheckAbandoned", "action", 3), ("CheckAbandoned", "action", 4),
+        ("CheckAbandoned", "opposition", 5), ("CheckAbandoned", "script", 1), ("CheckAbandoned", "script", 1),
     ]
     # Recorded as the Star was named at the table; `dice stats` maps it to the sheet's name.
     assert {r.star for r in rows} == {"mara"}
@@ -162,10 +162,11 @@ def _select(engine):
 
 
 def test_colours_of_purposes():
-    assert [roll_index.colour_of(p) for p in ("action", "retake", "opposition", "opposition_retake", "script")] == [
+    assert [dice_colour(p) for p in ("action", "retake", "opposition", "opposition_retake", "script")] == [
         "action", "action", "opposition", "opposition", "script",
     ]
-    assert {roll_index.colour_of(p) for p in ("spotlight", "anomaly", "scar_slot", "anything")} == {"other"}
+    assert {dice_colour(p) for p in ("spotlight", "anomaly", "scar_slot", "anything")} == {"other"}
+
 
 
 def test_the_tables_live_in_the_ledgers_own_database(ledger, engine, settings):

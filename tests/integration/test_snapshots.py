@@ -113,7 +113,7 @@ def test_snapshots_are_taken_every_interval(story):
     # The branch's own snapshots start above its fork point (#8 is BranchForked).
     assert snapshot_versions(ledger, alt.branch.id) == [10, 15, 20]
     for stored in ledger.app.snapshots.recorder.select_events(alt.branch.id):
-        snapshot = BranchSnapshot.model_validate_json(stored.state)
+        snapshot = BranchSnapshot.load(stored.state)
         assert snapshot.version == stored.originator_version
         assert snapshot.head_hash == ledger.event(alt, snapshot.version).hash
         assert snapshot.state == replay(ledger, alt, snapshot.version)
@@ -232,6 +232,6 @@ def test_snapshot_state_comes_back_typed(story, monkeypatch):
 
     # And straight from the stored row.
     row = ledger.app.snapshots.recorder.select_events(alt.branch.id, lte=10, desc=True, limit=1)[0]
-    snapshot = BranchSnapshot.model_validate_json(row.state)
+    snapshot = BranchSnapshot.load(row.state)
     assert all(isinstance(s, StarSheet) for s in snapshot.state.stars.values())
     assert snapshot.state == state

@@ -1,0 +1,410 @@
+"""`showrunner season|episode|scene …`: the shape of the Show, and the Post-Show.
+
+Ending an Episode prints the branch's digest (VERSION:HASH) for the players to keep and
+walks the Post-Show: the Acclaim of the Relationship Phase, each Star's new Bond or
+Grudge, and the two Ensemble XP questions. Answers given as options are not asked; at a
+terminal the rest are asked, and `--no-input` asks nothing. The answers are recorded as
+the table gave them; no sheet is changed.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from .errors import Refused, UsageProblem
+from .options import JsonOption
+from .session import print_json, session, stdout_console
+
+if TYPE_CHECKING:
+    from ..domain.structure import PostShow
+    from ..ledger.service import BranchRef, CommandResult
+    from .session import Session
+
+season_app = typer.Typer(
+    help="Start and end Seasons of the Show.",
+    epilog="Example: showrunner season start 'The Drowned City'",
+    no_args_is_help=True,
+)
+episode_app = typer.Typer(
+    help="Start and end Episodes (with the Cliffhanger and the Post-Show), and list them.",
+    epilog="Example: showrunner episode end --cliffhanger 'Lady Shore's fleet is in the bay'",
+    no_args_is_help=True,
+)
+scene_app = typer.Typer(
+    help="Start and end Scenes: a goal, a location and an aesthetic.",
+    epilog="Example: showrunner scene start --location 'the Customs House' --goal 'crack the flooded vault'",
+    no_args_is_help=True,
+)
+
+
+def _director_target(s: Session, what: str) -> BranchRef:
+    ref = s.target()
+    if not s.is_director:
+        raise Refused(f"only the Director can {what}")
+    return ref
+
+
+def _versions(result: CommandResult) -> list[int]:
+    return [e.version for e in result.events]
+
+
+def _quoted(title: str) -> str:
+    return f" “{title}”" if title else ""
+
+
+# ----------------------------------------------------------------------- seasons
+
+
+@season_app.command("start")
+def season_start(
+    ctx: typer.Context,
+    title: Annotated[str, typer.Argument(help="The Season's title (optional).")] = "",
+    as_json: JsonOption = False,
+) -> None:
+    """Start the next Season. The first `episode start` opens Season 1 by itself.
+
+    Example: showrunner season start 'The Drowned City'
+    """
+    from ..ledger.structure import start_season
+
+    s = session(ctx)
+    ref = _director_target(s, "start a Season")
+    result = start_season(s.ledger, ref, title, by=s.recorded_by(ref))
+    fact = result.events[-1].fact
+    if as_json:
+        print_json({"branch": ref.branch.name, "season": fact.number, "title": fact.title, "events": _versions(result)})
+        return
+    stdout_console().print(f"#{result.events[-1].version} Season {fact.number}{_quoted(fact.title)} started.")
+
+
+@season_app.command("end")
+def season_end(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """End the running Season (its last Episode must have ended).
+
+    Example: showrunner season end
+    """
+    from ..ledger.structure import end_season
+
+    s = session(ctx)
+    ref = _director_target(s, "end a Season")
+    result = end_season(s.ledger, ref, by=s.recorded_by(ref))
+    fact = result.events[-1].fact
+    if as_json:
+        print_json({"branch": ref.branch.name, "season": fact.number, "events": _versions(result)})
+        return
+    stdout_console().print(f"#{result.events[-1].version} Season {fact.number} ended.")
+
+
+# ----------------------------------------------------------------------- episodes
+
+
+@episode_app.command("start")
+def episode_start(
+    ctx: typer.Context,
+    title: Annotated[str, typer.Argument(help="The Episode's title (optional).")] = "",
+    as_json: JsonOption = False,
+) -> None:
+    """Start the next Episode (Episodes are numbered across the whole Show).
+
+    Example: showrunner episode start 'The Flooded Vault'
+    """
+    from ..ledger.structure import start_episode
+
+    s = session(ctx)
+    ref = _director_target(s, "start an Episode")
+    result = start_episode(s.ledger, ref, title, by=s.recorded_by(ref))
+    fact = result.events[-1].fact
+    if as_json:
+        print_json({"branch": ref.branch.name, "season": fact.season, "episode": fact.number, "title": fact.title,
+                    "events": _versions(result)})
+        return
+    console = stdout_console()
+    for event in result.events[:-1]:
+        console.print(f"#{event.version} {event.fact.summary()}.")
+    console.print(f"#{result.events[-1].version} Episode {fact.number}{_quoted(fact.title)} started (Season {fact.season}).")
+
+
+def _pairs(values: list[str] | None, option: str, example: str) -> list[tuple[str, str]]:
+    pairs = []
+    for value in values or []:
+        star, sep, rest = value.partition("=")
+        if not sep or not star.strip() or not rest.strip():
+            raise UsageProblem(f"{option} takes STAR=VALUE, like {option} {example!r}; got {value!r}")
+        pairs.append((star.strip(), rest.strip()))
+    return pairs
+
+
+def _post_show_options(
+    acclaim: list[str] | None, bond: list[str] | None, grudge: list[str] | None,
+    entertaining: bool | None, premise: bool | None,
+) -> dict[str, Any]:
+    answers: dict[str, Any] = {"acclaim": [], "connections": [], "entertaining": entertaining, "premise": premise}
+    for star, amount in _pairs(acclaim, "--acclaim", "Mara=1"):
+        if not amount.isdigit():
+            raise UsageProblem(f"--acclaim takes a whole number of Acclaim after '=', like --acclaim 'Mara=1'; got {amount!r}")
+        answers["acclaim"].append({"star": star, "amount": int(amount)})
+    for kind, values in (("bond", bond), ("grudge", grudge)):
+        for star, target in _pairs(values, f"--{kind}", "Mara=Lady Shore"):
+            answers["connections"].append({"star": star, "kind": kind, "target": target})
+    return answers
+
+
+class _Asker:
+    """The Post-Show questions at a terminal, for what the options did not answer."""
+
+    def __init__(self, console: Any) -> None:
+        self.console = console
+
+    def text(self, question: str) -> str:
+        from rich.prompt import Prompt
+
+        return Prompt.ask(question, console=self.console, default="", show_default=False).strip()
+
+    def whole(self, question: str) -> int:
+        from rich.prompt import IntPrompt
+
+        while True:
+            value = IntPrompt.ask(question, console=self.console, default=0)
+            if value >= 0:
+                return value
+            self.console.print("Give 0 or more.")
+
+    def connection(self, star: str) -> tuple[str, str] | None:
+        while True:
+            answer = self.text(f"New Bond or Grudge for {star}? ('bond NAME', 'grudge NAME', or empty for none)")
+            if not answer:
+                return None
+            kind, _, target = answer.partition(" ")
+            if kind.lower() in ("bond", "grudge") and target.strip():
+                return kind.lower(), target.strip()
+            self.console.print("Answer like 'bond Lady Shore' or 'grudge The Harbourmaster', or leave it empty.")
+
+    def yes_no(self, question: str) -> bool:
+        from rich.prompt import Confirm
+
+        return Confirm.ask(question, console=self.console)
+
+
+def _ask_post_show(asker: _Asker, answers: dict[str, Any], stars: list[str], cliffhanger: str | None) -> str | None:
+    """Ask what is still open; returns the Cliffhanger (asked when None)."""
+    from ..domain.campaign import name_key
+    from ..domain.structure import ENSEMBLE_QUESTIONS
+
+    if cliffhanger is None:
+        cliffhanger = asker.text("Cliffhanger (the Subplot revealed to end the Episode; empty for none)")
+    asker.console.print("[bold]Post-Show[/]: the Relationship Phase, then the Ensemble questions.")
+    given_acclaim = {name_key(a["star"]) for a in answers["acclaim"]}
+    given_connection = {name_key(c["star"]) for c in answers["connections"]}
+    for star in stars:
+        if not any(name_key(star).startswith(k) for k in given_acclaim):
+            amount = asker.whole(f"Acclaim {star} earned in the Relationship Phase")
+            if amount:
+                answers["acclaim"].append({"star": star, "amount": amount})
+        if not any(name_key(star).startswith(k) for k in given_connection):
+            chosen = asker.connection(star)
+            if chosen is not None:
+                answers["connections"].append({"star": star, "kind": chosen[0], "target": chosen[1]})
+    for key, question in ENSEMBLE_QUESTIONS.items():
+        if answers[key] is None:
+            answers[key] = asker.yes_no(question)
+    return cliffhanger
+
+
+def _interactive(no_input: bool, as_json: bool) -> bool:
+    return not no_input and not as_json and sys.stdin.isatty() and sys.stdout.isatty()
+
+
+AcclaimOption = Annotated[list[str] | None, typer.Option("--acclaim", metavar="STAR=N", help="Acclaim a Star earned in the Relationship Phase (repeatable).")]
+BondOption = Annotated[list[str] | None, typer.Option("--bond", metavar="STAR=NAME", help="A Star's new Bond, starting at NORMAL (one new Bond or Grudge per Star).")]
+GrudgeOption = Annotated[list[str] | None, typer.Option("--grudge", metavar="STAR=NAME", help="A Star's new Grudge, starting at NORMAL.")]
+EntertainingOption = Annotated[bool | None, typer.Option("--entertaining/--not-entertaining", help="Did the Cast work together to make the Show entertaining? (1 Ensemble XP if so)", show_default=False)]
+PremiseOption = Annotated[bool | None, typer.Option("--premise/--no-premise", help="Did the Cast actively pursue the Show's Premise(s)? (1 Ensemble XP if so)", show_default=False)]
+NoInputOption = Annotated[bool, typer.Option("--no-input", help="Never ask: record only what the options say.")]
+
+
+def _post_show_json(post_show: PostShow | None) -> dict[str, Any] | None:
+    return post_show.model_dump(mode="json") | {"ensemble_xp": post_show.ensemble_xp} if post_show else None
+
+
+@episode_app.command("end")
+def episode_end(
+    ctx: typer.Context,
+    cliffhanger: Annotated[str | None, typer.Option("--cliffhanger", help="How the Episode ends: the Subplot revealed, the hook left hanging.")] = None,
+    acclaim: AcclaimOption = None,
+    bond: BondOption = None,
+    grudge: GrudgeOption = None,
+    entertaining: EntertainingOption = None,
+    premise: PremiseOption = None,
+    skip_post_show: Annotated[bool, typer.Option("--skip-post-show", help="Record no Post-Show answers now (`episode post-show` records them later).")] = False,
+    no_input: NoInputOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """End the Episode on its Cliffhanger, record the Post-Show, and print the digest to keep.
+
+    The digest (VERSION:HASH) is the branch's head once the Episode is recorded:
+    `showrunner verify --against DIGEST` later proves the log still extends it.
+
+    Example: showrunner episode end --cliffhanger "Lady Shore's fleet is in the bay" --acclaim Mara=1 --bond "Tobias=the Harbourmaster" --entertaining --premise
+    """
+    from ..domain.structure import PostShow, decide_end_episode
+    from ..ledger.structure import end_episode
+
+    s = session(ctx)
+    ref = _director_target(s, "end an Episode")
+    answers = _post_show_options(acclaim, bond, grudge, entertaining, premise)
+    if skip_post_show and (answers["acclaim"] or answers["connections"] or entertaining is not None or premise is not None):
+        raise UsageProblem("--skip-post-show records no answers: leave out --acclaim, --bond, --grudge and the Ensemble questions")
+    state = s.ledger.view(ref).state
+    # Refuse (a closed Episode, an open Scene, an unknown Star) before any question is asked.
+    decide_end_episode(state, "", PostShow.model_validate(answers))
+    if _interactive(no_input, as_json) and not skip_post_show:
+        stars = sorted((c.name for c in state.roster().values()), key=str.casefold)
+        cliffhanger = _ask_post_show(_Asker(stdout_console()), answers, stars, cliffhanger)
+    post_show = None if skip_post_show else PostShow.model_validate(answers)
+    ended = end_episode(s.ledger, ref, cliffhanger or "", post_show, by=s.recorded_by(ref))
+    facts = [e.fact for e in ended.result.events]
+    end_fact = facts[0]
+    recorded_post_show = next((f.answers for f in facts if hasattr(f, "answers")), None)
+    if as_json:
+        print_json({
+            "branch": ref.branch.name,
+            "season": end_fact.season,
+            "episode": end_fact.number,
+            "cliffhanger": end_fact.cliffhanger or None,
+            "post_show": _post_show_json(recorded_post_show),
+            "events": _versions(ended.result),
+            "digest": str(ended.digest),
+            "head": {"version": ended.digest.version, "hash": ended.digest.hash},
+        })
+        return
+    console = stdout_console()
+    for event in ended.result.events:
+        console.print(f"#{event.version} {event.fact.summary()}.", highlight=False)
+    console.print("Keep this digest (`showrunner verify --against` proves the log still extends it):")
+    console.print(str(ended.digest), highlight=False, soft_wrap=True)
+
+
+@episode_app.command("post-show")
+def episode_post_show(
+    ctx: typer.Context,
+    acclaim: AcclaimOption = None,
+    bond: BondOption = None,
+    grudge: GrudgeOption = None,
+    entertaining: EntertainingOption = None,
+    premise: PremiseOption = None,
+    no_input: NoInputOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Record the Post-Show of the Episode that just ended, if `episode end` did not.
+
+    Example: showrunner episode post-show --acclaim Mara=1 --grudge "Tobias=Lady Shore" --entertaining --no-premise
+    """
+    from ..domain.structure import PostShow, check_post_show, decide_post_show
+    from ..ledger.structure import answer_post_show
+
+    s = session(ctx)
+    ref = _director_target(s, "record the Post-Show")
+    answers = _post_show_options(acclaim, bond, grudge, entertaining, premise)
+    state = s.ledger.view(ref).state
+    if state.structure.episode_open or not state.structure.post_show_due:
+        decide_post_show(state, PostShow(entertaining=True))  # refuses with the rule's message
+    check_post_show(state, PostShow.model_validate(answers))
+    if _interactive(no_input, as_json):
+        stars = sorted((c.name for c in state.roster().values()), key=str.casefold)
+        _ask_post_show(_Asker(stdout_console()), answers, stars, "")
+    result = answer_post_show(s.ledger, ref, PostShow.model_validate(answers), by=s.recorded_by(ref))
+    event = result.events[-1]
+    if as_json:
+        print_json({"branch": ref.branch.name, "episode": event.fact.episode, "post_show": _post_show_json(event.fact.answers),
+                    "events": _versions(result)})
+        return
+    stdout_console().print(f"#{event.version} {event.fact.summary()}.", highlight=False)
+
+
+@episode_app.command("list")
+def episode_list(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """The branch's Episodes: Season, title, Scenes, first and last events, Cliffhanger.
+
+    Example: showrunner episode list --json
+    """
+    from rich.table import Table
+
+    from ..projections.log import visible
+    from ..projections.recap import shape_of
+
+    s = session(ctx)
+    ref = s.target()
+    shape = shape_of(e for e in s.ledger.events(ref) if visible(e, director=s.is_director))
+    state = s.ledger.view(ref).state.structure
+    if as_json:
+        print_json({
+            "campaign": ref.campaign.name,
+            "branch": ref.branch.name,
+            "now": state.model_dump(),
+            "episodes": [e.as_json() for e in shape.episodes],
+        })
+        return
+    table = Table(title=f"{ref.campaign.name}/{ref.branch.name}: {len(shape.episodes)} Episode(s)")
+    for column in ("Episode", "Season", "title", "Scenes", "events", "Cliffhanger"):
+        table.add_column(column, justify="right" if column in ("Episode", "Season", "Scenes") else "left")
+    for e in shape.episodes:
+        span = f"#{e.start}–#{e.end}" if e.end is not None else f"#{e.start}– (on)"
+        table.add_row(str(e.number), str(e.season), e.title, str(len(e.scenes)), span, e.cliffhanger)
+    stdout_console().print(table)
+
+
+# ----------------------------------------------------------------------- scenes
+
+
+@scene_app.command("start")
+def scene_start(
+    ctx: typer.Context,
+    goal: Annotated[str, typer.Option("--goal", "-g", help="What the Stars want out of the Scene.")] = "",
+    location: Annotated[str, typer.Option("--location", "-l", help="Where it happens.")] = "",
+    aesthetic: Annotated[str, typer.Option("--aesthetic", "-a", help="How it looks and feels.")] = "",
+    as_json: JsonOption = False,
+) -> None:
+    """Start the next Scene of the Episode that is on.
+
+    Example: showrunner scene start --location 'the Customs House' --goal 'crack the flooded vault' --aesthetic 'neon rain'
+    """
+    from ..ledger.structure import start_scene
+
+    s = session(ctx)
+    ref = _director_target(s, "start a Scene")
+    result = start_scene(s.ledger, ref, goal=goal, location=location, aesthetic=aesthetic, by=s.recorded_by(ref))
+    event = result.events[-1]
+    fact = event.fact
+    if as_json:
+        print_json({"branch": ref.branch.name, "episode": fact.episode, "scene": fact.number, "goal": fact.goal,
+                    "location": fact.location, "aesthetic": fact.aesthetic, "events": _versions(result)})
+        return
+    stdout_console().print(f"#{event.version} {fact.summary()}.", highlight=False)
+
+
+@scene_app.command("end")
+def scene_end(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """End the Scene that is open.
+
+    Example: showrunner scene end
+    """
+    from ..ledger.structure import end_scene
+
+    s = session(ctx)
+    ref = _director_target(s, "end a Scene")
+    result = end_scene(s.ledger, ref, by=s.recorded_by(ref))
+    event = result.events[-1]
+    if as_json:
+        print_json({"branch": ref.branch.name, "episode": event.fact.episode, "scene": event.fact.number,
+                    "events": _versions(result)})
+        return
+    stdout_console().print(f"#{event.version} {event.fact.summary()}.", highlight=False)
+
+
+def register(root: typer.Typer) -> None:
+    root.add_typer(season_app, name="season")
+    root.add_typer(episode_app, name="episode")
+    root.add_typer(scene_app, name="scene")

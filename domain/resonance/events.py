@@ -1,0 +1,335 @@
+"""The d4 Resonance ruleset's facts. Topics are forever: never rename one; add a schema
+version and an upcaster instead.
+"""
+
+from __future__ import annotations
+
+from ..dice import ReplayDice, Roll
+from ..errors import DomainError
+from ..events import CampaignFact, RecapLine, RolledFact
+from .check import CheckResolution, apply_resolution, first_difference, resolve
+from .combat import (
+    InitiativeResolution,
+    KitUse,
+    SceneEnd,
+    apply_fronts,
+    apply_initiative,
+    apply_kit_use,
+    apply_scene_end,
+    apply_trade,
+    resolve_initiative,
+)
+from .harms import HarmDealt, apply_harm
+from .sheet import CharacterSheet, Combatant, Kit
+from .state import ResonanceState
+
+ROUTINE, NOTABLE, DECISIVE = 10, 50, 100
+
+
+def _source(commitment: str | None) -> str:
+    return "ledger dice" if commitment else "table dice"
+
+
+def _rolls_left(replay: ReplayDice) -> str | None:
+    if replay.left_over:
+        return f"the record holds {replay.left_over} roll(s) the engine did not ask for"
+    return None
+
+
+class CharacterJoined(CampaignFact, topic="resonance/CharacterJoined"):
+    sheet: CharacterSheet
+
+    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+        return state.with_combatant(Combatant.of(self.sheet))
+
+    def summary(self) -> str:
+        return f"{self.sheet.name} joined the story"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.sheet.name,)
+
+    def recap(self) -> RecapLine | None:
+        return RecapLine(weight=ROUTINE, text=f"{self.sheet.name} joined the story", kind="cast")
+
+
+class AdversaryJoined(CampaignFact, topic="resonance/AdversaryJoined"):
+    """An adversary the Director brings in: their ranks are the Director's until the table meets them."""
+
+    default_visibility = "director"
+
+    sheet: CharacterSheet
+
+    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+        return state.with_combatant(Combatant.of(self.sheet, adversary=True))
+
+    def summary(self) -> str:
+        ranks = ", ".join(f"{s} {r}" for s, r in self.sheet.skills.items())
+        return f"adversary {self.sheet.name} entered (Morale {self.sheet.morale}; {ranks})"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.sheet.name,)
+
+
+class CheckRolled(RolledFact, topic="resonance/CheckRolled"):
+    """A check with everything needed to re-judge it: the request, every die, the Harm it did."""
+
+    resolution: CheckResolution
+
+    def apply_roll(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+        return apply_resolution(state, self.resolution)
+
+    def summary(self) -> str:
+        r = self.resolution
+        what = f"struck {r.opponent} with {r.skill}" if r.strike else f"rolled {r.skill}"
+        return (
+            f"{r.roller} {what} ({r.dice_count} d4s: {_kept(r.kept)} = {r.result}) against "
+            f"{r.difficulty_source}, Difficulty {r.difficulty}: {r.outcome()}"
+            + (f"; {r.harm.levels} {r.harm.type} Harm" if r.harm else "")
+            + f" ({_source(self.dice_commitment)})"
+        )
+
+    def stars(self) -> tuple[str, ...]:
+        r = self.resolution
+        return tuple(dict.fromkeys(n for n in (r.roller, r.opponent, r.supporter, r.opposed_supporter) if n))
+
+    def recorded_rolls(self) -> tuple[Roll, ...]:
+        return self.resolution.rolls
+
+    def explain(self) -> list[str]:
+        r = self.resolution
+        return [f"{r.engine}: {r.roller}'s {r.skill} check ({_source(self.dice_commitment)})", *r.steps]
+
+    def rejudge(self, before: ResonanceState) -> str | None:  # type: ignore[override]
+        recorded = self.resolution
+        replay = ReplayDice(recorded.rolls)
+        try:
+            rejudged = resolve(before, recorded.request, replay)
+        except DomainError as e:
+            return f"the current engine refuses the recorded check: {e}"
+        left = _rolls_left(replay)
+        if left:
+            return left
+        if rejudged.judged() != recorded.judged():
+            return first_difference(recorded, rejudged)
+        return None
+
+    def recap(self) -> RecapLine | None:
+        r = self.resolution
+        if r.harm is not None:
+            text = f"{r.roller} struck {r.harm.target} for {r.harm.levels} {r.harm.type} Harm"
+            if r.harm.newly_removed:
+                return RecapLine(weight=DECISIVE, text=f"{text} and removed them from the narrative", kind="removal")
+            return RecapLine(weight=NOTABLE, text=text, kind="strike")
+        if r.strike:
+            return RecapLine(weight=ROUTINE, text=f"{r.roller} struck at {r.opponent} and missed", kind="strike")
+        if r.failed_intent is not None:
+            return RecapLine(weight=NOTABLE, text=f"{r.roller}'s Spellcraft failed to {r.failed_intent}", kind="spellcraft")
+        if r.request.spellcraft is not None:
+            return RecapLine(weight=NOTABLE, text=f"{r.roller} used Spellcraft to {r.request.intent}", kind="spellcraft")
+        verb = f"succeeded at a {r.skill} check with Resonance {r.resonance}" if r.success else \
+            f"failed a {r.skill} check by {r.dissonance}"
+        return RecapLine(weight=ROUTINE, text=f"{r.roller} {verb}", kind="check")
+
+
+class InitiativeRolled(RolledFact, topic="resonance/InitiativeRolled"):
+    """A combat began: the turn order by Speed, ties broken by the recorded d4s."""
+
+    resolution: InitiativeResolution
+
+    def apply_roll(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+        return apply_initiative(state, self.resolution)
+
+    def summary(self) -> str:
+        ties = f"; ties broken by {len(self.resolution.ties)} roll(s), {_source(self.dice_commitment)}" \
+            if self.resolution.ties else ""
+        return f"combat began; turn order {', '.join(self.resolution.order)}{ties}"
+
+    def stars(self) -> tuple[str, ...]:
+        return self.resolution.order
+
+    def roller(self) -> str:
+        return "director"
+
+    def recorded_rolls(self) -> tuple[Roll, ...]:
+        return self.resolution.rolls
+
+    def explain(self) -> list[str]:
+        return [f"{self.resolution.engine}: turn order by Speed ({_source(self.dice_commitment)})", *self.resolution.steps]
+
+    def rejudge(self, before: ResonanceState) -> str | None:  # type: ignore[override]
+        recorded = self.resolution
+        replay = ReplayDice(recorded.rolls)
+        try:
+            rejudged = resolve_initiative(before, list(recorded.combatants), replay)
+        except DomainError as e:
+            return f"the current engine refuses the recorded turn order: {e}"
+        left = _rolls_left(replay)
+        if left:
+            return left
+        for name, was, now in zip(("Speeds", "tie rolls", "turn order"), recorded.judged(), rejudged.judged()):
+            if was != now:
+                return f"the {name} differ: recorded {was}, re-judged {now}"
+        return None
+
+    def recap(self) -> RecapLine | None:
+        return RecapLine(weight=ROUTINE, text=f"Combat broke out: {', '.join(self.resolution.order)}", kind="combat")
+
+
+class FrontsAssigned(CampaignFact, topic="resonance/FrontsAssigned"):
+    front: str
+    combatants: tuple[str, ...]
+
+    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+        return apply_fronts(state, self.front, self.combatants)
+
+    def summary(self) -> str:
+        return f"{', '.join(self.combatants)} assigned to the Front {self.front}"
+
+    def stars(self) -> tuple[str, ...]:
+        return self.combatants
+
+
+class FrontChanged(CampaignFact, topic="resonance/FrontChanged"):
+    """A combatant spent their full turn moving to another Front."""
+
+    combatant: str
+    from_front: str
+    to_front: str
+
+    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+        return apply_fronts(state, self.to_front, (self.combatant,))
+
+    def summary(self) -> str:
+        return f"{self.combatant} spent their turn moving from {self.from_front} to {self.to_front}"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.combatant,)
+
+    def recap(self) -> RecapLine | None:
+        return RecapLine(weight=ROUTINE, text=f"{self.combatant} moved from {self.from_front} to {self.to_front}", kind="combat")
+
+
+class CombatEnded(CampaignFact, topic="resonance/CombatEnded"):
+    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+        return state.model_copy(update={"combat": None})
+
+    def summary(self) -> str:
+        return "the combat ended"
+
+
+class HarmSuffered(CampaignFact, topic="resonance/HarmSuffered"):
+    """A Harm the Director inflicts outside a Strike (a fall, a poison, an effect of a Strike)."""
+
+    dealt: HarmDealt
+    cause: str = ""
+
+    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+        return apply_harm(state, self.dealt)
+
+    def summary(self) -> str:
+        cause = f" ({self.cause})" if self.cause else ""
+        removed = "; removed from the narrative" if self.dealt.newly_removed else ""
+        return f"{self.dealt.target} suffered {self.dealt.describe()}{cause}{removed}"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.dealt.target,)
+
+    def recap(self) -> RecapLine | None:
+        d = self.dealt
+        cause = f" from {self.cause}" if self.cause else ""
+        if d.newly_removed:
+            return RecapLine(weight=DECISIVE, text=f"{d.target} suffered {d.levels} {d.type} Harm{cause} and was removed from the narrative", kind="removal")
+        return RecapLine(weight=NOTABLE if d.major else ROUTINE, text=f"{d.target} suffered {d.levels} {d.type} Harm{cause}", kind="harm")
+
+
+class KitUsed(CampaignFact, topic="resonance/KitUsed"):
+    use: KitUse
+
+    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+        return apply_kit_use(state, self.use)
+
+    def summary(self) -> str:
+        u = self.use
+        text = f"{u.user} used a charge of their {u.kit} ({u.charges_left} left)"
+        if u.harm is not None:
+            text += f": {u.target}'s {u.harm} {u.level_before} -> {u.level_after}"
+        if u.enchanted:
+            text += ": +1 die on Strikes this Scene"
+        return text
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.use.user,) + ((self.use.target,) if self.use.target and self.use.target != self.use.user else ())
+
+    def recap(self) -> RecapLine | None:
+        u = self.use
+        if u.harm is not None:
+            whom = "their" if u.target == u.user else f"{u.target}'s"
+            return RecapLine(weight=ROUTINE, text=f"{u.user} healed {whom} {u.harm} with a {u.kit}", kind="kit")
+        return RecapLine(weight=ROUTINE, text=f"{u.user} used a {u.kit}", kind="kit")
+
+
+class KitsTraded(CampaignFact, topic="resonance/KitsTraded"):
+    character: str
+    given: tuple[Kit, ...]
+    taken: tuple[Kit, ...]
+
+    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+        return apply_trade(state, self.character, self.given, self.taken)
+
+    def summary(self) -> str:
+        given = ", ".join(k.name for k in self.given) or "nothing"
+        taken = ", ".join(k.label() for k in self.taken) or "nothing"
+        return f"{self.character} traded {given} for {taken}"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.character,)
+
+
+class SceneEnded(CampaignFact, topic="resonance/SceneEnded"):
+    end: SceneEnd
+
+    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+        return apply_scene_end(state, self.end)
+
+    def summary(self) -> str:
+        e = self.end
+        text = f"Scene {e.scene} ended" + (f", and with it Arc {e.arc}" if e.arc_ends else "")
+        text += ": harms and Overkill healed" if e.arc_ends else ": harms healed, Overkill -1"
+        if e.market:
+            text += "; magic Kits refilled at a market"
+        rewards = [f"{r.character}: {r.reward}" for r in e.scene_rewards]
+        rewards += [f"{r.character}: {r.reward} (Arc)" for r in e.arc_rewards]
+        if rewards:
+            text += "; rewards " + ", ".join(rewards)
+        return text
+
+    def stars(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(r.character for r in (*self.end.scene_rewards, *self.end.arc_rewards)))
+
+    def recap(self) -> RecapLine | None:
+        e = self.end
+        if e.arc_ends:
+            return RecapLine(weight=NOTABLE, text=f"Arc {e.arc} came to its end with Scene {e.scene}", kind="arc")
+        return RecapLine(weight=ROUTINE, text=f"Scene {e.scene} came to an end", kind="scene")
+
+
+class CharacterRejoined(CampaignFact, topic="resonance/CharacterRejoined"):
+    character: str
+    overkill_before: int
+    overkill_after: int
+
+    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+        return state.updated(self.character, removed=False, overkill=self.overkill_after)
+
+    def summary(self) -> str:
+        return f"{self.character} rejoined the narrative (Overkill {self.overkill_before} -> {self.overkill_after})"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.character,)
+
+    def recap(self) -> RecapLine | None:
+        return RecapLine(weight=NOTABLE, text=f"{self.character} rejoined the narrative", kind="rejoin")
+
+
+def _kept(kept: tuple[int, ...]) -> str:
+    return "+".join(str(k) for k in kept) if kept else "no dice"

@@ -1,0 +1,62 @@
+"""A d4 Resonance branch's state: the characters and adversaries, the combat, the Scene and Arc."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..campaign import CampaignState, name_key
+from ..errors import RuleViolation
+from .sheet import Combatant
+
+
+class Combat(BaseModel):
+    """A combat under way: the turn order by Speed, and each combatant's Front."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    order: tuple[str, ...]
+    fronts: dict[str, str] = Field(default_factory=dict)
+    """name_key(combatant) -> the Front they are on."""
+
+    def takes_part(self, name: str) -> bool:
+        return name_key(name) in {name_key(n) for n in self.order}
+
+    def front_of(self, name: str) -> str | None:
+        return self.fronts.get(name_key(name))
+
+
+class ResonanceState(CampaignState):
+    character_noun: ClassVar[str] = "character"
+
+    characters: dict[str, Combatant] = Field(default_factory=dict)
+    """Player characters and adversaries, by name_key."""
+    combat: Combat | None = None
+    scene: int = 1
+    arc: int = 1
+
+    def roster(self) -> Mapping[str, Combatant]:
+        return self.characters
+
+    def combatant(self, name: str) -> Combatant:
+        found = self.character(name)
+        assert isinstance(found, Combatant)
+        return found
+
+    def active(self, name: str, doing: str) -> Combatant:
+        """A combatant who may act; one removed from the narrative is refused."""
+        found = self.combatant(name)
+        if found.removed:
+            raise RuleViolation(
+                f"{found.name} has been removed from the narrative and cannot {doing}; "
+                "`resonance rejoin` brings them back once their harms are healed"
+            )
+        return found
+
+    def with_combatant(self, combatant: Combatant) -> ResonanceState:
+        return self.model_copy(update={"characters": {**self.characters, name_key(combatant.name): combatant}})
+
+    def updated(self, name: str, **changes: object) -> ResonanceState:
+        return self.with_combatant(self.combatant(name).model_copy(update=changes))

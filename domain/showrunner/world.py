@@ -1,0 +1,147 @@
+"""The world's side of a campaign: the Supporting Cast Roster and its Actors, the Threats on the
+soundstage, the Subplots (in stasis, revealed or resolved) and the running Action Sequences.
+
+Frozen: every rule takes a World and returns a new one.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..campaign import name_key
+from ..errors import AlreadyExists, RuleViolation, UnknownName
+from .actors import Actor, Roster
+from .sequences import Sequence
+from .threats import Threat
+from .writers_room import Subplot
+
+SlotState = Literal["empty", "unlocked", "filled", "written_off"]
+
+
+def _known(names: list[str]) -> str:
+    return ", ".join(sorted(names)) or "none"
+
+
+class World(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    roster: Roster = Field(default_factory=Roster)
+    actors: dict[str, Actor] = Field(default_factory=dict)
+    """Every Actor ever cast, written off ones included, by name without regard to case."""
+    threats: dict[str, Threat] = Field(default_factory=dict)
+    subplots: tuple[Subplot, ...] = ()
+    """In the order they were written; a Subplot's number is its place in this list, from 1."""
+    sequences: dict[str, Sequence] = Field(default_factory=dict)
+    """The Action Sequences running now, by goal."""
+
+    # --- lookups
+
+    def actor(self, name: str) -> Actor:
+        found = self.actors.get(name_key(name))
+        if found is None:
+            raise UnknownName(f"no Actor called '{name}' (Actors: {_known([a.name for a in self.actors.values()])})")
+        return found
+
+    def threat(self, name: str) -> Threat:
+        found = self.threats.get(name_key(name))
+        if found is None:
+            raise UnknownName(f"no Threat called '{name}' (Threats: {_known([t.name for t in self.threats.values()])})")
+        return found
+
+    def target(self, name: str) -> Threat | Actor:
+        """A Threat or an Actor: the two never share a name."""
+        key = name_key(name)
+        found: Threat | Actor | None = self.threats.get(key)
+        if found is None:
+            found = self.actors.get(key)
+        if found is None:
+            known = [t.name for t in self.threats.values()] + [a.name for a in self.actors.values()]
+            raise UnknownName(f"no Threat or Actor called '{name}' (known: {_known(known)})")
+        return found
+
+    def standing(self, name: str) -> bool:
+        """Still there to be worked on: not destroyed, complete or written off."""
+        target = self.target(name)
+        return not (target.finished if isinstance(target, Threat) else target.written_off)
+
+    def slot_state(self, slot: int) -> SlotState:
+        if slot not in self.roster.slots:
+            return "empty"
+        holder = self.roster.holder(slot)
+        if holder is None:
+            return "unlocked"
+        return "written_off" if self.actor(holder).written_off else "filled"
+
+    def subplot(self, number: int) -> Subplot:
+        if not 1 <= number <= len(self.subplots):
+            raise UnknownName(f"there is no Subplot {number} (Subplots: 1-{len(self.subplots)})" if self.subplots
+                              else f"there is no Subplot {number}: none has been written")
+        return self.subplots[number - 1]
+
+    def unresolved_subplot(self, plotter: str) -> Subplot | None:
+        """13.1 rule 4: an Actor's own Subplot waiting to be Revealed, or Revealed but not resolved."""
+        return next(
+            (s for s in self.subplots if s.status != "resolved" and name_key(s.plotter) == name_key(plotter)), None
+        )
+
+    def sequence(self, goal: str) -> Sequence:
+        found = self.sequences.get(name_key(goal))
+        if found is None:
+            running = [s.goal for s in self.sequences.values()]
+            raise UnknownName(f"no Action Sequence is running with the goal '{goal}' (running: {_known(running)})")
+        return found
+
+    def sequence_active(self, goal: str) -> bool:
+        return name_key(goal) in self.sequences
+
+    # --- changes
+
+    def _name_free(self, name: str) -> None:
+        key = name_key(name)
+        if key in self.actors or key in self.threats:
+            raise AlreadyExists(f"'{name}' already names an Actor or a Threat: choose another name")
+
+    def cast(self, actor: Actor, slot: int | None = None) -> World:
+        """A new Actor takes a roster slot: the one given (empty, Unlocked, or a written-off
+        Actor's, to fill the vacuum), else the next Unlocked slot (Roster.next_free)."""
+        self._name_free(actor.name)
+        number = self.roster.next_free() if slot is None else slot
+        if self.slot_state(number) == "filled":
+            raise RuleViolation(f"roster slot {number} holds {self.roster.holder(number)}: cast into another slot")
+        return self.model_copy(update={
+            "roster": self.roster.with_slot(number, actor.name),
+            "actors": {**self.actors, name_key(actor.name): actor},
+        })
+
+    def with_actor(self, actor: Actor) -> World:
+        self.actor(actor.name)
+        return self.model_copy(update={"actors": {**self.actors, name_key(actor.name): actor}})
+
+    def add_threat(self, threat: Threat) -> World:
+        self._name_free(threat.name)
+        return self.model_copy(update={"threats": {**self.threats, name_key(threat.name): threat}})
+
+    def with_threat(self, threat: Threat) -> World:
+        self.threat(threat.name)
+        return self.model_copy(update={"threats": {**self.threats, name_key(threat.name): threat}})
+
+    def with_roster(self, roster: Roster) -> World:
+        return self.model_copy(update={"roster": roster})
+
+    def with_subplot(self, subplot: Subplot) -> World:
+        """Replace Subplot `subplot.number`, or add it when it is the next number."""
+        if subplot.number == len(self.subplots) + 1:
+            return self.model_copy(update={"subplots": (*self.subplots, subplot)})
+        self.subplot(subplot.number)
+        subplots = list(self.subplots)
+        subplots[subplot.number - 1] = subplot
+        return self.model_copy(update={"subplots": tuple(subplots)})
+
+    def with_sequence(self, sequence: Sequence) -> World:
+        return self.model_copy(update={"sequences": {**self.sequences, name_key(sequence.goal): sequence}})
+
+    def without_sequence(self, goal: str) -> World:
+        self.sequence(goal)
+        return self.model_copy(update={"sequences": {k: s for k, s in self.sequences.items() if k != name_key(goal)}})

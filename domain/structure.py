@@ -1,0 +1,351 @@
+"""Seasons, Episodes and Scenes: the shape of a Show (16.2, "The Rhythm of an Episode").
+
+The facts below are the same whatever ruleset a campaign is played by, so their topics
+are the ledger's own (`ledger/EpisodeStarted`, …). `Structure` is the part of a branch's
+state that says what is running now; the `decide_*` functions refuse the sequences that
+cannot happen (ending a Scene when none is open, starting an Episode inside another, …)
+and return the facts to record. Folding a fact never decides anything again.
+
+The Post-Show (16.2 step 5, 10.2 D, 10.3 D) is recorded as the table answered it: the
+Acclaim awarded, the new Bond or Grudge each Star chose, the two Ensemble XP questions.
+Applying those answers to the sheets belongs to the rules that own them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .errors import RuleViolation
+from .events import CampaignFact, RecapLine
+
+if TYPE_CHECKING:
+    from .campaign import CampaignState
+
+ENSEMBLE_QUESTIONS = {
+    "entertaining": "Did the Cast work together to make the Show entertaining?",
+    "premise": "Did the Cast actively pursue the Show's Premise(s)?",
+}
+"""The two questions asked at the end of every Episode (10.3 D); each Yes is 1 Ensemble XP."""
+
+
+class Structure(BaseModel):
+    """What is running on a branch now. Numbers count from 1; 0 means "none yet".
+
+    Episodes are numbered across the whole Show (Episode 7 may be Season 2's third);
+    Scenes are numbered within their Episode.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    season: int = Field(default=0, ge=0)
+    season_open: bool = False
+    episode: int = Field(default=0, ge=0)
+    episode_open: bool = False
+    scene: int = Field(default=0, ge=0)
+    """The last Scene of the current (or last) Episode."""
+    scene_open: bool = False
+    post_show_due: bool = False
+    """An Episode has ended and its Post-Show answers are not recorded yet."""
+
+
+def _with(state: CampaignState, **changes: object) -> CampaignState:
+    return state.model_copy(update={"structure": state.structure.model_copy(update=changes)})
+
+
+def _quoted(title: str) -> str:
+    return f" “{title}”" if title else ""
+
+
+# ---------------------------------------------------------------------------- facts
+
+
+class SeasonStarted(CampaignFact, topic="ledger/SeasonStarted"):
+    number: int = Field(ge=1)
+    title: str = ""
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return _with(state, season=self.number, season_open=True)
+
+    def summary(self) -> str:
+        return f"Season {self.number}{_quoted(self.title)} started"
+
+    def recap(self) -> RecapLine | None:
+        return RecapLine(weight=10, text=f"Season {self.number}{_quoted(self.title)} began.", kind="season")
+
+
+class SeasonEnded(CampaignFact, topic="ledger/SeasonEnded"):
+    number: int = Field(ge=1)
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return _with(state, season_open=False)
+
+    def summary(self) -> str:
+        return f"Season {self.number} ended"
+
+    def recap(self) -> RecapLine | None:
+        return RecapLine(weight=50, text=f"Season {self.number} came to its end.", kind="season")
+
+
+class EpisodeStarted(CampaignFact, topic="ledger/EpisodeStarted"):
+    season: int = Field(ge=1)
+    number: int = Field(ge=1)
+    title: str = ""
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return _with(state, episode=self.number, episode_open=True, scene=0, scene_open=False, post_show_due=False)
+
+    def summary(self) -> str:
+        return f"Episode {self.number}{_quoted(self.title)} started (Season {self.season})"
+
+    def recap(self) -> RecapLine | None:
+        return RecapLine(weight=10, text=f"Episode {self.number}{_quoted(self.title)} began.", kind="episode")
+
+
+class SceneStarted(CampaignFact, topic="ledger/SceneStarted"):
+    episode: int = Field(ge=1)
+    number: int = Field(ge=1)
+    goal: str = ""
+    location: str = ""
+    aesthetic: str = ""
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return _with(state, scene=self.number, scene_open=True)
+
+    def describe(self) -> str:
+        """'Scene 2 at the Customs House: crack the flooded vault (neon noir)'."""
+        text = f"Scene {self.number}"
+        if self.location:
+            text += f" at {self.location}"
+        if self.goal:
+            text += f": {self.goal}"
+        if self.aesthetic:
+            text += f" ({self.aesthetic})"
+        return text
+
+    def summary(self) -> str:
+        return f"{self.describe()} started (Episode {self.episode})"
+
+    def recap(self) -> RecapLine | None:
+        return RecapLine(weight=10, text=f"{self.describe()}.", kind="scene")
+
+
+class SceneEnded(CampaignFact, topic="ledger/SceneEnded"):
+    episode: int = Field(ge=1)
+    number: int = Field(ge=1)
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return _with(state, scene_open=False)
+
+    def summary(self) -> str:
+        return f"Scene {self.number} ended (Episode {self.episode})"
+
+
+class EpisodeEnded(CampaignFact, topic="ledger/EpisodeEnded"):
+    """The end of an Episode, on its Cliffhanger (16.2 step 4)."""
+
+    season: int = Field(ge=1)
+    number: int = Field(ge=1)
+    cliffhanger: str = ""
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return _with(state, episode_open=False, post_show_due=True)
+
+    def summary(self) -> str:
+        ending = f" on a Cliffhanger: {self.cliffhanger}" if self.cliffhanger else ""
+        return f"Episode {self.number} ended{ending}"
+
+    def recap(self) -> RecapLine | None:
+        if not self.cliffhanger:
+            return None
+        return RecapLine(weight=100, text=self.cliffhanger, kind="cliffhanger")
+
+
+class AcclaimAnswer(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    star: str
+    amount: int = Field(ge=0)
+
+
+class ConnectionAnswer(BaseModel):
+    """A new Bond or Grudge chosen at the end of an Episode (10.2 D): it starts at NORMAL."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    star: str
+    kind: Literal["bond", "grudge"]
+    target: str = Field(min_length=1)
+
+
+class PostShow(BaseModel):
+    """What the table answered in the Post-Show. None: the question was not asked."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
+
+    acclaim: tuple[AcclaimAnswer, ...] = ()
+    connections: tuple[ConnectionAnswer, ...] = ()
+    entertaining: bool | None = None
+    premise: bool | None = None
+
+    @property
+    def ensemble_xp(self) -> int:
+        return int(bool(self.entertaining)) + int(bool(self.premise))
+
+    def is_empty(self) -> bool:
+        return not self.acclaim and not self.connections and self.entertaining is None and self.premise is None
+
+
+class PostShowAnswered(CampaignFact, topic="ledger/PostShowAnswered"):
+    """The Post-Show answers of an Episode, as facts; no sheet changes."""
+
+    episode: int = Field(ge=1)
+    answers: PostShow
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return _with(state, post_show_due=False)
+
+    def parts(self) -> list[str]:
+        a = self.answers
+        parts = [f"{x.star} earned {x.amount} Acclaim" for x in a.acclaim if x.amount]
+        for c in a.connections:
+            parts.append(f"{c.star} formed a Bond with {c.target}" if c.kind == "bond" else f"{c.star} took a Grudge against {c.target}")
+        if a.entertaining is not None or a.premise is not None:
+            xp = a.ensemble_xp
+            parts.append(f"the Cast earned {xp} Ensemble XP" if xp else "the Cast earned no Ensemble XP")
+        return parts
+
+    def summary(self) -> str:
+        parts = self.parts()
+        return f"Post-Show of Episode {self.episode}: " + ("; ".join(parts) if parts else "nothing to record")
+
+    def stars(self) -> tuple[str, ...]:
+        names = [x.star for x in self.answers.acclaim] + [c.star for c in self.answers.connections]
+        return tuple(dict.fromkeys(names))
+
+    def recap(self) -> RecapLine | None:
+        parts = self.parts()
+        if not parts:
+            return None
+        return RecapLine(weight=50, text="After the show, " + "; ".join(parts) + ".", kind="post-show")
+
+
+STRUCTURE_FACTS: tuple[type[CampaignFact], ...] = (
+    SeasonStarted, SeasonEnded, EpisodeStarted, SceneStarted, SceneEnded, EpisodeEnded, PostShowAnswered,
+)
+
+
+# ---------------------------------------------------------------------------- decisions
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.split())
+
+
+def decide_start_season(state: CampaignState, title: str = "") -> list[CampaignFact]:
+    s = state.structure
+    if s.season_open:
+        raise RuleViolation(f"Season {s.season} is still running; end it first with `showrunner season end`")
+    return [SeasonStarted(number=s.season + 1, title=_clean(title))]
+
+
+def decide_end_season(state: CampaignState) -> list[CampaignFact]:
+    s = state.structure
+    if not s.season_open:
+        raise RuleViolation("no Season is running; start one with `showrunner season start`")
+    if s.episode_open:
+        raise RuleViolation(f"Episode {s.episode} is still on; end it first with `showrunner episode end`")
+    return [SeasonEnded(number=s.season)]
+
+
+def decide_start_episode(state: CampaignState, title: str = "") -> list[CampaignFact]:
+    """Start the next Episode; the Show's first Episode opens Season 1 if none was started."""
+    s = state.structure
+    if s.episode_open:
+        raise RuleViolation(f"Episode {s.episode} is still on; end it first with `showrunner episode end`")
+    facts: list[CampaignFact] = []
+    season = s.season
+    if not s.season_open:
+        if s.season:
+            raise RuleViolation(
+                f"Season {s.season} has ended; start Season {s.season + 1} with `showrunner season start`"
+            )
+        season = 1
+        facts.append(SeasonStarted(number=1))
+    facts.append(EpisodeStarted(season=season, number=s.episode + 1, title=_clean(title)))
+    return facts
+
+
+def decide_end_episode(
+    state: CampaignState, cliffhanger: str = "", post_show: PostShow | None = None
+) -> list[CampaignFact]:
+    s = state.structure
+    if not s.episode_open:
+        raise RuleViolation("no Episode is on; start one with `showrunner episode start`")
+    if s.scene_open:
+        raise RuleViolation(
+            f"Scene {s.scene} of Episode {s.episode} is still open; end it first with `showrunner scene end`"
+        )
+    ended = EpisodeEnded(season=s.season, number=s.episode, cliffhanger=_clean(cliffhanger))
+    facts: list[CampaignFact] = [ended]
+    if post_show is not None and not post_show.is_empty():
+        facts.append(PostShowAnswered(episode=s.episode, answers=check_post_show(state, post_show)))
+    return facts
+
+
+def decide_post_show(state: CampaignState, post_show: PostShow) -> list[CampaignFact]:
+    s = state.structure
+    if s.episode_open:
+        raise RuleViolation(f"Episode {s.episode} is still on: its Post-Show comes after `showrunner episode end`")
+    if not s.post_show_due:
+        if not s.episode:
+            raise RuleViolation("no Episode has ended yet, so there is no Post-Show to answer")
+        raise RuleViolation(f"the Post-Show of Episode {s.episode} is already recorded")
+    if post_show.is_empty():
+        raise RuleViolation("the Post-Show needs at least one answer (Acclaim, a Bond or Grudge, or an Ensemble question)")
+    return [PostShowAnswered(episode=s.episode, answers=check_post_show(state, post_show))]
+
+
+def check_post_show(state: CampaignState, post_show: PostShow) -> PostShow:
+    """Names made full and checked: one Acclaim answer and one new Bond OR Grudge per Star (10.2 D)."""
+    acclaim: list[AcclaimAnswer] = []
+    seen: set[str] = set()
+    for answer in post_show.acclaim:
+        name = state.character(answer.star).name
+        if name in seen:
+            raise RuleViolation(f"{name}'s Acclaim is given twice; give it once")
+        seen.add(name)
+        acclaim.append(answer.model_copy(update={"star": name}))
+    connections: list[ConnectionAnswer] = []
+    chosen: set[str] = set()
+    for answer in post_show.connections:
+        name = state.character(answer.star).name
+        if name in chosen:
+            raise RuleViolation(f"{name} may add one new Bond OR one new Grudge at the end of an Episode, not two")
+        chosen.add(name)
+        connections.append(answer.model_copy(update={"star": name, "target": _clean(answer.target)}))
+    return post_show.model_copy(update={"acclaim": tuple(acclaim), "connections": tuple(connections)})
+
+
+def decide_start_scene(state: CampaignState, goal: str = "", location: str = "", aesthetic: str = "") -> list[CampaignFact]:
+    s = state.structure
+    if not s.episode_open:
+        raise RuleViolation("no Episode is on; a Scene needs one: `showrunner episode start`")
+    if s.scene_open:
+        raise RuleViolation(f"Scene {s.scene} is still open; end it first with `showrunner scene end`")
+    return [
+        SceneStarted(
+            episode=s.episode, number=s.scene + 1, goal=_clean(goal), location=_clean(location), aesthetic=_clean(aesthetic)
+        )
+    ]
+
+
+def decide_end_scene(state: CampaignState) -> list[CampaignFact]:
+    s = state.structure
+    if not s.scene_open:
+        if not s.episode_open:
+            raise RuleViolation("no Scene is open (no Episode is on either)")
+        raise RuleViolation(f"no Scene is open in Episode {s.episode}; start one with `showrunner scene start`")
+    return [SceneEnded(episode=s.episode, number=s.scene)]
+

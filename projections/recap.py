@@ -1,0 +1,627 @@
+""""Previously On…": a recap of an Episode (or several) told from the log, line by line.
+
+The recap never looks inside a ruleset: every fact says its own line (`fact.recap()`, a
+`RecapLine` with a weight: 100 decisive, 50 notable, 10 routine; None for no line). This
+module only chooses and orders them, and cites the events each line comes from.
+
+The algorithm, the same for every ruleset and deterministic for a given log:
+
+1. Keep the events the reader may see (`visible`): Director-only events are dropped
+   before anything else is looked at, unless the Director asks for them.
+2. Find the scope in the log's Season/Episode/Scene facts: the last Episode that ended
+   (else the one on, else the whole branch), or the Episode, Episodes or Season asked for.
+3. Ask each event of the scope for its line; lines of one command (same command id) that
+   follow each other become one line citing all their events.
+4. Take the last Cliffhanger out: it always ends the recap. Rank the other lines by weight
+   (heaviest first), then by event number; keep the first `max_lines`.
+5. Open with a line from the show's High Concept; on a fork, add where it left its parent
+   and the heaviest lines since, on each side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..domain.errors import UnknownName
+from ..domain.events import RecapLine
+from ..domain.structure import EpisodeEnded, EpisodeStarted, SceneEnded, SceneStarted, SeasonEnded, SeasonStarted
+from ..ledger.events import LedgerEvent
+from ..ledger.facts import BranchForked, CampaignStarted
+from .log import visible
+
+DEFAULT_MAX_LINES = 12
+FORK_LINES = 3
+"""How many lines each side of a fork gets in a branch's recap."""
+CLIFFHANGER = "cliffhanger"
+
+
+# ----------------------------------------------------------------------- lines
+
+
+@dataclass(frozen=True)
+class Citation:
+    version: int
+    type: str
+    topic: str
+    director_only: bool = False
+    branch: str | None = None
+    """Set when the event is on another branch than the recap's (a parent's, after a fork)."""
+
+    def label(self) -> str:
+        return f"{self.branch} #{self.version}" if self.branch else f"#{self.version}"
+
+    def as_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"version": self.version, "type": self.type, "topic": self.topic}
+        if self.branch:
+            doc["branch"] = self.branch
+        if self.director_only:
+            doc["visibility"] = "director"
+        return doc
+
+
+def cite(event: LedgerEvent, branch: str | None = None) -> Citation:
+    return Citation(event.version, event.type_name, event.topic, event.visibility != "public", branch)
+
+
+@dataclass(frozen=True)
+class Beat:
+    """One line of a recap and the events it comes from."""
+
+    text: str
+    weight: int
+    kind: str
+    cites: tuple[Citation, ...]
+    command_id: str = field(default="", compare=False, repr=False)
+
+    @property
+    def first(self) -> int:
+        return self.cites[0].version if self.cites else 0
+
+    @property
+    def director_only(self) -> bool:
+        return any(c.director_only for c in self.cites)
+
+    def citation_text(self) -> str:
+        return "[" + ", ".join(c.label() for c in self.cites) + "]" if self.cites else ""
+
+    def as_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {
+            "text": self.text,
+            "weight": self.weight,
+            "kind": self.kind,
+            "cites": [c.as_json() for c in self.cites],
+        }
+        if self.director_only:
+            doc["director_only"] = True
+        return doc
+
+
+def line_of(event: LedgerEvent) -> RecapLine | None:
+    """The fact's own recap line, whatever its ruleset (facts without one give none)."""
+    recap = getattr(event.fact, "recap", None)
+    return recap() if recap is not None else None
+
+
+def beats_of(events: Iterable[LedgerEvent], branch: str | None = None) -> list[Beat]:
+    """The recap lines of these events in log order; a command's consecutive lines merged.
+
+    `branch` names the events' branch in their citations when it is not the recap's own.
+    """
+    beats: list[Beat] = []
+    for event in events:
+        line = line_of(event)
+        if line is None or not line.text.strip():
+            continue
+        beat = Beat(" ".join(line.text.split()), line.weight, line.kind, (cite(event, branch),), event.command_id)
+        last = beats[-1] if beats else None
+        if (
+            last is not None
+            and last.command_id == event.command_id
+            and CLIFFHANGER not in (last.kind, beat.kind)
+            and last.cites[-1].version == event.version - 1
+        ):
+            heavier = last if last.weight >= beat.weight else beat
+            beats[-1] = Beat(
+                f"{last.text} {beat.text}", heavier.weight, heavier.kind, last.cites + beat.cites, last.command_id
+            )
+        else:
+            beats.append(beat)
+    return beats
+
+
+def ranked(beats: Iterable[Beat]) -> list[Beat]:
+    """Heaviest first; among equals, the earlier event first."""
+    return sorted(beats, key=lambda b: (-b.weight, b.first))
+
+
+def choose(beats: Sequence[Beat], max_lines: int, *, chronological: bool = False) -> list[Beat]:
+    chosen = ranked(beats)[: max(0, max_lines)]
+    return sorted(chosen, key=lambda b: b.first) if chronological else chosen
+
+
+# ----------------------------------------------------------------------- the shape of the Show
+
+
+@dataclass(frozen=True)
+class SceneInfo:
+    number: int
+    start: int
+    end: int | None
+    goal: str
+    location: str
+    aesthetic: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"number": self.number, "start": self.start, "end": self.end, "goal": self.goal,
+                "location": self.location, "aesthetic": self.aesthetic}
+
+
+@dataclass(frozen=True)
+class EpisodeInfo:
+    number: int
+    season: int
+    title: str
+    start: int
+    end: int | None
+    """The EpisodeEnded event; None while the Episode is on."""
+    last: int
+    """The last event of its span: everything before the next Episode (or Season) starts."""
+    cliffhanger: str
+    scenes: tuple[SceneInfo, ...]
+    started_at: str
+    ended_at: str | None
+
+    @property
+    def label(self) -> str:
+        return f"Episode {self.number}" + (f" “{self.title}”" if self.title else "")
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number, "season": self.season, "title": self.title, "start": self.start,
+            "end": self.end, "last": self.last, "cliffhanger": self.cliffhanger or None,
+            "played": {"started": self.started_at, "ended": self.ended_at},
+            "scenes": [s.as_json() for s in self.scenes],
+        }
+
+
+@dataclass(frozen=True)
+class SeasonInfo:
+    number: int
+    title: str
+    start: int
+    end: int | None
+    last: int
+
+
+@dataclass(frozen=True)
+class Shape:
+    seasons: tuple[SeasonInfo, ...]
+    episodes: tuple[EpisodeInfo, ...]
+    head: int
+    """The last event the reader may see."""
+
+    def episode(self, number: int) -> EpisodeInfo:
+        for e in self.episodes:
+            if e.number == number:
+                return e
+        raise UnknownName(f"there is no Episode {number} on this branch ({_known_episodes(self)})")
+
+    def season(self, number: int) -> SeasonInfo:
+        for s in self.seasons:
+            if s.number == number:
+                return s
+        known = ", ".join(str(s.number) for s in self.seasons) or "none yet"
+        raise UnknownName(f"there is no Season {number} on this branch (Seasons: {known})")
+
+
+def _known_episodes(shape: Shape) -> str:
+    if not shape.episodes:
+        return "no Episode has started yet; `showrunner episode start` starts one"
+    return "Episodes: " + ", ".join(str(e.number) for e in shape.episodes)
+
+
+def _day(event: LedgerEvent) -> str:
+    return event.timestamp.date().isoformat()
+
+
+def shape_of(events: Iterable[LedgerEvent]) -> Shape:
+    """Seasons, Episodes and Scenes as the given (already filtered) events tell them."""
+    seasons: list[dict[str, Any]] = []
+    episodes: list[dict[str, Any]] = []
+    head = 0
+    for event in events:
+        head = event.version
+        fact = event.fact
+        if isinstance(fact, SeasonStarted):
+            if episodes and episodes[-1]["last"] is None:
+                episodes[-1]["last"] = event.version - 1
+            if seasons and seasons[-1]["last"] is None:
+                seasons[-1]["last"] = event.version - 1
+            seasons.append(dict(number=fact.number, title=fact.title, start=event.version, end=None, last=None))
+        elif isinstance(fact, SeasonEnded):
+            for s in reversed(seasons):
+                if s["number"] == fact.number:
+                    s["end"] = event.version
+                    break
+        elif isinstance(fact, EpisodeStarted):
+            if episodes and episodes[-1]["last"] is None:
+                episodes[-1]["last"] = event.version - 1
+            episodes.append(dict(
+                number=fact.number, season=fact.season, title=fact.title, start=event.version, end=None,
+                last=None, cliffhanger="", scenes=[], started_at=_day(event), ended_at=None,
+            ))
+        elif isinstance(fact, EpisodeEnded) and episodes and episodes[-1]["number"] == fact.number:
+            episodes[-1].update(end=event.version, cliffhanger=fact.cliffhanger, ended_at=_day(event))
+        elif isinstance(fact, SceneStarted) and episodes and episodes[-1]["number"] == fact.episode:
+            episodes[-1]["scenes"].append(dict(
+                number=fact.number, start=event.version, end=None, goal=fact.goal,
+                location=fact.location, aesthetic=fact.aesthetic,
+            ))
+        elif isinstance(fact, SceneEnded) and episodes and episodes[-1]["scenes"]:
+            scene = episodes[-1]["scenes"][-1]
+            if scene["number"] == fact.number:
+                scene["end"] = event.version
+    return Shape(
+        seasons=tuple(SeasonInfo(**{**s, "last": s["last"] if s["last"] is not None else head}) for s in seasons),
+        episodes=tuple(
+            EpisodeInfo(**{
+                **e,
+                "last": e["last"] if e["last"] is not None else head,
+                "scenes": tuple(SceneInfo(**sc) for sc in e["scenes"]),
+            })
+            for e in episodes
+        ),
+        head=head,
+    )
+
+
+@dataclass(frozen=True)
+class Scope:
+    kind: str
+    """'episode', 'episodes', 'season' or 'branch' (no Episode yet: the story so far)."""
+    label: str
+    first: int
+    last: int
+    episodes: tuple[EpisodeInfo, ...] = ()
+    played: tuple[str, str | None] | None = None
+    """The days the scope was played (first, last), from the events' own timestamps."""
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "label": self.label,
+            "first": self.first,
+            "last": self.last,
+            "episodes": [e.number for e in self.episodes],
+            "played": {"from": self.played[0], "to": self.played[1]} if self.played else None,
+        }
+
+    def heading(self) -> str:
+        """'Episode 2 “The Vault” · Season 1 · played 2024-05-04 · events #9–#20'."""
+        parts = [self.label]
+        if self.kind == "episode" and self.episodes:
+            parts.append(f"Season {self.episodes[0].season}")
+        if self.played:
+            start, end = self.played
+            parts.append(f"played {start}" if end in (None, start) else f"played {start} to {end}")
+        parts.append(f"events #{self.first}–#{self.last}" if self.last > self.first else f"event #{self.first}")
+        return " · ".join(parts)
+
+
+def _played(episodes: Sequence[EpisodeInfo]) -> tuple[str, str | None] | None:
+    if not episodes:
+        return None
+    return episodes[0].started_at, episodes[-1].ended_at or episodes[-1].started_at
+
+
+def choose_scope(
+    shape: Shape, *, episode: int | None = None, since: int | None = None, season: int | None = None
+) -> Scope:
+    """The events a recap tells: one Episode, Episodes since N, a Season, or by default the last Episode."""
+    if episode is not None:
+        e = shape.episode(episode)
+        return Scope("episode", e.label, e.start, e.last, (e,), _played((e,)))
+    if since is not None:
+        first = shape.episode(since)
+        chosen = tuple(e for e in shape.episodes if e.number >= since)
+        if len(chosen) == 1:
+            return Scope("episode", first.label, first.start, first.last, chosen, _played(chosen))
+        return Scope("episodes", f"Episodes {since} to {chosen[-1].number}", first.start, shape.head, chosen, _played(chosen))
+    if season is not None:
+        s = shape.season(season)
+        chosen = tuple(e for e in shape.episodes if e.season == season)
+        label = f"Season {season}" + (f" “{s.title}”" if s.title else "")
+        return Scope("season", label, s.start, s.last, chosen, _played(chosen))
+    ended = [e for e in shape.episodes if e.end is not None]
+    if ended:
+        e = ended[-1]
+        return Scope("episode", e.label, e.start, e.last, (e,), _played((e,)))
+    if shape.episodes:
+        e = shape.episodes[-1]
+        return Scope("episode", e.label + " (still on)", e.start, e.last, (e,), _played((e,)))
+    return Scope("branch", "The story so far", 1, max(shape.head, 1))
+
+
+# ----------------------------------------------------------------------- the recap
+
+
+@dataclass(frozen=True)
+class ForkContext:
+    """What a branch's recap needs to say where it left its parent."""
+
+    parent: str
+    fork_version: int
+    parent_events: Sequence[LedgerEvent]
+    """The parent's events after the fork point (the other timeline)."""
+
+
+@dataclass(frozen=True)
+class ForkNote:
+    parent: str
+    fork_version: int
+    text: str
+    cites: tuple[Citation, ...]
+    here: tuple[Beat, ...]
+    there: tuple[Beat, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "parent": self.parent,
+            "fork_version": self.fork_version,
+            "text": self.text,
+            "cites": [c.as_json() for c in self.cites],
+            "here": [b.as_json() for b in self.here],
+            "parent_since": [b.as_json() for b in self.there],
+        }
+
+
+@dataclass(frozen=True)
+class Recap:
+    campaign: str
+    branch: str
+    title: str
+    scope: Scope
+    opening: Beat
+    beats: tuple[Beat, ...]
+    cliffhanger: Beat | None
+    omitted: int
+    """Lines left out by the cap."""
+    fork: ForkNote | None
+    director: bool
+
+    def lines(self) -> list[Beat]:
+        """Every line in reading order: the opening, the beats, the Cliffhanger."""
+        return [self.opening, *self.beats, *([self.cliffhanger] if self.cliffhanger else [])]
+
+    def citations(self) -> set[tuple[str, int]]:
+        """Every event cited anywhere in the recap, as (branch, version)."""
+        cites = [c for b in self.lines() for c in b.cites]
+        if self.fork is not None:
+            cites += [*self.fork.cites, *(c for b in (*self.fork.here, *self.fork.there) for c in b.cites)]
+        return {(c.branch or self.branch, c.version) for c in cites}
+
+    def cited_versions(self) -> set[int]:
+        """The events of this branch (its own, and those shared with its parents) cited."""
+        return {version for branch, version in self.citations() if branch == self.branch}
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "campaign": self.campaign,
+            "branch": self.branch,
+            "title": self.title,
+            "director": self.director,
+            "scope": self.scope.as_json(),
+            "opening": self.opening.as_json(),
+            "beats": [b.as_json() for b in self.beats],
+            "omitted": self.omitted,
+            "cliffhanger": self.cliffhanger.as_json() if self.cliffhanger else None,
+            "fork": self.fork.as_json() if self.fork else None,
+        }
+
+
+def opening_of(events: Iterable[LedgerEvent], campaign: str) -> tuple[str, Beat]:
+    """The show's title and the opening line, from its pitch (the High Concept)."""
+    for event in events:
+        if isinstance(event.fact, CampaignStarted):
+            pitch = event.fact.pitch
+            title = pitch.title
+            concept = " ".join(pitch.high_concept.split()).rstrip(".…!? ")
+            text = f"Previously on {title}… {concept[:1].upper()}{concept[1:]}." if concept else f"Previously on {title}…"
+            return title, Beat(text, 0, "opening", (cite(event),))
+    return campaign, Beat(f"Previously on {campaign}…", 0, "opening", ())
+
+
+def build_recap(
+    events: Iterable[LedgerEvent],
+    *,
+    campaign: str,
+    branch: str,
+    director: bool = False,
+    episode: int | None = None,
+    since: int | None = None,
+    season: int | None = None,
+    max_lines: int = DEFAULT_MAX_LINES,
+    chronological: bool = False,
+    fork: ForkContext | None = None,
+) -> Recap:
+    """The recap of a branch's events (all of them, from #1: the scope is chosen here)."""
+    seen = [e for e in events if visible(e, director=director)]
+    shape = shape_of(seen)
+    scope = choose_scope(shape, episode=episode, since=since, season=season)
+    title, opening = opening_of(seen, campaign)
+    beats = beats_of(e for e in seen if scope.first <= e.version <= scope.last)
+    cliffhangers = [b for b in beats if b.kind == CLIFFHANGER]
+    ending = cliffhangers[-1] if cliffhangers else None
+    rest = [b for b in beats if b is not ending]
+    chosen = choose(rest, max_lines, chronological=chronological)
+    note = None
+    if fork is not None and scope.last > fork.fork_version:
+        note = _fork_note(seen, fork, director)
+    return Recap(
+        campaign=campaign, branch=branch, title=title, scope=scope, opening=opening, beats=tuple(chosen),
+        cliffhanger=ending, omitted=len(rest) - len(chosen), fork=note, director=director,
+    )
+
+
+def _fork_note(seen: Sequence[LedgerEvent], fork: ForkContext, director: bool) -> ForkNote:
+    forked = [e for e in seen if isinstance(e.fact, BranchForked) and e.version == fork.fork_version + 1]
+    here = beats_of(e for e in seen if e.version > fork.fork_version)
+    there = beats_of(
+        (e for e in fork.parent_events if e.version > fork.fork_version and visible(e, director=director)), fork.parent
+    )
+    return ForkNote(
+        parent=fork.parent,
+        fork_version=fork.fork_version,
+        text=f"This timeline left '{fork.parent}' after event #{fork.fork_version}.",
+        cites=tuple(cite(e) for e in forked),
+        here=tuple(choose(here, FORK_LINES, chronological=True)),
+        there=tuple(choose(there, FORK_LINES, chronological=True)),
+    )
+
+
+# ----------------------------------------------------------------------- two timelines
+
+
+@dataclass(frozen=True)
+class Side:
+    branch: str
+    head: int
+    beats: tuple[Beat, ...]
+    omitted: int
+    cliffhanger: Beat | None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "branch": self.branch,
+            "head": self.head,
+            "beats": [b.as_json() for b in self.beats],
+            "omitted": self.omitted,
+            "cliffhanger": self.cliffhanger.as_json() if self.cliffhanger else None,
+        }
+
+
+@dataclass(frozen=True)
+class Comparison:
+    campaign: str
+    title: str
+    opening: Beat
+    divergence: int
+    """The last event both timelines share (0: none)."""
+    a: Side
+    b: Side
+    director: bool
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "campaign": self.campaign,
+            "title": self.title,
+            "director": self.director,
+            "opening": self.opening.as_json(),
+            "divergence": self.divergence,
+            "a": self.a.as_json(),
+            "b": self.b.as_json(),
+        }
+
+
+def _side(branch: str, events: Sequence[LedgerEvent], after: int, max_lines: int, chronological: bool) -> Side:
+    beats = beats_of(e for e in events if e.version > after)
+    cliffhangers = [b for b in beats if b.kind == CLIFFHANGER]
+    ending = cliffhangers[-1] if cliffhangers else None
+    rest = [b for b in beats if b is not ending]
+    chosen = choose(rest, max_lines, chronological=chronological)
+    head = events[-1].version if events else 0
+    return Side(branch, head, tuple(chosen), len(rest) - len(chosen), ending)
+
+
+def build_comparison(
+    events_a: Iterable[LedgerEvent],
+    events_b: Iterable[LedgerEvent],
+    *,
+    campaign: str,
+    a: str,
+    b: str,
+    divergence: int,
+    director: bool = False,
+    max_lines: int = DEFAULT_MAX_LINES,
+    chronological: bool = False,
+) -> Comparison:
+    """Two timelines told side by side from the event both share."""
+    seen_a = [e for e in events_a if visible(e, director=director)]
+    seen_b = [e for e in events_b if visible(e, director=director)]
+    title, opening = opening_of(seen_a, campaign)
+    return Comparison(
+        campaign=campaign,
+        title=title,
+        opening=opening,
+        divergence=divergence,
+        a=_side(a, seen_a, divergence, max_lines, chronological),
+        b=_side(b, seen_b, divergence, max_lines, chronological),
+        director=director,
+    )
+
+
+# ----------------------------------------------------------------------- text forms
+
+
+def _md(text: str) -> str:
+    """Text as literal Markdown: characters that would format are escaped."""
+    out = []
+    for ch in text:
+        out.append("\\" + ch if ch in "\\`*_[]<>|" else ch)
+    return "".join(out)
+
+
+def _md_line(beat: Beat, director: bool) -> str:
+    mark = " *(Director only)*" if director and beat.director_only else ""
+    return f"{_md(beat.text)}{mark} `{beat.citation_text()}`" if beat.cites else f"{_md(beat.text)}{mark}"
+
+
+def recap_markdown(recap: Recap) -> str:
+    lines = [f"# {_md(recap.title)}: {_md(recap.scope.label)}", ""]
+    lines.append(f"*{_md(recap.campaign)} · branch {_md(recap.branch)} · {_md(recap.scope.heading())}*")
+    if recap.director:
+        lines += ["", "> **Director's copy**: lines marked *(Director only)* are not for the Stars."]
+    lines += ["", _md_line(recap.opening, recap.director), ""]
+    if recap.fork is not None:
+        f = recap.fork
+        lines.append(f"{_md(f.text)} `[{', '.join(f'#{c.version}' for c in f.cites)}]`" if f.cites else _md(f.text))
+        lines.append("")
+        if f.here:
+            lines.append("Since then, on this timeline:")
+            lines += [f"- {_md_line(b, recap.director)}" for b in f.here]
+        if f.there:
+            lines.append(f"Meanwhile, on '{_md(f.parent)}':")
+            lines += [f"- {_md_line(b, recap.director)}" for b in f.there]
+        lines.append("")
+    for beat in recap.beats:
+        lines.append(f"- {_md_line(beat, recap.director)}")
+    if not recap.beats:
+        lines.append("- Nothing of note happened.")
+    if recap.omitted:
+        lines += ["", f"*({recap.omitted} lesser moment{'s' if recap.omitted != 1 else ''} left out)*"]
+    if recap.cliffhanger is not None:
+        lines += ["", f"**Cliffhanger:** {_md_line(recap.cliffhanger, recap.director)}"]
+    return "\n".join(lines) + "\n"
+
+
+def comparison_markdown(c: Comparison) -> str:
+    lines = [f"# Two timelines of {_md(c.title)}", ""]
+    shared = f"#1 to #{c.divergence}" if c.divergence else "no event"
+    lines.append(f"*{_md(c.campaign)} · {_md(c.a.branch)} and {_md(c.b.branch)} share {shared}*")
+    lines += ["", _md_line(c.opening, c.director), ""]
+    lines.append(f"| {_md(c.a.branch)} (to #{c.a.head}) | {_md(c.b.branch)} (to #{c.b.head}) |")
+    lines.append("| --- | --- |")
+    rows = max(len(c.a.beats), len(c.b.beats))
+    for i in range(rows):
+        left = _md_line(c.a.beats[i], c.director) if i < len(c.a.beats) else ""
+        right = _md_line(c.b.beats[i], c.director) if i < len(c.b.beats) else ""
+        lines.append(f"| {left} | {right} |")
+    if c.a.cliffhanger or c.b.cliffhanger:
+        left = _md_line(c.a.cliffhanger, c.director) if c.a.cliffhanger else "—"
+        right = _md_line(c.b.cliffhanger, c.director) if c.b.cliffhanger else "—"
+        lines.append(f"| **Cliffhanger:** {left} | **Cliffhanger:** {right} |")
+    if not rows and not (c.a.cliffhanger or c.b.cliffhanger):
+        lines.append("| Nothing of note since. | Nothing of note since. |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,227 @@
+"""The timeline: Episodes, Scenes and key events along a campaign's branch tree.
+
+Drawn like `git log --graph`: each branch is a lane, a fork opens a lane off its parent
+at the event it left from, and the branch's own events run down its lane. The same rows
+make the terminal picture and the self-contained HTML page (no network, no script).
+
+Rows come from the events the reader may see: the Season/Episode/Scene facts, and every
+other fact whose recap line weighs at least `min_weight` (50 by default: notable and
+decisive beats). Nothing here knows a ruleset: a fact's weight is its own `recap()`'s.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..domain.structure import EpisodeEnded, EpisodeStarted, SceneEnded, SceneStarted, SeasonEnded, SeasonStarted
+from ..ledger.events import LedgerEvent
+from ..ledger.facts import BranchForked, CampaignStarted
+from .log import visible
+from .recap import line_of
+
+DEFAULT_MIN_WEIGHT = 50
+
+MARKERS = {
+    "opening": "◆",
+    "season": "◈",
+    "season-end": "◇",
+    "episode": "▶",
+    "episode-end": "■",
+    "scene": "▸",
+    "beat": "•",
+    "decisive": "★",
+    "fork": "",
+    "head": "",
+    "branch": "",
+}
+
+
+@dataclass(frozen=True)
+class Track:
+    """One branch: where it forked, and its whole history (the parent's events up to the fork, then its own)."""
+
+    name: str
+    parent: str | None
+    fork_version: int
+    events: Sequence[LedgerEvent]
+
+
+@dataclass(frozen=True)
+class Row:
+    branch: str
+    depth: int
+    """The branch's lane (0 for the root)."""
+    kind: str
+    version: int | None
+    text: str
+    nest: int = 0
+    """0 outside Episodes, 1 inside an Episode, 2 inside a Scene."""
+    director_only: bool = False
+
+    @property
+    def marker(self) -> str:
+        return MARKERS.get(self.kind, "•")
+
+    def lanes(self) -> str:
+        base = "│ " * self.depth
+        if self.kind == "branch":
+            return base + "● "
+        if self.kind == "fork":
+            return base + "├─╮ "
+        if self.kind == "head":
+            return base + "╵ "
+        return base + "* "
+
+    def parts(self, width: int) -> tuple[str, str, str, str]:
+        """(lanes, event number, indent and marker, text): the same in the terminal and in HTML."""
+        number = f"#{self.version}" if self.version is not None and self.kind not in ("fork", "head", "branch") else ""
+        mark = ("  " * self.nest + self.marker + " ") if self.marker else ""
+        return self.lanes(), number.ljust(width + 2) if number else "", mark, self.text
+
+    def as_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {
+            "branch": self.branch, "depth": self.depth, "kind": self.kind, "version": self.version,
+            "text": self.text, "nest": self.nest,
+        }
+        if self.director_only:
+            doc["director_only"] = True
+        return doc
+
+
+def _item(event: LedgerEvent, nest: int, min_weight: int) -> tuple[str, str, int] | None:
+    """(kind, text, nest of the row) for an event worth a row, else None."""
+    fact = event.fact
+    if isinstance(fact, CampaignStarted):
+        concept = " ".join(fact.pitch.high_concept.split())
+        return "opening", fact.pitch.title + (f": {concept}" if concept else ""), 0
+    if isinstance(fact, SeasonStarted):
+        return "season", f"Season {fact.number}" + (f" “{fact.title}”" if fact.title else ""), 0
+    if isinstance(fact, SeasonEnded):
+        return "season-end", f"Season {fact.number} ends", 0
+    if isinstance(fact, EpisodeStarted):
+        return "episode", f"Episode {fact.number}" + (f" “{fact.title}”" if fact.title else ""), 0
+    if isinstance(fact, EpisodeEnded):
+        ending = f" · Cliffhanger: {fact.cliffhanger}" if fact.cliffhanger else ""
+        return "episode-end", f"Episode {fact.number} ends{ending}", 0
+    if isinstance(fact, SceneStarted):
+        return "scene", fact.describe(), 1
+    if isinstance(fact, (SceneEnded, BranchForked)):
+        return None
+    line = line_of(event)
+    if line is None or line.weight < min_weight or not line.text.strip():
+        return None
+    return ("decisive" if line.weight >= 100 else "beat"), " ".join(line.text.split()), nest
+
+
+def _nest_after(event: LedgerEvent, nest: int) -> int:
+    fact = event.fact
+    if isinstance(fact, EpisodeStarted):
+        return 1
+    if isinstance(fact, SceneStarted):
+        return 2
+    if isinstance(fact, SceneEnded):
+        return 1
+    if isinstance(fact, EpisodeEnded):
+        return 0
+    return nest
+
+
+def timeline_rows(
+    tracks: Sequence[Track], *, director: bool = False, min_weight: int = DEFAULT_MIN_WEIGHT
+) -> list[Row]:
+    """The rows of the picture, root branch first, each fork drawn where it leaves its parent."""
+    by_parent: dict[str | None, list[Track]] = {}
+    for t in tracks:
+        by_parent.setdefault(t.parent, []).append(t)
+    for children in by_parent.values():
+        children.sort(key=lambda t: (t.fork_version, t.name))
+    rows: list[Row] = []
+
+    def draw(track: Track, depth: int) -> None:
+        seen = [e for e in track.events if visible(e, director=director)]
+        pending = list(by_parent.get(track.name, []))
+        nest = 0
+        for event in seen:
+            if event.version > track.fork_version:
+                item = _item(event, nest, min_weight)
+                if item is not None:
+                    while pending and pending[0].fork_version < event.version:
+                        fork(pending.pop(0), track, depth)
+                    kind, text, row_nest = item
+                    rows.append(Row(track.name, depth, kind, event.version, text, row_nest, event.visibility != "public"))
+            nest = _nest_after(event, nest)
+        while pending:
+            fork(pending.pop(0), track, depth)
+        head = seen[-1].version if seen else 0
+        rows.append(Row(track.name, depth, "head", head, f"{track.name} at #{head}"))
+
+    def fork(child: Track, parent: Track, depth: int) -> None:
+        rows.append(Row(child.name, depth, "fork", child.fork_version,
+                        f"{child.name} leaves {parent.name} after #{child.fork_version}"))
+        draw(child, depth + 1)
+
+    for root in by_parent.get(None, []):
+        rows.append(Row(root.name, 0, "branch", None, root.name))
+        draw(root, 0)
+    return rows
+
+
+def number_width(rows: Sequence[Row]) -> int:
+    return max((len(str(r.version)) for r in rows if r.version is not None), default=1)
+
+
+def timeline_text(rows: Sequence[Row]) -> list[str]:
+    """The picture as plain lines (the terminal adds colour to the same parts)."""
+    width = number_width(rows)
+    return ["".join(row.parts(width)).rstrip() for row in rows]
+
+
+_CSS = """
+body { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #fdfcf8; color: #222;
+       margin: 2em; }
+h1 { font-family: Georgia, serif; font-weight: normal; }
+p.meta { color: #666; }
+div.rows { white-space: pre; line-height: 1.45; }
+.lanes { color: #8a8a8a; }
+.v { color: #888; }
+.k-branch .t, .k-head .t { color: #555; font-style: italic; }
+.k-fork .t { color: #7a4fb0; }
+.k-opening .t { font-weight: bold; }
+.k-season .t, .k-season-end .t { color: #a0522d; font-weight: bold; }
+.k-episode .t, .k-episode-end .t { color: #1f5fa8; font-weight: bold; }
+.k-scene .t { color: #2e7d32; }
+.k-decisive .m { color: #c98a00; }
+.director .t::after { content: "  (director only)"; color: #b00020; font-size: 85%; }
+ul.legend { color: #555; }
+"""
+
+
+def timeline_html(rows: Sequence[Row], *, campaign: str, title: str, director: bool = False) -> str:
+    """A page that shows the same picture, with no link, script or font from anywhere else."""
+    width = number_width(rows)
+    body = []
+    for row in rows:
+        lanes, number, mark, text = row.parts(width)
+        classes = f"row k-{row.kind}" + (" director" if row.director_only else "")
+        body.append(
+            f'<div class="{classes}"><span class="lanes">{html.escape(lanes)}</span>'
+            f'<span class="v">{html.escape(number)}</span><span class="m">{html.escape(mark)}</span>'
+            f'<span class="t">{html.escape(text)}</span></div>'
+        )
+    legend = "".join(
+        f"<li>{html.escape(m)} {html.escape(what)}</li>"
+        for m, what in (("◆", "the show's pitch"), ("◈ ◇", "a Season starts, ends"), ("▶ ■", "an Episode starts, ends"),
+                        ("▸", "a Scene"), ("★ •", "a decisive, a notable moment"), ("├─╮", "a fork: a branch leaves here"))
+    )
+    view = "the Director's view (Director-only events marked)" if director else "what the Stars may see"
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        f"<title>{html.escape(title)}: timeline</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+        f"<h1>{html.escape(title)}: timeline</h1>\n"
+        f'<p class="meta">Campaign {html.escape(campaign)} · {html.escape(view)}</p>\n'
+        '<div class="rows">\n' + "\n".join(body) + "\n</div>\n"
+        f'<ul class="legend">{legend}</ul>\n</body>\n</html>\n'
+    )

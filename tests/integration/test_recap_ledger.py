@@ -1,0 +1,214 @@
+"""Episodes and recaps against a real ledger, on SQLite and PostgreSQL.
+
+The leak tests are generic: whatever event types end up recorded with visibility
+"director" (a private note, a hidden roll, a Subplot in stasis that another ruleset adds
+later), neither their lines nor their citations reach a recap unless the Director asks.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from showrunner_ledger.domain.campaign import CampaignState, Pitch
+from showrunner_ledger.domain.dice import TableDice
+from showrunner_ledger.domain.errors import RuleViolation
+from showrunner_ledger.domain.showrunner.check import CheckRequest, resolve
+from showrunner_ledger.domain.showrunner.events import CheckRolled
+from showrunner_ledger.domain.structure import AcclaimAnswer, ConnectionAnswer, PostShow, Structure
+from showrunner_ledger.ledger import structure
+from showrunner_ledger.ledger.bootstrap import bootstrap
+from showrunner_ledger.ledger.events import LedgerEvent
+from showrunner_ledger.ledger.service import BranchRef, Ledger
+from showrunner_ledger.ledger.streams import fold_campaign
+from showrunner_ledger.projections.recap import ForkContext, build_recap, recap_markdown
+from tests.conftest import example_star, make_settings
+
+INTERVAL = 5
+HIGHLIGHT = {"action": [6, 6, 5], "script": [6, 6]}
+DISASTER = {"action": [1, 1, 2], "script": [3, 4]}
+
+
+@pytest.fixture
+def small_snapshots(db_url: str, tmp_path: Path) -> Iterator[Ledger]:
+    instance = bootstrap(make_settings(db_url, tmp_path, SHOWRUNNER_SNAPSHOT_INTERVAL=str(INTERVAL)))
+    yield instance
+    instance.close()
+
+
+def hidden_roll(ledger: Ledger, ref: BranchRef, star: str, faces: dict[str, list[int]], **fields) -> None:
+    """A roll the Director makes behind the screen: recorded with visibility 'director'."""
+
+    def decide(state: CampaignState):
+        request = CheckRequest(**{"star": star, "ability": "sense", "difficulty": "NORMAL", **fields})
+        dice = TableDice(faces)
+        return [(CheckRolled(resolution=resolve(state, request, dice), roll_number=state.dice_rolls + 1), "director")]
+
+    ledger.execute(ref, decide)
+
+
+def play(ledger: Ledger) -> BranchRef:
+    campaign = ledger.create_campaign(Pitch(title="Neon Harbor", high_concept="Heists in a drowned city"))
+    ref = ledger.resolve(campaign)
+    ledger.add_character(ref, example_star("star-mara.toml"))
+    ledger.add_character(ref, example_star("star-tobias.json"))
+    structure.start_episode(ledger, ref, "The Flooded Vault")
+    structure.start_scene(ledger, ref, goal="crack the flooded vault", location="the Customs House")
+    ledger.note(ref, "Black water pours through the Customs House")
+    ledger.check(ref, CheckRequest(star="Mara", ability="fight", difficulty="HARD"), faces=HIGHLIGHT)
+    ledger.note(ref, "The harbourmaster is the informant", private=True)
+    hidden_roll(ledger, ref, "Mara", {"action": [1], "script": [3, 4]})
+    ledger.check(ref, CheckRequest(star="Mara", ability="fight", difficulty="HARD", keep=(1, 1)), faces=DISASTER)
+    structure.end_scene(ledger, ref)
+    structure.end_episode(
+        ledger, ref, "Lady Shore's fleet fills the bay",
+        PostShow(acclaim=(AcclaimAnswer(star="Mara", amount=1),),
+                 connections=(ConnectionAnswer(star="Tobias", kind="bond", target="the Harbourmaster"),),
+                 entertaining=True, premise=False),
+    )
+    return ref
+
+
+def recap_of(ledger: Ledger, ref: BranchRef, **kw):
+    fork = None
+    if ref.parent_name is not None:
+        parent = ledger.resolve(ref.campaign, ref.parent_name)
+        fork = ForkContext(ref.parent_name, ref.branch.fork_version, list(ledger.events(parent, after=ref.branch.fork_version)))
+    return build_recap(ledger.events(ref), campaign=ref.campaign.name, branch=ref.branch.name, fork=fork, **kw)
+
+
+def rendered(told) -> str:
+    return recap_markdown(told) + json.dumps(told.as_json(), ensure_ascii=False)
+
+
+def director_only(events: list[LedgerEvent]) -> list[LedgerEvent]:
+    return [e for e in events if e.visibility == "director"]
+
+
+def assert_no_leak(told, hidden: list[LedgerEvent], branch: str = "main") -> None:
+    """None of the hidden events of `branch` is cited, nor its line or log summary shown."""
+    text = rendered(told)
+    cited = told.citations()
+    for event in hidden:
+        assert (branch, event.version) not in cited, event.type_name
+        line = event.fact.recap() if hasattr(event.fact, "recap") else None
+        if line is not None:
+            assert line.text not in text, (event.type_name, line.text)
+        assert event.fact.summary() not in text, event.type_name
+
+
+def test_a_played_episode_and_its_recap(ledger: Ledger):
+    ref = play(ledger)
+    events = list(ledger.events(ref))
+    types = [e.type_name for e in events]
+    assert types[3:6] == ["SeasonStarted", "EpisodeStarted", "SceneStarted"]
+    assert types[-3:] == ["SceneEnded", "EpisodeEnded", "PostShowAnswered"]
+    told = recap_of(ledger, ref)
+    assert told.opening.text == "Previously on Neon Harbor… Heists in a drowned city."
+    assert [b.kind for b in told.beats][:2] == ["highlight", "disaster"]
+    assert told.beats[0].text == "Mara Voss pulled off a Highlight with a Perfect Take on a HARD Fight check."
+    assert told.cliffhanger.text == "Lady Shore's fleet fills the bay"
+    # Every line traces to events of the log, of the type it says.
+    by_version = {e.version: e for e in events}
+    for beat in told.lines():
+        for c in beat.cites:
+            assert by_version[c.version].type_name == c.type and by_version[c.version].visibility == "public"
+
+
+def test_no_director_only_event_reaches_the_recap(ledger: Ledger):
+    ref = play(ledger)
+    events = list(ledger.events(ref))
+    hidden = director_only(events)
+    assert {e.type_name for e in hidden} >= {"NoteRecorded", "CheckRolled"}
+    assert_no_leak(recap_of(ledger, ref), hidden)
+    full = recap_of(ledger, ref, director=True)
+    assert {e.version for e in hidden} <= full.cited_versions()
+    assert all(b.director_only for b in full.beats if {c.version for c in b.cites} & {e.version for e in hidden})
+
+
+def test_any_event_recorded_director_only_stays_out(ledger: Ledger):
+    """Every event type of the played log, flipped to Director-only one at a time."""
+    ref = play(ledger)
+    events = list(ledger.events(ref))
+    for i, event in enumerate(events):
+        if event.visibility != "public":
+            continue
+        flipped = [e if j != i else e.model_copy(update={"visibility": "director"}) for j, e in enumerate(events)]
+        told = build_recap(flipped, campaign=ref.campaign.name, branch="main")
+        assert event.version not in told.cited_versions(), event.type_name
+        line = event.fact.recap() if hasattr(event.fact, "recap") else None
+        if line is not None:
+            assert line.text not in rendered(told), event.type_name
+
+
+def test_the_digest_at_episode_end_is_the_head(ledger: Ledger):
+    campaign = ledger.create_campaign(Pitch(title="Neon Harbor"))
+    ref = ledger.resolve(campaign)
+    structure.start_episode(ledger, ref)
+    ended = structure.end_episode(ledger, ref, "A door opens", PostShow(premise=True))
+    assert ended.digest == ledger.head(ref)
+    assert [e.type_name for e in ended.result.events] == ["EpisodeEnded", "PostShowAnswered"]
+    assert ledger.verify(ref, ended.digest).ok
+
+
+def test_refused_sequences_write_nothing(ledger: Ledger):
+    campaign = ledger.create_campaign(Pitch(title="Neon Harbor"))
+    ref = ledger.resolve(campaign)
+    head = ledger.head(ref)
+    for command in (
+        lambda: structure.end_scene(ledger, ref),
+        lambda: structure.end_episode(ledger, ref),
+        lambda: structure.end_season(ledger, ref),
+        lambda: structure.answer_post_show(ledger, ref, PostShow(premise=True)),
+    ):
+        with pytest.raises(RuleViolation):
+            command()
+        assert ledger.head(ref) == head
+    structure.start_episode(ledger, ref)
+    head = ledger.head(ref)
+    with pytest.raises(RuleViolation, match="Episode 1 is still on"):
+        structure.start_episode(ledger, ref)
+    assert ledger.head(ref) == head
+
+
+def test_structure_survives_snapshots(small_snapshots: Ledger):
+    ledger = small_snapshots
+    ref = play(ledger)
+    structure.start_episode(ledger, ref, "Salt")
+    structure.start_scene(ledger, ref, location="the Drowned Market")
+    replayed = CampaignState()
+    for event in ledger.events(ref):
+        replayed = fold_campaign(replayed, event.fact)
+    viewed = ledger.view(ref).state
+    assert viewed.structure == replayed.structure == Structure(season=1, season_open=True, episode=2, episode_open=True, scene=1, scene_open=True)
+    # The Post-Show of Episode 1 comes back through the snapshot at #15 too.
+    assert ledger.view(ref, 15).state.structure.post_show_due is False
+
+
+def test_a_fork_tells_where_it_left_and_what_went_differently(ledger: Ledger):
+    ref = play(ledger)
+    events = list(ledger.events(ref))
+    before_disaster = next(
+        e.version for e in events
+        if e.type_name == "CheckRolled" and e.visibility == "public" and e.fact.resolution.outcome.value == "disaster"
+    ) - 1
+    fork = ledger.create_branch(ref, "what-if", at=before_disaster)
+    ledger.note(ref, "Lady Shore bribed the guard", private=True)  # main, after the fork: Director only
+    ledger.check(fork, CheckRequest(star="Mara", ability="fight", difficulty="HARD"), faces={"action": [5, 4, 2], "script": [5, 4]})
+    structure.end_scene(ledger, fork)
+    structure.end_episode(ledger, fork, "The vault was empty")
+    told = recap_of(ledger, fork)
+    assert told.fork is not None
+    assert told.fork.text == f"This timeline left 'main' after event #{before_disaster}."
+    assert [b.kind for b in told.fork.here][:1] == ["perfect-take"]
+    assert any(b.kind == "disaster" for b in told.fork.there)
+    assert told.fork.there[0].citation_text() == f"[main #{before_disaster + 1}]"
+    assert told.cliffhanger.text == "The vault was empty"
+    # The parent's Director-only events stay out of the fork's recap too.
+    hidden = director_only(list(ledger.events(ref)))
+    assert any(e.version > before_disaster for e in hidden)
+    assert_no_leak(told, [e for e in hidden if e.version <= before_disaster], branch="what-if")
+    assert_no_leak(told, [e for e in hidden if e.version > before_disaster], branch="main")
