@@ -6,13 +6,13 @@ pool is built from them is `pool_for`, here too, so the sheet and the rules agre
 
 from __future__ import annotations
 
-import json
 from enum import Enum
 from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from ..character_file import shown
 from ..campaign import name_key
 from ..ruleset import SheetSection
 
@@ -22,11 +22,6 @@ LUCK_MIN, LUCK_MAX = 0, 10
 DEFAULT_LUCK = 5
 """Luck 5 is a plain coin-flip: a d10 at or under it comes up 5 times in 10."""
 
-
-def shown(value: object) -> str:
-    """A value as a file would spell it, short enough for a one-line message."""
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _in_range(low: int, high: int) -> AfterValidator:

@@ -7,12 +7,12 @@ Harms, Overkill, Kits' charges, failed Spellcraft intents and the rewards of the
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
+from ..character_file import shown
 from ..campaign import name_key
 
 MAX_RANK = 10
@@ -26,11 +26,6 @@ MAGIC_KITS: dict[str, tuple[str, int]] = {
 }
 """The Magic Item Kits of the rulebook's index, with their charges (a file may add its own)."""
 
-
-def shown(value: object) -> str:
-    """A value as a file would spell it, short enough for a one-line message."""
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _in_range(low: int, high: int | None) -> AfterValidator:
