@@ -47,6 +47,7 @@ FACE_FLAGS: dict[str, tuple[str, int]] = {
     "anomaly": ("--anomaly", 100),
     "scar_slot": ("--scar-slot", 10),
     "grit": ("--grit-dice", 6),
+    "power": ("--power", 6),
 }
 ANY = ("any", "-", "")
 """`--spotlight any` (or `--spotlight=`): let the default policy pick which Opposition Dice to clear."""
@@ -79,6 +80,7 @@ SpotlightDie = _faces_option("--spotlight-die", "The d6 of each --spotlight, in 
 AnomalyDie = _faces_option("--anomaly", "The d100 Anomaly rolls of a Channel check that Hits the Mark.")
 ScarSlotDie = _faces_option("--scar-slot", "The d10 slot rolls of the Plot Armor Scar, in order.")
 GritDice = _faces_option("--grit-dice", "The extra Action Dice of --grit-after, in order.")
+PowerDie = _faces_option("--power", "With --against a Threat or Actor: the d6s its Power Dice re-roll (a cleared die's reset, a carry), in order.")
 SPENDS = "Spends after the roll (applied in this order: Grit, duplicates, retakes, opposition retakes, spotlights)"
 BEFORE = "Spends before the roll"
 OPPOSE = "Opposition"
@@ -94,8 +96,8 @@ def check(
     ],
     specialty: Annotated[list[str] | None, typer.Option("--specialty", "-s", metavar="NAME", help="An applicable Specialty under the Ability (repeatable): +1 Action Die per rank.")] = None,
     scar: Annotated[list[str] | None, typer.Option("--scar", metavar="NAME", help="A triggered Scar under the Ability (repeatable): +1 Opposition Die per point of penalty.", rich_help_panel=OPPOSE)] = None,
-    opposition: Annotated[int, typer.Option("--opposition", "-o", min=0, help="How MANY Opposition Dice the target adds (the pips on its Power Die at this Difficulty). Their faces: --opposition-dice.", rich_help_panel=OPPOSE)] = 0,
-    against: Annotated[str | None, typer.Option("--against", metavar="TEXT", help="Who or what opposes, shown as the source of those dice (default: the target's Power Die).", rich_help_panel=OPPOSE)] = None,
+    opposition: Annotated[int | None, typer.Option("--opposition", "-o", min=0, help="How MANY Opposition Dice the target adds (the pips on its Power Die at this Difficulty). Their faces: --opposition-dice. Not with --against a Threat or Actor: its Power Die gives them.", rich_help_panel=OPPOSE)] = None,
+    against: Annotated[str | None, typer.Option("--against", metavar="NAME|TEXT", help="A Threat or Actor of the world (`showrunner cast`): its Power Die at this Difficulty gives the Opposition Dice, and the outcome clears its dice (a Project: adds pips). Any other text is shown as the source of --opposition.", rich_help_panel=OPPOSE)] = None,
     actor_specialty: Annotated[bool, typer.Option("--actor-specialty", help="The opposing Actor uses a Specialty: +1d6 Opposition Dice.", rich_help_panel=OPPOSE)] = False,
     actor_scar: Annotated[bool, typer.Option("--actor-scar", help="One of the opposing Actor's Scars is triggered: -1d6 Opposition Dice.", rich_help_panel=OPPOSE)] = False,
     studio_note: Annotated[bool, typer.Option("--studio-note", help="The Director spends a Studio Note: +1d6 Opposition Dice (Director only).", rich_help_panel=OPPOSE)] = False,
@@ -126,6 +128,7 @@ def check(
     anomaly: AnomalyDie = None,
     scar_slot: ScarSlotDie = None,
     grit_dice: GritDice = None,
+    power_die: PowerDie = None,
     no_input: Annotated[bool, typer.Option("--no-input", help="Never ask: apply the given spends and keep --keep or the default pair.")] = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -148,6 +151,8 @@ def check(
       showrunner check Mara fight -d H --opposition 2 --action 1,4,5 --opposition-dice 1,5 --script 4,2
 
       showrunner check Tobias work -d H -s Clockwork --retake 1 --action 1,4,4,5,6 --script 2,3 --retake-dice 6
+
+      showrunner check Mara fight -d HARD --against 'Iron Warden'
     """
     from ..domain.errors import InvalidDice
     from ..domain.showrunner.check import AfterRoll, CheckRequest
@@ -167,7 +172,7 @@ def check(
         "action": action_faces, "opposition": opposition_faces, "script": script_faces,
         "actor_specialty": actor_specialty_die, "actor_scar": actor_scar_die, "studio_note": studio_note_die,
         "retake": retake_dice, "opposition_retake": opposition_retake_dice, "spotlight": spotlight_die,
-        "anomaly": anomaly, "scar_slot": scar_slot, "grit": grit_dice,
+        "anomaly": anomaly, "scar_slot": scar_slot, "grit": grit_dice, "power": power_die,
     }
     faces = {purpose: _table_faces(purpose, values) for purpose, values in given.items() if values is not None}
 
@@ -175,7 +180,8 @@ def check(
     if studio_note and not s.is_director:
         raise Refused("only the Director spends Studio Notes (drop --as)")
     ref = s.target()
-    name = s.ledger.view(ref).state.star(star).name
+    head_state = s.ledger.view(ref).state
+    name = head_state.star(star).name
     s.check_acting_for(ref, name)
     request = CheckRequest(
         star=name,
@@ -183,7 +189,7 @@ def check(
         difficulty=level,
         specialties=tuple(specialty or ()),
         scars=tuple(scar or ()),
-        opposition=opposition,
+        opposition=opposition or 0,
         opposition_source=against or "the target's Power Die",
         actor_specialty=actor_specialty,
         actor_scar=actor_scar,
@@ -200,13 +206,23 @@ def check(
         acclaim_path=career,
         push=push,
     )
+    target = _world_target(head_state, against)
+    if target is not None and opposition is not None:
+        raise UsageProblem(f"--opposition: {target}'s Power Die gives the Opposition Dice of a check --against it; drop --opposition")
+    if target is None and "power" in faces:
+        raise UsageProblem("--power: only a check --against a Threat or Actor moves Power Dice")
     interactive = (
         not no_input and not as_json and not faces and kept is None and not after
         and sys.stdin.isatty() and sys.stdout.isatty()
     )
     chooser = TerminalChooser(stdout_console(), request) if interactive else None
     try:
-        result = s.ledger.check(ref, request, faces=faces or None, chooser=chooser, by=s.recorded_by(ref))
+        if target is not None:
+            from ..ledger.world import check_against
+
+            result = check_against(s.ledger, ref, request, target, faces=faces or None, chooser=chooser, by=s.recorded_by(ref))
+        else:
+            result = s.ledger.check(ref, request, faces=faces or None, chooser=chooser, by=s.recorded_by(ref))
     except InvalidDice as e:
         raise _with_flag_names(e) from None
     _report(ref, result, as_json)
@@ -220,8 +236,9 @@ def _report(ref: Any, result: Any, as_json: bool) -> None:
 
     from .render_check import render_check, resolution_json
 
-    event = result.events[-1]
+    event = result.events[0]  # the check; a ThreatChecked follows it when it was --against a Threat or Actor
     fact = event.fact
+    moved = result.events[1].fact if len(result.events) > 1 else None
     if isinstance(fact, CheckAbandoned):
         kept = ", and what was spent stays spent" if fact.effects else ""
         sys.stderr.write(
@@ -244,6 +261,7 @@ def _report(ref: Any, result: Any, as_json: bool) -> None:
                 "dice_commitment": fact.dice_commitment,
                 **resolution_json(r),
                 "summary": fact.summary(),
+                **({"threat": _threat_json(moved)} if moved is not None else {}),
             }
         )
         return
@@ -251,6 +269,27 @@ def _report(ref: Any, result: Any, as_json: bool) -> None:
     title = f"{r.star} · {r.request.ability.value.title()} at {r.original_difficulty.value}"
     footer = f"recorded as event #{event.version} on {ref.branch.name} · {dice}"
     stdout_console().print(render_check(r, title=title, footer=footer))
+    if moved is not None:
+        stdout_console().print(f"#{result.events[1].version} {moved.summary()}", markup=False, highlight=False, soft_wrap=True)
+
+
+def _world_target(state: Any, against: "str | None") -> "str | None":
+    """The Threat or Actor `--against` names in the world, or None for free text."""
+    from ..domain.errors import UnknownName
+
+    world = getattr(state, "world", None)
+    if against is None or world is None:
+        return None
+    try:
+        return world.target(against).name
+    except UnknownName:
+        return None
+
+
+def _threat_json(fact: Any) -> dict:
+    from .threat import effect_json
+
+    return effect_json(fact)
 
 
 # ----------------------------------------------------------------------- the terminal chooser

@@ -120,7 +120,9 @@ def replay(
     s = session(ctx)
     ref = s.target()
     view = s.ledger.view(ref, to)
-    state = view.state
+    from .world_common import visible_state
+
+    state = visible_state(view.state, s.is_director)  # a Star never sees a Subplot in stasis
     if as_json:
         print_json(
             {

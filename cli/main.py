@@ -14,6 +14,7 @@ from . import dice
 from . import consequence
 from . import episode, recap, timeline
 from . import ruleset
+from . import actor, cast, oracle, sequence, subplot, threat
 from .errors import ExitCode, classify
 from .ruleset_commands import WithRulesetGroups
 from .session import Session
@@ -72,6 +73,11 @@ app.add_typer(star.app, name="star")
 app.add_typer(branch.app, name="branch")
 app.add_typer(dice.app, name="dice")
 app.add_typer(ruleset.app, name="ruleset")
+app.add_typer(actor.app, name="actor")
+app.add_typer(threat.app, name="threat")
+app.add_typer(sequence.app, name="sequence")
+app.add_typer(subplot.app, name="subplot")
+app.add_typer(oracle.app, name="oracle")
 star.register(app)
 history.register(app)
 influence.register(app)
@@ -86,6 +92,7 @@ seed.register(app)
 episode.register(app)
 recap.register(app)
 timeline.register(app)
+cast.register(app)
 
 
 def main(argv: list[str] | None = None) -> int:

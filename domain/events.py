@@ -127,6 +127,13 @@ class RolledFact(CampaignFact):
 
 
 def fact_class(topic: str) -> type[Fact]:
+    """The class of a topic; a ruleset's facts (`<ruleset>/<Name>`) are loaded with their ruleset."""
+    if topic not in _TOPICS:
+        from .rulesets import BUILT_IN, ruleset  # here, not above: the rulesets import this module
+
+        prefix = topic.split("/", 1)[0]
+        if prefix in BUILT_IN:
+            ruleset(prefix)
     try:
         return _TOPICS[topic]
     except KeyError:

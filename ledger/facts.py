@@ -11,7 +11,7 @@ from pydantic import Field
 
 from ..domain.campaign import CampaignState, Pitch
 from ..domain.events import CampaignFact, Fact, RecapLine, known_topics
-from ..domain.rulesets import ruleset
+from ..domain.rulesets import all_rulesets, ruleset
 
 
 class CampaignStarted(CampaignFact, topic="ledger/CampaignStarted"):
@@ -120,6 +120,6 @@ def branch_fact_types() -> dict[str, type[Fact]]:
     """Every topic a branch's log can hold, of every registered ruleset.
 
     The registry's own facts (CampaignRegistered, BranchRegistered) never appear in a branch.
-    Importing this module has imported the built-in rulesets, so their topics are known.
     """
+    all_rulesets()  # loading every ruleset registers its topics
     return {topic: cls for topic, cls in known_topics().items() if issubclass(cls, CampaignFact)}

@@ -40,25 +40,35 @@ def visible(event: LedgerEvent, *, director: bool) -> bool:
     return director or event.visibility == "public"
 
 
-def event_types() -> dict[str, str]:
-    """Event type names (as shown in the log) to topics."""
+def event_types() -> dict[str, set[str]]:
+    """Event type names (as shown in the log) to their topics.
+
+    Two rulesets may both have, say, a `CheckRolled`: the name stands for every such topic
+    (a campaign is played by one ruleset, so its log holds one of them).
+    """
     from ..ledger.facts import branch_fact_types
 
-    return {cls.__name__: topic for topic, cls in branch_fact_types().items()}
+    types: dict[str, set[str]] = {}
+    for topic, cls in branch_fact_types().items():
+        types.setdefault(cls.__name__, set()).add(topic)
+    return types
 
 
 def resolve_types(names: Iterable[str]) -> set[str]:
     """Topics for type names given on the command line (class name or topic, any case)."""
-    by_name = {name.casefold(): topic for name, topic in event_types().items()}
-    by_name.update({topic.casefold(): topic for topic in event_types().values()})
-    topics = set()
+    by_name: dict[str, set[str]] = {}
+    for name, topics in event_types().items():
+        by_name.setdefault(name.casefold(), set()).update(topics)
+        for topic in topics:
+            by_name[topic.casefold()] = {topic}
+    wanted: set[str] = set()
     for name in names:
         try:
-            topics.add(by_name[name.casefold()])
+            wanted |= by_name[name.casefold()]
         except KeyError:
             known = ", ".join(sorted(event_types()))
             raise ValueError(f"unknown event type '{name}' (types: {known})") from None
-    return topics
+    return wanted
 
 
 def entries(

@@ -9,6 +9,10 @@ from .events import CheckRolled, StarJoined
 from .sheet import StarSheet
 from .starfile import parse_star_file
 from .state import ShowrunnerState
+from . import world_events
+
+WORLD_FACTS = world_events.__all__
+"""The world's facts (Actors, Threats, Sequences, Subplots, the Oracle): importing them registers their topics."""
 
 
 def decide_check(state: ShowrunnerState, request: CheckRequest, roll: RollContext) -> Decided:

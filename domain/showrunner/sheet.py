@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from enum import Enum
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import (
     AfterValidator,
@@ -17,9 +17,11 @@ from pydantic import (
     Field,
     StrictBool,
     StringConstraints,
+    SerializerFunctionWrapHandler,
     ValidationInfo,
     field_serializer,
     field_validator,
+    model_serializer,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
@@ -124,6 +126,19 @@ class Mastery(str, Enum):
         return _by_value_ignoring_case(cls, value)
 
 
+class Award(str, Enum):
+    """The four Awards of Awards Season, one per Career Path (Chapter 11.2, Choice 1)."""
+
+    ARTISAN = "artisan"
+    METHOD_ACTOR = "method_actor"
+    LUMINARY = "luminary"
+    ICON = "icon"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Award | None:
+        return _by_value_ignoring_case(cls, value)
+
+
 class PropType(str, Enum):
     """The Prop Types of Chapter 8.1A, spelled as the book lists them."""
 
@@ -154,6 +169,20 @@ class PropType(str, Enum):
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    _quiet: ClassVar[tuple[str, ...]] = ()
+    """Fields added after files and events were first written: left out of a dump while at their
+    default, so an older sheet dumps (and hashes) exactly as it did."""
+
+    @model_serializer(mode="wrap")
+    def _leave_out_quiet_defaults(self, handler: SerializerFunctionWrapHandler) -> object:
+        data = handler(self)
+        if self._quiet and isinstance(data, dict):
+            for name in self._quiet:
+                field = type(self).model_fields[name]
+                if getattr(self, name) == field.get_default(call_default_factory=True):
+                    data.pop(field.serialization_alias or name, None)
+        return data
 
 
 class Specialty(_Frozen):
@@ -186,6 +215,12 @@ class Ability(_Frozen):
     conditions: Count = 0
     locked_conditions: Count = 0
     slots: dict[SlotNumber, Slot] = Field(default_factory=dict)
+    advances: Count | None = None
+    """Milestones reached on the track (progression.ABILITY_TRACK); None: placed from base_dice and stars."""
+    extra_xp_boxes: Count = 0
+    """Empty XP boxes traced in pen in front of the track (Appendix D, Amnesia)."""
+
+    _quiet: ClassVar[tuple[str, ...]] = ("advances", "extra_xp_boxes")
 
     @field_validator("slots")
     @classmethod
@@ -248,6 +283,12 @@ class HeroProp(_Frozen):
     xp: Count = 0
     powers: list[Text] = Field(min_length=1, max_length=2)
     milestones: Annotated[int, Field(strict=True), _in_range(0, len(MILESTONE_ORDER))] = 0
+    permanent_xp: Count = 0
+    """Asset XP marked in pen (11.2 Hero Prop Mastery): kept when the track clears."""
+    extra_xp_boxes: Count = 0
+    """Empty XP boxes traced in pen in front of the track (Appendix D, Glitched)."""
+
+    _quiet: ClassVar[tuple[str, ...]] = ("permanent_xp", "extra_xp_boxes")
 
     @model_validator(mode="after")
     def _wear_within_capacity(self) -> HeroProp:
@@ -292,6 +333,10 @@ class Relationship(_Frozen):
     with_: Text = Field(alias="with")
     tier: Difficulty = Difficulty.NORMAL
     exhausted: frozenset[Difficulty] = frozenset()
+    extra_marked: Count = 0
+    """Boxes marked of the extra ones traced in front of Bond tracks (Appendix D, Heartless)."""
+
+    _quiet: ClassVar[tuple[str, ...]] = ("extra_marked",)
 
     @field_validator("tier")
     @classmethod
@@ -322,6 +367,23 @@ class Relationship(_Frozen):
     def _exhausted_in_ladder_order(self, exhausted: frozenset[Difficulty]) -> list[str]:
         # A set's order varies between runs; the ledger hashes canonical JSON.
         return [mark.value for mark in sorted(exhausted, key=lambda d: d.rank)]
+
+
+class CareerTrack(_Frozen):
+    """A Career Path's milestones (11.1, 11.2) and the Acclaim bubbles traced in pen past its cost."""
+
+    minor: Count = 0
+    major: Count = 0
+    extra_cost: Count = 0
+    """Empty Acclaim bubbles traced in pen (Appendix D: Disfigured, Impulsive, Flashbacks, Jinxed)."""
+
+
+class Holding(_Frozen):
+    """A Holding owned by the whole Cast (8, 10.3C): a Home Base, a ship, a workshop, a community."""
+
+    name: Text
+    quality: Quality = Quality.NORMAL
+    kind: Text | None = None
 
 
 def _fill_keys(raw: object, keys: type[Enum], what: str, default: object) -> object:
@@ -366,6 +428,47 @@ class StarSheet(_Frozen):
     acclaim: dict[CareerPath, Count] = Field(default_factory=dict)
     masteries: frozenset[Mastery] = frozenset()
     written_off: StrictBool = False
+    # Chapters 8-11 and Appendix D (domain/showrunner/{backpack,career,progression}.py). All
+    # optional: a sheet written before they existed reads as a Star who has none of them yet.
+    in_hand: list[Prop] = Field(default_factory=list)
+    """Props carried in hand past a full Backpack (8.1D Overflow): 2 at most, one per hand."""
+    stuff_ticks: Count = 0
+    """Ticks on the "Stuff" track (11.1B Expand Your Kit); every two are one Utility Bundle."""
+    backpack_crossed: Count = 0
+    """Prop symbols crossed off in pen at the end of every Backpack row (Appendix D, Weakened)."""
+    career: dict[CareerPath, CareerTrack] = Field(default_factory=dict)
+    awards: frozenset[Award] = frozenset()
+    awards_used: dict[Award, Count] = Field(default_factory=dict)
+    """The Episode in which each Award's once-per-Episode power was last used."""
+    bond_extra_boxes: Count = 0
+    """Empty boxes traced in pen in front of every Bond track (Appendix D, Heartless)."""
+    drawbacks: list[Text] = Field(default_factory=list)
+    """Lasting Limit Break drawbacks the sheet has no box for (Addiction, Possession, Jinxed)."""
+    relationship_added_episode: Count = 0
+    """The Episode at whose end a Bond or Grudge was last added (10.2D: one per Episode)."""
+    relationship_resolve_episode: Count = 0
+    """The Episode at whose end a Bond or Grudge was last resolved (10.2E: one per Episode)."""
+
+    _quiet: ClassVar[tuple[str, ...]] = (
+        "in_hand", "stuff_ticks", "backpack_crossed", "career", "awards", "awards_used",
+        "bond_extra_boxes", "drawbacks", "relationship_added_episode", "relationship_resolve_episode",
+    )
+
+    @field_serializer("awards")
+    def _awards_in_book_order(self, awards: frozenset[Award]) -> list[str]:
+        order = list(Award)
+        return [a.value for a in sorted(awards, key=order.index)]
+
+    @field_validator("in_hand")
+    @classmethod
+    def _two_hands(cls, in_hand: list[Prop]) -> list[Prop]:
+        held = sum(p.count for p in in_hand)
+        if held > 2:
+            raise PydanticCustomError(
+                "too_many_in_hand", "a Star has two hands: {held} Props cannot be carried in hand (2 at most)",
+                {"held": held},
+            )
+        return in_hand
 
     @field_serializer("masteries")
     def _masteries_in_book_order(self, masteries: frozenset[Mastery]) -> list[str]:

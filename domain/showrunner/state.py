@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from ..campaign import CampaignState, name_key
-from .sheet import StarSheet
+from .sheet import Holding, Prop, StarSheet
+from .world import World
 
 
 class EnsemblePool(BaseModel):
@@ -26,6 +27,27 @@ class EnsemblePool(BaseModel):
     spotlight_max: int = 1
     plot_armor_max: int = 1
     preparation_max: int = 1
+    # The rest of the Ensemble Sheet (10.3B-D, domain/showrunner/ensemble.py). Left out of a dump
+    # while at their defaults, so a state written before them dumps exactly as it did.
+    xp: int = Field(default=0, ge=0)
+    level: int = Field(default=1, ge=1)
+    benefits: tuple[str, ...] = ()
+    """The Ensemble Benefits (Synergy options) chosen at each new Level, as the table named them."""
+    backpack: tuple[Prop, ...] = ()
+    holdings: tuple[Holding, ...] = ()
+    montage_episode: int = Field(default=0, ge=0)
+    """The Episode whose Montage Sequence the Cast completed (9: once per Episode); 0 for none."""
+
+    _quiet: ClassVar[tuple[str, ...]] = ("xp", "level", "benefits", "backpack", "holdings", "montage_episode")
+
+    @model_serializer(mode="wrap")
+    def _leave_out_quiet_defaults(self, handler: SerializerFunctionWrapHandler) -> object:
+        data = handler(self)
+        if isinstance(data, dict):
+            for name in self._quiet:
+                if getattr(self, name) == type(self).model_fields[name].get_default(call_default_factory=True):
+                    data.pop(name, None)
+        return data
 
 
 class ShowrunnerState(CampaignState):
@@ -35,6 +57,8 @@ class ShowrunnerState(CampaignState):
     ensemble: EnsemblePool = Field(default_factory=EnsemblePool)
     studio_notes: int = Field(default=0, ge=0)
     """The Director's pool (5.2, 5.3): gained on a Bad Take, spent for +1d6 Opposition."""
+    world: World = Field(default_factory=World)
+    """The Supporting Cast, Threats, Subplots (stasis ones included: Director-only) and Action Sequences."""
 
     def roster(self) -> Mapping[str, StarSheet]:
         return self.stars

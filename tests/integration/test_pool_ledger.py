@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from showrunner_ledger.domain import rulesets
 from showrunner_ledger.domain.campaign import CampaignState, Pitch
 from showrunner_ledger.domain.errors import DomainError, InvalidDice, InvalidSheet, RuleViolation, UnknownName
 from showrunner_ledger.domain.events import RolledFact
@@ -34,15 +33,6 @@ SNEAK = {"character": "Ines", "stat": "agility", "skill": "Stealth", "dc": 7}
 # Many dice (Brann: Power 5 + Brawling 4 = 9d10), so that two derivations agreeing by chance is out of the question.
 BRAWL = {"character": "Brann", "stat": "power", "skill": "Brawling", "dc": 6}
 
-
-@pytest.fixture(autouse=True)
-def pool_registered() -> Iterator[None]:
-    """The ruleset is known for the test (a no-op once it is built in); left as it was found."""
-    known = {r.name for r in rulesets.all_rulesets()}
-    rulesets.register(POOL_RULESET)
-    yield
-    if "pool" not in known and not any(r.name == "pool" for r in rulesets.BUILT_IN):
-        rulesets.unregister("pool")
 
 
 @pytest.fixture

@@ -13,25 +13,17 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from showrunner_ledger.domain import rulesets
 from showrunner_ledger.domain.campaign import CampaignState, Pitch
 from showrunner_ledger.domain.errors import DomainError, RuleViolation
 from showrunner_ledger.domain.events import RolledFact
 from showrunner_ledger.domain.resonance.charfile import parse_character_file
 from showrunner_ledger.domain.resonance.events import AdversaryJoined, CheckRolled, InitiativeRolled
-from showrunner_ledger.domain.resonance.ruleset import RESONANCE
 from showrunner_ledger.domain.resonance.state import ResonanceState
 from showrunner_ledger.ledger.dice import LedgerDice
 from showrunner_ledger.ledger.streams import fold_campaign
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "domain" / "resonance" / "examples"
 
-
-@pytest.fixture(autouse=True)
-def resonance_registered():
-    """Register the ruleset for these tests; idempotent, and still right once it is built in."""
-    rulesets.register(RESONANCE)
-    yield
 
 
 def example(name: str):

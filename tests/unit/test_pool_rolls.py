@@ -34,15 +34,6 @@ from showrunner_ledger.domain.ruleset import RollContext
 EXAMPLES = Path(__file__).resolve().parents[2] / "domain" / "pool" / "examples"
 
 
-@pytest.fixture(autouse=True)
-def pool_registered():
-    """The ruleset is known for the test (a no-op once it is built in); left as it was found."""
-    known = {r.name for r in rulesets.all_rulesets()}
-    rulesets.register(POOL_RULESET)
-    yield
-    if "pool" not in known and not any(r.name == "pool" for r in rulesets.BUILT_IN):
-        rulesets.unregister("pool")
-
 
 def example(name: str):
     path = EXAMPLES / name

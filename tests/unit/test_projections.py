@@ -100,6 +100,11 @@ def test_resolve_types_by_class_name_or_topic_in_any_case() -> None:
     assert resolve_types(["InfluenceSpent", "showrunner/InfluenceSpent"]) == {"showrunner/InfluenceSpent"}
 
 
+def test_a_type_name_two_rulesets_share_stands_for_both_topics() -> None:
+    assert resolve_types(["CheckRolled"]) == {"showrunner/CheckRolled", "resonance/CheckRolled"}
+    assert resolve_types(["resonance/CheckRolled"]) == {"resonance/CheckRolled"}
+
+
 def test_resolve_types_refuses_an_unknown_type_listing_the_types() -> None:
     with pytest.raises(ValueError) as unknown:
         resolve_types(["StarJoined", "DiceRolled"])

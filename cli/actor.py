@@ -1,0 +1,215 @@
+"""`showrunner actor`: the Supporting Cast (Appendix A), given whole or rolled, on the d100 roster.
+
+No `from __future__ import annotations` here: typer reads the option annotations as objects.
+"""
+
+from typing import Annotated, Any
+
+import typer
+
+from .errors import UsageProblem
+from .options import JsonOption
+from .session import print_json, session, stdout_console
+from .world_common import director_only, difficulty, faces_option, parse_faces, report, stars_view, with_flags
+
+app = typer.Typer(
+    help="The Supporting Cast: Actors on the d100 roster (Appendix A).",
+    epilog="Example: showrunner actor create Grim --primary fight --secondary impress --pips 3,4",
+    no_args_is_help=True,
+)
+
+ABILITIES = "channel, endure, fight, impress, move, sense, talk, think, travel, work"
+AbilityDice = faces_option("--ability-dice", "The d10s naming the Primary and Secondary Abilities, in order.")
+PowerLevelDice = faces_option("--power-level-dice", "The 3d6 of the Power Level.")
+PowerFaces = faces_option("--power", "The d6 pips of the Power Dice, highest die first (a 6 below the top re-rolls).")
+FLAGS = {"ability": "--ability-dice", "power_level": "--power-level-dice", "power": "--power"}
+
+
+def _ability(flag: str, value: str | None) -> Any:
+    from ..domain.showrunner.sheet import AbilityName
+
+    if value is None:
+        return None
+    try:
+        return AbilityName(value.strip().lower())
+    except ValueError:
+        raise UsageProblem(f"{flag}: unknown Ability '{value}' (Abilities: {ABILITIES})") from None
+
+
+def _ties(flag: str, values: list[str] | None, state: Any) -> dict:
+    from ..domain.errors import UnknownName
+    from ..domain.showrunner.actors import Person
+
+    ties: dict = {}
+    for value in values or []:
+        level_text, sep, name = value.partition("=")
+        if not sep or not name.strip():
+            raise UsageProblem(f"{flag} takes LEVEL=NAME, like H=Grim or NORMAL='Mara Voss' (got '{value}')")
+        level = difficulty(flag, level_text.strip())
+        try:
+            person = Person(name=state.character(name.strip()).name, star=True)
+        except UnknownName:
+            person = Person(name=name.strip())
+        ties[level] = person
+    return ties
+
+
+@app.command("create")
+def create(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The Actor's name (never shared with a Star or a Threat).")],
+    concept: Annotated[str, typer.Option("--concept", help="Who they are, in a few words.")] = "",
+    primary: Annotated[str | None, typer.Option("--primary", help=f"Primary Ability ({ABILITIES}); rolled on a d10 if not given.")] = None,
+    secondary: Annotated[str | None, typer.Option("--secondary", help="Secondary Ability; rolled if not given (a repeat of the Primary is rolled again).")] = None,
+    power_level: Annotated[str | None, typer.Option("--power-level", "-l", help="Power Level, NORMAL to GODLIKE; rolled on 3d6 if not given.")] = None,
+    pips: Annotated[str | None, typer.Option("--pips", metavar="P,P,…", help="The Power Dice given whole, NORMAL first, e.g. 3,4 (a HARD Actor): nothing is rolled for them.")] = None,
+    scale: Annotated[str, typer.Option("--scale", help="Scaled Power for a rolled Power Level: typical (middle die), minor (lowest) or powerful (highest).")] = "typical",
+    slot: Annotated[int | None, typer.Option("--slot", min=1, max=100, help="The roster slot (default: the next Unlocked, else the lowest empty).")] = None,
+    specialty: Annotated[list[str] | None, typer.Option("--specialty", "-s", help="A Specialty (repeatable).")] = None,
+    scar: Annotated[list[str] | None, typer.Option("--scar", help="A Scar (repeatable).")] = None,
+    agenda: Annotated[str, typer.Option("--agenda", help="What they want.")] = "",
+    bond: Annotated[list[str] | None, typer.Option("--bond", metavar="LEVEL=NAME", help="A Bond slot, e.g. H=Grim (a Star's name makes it a Star's slot; repeatable).")] = None,
+    grudge: Annotated[list[str] | None, typer.Option("--grudge", metavar="LEVEL=NAME", help="A Grudge slot, e.g. N='Mara Voss' (repeatable).")] = None,
+    ability_dice: AbilityDice = None,
+    power_level_dice: PowerLevelDice = None,
+    power: PowerFaces = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Cast an Actor into the Supporting Cast: what is not given is rolled (Appendix A).
+
+    Example: showrunner actor create Grim --primary fight --secondary impress --pips 3,4 --bond N='Mara Voss' --grudge N=Baron --slot 12
+    """
+    from ..domain.errors import InvalidDice
+    from ..domain.showrunner.world_events import ActorSpec
+    from ..ledger import world
+
+    if scale not in ("typical", "minor", "powerful"):
+        raise UsageProblem(f"--scale: '{scale}' is not typical, minor or powerful")
+    level = difficulty("--power-level", power_level) if power_level is not None else None
+    given_pips = None
+    if pips is not None:
+        given_pips = tuple(parse_faces({"pips": ("--pips", [pips], 6)})["pips"])
+        if not given_pips:
+            raise UsageProblem("--pips needs at least one die, like 3 or 3,4")
+    faces = parse_faces({
+        "ability": ("--ability-dice", ability_dice, 10), "power_level": ("--power-level-dice", power_level_dice, 6),
+        "power": ("--power", power, 6),
+    })
+    s = session(ctx)
+    director_only(s, "casts Actors")
+    ref = s.target()
+    state = s.ledger.view(ref).state
+    spec = ActorSpec(
+        name=name, concept=concept, scale=scale, primary=_ability("--primary", primary),  # type: ignore[arg-type]
+        secondary=_ability("--secondary", secondary), power_level=level, pips=given_pips,
+        specialties=tuple(specialty or ()), scars=tuple(scar or ()), agenda=agenda,
+        bonds=_ties("--bond", bond, state), grudges=_ties("--grudge", grudge, state), slot=slot,
+    )
+    try:
+        result = world.create_actor(s.ledger, ref, spec, faces=faces or None, by=s.recorded_by(ref))
+    except InvalidDice as e:
+        raise with_flags(e, FLAGS) from None
+    report(ref, result, as_json)
+
+
+def actor_json(actor: Any, slot: int | None) -> dict:
+    data = actor.model_dump(mode="json")
+    return {**data, "slot": slot, "power_level": actor.power.top.value if actor.power.top else None,
+            "power_dice": actor.power.describe()}
+
+
+def ties_text(ties: Any) -> str:
+    return ", ".join(f"{level.letter} {p.name}{' ★' if p.star else ''}" for level, p in ties.items()) or "—"
+
+
+@app.command("list")
+def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """The Actors of the Supporting Cast, in roster order (written-off ones included).
+
+    Example: showrunner actor list --json
+    """
+    from rich.table import Table
+
+    from ..ledger.world import world_of
+
+    s = session(ctx)
+    ref = s.target()
+    w = stars_view(world_of(s.ledger, ref), s.is_director)
+    actors = sorted(w.actors.values(), key=lambda a: (w.roster.slot_of(a.name) or 101, a.name))
+    if as_json:
+        print_json({"branch": ref.branch.name, "actors": [actor_json(a, w.roster.slot_of(a.name)) for a in actors]})
+        return
+    table = Table(title=f"Supporting Cast · {ref.branch.name}")
+    for column in ("slot", "name", "level", "Power Dice", "Abilities", "Bonds", "Grudges", ""):
+        table.add_column(column)
+    for a in actors:
+        slot = w.roster.slot_of(a.name)
+        table.add_row(
+            str(slot or "—"), a.name, a.power.top.value if a.power.top else "—", a.power.describe(),
+            f"{a.primary.value.title()}/{a.secondary.value.title()}", ties_text(a.bonds), ties_text(a.grudges),
+            "WRITTEN OFF" if a.written_off else "",
+        )
+    stdout_console().print(table)
+
+
+@app.command("show")
+def show(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The Actor's name (any case).")],
+    as_json: JsonOption = False,
+) -> None:
+    """One Actor: Power Dice, Abilities, Bonds and Grudges.
+
+    Example: showrunner actor show Grim
+    """
+    from rich.table import Table
+
+    from ..ledger.world import world_of
+
+    s = session(ctx)
+    ref = s.target()
+    w = stars_view(world_of(s.ledger, ref), s.is_director)
+    a = w.actor(name)
+    slot = w.roster.slot_of(a.name)
+    if as_json:
+        print_json({"branch": ref.branch.name, "actor": actor_json(a, slot)})
+        return
+    grid = Table.grid(padding=(0, 2))
+    rows = [
+        ("Concept", a.concept or "—"), ("Roster slot", str(slot or "—")),
+        ("Power Level", a.power.top.value if a.power.top else "—"), ("Power Dice", a.power.describe()),
+        ("Abilities", f"{a.primary.value.title()} (Primary), {a.secondary.value.title()} (Secondary)"),
+        ("Specialties", ", ".join(a.specialties) or "—"), ("Scars", ", ".join(a.scars) or "—"),
+        ("Agenda", a.agenda or "—"), ("Bonds", ties_text(a.bonds)), ("Grudges", ties_text(a.grudges)),
+    ]
+    if a.written_off:
+        rows.append(("Status", "WRITTEN OFF"))
+    for label, value in rows:
+        grid.add_row(f"[bold]{label}[/]", value)
+    console = stdout_console()
+    console.print(f"[bold]{a.name}[/]", highlight=False)
+    console.print(grid)
+
+
+@app.command("contest")
+def contest(
+    ctx: typer.Context,
+    first: Annotated[str, typer.Argument(help="One Actor.")],
+    second: Annotated[str, typer.Argument(help="The other Actor.")],
+    level: Annotated[str, typer.Option("--difficulty", "-d", help="The Difficulty of the clash: the die whose pips are compared.")],
+    as_json: JsonOption = False,
+) -> None:
+    """Actor against Actor off-screen (12.1J): no dice; the higher pips on the die at the
+    Difficulty win, a tie loses both (an Actor without that die counts 0).
+
+    Example: showrunner actor contest Grim Baron -d HARD
+    """
+    from ..ledger import world
+
+    chosen = difficulty("--difficulty", level)
+    s = session(ctx)
+    director_only(s, "plays out clashes between Actors")
+    ref = s.target()
+    result = world.contest_actors(s.ledger, ref, first, second, chosen, by=s.recorded_by(ref))
+    fact = result.events[-1].fact
+    report(ref, result, as_json, winner=fact.winner, pips=list(fact.pips))

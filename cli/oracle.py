@@ -1,0 +1,124 @@
+"""`showrunner oracle`: the Solorunner (Chapter 14): the Oracle's Yes/No answers, the
+Consequence Menu, and the Writer's Turn.
+
+No `from __future__ import annotations` here: typer reads the option annotations as objects.
+"""
+
+from typing import Annotated
+
+import typer
+
+from .errors import UsageProblem
+from .options import JsonOption
+from .session import session
+from .subplot import FLAGS as SUBPLOT_FLAGS
+from .subplot import BountyDice, EventDie, PowerDice, PowerLevelDice, RosterDie, writers_faces
+from .world_common import difficulty, director_only, faces_option, parse_faces, report, with_flags
+
+app = typer.Typer(
+    help="Solorunner: the Oracle, the Consequence Menu and the Writer's Turn (Chapter 14).",
+    epilog="Example: showrunner oracle ask 'Is the harbourmaster lying?' -d HARD",
+    no_args_is_help=True,
+)
+
+OracleDice = faces_option("--oracle", "The 2d6 of the Oracle, e.g. 5,3.")
+MenuDice = faces_option("--menu", "The 2d10 on the Consequence Menu, e.g. 5,7.")
+
+
+@app.command("ask")
+def ask(
+    ctx: typer.Context,
+    question: Annotated[str, typer.Argument(help="A Yes/No question.")],
+    level: Annotated[str, typer.Option("--difficulty", "-d", help="EASY (extremely likely) to EPIC (extremely unlikely).")] = "NORMAL",
+    oracle: OracleDice = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Ask the Oracle (14.2): 2d6 judged like two Result Dice; Yes, and… to No, and….
+
+    Example: showrunner oracle ask 'Is the harbourmaster lying?' -d HARD
+    """
+    from ..domain.errors import InvalidDice
+    from ..ledger import world
+
+    chosen = difficulty("--difficulty", level, easy=True)
+    faces = parse_faces({"oracle": ("--oracle", oracle, 6)})
+    s = session(ctx)
+    ref = s.target()
+    try:
+        result = world.ask_oracle(s.ledger, ref, question, chosen, faces=faces or None, by=s.recorded_by(ref))
+    except InvalidDice as e:
+        raise with_flags(e, {"oracle": "--oracle"}) from None
+    report(ref, result, as_json, answer=result.events[-1].fact.answer)
+
+
+@app.command("menu")
+def menu(
+    ctx: typer.Context,
+    level: Annotated[str, typer.Option("--difficulty", "-d", help="The failed check's original Difficulty: it sizes the Consequences.")],
+    disaster: Annotated[bool, typer.Option("--disaster", help="A Disaster: both options apply.")] = False,
+    menu_dice: MenuDice = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Roll on the Consequence Menu (14.3): 2d10 name two options; pick one, or both on a Disaster.
+
+    Example: showrunner oracle menu -d HARD --disaster
+    """
+    from ..domain.errors import InvalidDice
+    from ..ledger import world
+
+    chosen = difficulty("--difficulty", level, easy=True)
+    faces = parse_faces({"menu": ("--menu", menu_dice, 10)})
+    s = session(ctx)
+    ref = s.target()
+    try:
+        result = world.consequence_menu(s.ledger, ref, chosen, disaster=disaster, faces=faces or None,
+                                        by=s.recorded_by(ref))
+    except InvalidDice as e:
+        raise with_flags(e, {"menu": "--menu"}) from None
+    fact = result.events[-1].fact
+    report(ref, result, as_json, options=[o.model_dump() for o in fact.options])
+    if not as_json:
+        from .session import stdout_console
+
+        for option in fact.options:
+            stdout_console().print(f"  {option.number}. {option.name}: {option.text}", highlight=False)
+
+
+@app.command("writers-turn")
+def writers_turn(
+    ctx: typer.Context,
+    steps: Annotated[list[str], typer.Argument(help="The plan, in order: 'roll' rolls a Subplot (1 Studio Note), a number Reveals that Subplot (1, or 0 if marked free).")],
+    roster_die: RosterDie = None,
+    power_level_dice: PowerLevelDice = None,
+    event: EventDie = None,
+    bounty: BountyDice = None,
+    power: PowerDice = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The Writer's Turn (14.1B): the world spends exactly half the Studio Notes, rounded down, on
+    rolling Subplots and Revealing them. Rolled Subplots stay in stasis (Director-only).
+
+    Example: showrunner oracle writers-turn roll 1
+    """
+    from ..ledger import world
+
+    plan: list = []
+    for step in steps:
+        word = step.strip().lower()
+        if word == "roll":
+            plan.append("roll")
+        elif word.isdigit() and int(word) >= 1:
+            plan.append(int(word))
+        else:
+            raise UsageProblem(f"a Writer's Turn step is 'roll' or a Subplot's number, not '{step}'")
+    faces = writers_faces(roster_die, power_level_dice, event, bounty, power)
+    s = session(ctx)
+    director_only(s, "takes the Writer's Turn")
+    ref = s.target()
+    from ..domain.errors import InvalidDice
+
+    try:
+        result = world.writers_turn(s.ledger, ref, plan, faces=faces or None, by=s.recorded_by(ref))
+    except InvalidDice as e:
+        raise with_flags(e, SUBPLOT_FLAGS) from None
+    report(ref, result, as_json)

@@ -1,0 +1,226 @@
+"""`showrunner sequence`: Action Sequences and Set Pieces (Chapter 7): declare, play the Beats,
+spend from the Combo Pool.
+
+No `from __future__ import annotations` here: typer reads the option annotations as objects.
+"""
+
+from typing import Annotated, Any
+
+import typer
+
+from .errors import UsageProblem
+from .options import JsonOption
+from .session import print_json, session, stdout_console
+from .world_common import (
+    CHECK_FLAGS,
+    ActionFaces,
+    Grit,
+    Keep,
+    OppositionFaces,
+    PowerFaces,
+    Push,
+    ScriptFaces,
+    Specialty,
+    check_faces,
+    check_request,
+    difficulty,
+    director_only,
+    report,
+    with_flags,
+)
+
+app = typer.Typer(
+    help="Action Sequences and Set Pieces (Chapter 7).",
+    epilog="Example: showrunner sequence declare 'Crack the vault' -d FORMIDABLE --beats 2 --from Mara:grit --against Vault",
+    no_args_is_help=True,
+)
+
+POOLS = ("grit", "retake", "spotlight", "plot_armor", "preparation")
+OUTCOMES = ("highlight", "success", "partial", "failure", "disaster")
+
+
+def _pool(flag: str, value: str) -> str:
+    pool = value.strip().lower().replace("-", "_").replace(" ", "_")
+    if pool not in POOLS:
+        raise UsageProblem(f"{flag}: '{value}' is not an Influence pool ({', '.join(POOLS)})")
+    return pool
+
+
+def _contribution(value: str) -> Any:
+    from ..domain.showrunner.world_events import Contribution
+
+    parts = [p.strip() for p in value.split(":")]
+    if len(parts) not in (2, 3) or not parts[0]:
+        raise UsageProblem(f"--from takes STAR:POOL or STAR:POOL:N, like Mara:grit or Tobias:retake:2 (got '{value}')")
+    amount = 1
+    if len(parts) == 3:
+        if not parts[2].isdigit() or int(parts[2]) < 1:
+            raise UsageProblem(f"--from: '{parts[2]}' is not a positive amount")
+        amount = int(parts[2])
+    return Contribution(star=parts[0], pool=_pool("--from", parts[1]), amount=amount)  # type: ignore[arg-type]
+
+
+@app.command("declare")
+def declare(
+    ctx: typer.Context,
+    goal: Annotated[str, typer.Argument(help="The Sequence's goal, which also names it.")],
+    level: Annotated[str, typer.Option("--difficulty", "-d", help="The task's Difficulty, HARD or higher (above EPIC: a Set Piece).")],
+    beats: Annotated[int, typer.Option("--beats", "-n", help="How many Beats, 2 to 5: each beyond the first lowers every Beat one step.")],
+    contribute: Annotated[list[str] | None, typer.Option("--from", metavar="STAR:POOL[:N]", help="Influence a Star puts in the Starting Combo Pool (repeatable): 1 per Beat beyond the first in total.")] = None,
+    against: Annotated[str | None, typer.Option("--against", help="The Threat or Actor the Sequence works on (a Project is built, others cleared).")] = None,
+    decisive: Annotated[bool, typer.Option("--decisive", help="A Decisive Strike as a Sequence: the Climax destroys on a Success (12.1G).")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Declare an Action Sequence: its goal, its Beats and its Starting Combo Pool (7.1).
+
+    Example: showrunner sequence declare 'Crack the vault' -d FORMIDABLE --beats 2 --from Mara:grit --against Vault
+    """
+    from ..ledger import world
+
+    chosen = difficulty("--difficulty", level)
+    contributions = [_contribution(v) for v in contribute or []]
+    s = session(ctx)
+    director_only(s, "declares Action Sequences")
+    ref = s.target()
+    result = world.declare_sequence(s.ledger, ref, goal, chosen, beats, contributions, against=against,
+                                    decisive=decisive, by=s.recorded_by(ref))
+    report(ref, result, as_json)
+
+
+@app.command("beat")
+def beat(
+    ctx: typer.Context,
+    goal: Annotated[str, typer.Argument(help="The running Sequence's goal.")],
+    star: Annotated[str | None, typer.Argument(help="The Star rolling the Beat's check.")] = None,
+    ability: Annotated[str | None, typer.Argument(help="The Ability rolled.")] = None,
+    outcome: Annotated[str | None, typer.Option("--outcome", help=f"Record a Beat rolled elsewhere: {', '.join(OUTCOMES)}.")] = None,
+    specialty: Specialty = None,
+    grit: Grit = 0,
+    keep: Keep = None,
+    push: Push = False,
+    action: ActionFaces = None,
+    opposition_dice: OppositionFaces = None,
+    script: ScriptFaces = None,
+    power: PowerFaces = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Play the next Beat: a check at the Beat's reduced Difficulty against the target's pips (the
+    Climax: at least the number of Beats), and the progress it makes (7.1, 7.3).
+
+    Example: showrunner sequence beat 'Crack the vault' Mara fight --action 6,5,1 --opposition-dice 1,2,3 --script 2,3 --power 5
+    """
+    from ..domain.errors import InvalidDice
+    from ..ledger import world
+
+    request = None
+    if outcome is not None:
+        if star is not None or ability is not None:
+            raise UsageProblem("give a Star and an Ability to roll the Beat, or --outcome for one rolled elsewhere, not both")
+        if outcome.strip().lower() not in OUTCOMES:
+            raise UsageProblem(f"--outcome: '{outcome}' is not an outcome ({', '.join(OUTCOMES)})")
+        if action or opposition_dice or script:
+            raise UsageProblem("--outcome records a Beat without a check: give no --action, --opposition-dice or --script")
+    elif star is None or ability is None:
+        raise UsageProblem("give the Star and the Ability rolling the Beat (or --outcome)")
+    else:
+        request = check_request(star, ability, specialty, grit, keep, push)
+    faces = check_faces(action, opposition_dice, script, power)
+    s = session(ctx)
+    ref = s.target()
+    if request is not None:
+        name = s.ledger.view(ref).state.star(request.star).name
+        s.check_acting_for(ref, name)
+        request = request.model_copy(update={"star": name})
+    else:
+        director_only(s, "records a Beat without a check")
+    try:
+        result = world.play_beat(s.ledger, ref, goal, request=request, outcome=outcome.strip().lower() if outcome else None,
+                                 faces=faces or None, by=s.recorded_by(ref))
+    except InvalidDice as e:
+        raise with_flags(e, CHECK_FLAGS) from None
+    played = result.events[-1].fact
+    extra = {"consequences": played.recorded.consequences,
+             "consequence_difficulty": played.recorded.consequence_difficulty.value,
+             "everyone": played.recorded.everyone, "sequence_outcome": played.recorded.sequence.outcome,
+             "payout": played.recorded.payout, "lost": played.recorded.lost}
+    report(ref, result, as_json, **extra)
+    if not as_json and played.recorded.payout:
+        stdout_console().print(
+            "The Combo Pool pays out to the participants or the Ensemble Pool: record it with `showrunner regain`.",
+            highlight=False,
+        )
+
+
+@app.command("spend")
+def spend(
+    ctx: typer.Context,
+    goal: Annotated[str, typer.Argument(help="The running Sequence's goal.")],
+    pool: Annotated[str, typer.Argument(help=f"The Influence spent from the Combo Pool: {', '.join(POOLS)}.")],
+    amount: Annotated[int, typer.Option("--amount", "-n", min=1, help="How many points.")] = 1,
+    star: Annotated[str | None, typer.Option("--star", help="The participant spending it.")] = None,
+    lowers_set_piece: Annotated[bool, typer.Option("--on-set-piece", help="Spent to lower the Set Piece's own Difficulty (refused for Spotlight and Plot Armor: Blockbuster Limits, 7.4).")] = False,
+    reason: Annotated[str, typer.Option("--reason", help="What it was for, shown in the log.")] = "",
+    as_json: JsonOption = False,
+) -> None:
+    """Spend Influence from a Sequence's Combo Pool as from a Profile (7.2).
+
+    Example: showrunner sequence spend 'Crack the vault' grit --star Mara --reason '+1 Action Die'
+    """
+    from ..ledger import world
+
+    chosen = _pool("POOL", pool)
+    s = session(ctx)
+    ref = s.target()
+    if star is not None:
+        s.check_acting_for(ref, star)
+    else:
+        director_only(s, "spends from the Combo Pool without naming the Star (--star)")
+    result = world.spend_combo(s.ledger, ref, goal, chosen, amount, star=star, lowers_set_piece=lowers_set_piece,
+                               reason=reason, by=s.recorded_by(ref))
+    report(ref, result, as_json)
+
+
+def sequence_json(sequence: Any) -> dict:
+    return {**sequence.model_dump(mode="json"), "beat_difficulty": sequence.beat_difficulty.value,
+            "set_piece": sequence.set_piece, "next_beat": sequence.next_beat, "at_climax": sequence.at_climax}
+
+
+@app.command("show")
+def show(
+    ctx: typer.Context,
+    goal: Annotated[str | None, typer.Argument(help="A running Sequence's goal (default: every running one).")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The running Action Sequences: Beats played, the next Beat, the Combo Pool.
+
+    Example: showrunner sequence show 'Crack the vault'
+    """
+    from rich.table import Table
+
+    from ..ledger.world import world_of
+
+    s = session(ctx)
+    ref = s.target()
+    w = world_of(s.ledger, ref)
+    running = [w.sequence(goal)] if goal is not None else list(w.sequences.values())
+    if as_json:
+        print_json({"branch": ref.branch.name, "sequences": [sequence_json(q) for q in running]})
+        return
+    console = stdout_console()
+    if not running:
+        console.print("No Action Sequence is running.")
+        return
+    for q in running:
+        kind = "Set Piece" if q.set_piece else "Action Sequence"
+        table = Table(title=f"{kind}: {q.goal} · {q.difficulty.value}" + (f" against {q.against}" if q.against else ""))
+        table.add_column("Beat", justify="right")
+        table.add_column("at")
+        table.add_column("outcome")
+        table.add_column("progress")
+        for b in q.played:
+            progress = f"{b.progress.action} {b.progress.level.value if b.progress.level else ''}".strip() if b.progress else "—"
+            table.add_row(f"{b.number}{' (Climax)' if b.climax else ''}", b.difficulty.value, b.outcome, progress)
+        console.print(table)
+        nxt = "the Climax" if q.at_climax else f"Setup Beat {q.next_beat}"
+        pool = ", ".join(f"{n} {p}" for p, n in q.combo.items() if n) or "empty"
+        console.print(f"Next: {nxt} of {q.beats} at {q.beat_difficulty.value} · Combo Pool: {pool}", highlight=False)

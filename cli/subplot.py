@@ -1,0 +1,167 @@
+"""`showrunner subplot`: the Writer's Room (Chapter 13). A Subplot is written in stasis, seen by
+the Director alone, and changes nothing until `subplot reveal N` brings it on-screen.
+
+No `from __future__ import annotations` here: typer reads the option annotations as objects.
+"""
+
+from typing import Annotated, Any
+
+import typer
+
+from .options import JsonOption
+from .session import print_json, session, stdout_console
+from .world_common import director_only, faces_option, parse_faces, report, stars_view, with_flags
+
+app = typer.Typer(
+    help="The Writer's Room: Subplots in stasis, Revealed, resolved (Chapter 13).",
+    epilog="Example: showrunner subplot generate --plotter 'Lady Shore'",
+    no_args_is_help=True,
+)
+
+FLAGS = {"plotter": "--roster-die", "power_level": "--power-level-dice", "event": "--event", "bounty": "--bounty",
+         "power": "--power"}
+RosterDie = faces_option("--roster-die", "The d100 rolled on the Supporting Cast Roster for the Plotter.")
+PowerLevelDice = faces_option("--power-level-dice", "The 3d6 of the Subplot's Power.")
+EventDie = faces_option("--event", "The d100 Event (01-50 Aid, 51-100 Harm).")
+BountyDice = faces_option("--bounty", "The d6s of Props in a Star's bounty.")
+PowerDice = faces_option("--power", "The d6s of a minion's pips and of the dice the Reveal re-rolls, in order.")
+
+
+def writers_faces(roster: Any, power_level: Any, event: Any, bounty: Any, power: Any) -> dict[str, list[int]]:
+    return parse_faces({
+        "plotter": ("--roster-die", roster, 100), "power_level": ("--power-level-dice", power_level, 6),
+        "event": ("--event", event, 100), "bounty": ("--bounty", bounty, 6), "power": ("--power", power, 6),
+    })
+
+
+def _run(call: Any) -> Any:
+    from ..domain.errors import InvalidDice
+
+    try:
+        return call()
+    except InvalidDice as e:
+        raise with_flags(e, FLAGS) from None
+
+
+@app.command("generate")
+def generate(
+    ctx: typer.Context,
+    plotter: Annotated[str | None, typer.Option("--plotter", help="Choose the Plotter instead of rolling on the roster.")] = None,
+    pre_production: Annotated[bool, typer.Option("--pre-production", help="Written in Pre-Production: free (otherwise 1 Studio Note).")] = False,
+    roster_die: RosterDie = None,
+    power_level_dice: PowerLevelDice = None,
+    event: EventDie = None,
+    bounty: BountyDice = None,
+    power: PowerDice = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Write a Subplot through the four phases (13.2): Plotter, Power, Ally, Target. It waits in
+    stasis, seen by the Director alone. A roll on an empty slot Unlocks it; a repeat Plotter marks
+    their waiting Subplot for a free Reveal. Costs 1 Studio Note (free in Pre-Production).
+
+    Example: showrunner subplot generate --plotter 'Lady Shore' --power-level-dice 1,1,2 --event 10 --bounty 4
+    """
+    from ..ledger import world
+
+    faces = writers_faces(roster_die, power_level_dice, event, bounty, power)
+    s = session(ctx)
+    director_only(s, "writes Subplots")
+    ref = s.target()
+    result = _run(lambda: world.generate_subplot(s.ledger, ref, plotter=plotter, pre_production=pre_production,
+                                                 faces=faces or None, by=s.recorded_by(ref)))
+    report(ref, result, as_json)
+
+
+@app.command("pre-production")
+def pre_production(
+    ctx: typer.Context,
+    power_level_dice: PowerLevelDice = None,
+    event: EventDie = None,
+    bounty: BountyDice = None,
+    power: PowerDice = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Pre-Production (4.3 Step 2): one free Subplot for every active Actor with none unresolved, in roster order.
+
+    Example: showrunner subplot pre-production --json
+    """
+    from ..ledger import world
+
+    faces = writers_faces(None, power_level_dice, event, bounty, power)
+    s = session(ctx)
+    director_only(s, "writes Subplots")
+    ref = s.target()
+    result = _run(lambda: world.pre_production(s.ledger, ref, faces=faces or None, by=s.recorded_by(ref)))
+    report(ref, result, as_json)
+
+
+@app.command("reveal")
+def reveal(
+    ctx: typer.Context,
+    number: Annotated[int, typer.Argument(help="The Subplot's number (`subplot list`).")],
+    cliffhanger: Annotated[bool, typer.Option("--cliffhanger", help="The Episode's cliffhanger Reveal: free (16.2).")] = False,
+    power: PowerDice = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Reveal a Subplot on-screen: every effect it holds applies now, once (pips, Bonds and
+    Grudges, a minion, a bounty). Costs 1 Studio Note (free if marked, or the cliffhanger).
+
+    Example: showrunner subplot reveal 1
+    """
+    from ..ledger import world
+
+    faces = writers_faces(None, None, None, None, power)
+    s = session(ctx)
+    director_only(s, "reveals Subplots")
+    ref = s.target()
+    result = _run(lambda: world.reveal_subplot(s.ledger, ref, number, cliffhanger=cliffhanger, faces=faces or None,
+                                               by=s.recorded_by(ref)))
+    report(ref, result, as_json)
+
+
+@app.command("resolve")
+def resolve(
+    ctx: typer.Context,
+    number: Annotated[int, typer.Argument(help="The Revealed Subplot's number.")],
+    as_json: JsonOption = False,
+) -> None:
+    """Mark a Revealed Subplot resolved: its Plotter may have another.
+
+    Example: showrunner subplot resolve 1
+    """
+    from ..ledger import world
+
+    s = session(ctx)
+    director_only(s, "resolves Subplots")
+    ref = s.target()
+    report(ref, world.resolve_subplot(s.ledger, ref, number, by=s.recorded_by(ref)), as_json)
+
+
+@app.command("list")
+def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """The Subplots: the Director sees those in stasis too; a Star only those Revealed.
+
+    Example: showrunner subplot list --json
+    """
+    from rich.table import Table
+
+    from ..domain.showrunner.world_events import effect_words, subplot_words
+    from ..ledger.world import world_of
+
+    s = session(ctx)
+    ref = s.target()
+    w = stars_view(world_of(s.ledger, ref), s.is_director)
+    if as_json:
+        print_json({"branch": ref.branch.name, "subplots": [
+            {**p.model_dump(mode="json"), "plan": subplot_words(p), "effects_text": [effect_words(e) for e in p.effects]}
+            for p in w.subplots
+        ]})
+        return
+    table = Table(title=f"Subplots · {ref.branch.name}")
+    for column in ("#", "status", "Plotter", "Power", "plan", "effects"):
+        table.add_column(column)
+    for p in w.subplots:
+        status = p.status + (" (free Reveal)" if p.free_reveal and p.status == "stasis" else "")
+        table.add_row(str(p.number), status, p.plotter, p.power.value, subplot_words(p),
+                      "; ".join(effect_words(e) for e in p.effects))
+    stdout_console().print(table)

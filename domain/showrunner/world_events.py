@@ -1,0 +1,616 @@
+"""The world's facts: Actors cast, Threats faced, Action Sequences played, Subplots written and
+Revealed, and the Solorunner's Oracle.
+
+Every fact that may roll is a `RolledFact` holding its inputs, the dice it asked for (`rolls`,
+in order) and what it decided; `apply` applies the recorded decision and `rejudge` decides again
+from the inputs and the same dice. A Subplot in stasis is Director-only (`SubplotGenerated`):
+nothing it will do happens until `SubplotRevealed`, which is public.
+
+Topics are forever: never rename one; add a schema version and an upcaster instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..campaign import name_key
+from ..dice import DiceSource, ReplayDice, Roll
+from ..errors import DomainError, RuleViolation
+from ..events import CampaignFact, RecapLine, RolledFact, Visibility
+from .actors import Actor, Person, Roster, Scale, roll_actor
+from .flavour import ability_for
+from .influence import LABELS, PoolName
+from .ladder import Difficulty
+from .power_dice import PowerDice
+from .sequences import BeatRecorded, Sequence, play_beat, spend_combo
+from .sheet import AbilityName
+from .state import ShowrunnerState
+from .threats import CheckEffect, Threat, ThreatKind, check_against, new_threat, strike_decisively
+from .world import World
+from .writers_room import Subplot, generate, resolve, reveal
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def _with_world(state: ShowrunnerState, world: World) -> ShowrunnerState:
+    return state.model_copy(update={"world": world})
+
+
+def _world(state: Any) -> World:
+    return getattr(state, "world", None) or World()
+
+
+class WorldRoll(RolledFact):
+    """A world fact that may roll: the dice it asked for are kept, in order, in `rolls`."""
+
+    rolls: tuple[Roll, ...] = ()
+
+    def recorded_rolls(self) -> tuple[Roll, ...]:
+        return self.rolls
+
+    def roller(self) -> str:
+        return "director"
+
+    def dice_colour(self, purpose: str) -> str:
+        return "other"
+
+    def explain(self) -> list[str]:
+        return [self.summary()]
+
+    def rejudge(self, before: ShowrunnerState) -> str | None:  # type: ignore[override]
+        replay = ReplayDice(self.rolls)
+        try:
+            problem = self.decide_again(before, replay)
+        except DomainError as e:
+            return f"the current engine refuses the recorded roll: {e}"
+        if problem is None and replay.left_over:
+            return f"the record holds {replay.left_over} roll(s) the engine did not ask for"
+        return problem
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        """Decide again with the recorded dice: None if it agrees, else the first difference."""
+        raise NotImplementedError
+
+
+def _differs(what: str, recorded: object, again: object) -> str | None:
+    return None if recorded == again else f"the {what} differs from the record"
+
+
+# --------------------------------------------------------------------------- Actors
+
+
+class ActorSpec(_Frozen):
+    """What the table gave for a new Actor (Appendix A); the rest is rolled."""
+
+    name: str
+    concept: str = ""
+    scale: Scale = "typical"
+    primary: AbilityName | None = None
+    secondary: AbilityName | None = None
+    power_level: Difficulty | None = None
+    pips: tuple[int, ...] | None = None
+    """The Power Dice given whole, NORMAL first: nothing is rolled for them."""
+    specialties: tuple[str, ...] = ()
+    scars: tuple[str, ...] = ()
+    agenda: str = ""
+    bonds: dict[Difficulty, Person] = Field(default_factory=dict)
+    grudges: dict[Difficulty, Person] = Field(default_factory=dict)
+    slot: int | None = None
+
+
+def make_actor(spec: ActorSpec, dice: DiceSource) -> Actor:
+    """Appendix A: roll what the table did not give, in the book's order."""
+    fields: dict[str, Any] = dict(
+        concept=spec.concept, specialties=spec.specialties, scars=spec.scars, agenda=spec.agenda,
+        bonds=spec.bonds, grudges=spec.grudges,
+    )
+    if spec.pips is None:
+        return roll_actor(
+            spec.name, dice, scale=spec.scale, primary=spec.primary, secondary=spec.secondary,
+            power_level=spec.power_level, **fields,
+        )
+    power = PowerDice(pips=spec.pips)
+    if not spec.pips:
+        raise RuleViolation(f"{spec.name} needs at least one Power Die")
+    if spec.power_level is not None and spec.power_level is not power.top:
+        raise RuleViolation(
+            f"{len(spec.pips)} Power Dice make {spec.name} {power.top.value if power.top else 'nothing'}, "
+            f"not {spec.power_level.value}"
+        )
+    primary = spec.primary or ability_for(dice.roll("ability", 1, 10)[0])
+    secondary = spec.secondary
+    if secondary is primary:
+        raise RuleViolation(f"{spec.name}'s Secondary Ability must differ from the Primary ({primary.value.title()})")
+    while secondary is None:
+        rolled = ability_for(dice.roll("ability", 1, 10)[0])
+        secondary = None if rolled is primary else rolled
+    return Actor(name=spec.name, primary=primary, secondary=secondary, power=power, **fields)
+
+
+def describe_actor(actor: Actor) -> str:
+    level = actor.power.top.value if actor.power.top else "no dice"
+    return f"{level}, {actor.primary.value.title()}/{actor.secondary.value.title()}, {actor.power.describe()}"
+
+
+class ActorCreated(WorldRoll, topic="showrunner/ActorCreated"):
+    """An Actor joins the Supporting Cast in a roster slot, given or rolled (Appendix A)."""
+
+    spec: ActorSpec
+    actor: Actor
+    slot: int
+
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+        return _with_world(state, _world(state).cast(self.actor, self.slot))
+
+    def summary(self) -> str:
+        return f"{self.actor.name} joined the Supporting Cast in roster slot {self.slot} ({describe_actor(self.actor)})"
+
+    def stars(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(p.name for p in (*self.actor.bonds.values(), *self.actor.grudges.values()) if p.star))
+
+    def recap(self) -> RecapLine | None:
+        concept = f", {self.actor.concept}" if self.actor.concept else ""
+        return RecapLine(weight=10, text=f"{self.actor.name}{concept} joined the Supporting Cast.", kind="actor")
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        return _differs("Actor", self.actor, make_actor(self.spec, dice))
+
+
+class ActorsContested(CampaignFact, topic="showrunner/ActorsContested"):
+    """12.1J: two Actors clash off-screen; no dice: the higher pips at the Difficulty win, a tie loses both."""
+
+    first: str
+    second: str
+    difficulty: Difficulty
+    pips: tuple[int, int]
+    winner: str | None
+
+    def summary(self) -> str:
+        result = f"{self.winner} wins" if self.winner else "a tie: both lose"
+        return (f"{self.first} ({self.pips[0]}) against {self.second} ({self.pips[1]}) at {self.difficulty.value}: "
+                f"{result}")
+
+    def recap(self) -> RecapLine | None:
+        result = f"{self.winner} came out on top" if self.winner else "neither came out on top"
+        return RecapLine(weight=50, text=f"{self.first} clashed with {self.second}: {result}.", kind="contest")
+
+
+# --------------------------------------------------------------------------- Threats
+
+
+class ThreatCreated(WorldRoll, topic="showrunner/ThreatCreated"):
+    """An Opponent, Obstacle or Project enters with its Power Dice (12.1B), rolled or given."""
+
+    name: str
+    kind: ThreatKind
+    level: Difficulty
+    pips: tuple[int, ...] | None = None
+    """The pips given at the table instead of rolled."""
+    threat: Threat
+
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+        return _with_world(state, _world(state).add_threat(self.threat))
+
+    def summary(self) -> str:
+        return f"{self.kind.title()} '{self.name}' entered at {self.level.value} ({self.threat.power.describe()})"
+
+    def recap(self) -> RecapLine | None:
+        return RecapLine(weight=50, text=f"A {self.level.value} {self.kind.title()}, {self.name}, entered the story.", kind="threat")
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        return _differs("Threat", self.threat, decide_threat(self.name, self.kind, self.level, self.pips, dice))
+
+
+def decide_threat(name: str, kind: ThreatKind, level: Difficulty, pips: tuple[int, ...] | None, dice: DiceSource) -> Threat:
+    if pips is None:
+        return new_threat(name, kind, level, dice)
+    if len(pips) != level.rank:
+        raise RuleViolation(f"a {level.value} Threat has {level.rank} Power Dice, NORMAL first: {len(pips)} pips were given")
+    return Threat(name=name, kind=kind, power=PowerDice(pips=pips))
+
+
+def _effect_words(effect: CheckEffect) -> str:
+    change = effect.change
+    if effect.level is None and effect.status == "destroyed":
+        return "destroyed by a Decisive Strike"
+    if change is None:
+        return "no dice moved"
+    moved = f"{change.before.describe()} → {change.after.describe()}"
+    done = {"defeated": ", defeated", "destroyed": ", destroyed", "complete": ", complete"}.get(effect.status, "")
+    return f"{moved}{done}"
+
+
+class ThreatChecked(WorldRoll, topic="showrunner/ThreatChecked"):
+    """A check's outcome applied to the Threat or Actor it was made against (12.1 D, E, G, H)."""
+
+    star: str
+    target: str
+    outcome: str
+    difficulty: Difficulty
+    """The check's original Difficulty (the elevated one for a Decisive Strike)."""
+    decisive: bool = False
+    aid: bool = False
+    effect: CheckEffect
+    threat: Threat | None = None
+    actor: Actor | None = None
+    """The target after the check."""
+
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+        world = _world(state)
+        if self.threat is not None:
+            world = world.with_threat(self.threat)
+        if self.actor is not None:
+            world = world.with_actor(self.actor)
+        return _with_world(state, world)
+
+    def summary(self) -> str:
+        strike = "Decisive Strike" if self.decisive else ("check to aid" if self.aid else "check")
+        return f"{self.star}'s {strike} against {self.target} ({self.outcome}): {_effect_words(self.effect)}"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.star,)
+
+    def roller(self) -> str:
+        return self.star
+
+    def recap(self) -> RecapLine | None:
+        status = self.effect.status
+        if status in ("defeated", "destroyed", "complete") or (self.actor is not None and self.actor.written_off):
+            verb = {"defeated": "defeated", "destroyed": "destroyed", "complete": "completed"}.get(status, "wrote off")
+            return RecapLine(weight=100, text=f"{self.star} {verb} {self.target}.", kind="threat-" + status)
+        if self.effect.change is not None:
+            return RecapLine(weight=50, text=f"{self.star} wore down {self.target}.", kind="threat")
+        return RecapLine(weight=10, text=f"{self.star} made no headway against {self.target}.", kind="threat")
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        world = _world(before)
+        if self.decisive:
+            after, effect = strike_decisively(world, self.target, self.outcome)
+        else:
+            after, effect = check_against(world, self.target, self.outcome, self.difficulty, dice, aid=self.aid)
+        return _differs("effect on the target", self.effect, effect)
+
+
+# --------------------------------------------------------------------------- Action Sequences
+
+
+class Contribution(_Frozen):
+    star: str
+    pool: PoolName
+    amount: int = Field(ge=1)
+
+
+class SequenceDeclared(CampaignFact, topic="showrunner/SequenceDeclared"):
+    """7.1: a goal, its Beats and its Starting Combo Pool (the spends are their own facts, just before)."""
+
+    sequence: Sequence
+    contributions: tuple[Contribution, ...] = ()
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+        return _with_world(state, _world(state).with_sequence(self.sequence))
+
+    def summary(self) -> str:
+        s = self.sequence
+        against = f" against {s.against}" if s.against else ""
+        kind = "Set Piece" if s.set_piece else "Action Sequence"
+        strike = " (Decisive Strike)" if s.decisive else ""
+        return (f"{kind} declared: '{s.goal}' at {s.difficulty.value}{against}{strike}, {s.beats} Beats at "
+                f"{s.beat_difficulty.value}, Combo Pool {_pool_words(s.combo)}")
+
+    def stars(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(c.star for c in self.contributions))
+
+    def recap(self) -> RecapLine | None:
+        s = self.sequence
+        against = f" against {s.against}" if s.against else ""
+        kind = "a Set Piece" if s.set_piece else "an Action Sequence"
+        return RecapLine(weight=50, text=f"The Cast launched {kind}: {s.goal}{against}.", kind="sequence")
+
+
+def _pool_words(pools: Mapping[str, int]) -> str:
+    return ", ".join(f"{n} {LABELS[p]}" for p, n in pools.items() if n) or "empty"  # type: ignore[index]
+
+
+class SequenceBeatPlayed(WorldRoll, topic="showrunner/SequenceBeatPlayed"):
+    """One Beat of a running Sequence and what it did to the target (7.1, 7.3)."""
+
+    goal: str
+    outcome: str
+    star: str | None = None
+    recorded: BeatRecorded
+    effect: CheckEffect | None = None
+    threat: Threat | None = None
+    actor: Actor | None = None
+
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+        world = _world(state)
+        if self.threat is not None:
+            world = world.with_threat(self.threat)
+        if self.actor is not None:
+            world = world.with_actor(self.actor)
+        sequence = self.recorded.sequence
+        world = world.without_sequence(self.goal) if sequence.finished else world.with_sequence(sequence)
+        return _with_world(state, world)
+
+    def summary(self) -> str:
+        beat = self.recorded.beat
+        which = "Climax" if beat.climax else f"Setup Beat {beat.number}"
+        by = f" by {self.star}" if self.star else ""
+        text = f"'{self.goal}' {which}{by} at {beat.difficulty.value}: {beat.outcome}"
+        if self.effect is not None:
+            text += f"; {self.effect.target}: {_effect_words(self.effect)}"
+        if self.recorded.consequences:
+            who = "every participant" if self.recorded.everyone else (self.star or "the Star who rolled")
+            text += (f"; {self.recorded.consequences} Consequence(s) at "
+                     f"{self.recorded.consequence_difficulty.value} for {who}")
+        if self.recorded.sequence.finished:
+            text += f"; the Sequence ends: {self.recorded.sequence.outcome}"
+        return text
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.star,) if self.star else ()
+
+    def roller(self) -> str:
+        return self.star or "director"
+
+    def recap(self) -> RecapLine | None:
+        effect = self.effect
+        if effect is not None and effect.status in ("defeated", "destroyed", "complete"):
+            verb = {"defeated": "defeated", "destroyed": "destroyed", "complete": "completed"}[effect.status]
+            return RecapLine(weight=100, text=f"In '{self.goal}', the Cast {verb} {effect.target}.", kind="threat-" + effect.status)
+        sequence = self.recorded.sequence
+        if sequence.finished:
+            return RecapLine(weight=50, text=f"The Sequence '{self.goal}' ended: {sequence.outcome}.", kind="sequence")
+        return RecapLine(weight=10, text=f"A Beat of '{self.goal}': {self.recorded.beat.outcome}.", kind="beat")
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        played = play_beat(_world(before), self.goal, self.outcome, dice)
+        return _differs("Beat", (self.recorded, self.effect), (played.recorded, played.effect))
+
+
+class ComboSpent(CampaignFact, topic="showrunner/ComboSpent"):
+    """7.2: a participant spends from the Combo Pool as from their own Profile."""
+
+    goal: str
+    pool: PoolName
+    amount: int
+    star: str | None = None
+    reason: str = ""
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+        world = _world(state)
+        return _with_world(state, world.with_sequence(spend_combo(world.sequence(self.goal), self.pool, self.amount)))
+
+    def summary(self) -> str:
+        by = f"{self.star} spent" if self.star else "Spent"
+        why = f" ({self.reason})" if self.reason else ""
+        return f"{by} {self.amount} {LABELS[self.pool]} from the Combo Pool of '{self.goal}'{why}"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.star,) if self.star else ()
+
+    def recap(self) -> RecapLine | None:
+        return None
+
+
+# --------------------------------------------------------------------------- the Writer's Room
+
+GenerationOutcome = Literal["written", "slot_unlocked", "free_reveal", "already_revealed"]
+
+
+class SubplotGenerated(WorldRoll, topic="showrunner/SubplotGenerated"):
+    """One Subplot attempt (13.2). Director-only: a Subplot in stasis changes nothing on-screen."""
+
+    default_visibility: ClassVar[Visibility] = "director"
+
+    plotter: str | None = None
+    """The Plotter chosen by the Director; None when rolled on the roster."""
+    pre_production: bool = False
+    outcome: GenerationOutcome
+    slot: int | None = None
+    cost: int = 0
+    subplot: Subplot | None = None
+
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+        world = _world(state)
+        if self.outcome == "slot_unlocked" and self.slot is not None:
+            world = world.with_roster(world.roster.with_slot(self.slot, None))
+        elif self.outcome in ("written", "free_reveal") and self.subplot is not None:
+            world = world.with_subplot(self.subplot)
+        state = _with_world(state, world)
+        return state.model_copy(update={"studio_notes": max(0, state.studio_notes - self.cost)})
+
+    def summary(self) -> str:
+        cost = f" ({self.cost} Studio Note{'s' if self.cost != 1 else ''})" if self.cost else " (free)"
+        if self.outcome == "slot_unlocked":
+            return f"A Subplot roll landed on empty roster slot {self.slot}: it is Unlocked{cost}"
+        s = self.subplot
+        assert s is not None
+        if self.outcome == "free_reveal":
+            return f"{s.plotter} was rolled again: Subplot {s.number} is marked for a free Reveal{cost}"
+        if self.outcome == "already_revealed":
+            return f"{s.plotter} was rolled again, with Subplot {s.number} already Revealed: nothing happens{cost}"
+        return f"Subplot {s.number} written in stasis: {subplot_words(s)}{cost}"
+
+    def recap(self) -> RecapLine | None:
+        if self.outcome != "written" or self.subplot is None:
+            return None
+        return RecapLine(weight=50, text=f"Behind the scenes, {self.subplot.plotter} began to plot.", kind="subplot-written")
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        again = generate(_world(before), dice, plotter=self.plotter, pre_production=self.pre_production)
+        return _differs(
+            "Subplot", (self.outcome, self.slot, self.cost, self.subplot), (again.outcome, again.slot, again.cost, again.subplot)
+        )
+
+
+def subplot_words(s: Subplot) -> str:
+    """The plan of a Subplot in one line (only ever shown to the Director before its Reveal)."""
+    ally = f"{s.ally.name}{' (Star)' if s.ally.star else ''}"
+    target = f"{s.target.name}{' (Star)' if s.target.star else ''}"
+    approach = {"involve": "involves", "curry_favor": "curries favour with", "ask_star": "asks the Star"}[s.approach]
+    scheme = {"actor": "schemes against", "in_person": "confronts in person", "minion": "sends a minion against"}[s.scheme]
+    return (f"{s.plotter} at {s.power.value}, {s.event} event; {approach} {ally}; {scheme} {target}")
+
+
+def effect_words(effect: Any) -> str:
+    kind = effect.kind
+    if kind in ("pip_added", "die_cleared"):
+        verb = "gains a pip" if kind == "pip_added" else "loses a die"
+        return f"{effect.actor} {verb} at {effect.level.value} ({effect.why})"
+    if kind == "power_level_raised":
+        return f"{effect.actor} rises one Power Level"
+    if kind == "bond_advanced":
+        return f"{effect.actor}'s Bond with {effect.toward.name} rises to {effect.level.value}"
+    if kind == "scheme_contest":
+        return f"{effect.plotter} schemes against {effect.target} at {effect.level.value}"
+    if kind == "gambit_called":
+        return f"{effect.by} calls a {effect.level.value} Gambit on {effect.star}"
+    if kind == "minion_spawned":
+        return f"{effect.minion.name} enters the Supporting Cast"
+    if kind == "bounty_offered":
+        return (f"{effect.star} is offered a bounty of {effect.props} {effect.quality.value} Props"
+                f" to act against {effect.against.name}")
+    return kind
+
+
+class SubplotRevealed(WorldRoll, topic="showrunner/SubplotRevealed"):
+    """13.1 rule 5: a Subplot comes on-screen and every effect it holds applies, once."""
+
+    number: int
+    cost: int = 0
+    cliffhanger: bool = False
+    subplot: Subplot
+    """The Subplot as Revealed: its plan is public from now on."""
+    actors: tuple[Actor, ...] = ()
+    """Every Actor the Reveal changed or cast, as it left them."""
+    roster: Roster
+
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+        world = _world(state)
+        actors = {**world.actors, **{name_key(a.name): a for a in self.actors}}
+        world = world.model_copy(update={"actors": actors, "roster": self.roster}).with_subplot(self.subplot)
+        state = _with_world(state, world)
+        return state.model_copy(update={"studio_notes": max(0, state.studio_notes - self.cost)})
+
+    def summary(self) -> str:
+        cost = f"{self.cost} Studio Note" if self.cost else ("free: the cliffhanger" if self.cliffhanger else "free")
+        effects = "; ".join(effect_words(e) for e in self.subplot.effects)
+        return f"Subplot {self.number} revealed ({cost}): {subplot_words(self.subplot)}. {effects}"
+
+    def stars(self) -> tuple[str, ...]:
+        s = self.subplot
+        return tuple(dict.fromkeys(p.name for p in (s.ally, s.target) if p.star))
+
+    def recap(self) -> RecapLine | None:
+        s = self.subplot
+        return RecapLine(weight=100, text=f"Revealed: {s.plotter}'s Subplot — {subplot_words(s)}.", kind="subplot-revealed")
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        world = _world(before)
+        after = reveal(world, self.number, dice)
+        changed = changed_actors(world, after)
+        return _differs("Reveal", (changed, after.roster), (self.actors, self.roster))
+
+
+def changed_actors(before: World, after: World) -> tuple[Actor, ...]:
+    return tuple(a for key, a in after.actors.items() if before.actors.get(key) != a)
+
+
+class SubplotResolved(CampaignFact, topic="showrunner/SubplotResolved"):
+    """The story has settled a Revealed Subplot: its Plotter may have another."""
+
+    number: int
+    plotter: str
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+        return _with_world(state, resolve(_world(state), self.number))
+
+    def summary(self) -> str:
+        return f"Subplot {self.number} ({self.plotter}) resolved"
+
+    def recap(self) -> RecapLine | None:
+        return RecapLine(weight=50, text=f"{self.plotter}'s Subplot was resolved.", kind="subplot-resolved")
+
+
+# --------------------------------------------------------------------------- Solorunner
+
+
+class OracleAnswered(WorldRoll, topic="showrunner/OracleAnswered"):
+    """14.2: a Yes/No question put to the Oracle on 2d6."""
+
+    question: str
+    difficulty: Difficulty
+    faces: tuple[int, int]
+    outcome: str
+    answer: str
+
+    def summary(self) -> str:
+        return f"Oracle ({self.difficulty.value}): \"{self.question}\" {self.answer} ({self.faces[0]},{self.faces[1]})"
+
+    def recap(self) -> RecapLine | None:
+        return RecapLine(weight=10, text=f"The Oracle was asked \"{self.question}\": {self.answer}", kind="oracle")
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        from .solorunner import ask_oracle
+
+        again = ask_oracle(self.question, dice, self.difficulty)
+        return _differs("answer", (self.faces, self.answer), (again.faces, again.answer))
+
+
+class MenuOptionRecord(_Frozen):
+    number: int
+    name: str
+    text: str
+
+
+class ConsequenceMenuRolled(WorldRoll, topic="showrunner/ConsequenceMenuRolled"):
+    """14.3: 2d10 on the Consequence Menu; pick the more fitting option, or both on a Disaster."""
+
+    difficulty: Difficulty
+    disaster: bool = False
+    faces: tuple[int, int]
+    options: tuple[MenuOptionRecord, MenuOptionRecord]
+    count: int
+    size: int
+
+    def summary(self) -> str:
+        first, second = self.options
+        how = "both apply (Disaster)" if self.disaster else "pick one"
+        return (f"Consequence Menu at {self.difficulty.value} ({self.faces[0]},{self.faces[1]}): "
+                f"{first.name} or {second.name}, {how}; {self.count} × size {self.size}")
+
+    def recap(self) -> RecapLine | None:
+        return None
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        from .solorunner import roll_consequence_menu
+
+        again = roll_consequence_menu(dice, self.difficulty, disaster=self.disaster)
+        return _differs("menu roll", self.faces, again.faces)
+
+
+class WritersTurnTaken(CampaignFact, topic="showrunner/WritersTurnTaken"):
+    """14.1B: the world spends half the Studio Notes (the steps are the facts that follow)."""
+
+    default_visibility: ClassVar[Visibility] = "director"
+
+    studio_notes: int
+    budget: int
+    plan: tuple[str, ...]
+
+    def summary(self) -> str:
+        return f"Writer's Turn: {self.budget} of {self.studio_notes} Studio Notes on {', '.join(self.plan) or 'nothing'}"
+
+
+__all__ = [
+    "ActorCreated", "ActorSpec", "ActorsContested", "ComboSpent", "ConsequenceMenuRolled", "Contribution", "OracleAnswered",
+    "SequenceBeatPlayed", "SequenceDeclared", "SubplotGenerated", "SubplotResolved", "SubplotRevealed",
+    "ThreatChecked", "ThreatCreated", "WorldRoll", "WritersTurnTaken", "changed_actors", "decide_threat",
+    "make_actor",
+]
