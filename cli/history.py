@@ -120,9 +120,7 @@ def replay(
     s = session(ctx)
     ref = s.target()
     view = s.ledger.view(ref, to)
-    from .world_common import visible_state
-
-    state = visible_state(view.state, s.is_director)  # a Star never sees a Subplot in stasis
+    state = s.seen(view.state)  # a Star never sees a Subplot in stasis, nor an adversary's ranks
     if as_json:
         print_json(
             {

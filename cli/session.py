@@ -143,6 +143,10 @@ class Session:
         if target != me:
             raise Refused(f"{me} cannot record for {target}: only {target} or the Director can")
 
+    def seen(self, state: CampaignState) -> CampaignState:
+        """The state as the person at the keyboard may see it (a Star: without the Director's secrets)."""
+        return state if self.is_director else state.as_seen_by_players()
+
     def recorded_by(self, ref: BranchRef) -> str:
         """The author of events: the Director, or a Star of this campaign by name."""
         if self.is_director:

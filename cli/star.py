@@ -61,7 +61,7 @@ def list_(
 
     s = session(ctx)
     view = s.ledger.view(s.target(), at)
-    stars = list(view.state.roster().values())
+    stars = list(s.seen(view.state).roster().values())
     if as_json:
         print_json({"branch": view.ref.branch.name, "as_of": view.version, "stars": [
             {"name": x.name, "player": getattr(x, "player", None), "concept": getattr(x, "concept", None),
@@ -92,7 +92,7 @@ def sheet(
     s = session(ctx)
     ref = s.target()
     view = s.ledger.view(ref, at)
-    found = view.state.character(star)
+    found = s.seen(view.state).character(star)
     if as_json:
         print_json({"branch": ref.branch.name, "as_of": view.version, "star": found.model_dump(mode="json")})
         return

@@ -58,6 +58,13 @@ class CampaignState(BaseModel):
         """The player characters by `name_key`; a ruleset's state says where it keeps them."""
         return {}
 
+    def as_seen_by_players(self) -> CampaignState:
+        """The state a Star at the keyboard may see: without what only the Director knows.
+
+        Director-only events are left out of a Star's log, export and recap; their effects
+        on the state are left out here, by each ruleset where it keeps such things."""
+        return self
+
     def character(self, name: str) -> Named:
         """A character by full name, or by the start of it when only one name starts so."""
         roster = self.roster()

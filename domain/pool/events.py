@@ -114,9 +114,10 @@ class PoolCheckRolled(_PoolRolled, topic="pool/CheckRolled"):
 
     def recap(self) -> RecapLine | None:
         r = self.resolution
-        task = f"a {dc_name(r.request.dc)} {r.parts.label()} roll"
+        named = dc_name(r.request.dc)
+        task = f"{'an' if named[0] in 'aeiou' else 'a'} {named} {r.parts.label()} roll"
         if r.request.critical:
-            task = f"a critical {dc_name(r.request.dc)} {r.parts.label()} roll"
+            task = f"a critical {named} {r.parts.label()} roll"
         spare = f"{r.margin} success{'es' if r.margin != 1 else ''} to spare"
         if r.degree is Degree.BOTCH:
             return RecapLine(weight=100, text=f"{r.star} botched {task}", kind="botch")

@@ -40,6 +40,10 @@ class ResonanceState(CampaignState):
     def roster(self) -> Mapping[str, Combatant]:
         return self.characters
 
+    def as_seen_by_players(self) -> ResonanceState:
+        """Adversaries join Director-only: their ranks are not the players' to read."""
+        return self.model_copy(update={"characters": {k: c for k, c in self.characters.items() if not c.adversary}})
+
     def combatant(self, name: str) -> Combatant:
         found = self.character(name)
         assert isinstance(found, Combatant)

@@ -63,6 +63,14 @@ class ShowrunnerState(CampaignState):
     def roster(self) -> Mapping[str, StarSheet]:
         return self.stars
 
+    def as_seen_by_players(self) -> ShowrunnerState:
+        """Without Subplots in stasis, nor the roster slots only a Subplot roll has Unlocked."""
+        world = self.world
+        subplots = tuple(s for s in world.subplots if s.status != "stasis")
+        slots = {n: held for n, held in world.roster.slots.items() if held is not None}
+        seen = world.model_copy(update={"subplots": subplots, "roster": world.roster.model_copy(update={"slots": slots})})
+        return self.model_copy(update={"world": seen})
+
     def star(self, name: str) -> StarSheet:
         found = self.character(name)
         assert isinstance(found, StarSheet)

@@ -121,3 +121,18 @@ def test_check_help_follows_the_campaign_ruleset(run: Runner) -> None:
     assert "--dc" in run("check", "--help").out
     assert "--challenge" in run("check", "--ruleset", "resonance", "--help").out
     assert "--difficulty" in run("check", "--ruleset", "showrunner", "--help").out
+
+
+def test_an_adversarys_ranks_are_the_directors_until_the_table_meets_them(run: Runner) -> None:
+    resonance_campaign(run)
+    joined = run("resonance", "adversary", "Gate Warden", "--skill", "Brawn=3", "--morale", "2", "--json")
+    assert joined.code == 0, joined
+    assert joined.json()["events"][0]["visibility"] == "director"
+    assert "Gate Warden" in [x["name"] for x in run("star", "list", "--json").json()["stars"]]
+    assert run("sheet", "Gate Warden", "--json").json()["star"]["sheet"]["skills"]["Brawn"] == 3
+    as_kestrel = ("--as", "Kestrel Vane")
+    assert "Gate Warden" not in [x["name"] for x in run(*as_kestrel, "star", "list", "--json").json()["stars"]]
+    assert_refused(run(*as_kestrel, "sheet", "Gate Warden"), 1, "unknown character 'Gate Warden'")
+    replayed = run(*as_kestrel, "replay", "--to", "4", "--json").json()
+    shown = json.dumps(replayed)
+    assert "Gate Warden" not in shown, shown[shown.find("Gate Warden") - 300:][:400]

@@ -209,6 +209,8 @@ def test_a_checks_summary_and_explanation():
         ({}, [9, 2, 2, 2, 2, 2, 2], 10, "Ines Harrow just made a demanding Agility + Stealth roll"),
         ({"required": 3}, [9, 2, 2, 2, 2, 2, 2], 10, "Ines Harrow fell 2 successes short on a demanding Agility + Stealth roll"),
         ({"critical": True}, [9, 2, 2, 2, 2, 2, 2], 50, "Ines Harrow fell 1 success short on a critical demanding Agility + Stealth roll"),
+        ({"dc": 5}, [9, 9, 9, 2, 2, 2, 2], 50, "Ines Harrow made an average Agility + Stealth roll with 2 successes to spare"),
+        ({"dc": 3}, [9, 9, 9, 2, 2, 2, 2], 50, "Ines Harrow made an easy Agility + Stealth roll with 2 successes to spare"),
     ],
 )
 def test_recap_lines_weigh_botches_and_criticals_most(fields, faces, weight, text):
