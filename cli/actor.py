@@ -10,7 +10,7 @@ import typer
 from .errors import UsageProblem
 from .options import JsonOption
 from .session import print_json, session, stdout_console
-from .world_common import director_only, difficulty, faces_option, parse_faces, report, stars_view, with_flags
+from .world_common import director_only, difficulty, faces_option, parse_faces, recording, report, stars_view
 
 app = typer.Typer(
     help="The Supporting Cast: Actors on the d100 roster (Appendix A).",
@@ -79,7 +79,6 @@ def create(
 
     Example: showrunner actor create Grim --primary fight --secondary impress --pips 3,4 --bond N='Mara Voss' --grudge N=Baron --slot 12
     """
-    from ..domain.errors import InvalidDice
     from ..domain.showrunner.world_events import ActorSpec
     from ..ledger import world
 
@@ -105,10 +104,7 @@ def create(
         specialties=tuple(specialty or ()), scars=tuple(scar or ()), agenda=agenda,
         bonds=_ties("--bond", bond, state), grudges=_ties("--grudge", grudge, state), slot=slot,
     )
-    try:
-        result = world.create_actor(s.ledger, ref, spec, faces=faces or None, by=s.recorded_by(ref))
-    except InvalidDice as e:
-        raise with_flags(e, FLAGS) from None
+    result = recording(lambda: world.create_actor(s.ledger, ref, spec, faces=faces or None, by=s.recorded_by(ref)), FLAGS)
     report(ref, result, as_json)
 
 
@@ -213,3 +209,32 @@ def contest(
     result = world.contest_actors(s.ledger, ref, first, second, chosen, by=s.recorded_by(ref))
     fact = result.events[-1].fact
     report(ref, result, as_json, winner=fact.winner, pips=list(fact.pips))
+
+
+@app.command("tie")
+def tie(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The Actor whose Bond or Grudge moves.")],
+    bond: Annotated[str | None, typer.Option("--bond", metavar="NAME", help="The Star or Actor of the Bond that moves (or a new Bond).")] = None,
+    grudge: Annotated[str | None, typer.Option("--grudge", metavar="NAME", help="The Star or Actor of the Grudge that moves (or a new Grudge).")] = None,
+    to: Annotated[str | None, typer.Option("--to", metavar="LEVEL", help="The slot reached (default: one slot up; a new tie enters at NORMAL). Never above the Actor's Power Level.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Move an Actor's Bond or Grudge up a slot, or to --to (12.1I): the person who held that slot
+    swaps down into the old one (for a new tie, they leave the web). One slot of each per Power
+    Level, NORMAL up: a slot above the Actor's Power Level is refused, and a tie never moves down.
+
+    Example: showrunner actor tie Grim --bond 'Mara Voss' --to HARD
+    """
+    from ..ledger import world
+
+    if (bond is None) == (grudge is None):
+        raise UsageProblem("give the tie that moves: --bond NAME or --grudge NAME (one of them)")
+    level = difficulty("--to", to) if to is not None else None
+    s = session(ctx)
+    director_only(s, "moves an Actor's Bonds and Grudges")
+    ref = s.target()
+    kind = "bond" if bond is not None else "grudge"
+    result = world.set_actor_tie(s.ledger, ref, name, kind, bond or grudge or "", level, by=s.recorded_by(ref))
+    fact = result.events[-1].fact
+    report(ref, result, as_json, kind=kind, slots=actor_json(fact.actor, None)[kind + "s"])

@@ -98,6 +98,7 @@ def check(
     scar: Annotated[list[str] | None, typer.Option("--scar", metavar="NAME", help="A triggered Scar under the Ability (repeatable): +1 Opposition Die per point of penalty.", rich_help_panel=OPPOSE)] = None,
     opposition: Annotated[int | None, typer.Option("--opposition", "-o", min=0, help="How MANY Opposition Dice the target adds (the pips on its Power Die at this Difficulty). Their faces: --opposition-dice. Not with --against a Threat or Actor: its Power Die gives them.", rich_help_panel=OPPOSE)] = None,
     against: Annotated[str | None, typer.Option("--against", metavar="NAME|TEXT", help="A Threat or Actor of the world (`showrunner cast`): its Power Die at this Difficulty gives the Opposition Dice, and the outcome clears its dice (a Project: adds pips). Any other text is shown as the source of --opposition.", rich_help_panel=OPPOSE)] = None,
+    aid: Annotated[bool, typer.Option("--aid", help="With --against an Actor: the check aids them, and a Partial or better adds a pip to their die instead of clearing it (12.1D).", rich_help_panel=OPPOSE)] = False,
     actor_specialty: Annotated[bool, typer.Option("--actor-specialty", help="The opposing Actor uses a Specialty: +1d6 Opposition Dice.", rich_help_panel=OPPOSE)] = False,
     actor_scar: Annotated[bool, typer.Option("--actor-scar", help="One of the opposing Actor's Scars is triggered: -1d6 Opposition Dice.", rich_help_panel=OPPOSE)] = False,
     studio_note: Annotated[bool, typer.Option("--studio-note", help="The Director spends a Studio Note: +1d6 Opposition Dice (Director only).", rich_help_panel=OPPOSE)] = False,
@@ -116,6 +117,7 @@ def check(
     keep: Annotated[str | None, typer.Option("--keep", "-k", metavar="A,B", help="The two Result Dice to keep, among the dice left after blocking (0 for a missing die). Default: the best outcome, then the best mark, then the highest sum.")] = None,
     acclaim: Annotated[str, typer.Option("--acclaim", metavar="PATH", help="Career Path for a Perfect Take's Acclaim: training, persistence, talent or destiny.")] = "training",
     push: Annotated[bool, typer.Option("--push", help="Push Your Limits: pay any spend the pools cannot by exhausting icons.")] = False,
+    trade: Annotated[str | None, typer.Option("--trade", metavar="bond:NAME|grudge:NAME", help="Trade a Bond (to Aid) or a Grudge (to Harm): exhaust its ◇ at this Difficulty and roll one step lower; if it then Advances, its Acclaim goes on --acclaim.", rich_help_panel=BEFORE)] = None,
     action_faces: ActionFaces = None,
     opposition_faces: OppositionFaces = None,
     script_faces: ScriptFaces = None,
@@ -153,6 +155,8 @@ def check(
       showrunner check Tobias work -d H -s Clockwork --retake 1 --action 1,4,4,5,6 --script 2,3 --retake-dice 6
 
       showrunner check Mara fight -d HARD --against 'Iron Warden'
+
+      showrunner check Mara talk -d NORMAL --against Grim --aid
     """
     from ..domain.errors import InvalidDice
     from ..domain.showrunner.check import AfterRoll, CheckRequest
@@ -205,12 +209,15 @@ def check(
         keep=kept,
         acclaim_path=career,
         push=push,
+        trade=_trade(trade),
     )
     target = _world_target(head_state, against)
     if target is not None and opposition is not None:
         raise UsageProblem(f"--opposition: {target}'s Power Die gives the Opposition Dice of a check --against it; drop --opposition")
     if target is None and "power" in faces:
         raise UsageProblem("--power: only a check --against a Threat or Actor moves Power Dice")
+    if aid and target is None:
+        raise UsageProblem("--aid: name the Actor aided with --against (an Actor of the world: `showrunner cast`)")
     interactive = (
         not no_input and not as_json and not faces and kept is None and not after
         and sys.stdin.isatty() and sys.stdout.isatty()
@@ -220,7 +227,8 @@ def check(
         if target is not None:
             from ..ledger.world import check_against
 
-            result = check_against(s.ledger, ref, request, target, faces=faces or None, chooser=chooser, by=s.recorded_by(ref))
+            result = check_against(s.ledger, ref, request, target, aid=aid, faces=faces or None, chooser=chooser,
+                                   by=s.recorded_by(ref))
         else:
             result = s.ledger.check(ref, request, faces=faces or None, chooser=chooser, by=s.recorded_by(ref))
     except InvalidDice as e:
@@ -231,14 +239,30 @@ def check(
 # ----------------------------------------------------------------------- output
 
 
+def _trade(value: "str | None") -> Any:
+    from ..domain.showrunner.check import Trade
+
+    if value is None:
+        return None
+    kind, sep, name = value.partition(":")
+    if not sep or kind.strip().lower() not in ("bond", "grudge") or not name.strip():
+        raise UsageProblem(f"--trade: '{value}' is not bond:NAME or grudge:NAME")
+    return Trade(kind=kind.strip().lower(), name=name.strip())
+
+
 def _report(ref: Any, result: Any, as_json: bool) -> None:
     from ..domain.showrunner.events import CheckAbandoned
+    from ..domain.showrunner.progress_events import MilestonesReached
+    from ..domain.showrunner.world_events import ThreatChecked
 
     from .render_check import render_check, resolution_json
 
-    event = result.events[0]  # the check; a ThreatChecked follows it when it was --against a Threat or Actor
+    # The check; after it a ThreatChecked (--against a Threat or Actor) and the milestones it crossed.
+    event = result.events[0]
     fact = event.fact
-    moved = result.events[1].fact if len(result.events) > 1 else None
+    moved_event = next((e for e in result.events if isinstance(e.fact, ThreatChecked)), None)
+    moved = moved_event.fact if moved_event is not None else None
+    settled = [e for e in result.events if isinstance(e.fact, MilestonesReached)]
     if isinstance(fact, CheckAbandoned):
         kept = ", and what was spent stays spent" if fact.effects else ""
         sys.stderr.write(
@@ -261,6 +285,7 @@ def _report(ref: Any, result: Any, as_json: bool) -> None:
                 "dice_commitment": fact.dice_commitment,
                 **resolution_json(r),
                 "summary": fact.summary(),
+                **({"milestones": {"events": [e.version for e in settled], "lines": list(settled[0].fact.lines)}} if settled else {}),
                 **({"threat": _threat_json(moved)} if moved is not None else {}),
             }
         )
@@ -270,7 +295,9 @@ def _report(ref: Any, result: Any, as_json: bool) -> None:
     footer = f"recorded as event #{event.version} on {ref.branch.name} · {dice}"
     stdout_console().print(render_check(r, title=title, footer=footer))
     if moved is not None:
-        stdout_console().print(f"#{result.events[1].version} {moved.summary()}", markup=False, highlight=False, soft_wrap=True)
+        stdout_console().print(f"#{moved_event.version} {moved.summary()}", markup=False, highlight=False, soft_wrap=True)
+    for e in settled:
+        stdout_console().print(f"#{e.version} {e.fact.summary()}", markup=False, highlight=False, soft_wrap=True)
 
 
 def _world_target(state: Any, against: "str | None") -> "str | None":

@@ -15,6 +15,7 @@ from . import consequence
 from . import episode, recap, timeline
 from . import ruleset
 from . import actor, cast, oracle, sequence, subplot, threat
+from . import acclaim, ensemble, montage, prop, relationship
 from .errors import ExitCode, classify
 from .ruleset_commands import WithRulesetGroups
 from .session import Session
@@ -78,6 +79,12 @@ app.add_typer(threat.app, name="threat")
 app.add_typer(sequence.app, name="sequence")
 app.add_typer(subplot.app, name="subplot")
 app.add_typer(oracle.app, name="oracle")
+app.add_typer(prop.app, name="prop")
+app.add_typer(montage.app, name="montage")
+app.add_typer(relationship.bond_app, name="bond")
+app.add_typer(relationship.grudge_app, name="grudge")
+app.add_typer(acclaim.app, name="acclaim")
+app.add_typer(ensemble.app, name="ensemble")
 star.register(app)
 history.register(app)
 influence.register(app)
@@ -93,6 +100,7 @@ episode.register(app)
 recap.register(app)
 timeline.register(app)
 cast.register(app)
+acclaim.register(app)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,8 +12,8 @@ from .errors import UsageProblem
 from .options import JsonOption
 from .session import session
 from .subplot import FLAGS as SUBPLOT_FLAGS
-from .subplot import BountyDice, EventDie, PowerDice, PowerLevelDice, RosterDie, writers_faces
-from .world_common import difficulty, director_only, faces_option, parse_faces, report, with_flags
+from .subplot import WritersDice, writers_dice
+from .world_common import difficulty, director_only, faces_option, parse_faces, recording, report
 
 app = typer.Typer(
     help="Solorunner: the Oracle, the Consequence Menu and the Writer's Turn (Chapter 14).",
@@ -37,17 +37,14 @@ def ask(
 
     Example: showrunner oracle ask 'Is the harbourmaster lying?' -d HARD
     """
-    from ..domain.errors import InvalidDice
     from ..ledger import world
 
     chosen = difficulty("--difficulty", level, easy=True)
     faces = parse_faces({"oracle": ("--oracle", oracle, 6)})
     s = session(ctx)
     ref = s.target()
-    try:
-        result = world.ask_oracle(s.ledger, ref, question, chosen, faces=faces or None, by=s.recorded_by(ref))
-    except InvalidDice as e:
-        raise with_flags(e, {"oracle": "--oracle"}) from None
+    result = recording(lambda: world.ask_oracle(s.ledger, ref, question, chosen, faces=faces or None,
+                                                by=s.recorded_by(ref)), {"oracle": "--oracle"})
     report(ref, result, as_json, answer=result.events[-1].fact.answer)
 
 
@@ -63,18 +60,14 @@ def menu(
 
     Example: showrunner oracle menu -d HARD --disaster
     """
-    from ..domain.errors import InvalidDice
     from ..ledger import world
 
     chosen = difficulty("--difficulty", level, easy=True)
     faces = parse_faces({"menu": ("--menu", menu_dice, 10)})
     s = session(ctx)
     ref = s.target()
-    try:
-        result = world.consequence_menu(s.ledger, ref, chosen, disaster=disaster, faces=faces or None,
-                                        by=s.recorded_by(ref))
-    except InvalidDice as e:
-        raise with_flags(e, {"menu": "--menu"}) from None
+    result = recording(lambda: world.consequence_menu(s.ledger, ref, chosen, disaster=disaster, faces=faces or None,
+                                                      by=s.recorded_by(ref)), {"menu": "--menu"})
     fact = result.events[-1].fact
     report(ref, result, as_json, options=[o.model_dump() for o in fact.options])
     if not as_json:
@@ -85,15 +78,13 @@ def menu(
 
 
 @app.command("writers-turn")
+@writers_dice
 def writers_turn(
     ctx: typer.Context,
     steps: Annotated[list[str], typer.Argument(help="The plan, in order: 'roll' rolls a Subplot (1 Studio Note), a number Reveals that Subplot (1, or 0 if marked free).")],
-    roster_die: RosterDie = None,
-    power_level_dice: PowerLevelDice = None,
-    event: EventDie = None,
-    bounty: BountyDice = None,
-    power: PowerDice = None,
     as_json: JsonOption = False,
+    *,
+    dice: WritersDice,
 ) -> None:
     """The Writer's Turn (14.1B): the world spends exactly half the Studio Notes, rounded down, on
     rolling Subplots and Revealing them. Rolled Subplots stay in stasis (Director-only).
@@ -111,14 +102,10 @@ def writers_turn(
             plan.append(int(word))
         else:
             raise UsageProblem(f"a Writer's Turn step is 'roll' or a Subplot's number, not '{step}'")
-    faces = writers_faces(roster_die, power_level_dice, event, bounty, power)
+    faces = dice.faces()
     s = session(ctx)
     director_only(s, "takes the Writer's Turn")
     ref = s.target()
-    from ..domain.errors import InvalidDice
-
-    try:
-        result = world.writers_turn(s.ledger, ref, plan, faces=faces or None, by=s.recorded_by(ref))
-    except InvalidDice as e:
-        raise with_flags(e, SUBPLOT_FLAGS) from None
+    result = recording(lambda: world.writers_turn(s.ledger, ref, plan, faces=faces or None, by=s.recorded_by(ref)),
+                       SUBPLOT_FLAGS)
     report(ref, result, as_json)

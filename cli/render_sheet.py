@@ -9,8 +9,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..domain.showrunner import backpack, career, progression
 from ..domain.showrunner.ladder import Difficulty
-from ..domain.showrunner.sheet import Ability, HeroProp, Pool, Relationship, Scar, StarSheet
+from ..domain.showrunner.sheet import Ability, Award, HeroProp, Mastery, Pool, Relationship, Scar, StarSheet
 
 # Marks readable without colour too (exported text, screen readers, a printed page).
 EMPTY = "◌"
@@ -33,6 +34,8 @@ def render_star_sheet(sheet: StarSheet, *, title_suffix: str = "") -> Renderable
     parts += [
         _abilities(sheet),
         Columns([_influence(sheet), _limit(sheet), _acclaim(sheet)]),
+        _awards(sheet),
+        _progress(sheet),
         _hero_props(sheet),
         Columns([_props(sheet), _trinkets(sheet)]),
         Columns([_relationships("Bonds", sheet.bonds), _relationships("Grudges", sheet.grudges)]),
@@ -116,6 +119,43 @@ def _acclaim(sheet: StarSheet) -> RenderableType:
     return table
 
 
+def _progress(sheet: StarSheet) -> RenderableType:
+    """Every track's way forward: each Path's cost and milestones, XP to each next milestone."""
+    table = Table(title="Progress", box=box.SIMPLE_HEAD, show_header=False, expand=True)
+    paths = []
+    for path, acclaim in sheet.acclaim.items():
+        track = career.track_of(sheet, path)
+        milestones = "o" * track.minor + "O" * track.major
+        paths.append(f"{path.value.capitalize()} {acclaim}/{career.path_cost(sheet, path)}" + (f" {milestones}" if milestones else ""))
+    table.add_row("Career Paths", Text(" · ".join(paths)))
+    xp = []
+    for name, ability in sheet.abilities.items():
+        left = progression.ability_xp_needed(ability)
+        if ability.xp or ability.permanent_xp or ability.base_dice or ability.stars:
+            xp.append(f"{name.value.capitalize()} {'complete' if left is None else f'{left} △ to the next milestone'}")
+    for prop in sheet.hero_props:
+        left = progression.hero_prop_xp_needed(prop)
+        xp.append(f"{prop.name} {'complete' if left is None else f'{left} △ to the next milestone'}")
+    table.add_row("XP", Text(" · ".join(xp) or "none"))
+    return table
+
+
+def _awards(sheet: StarSheet) -> RenderableType:
+    table = Table(title="Awards, Masteries and Stuff", box=box.SIMPLE_HEAD, show_header=False, expand=True)
+    awards = [f"{a.value.replace('_', ' ').title()}" + (f" (used in Episode {sheet.awards_used[a]})" if a in sheet.awards_used else "")
+              for a in sorted(sheet.awards, key=list(Award).index)]
+    table.add_row("Awards", Text(", ".join(awards) or "none"))
+    mastered = [m.value.replace("_", " ").title() for m in sorted(sheet.masteries, key=list(Mastery).index)]
+    mastered += [f"{n.value.title()} ⇧" for n, a in sheet.abilities.items() if a.mastered]
+    table.add_row("Masteries", Text(", ".join(mastered) or "none"))
+    table.add_row("Stuff", Text(f"{sheet.stuff_ticks} tick{'s' if sheet.stuff_ticks != 1 else ''}, "
+                                f"{backpack.bundles(sheet)} Utility Bundle{'s' if backpack.bundles(sheet) != 1 else ''}; "
+                                f"Hero Prop Slots {len(sheet.hero_props)}/{backpack.hero_prop_slots(sheet)}"))
+    if sheet.drawbacks:
+        table.add_row("Drawbacks", Text("; ".join(sheet.drawbacks), style="red"))
+    return table
+
+
 def _hero_prop_row(table: Table, prop: HeroProp) -> None:
     powers = Text()
     for number, power in enumerate(prop.powers, start=1):
@@ -127,10 +167,11 @@ def _hero_prop_row(table: Table, prop: HeroProp) -> None:
     milestones = Text(f"{prop.milestones}: {' '.join(prop.unlocked_milestones) or 'none'}\n")
     milestones.append(f"+{prop.bonus_dice} dice, up to {tier.letter if tier else '-'}", style="bold")
     wear = Text.assemble(_track(prop.wear, prop.wear_capacity, "⛉", "yellow"), f" {prop.wear}/{prop.wear_capacity}")
+    xp = str(prop.xp) + (f" +{prop.permanent_xp} pen" if prop.permanent_xp else "")
     table.add_row(
         Text(prop.name),
         wear,
-        str(prop.xp),
+        xp,
         powers,
         milestones,
     )
@@ -146,16 +187,21 @@ def _hero_props(sheet: StarSheet) -> RenderableType:
 
 
 def _props(sheet: StarSheet) -> RenderableType:
-    table = Table(title="Props", box=box.SIMPLE_HEAD)
-    for column in ("Type", "Quality", "Count"):
+    types = len({p.type for p in sheet.props})
+    title = (f"Props · Backpack {types}/{backpack.backpack_slots(sheet)} slots, {backpack.prop_limit(sheet)} per Quality"
+             f" · hands {backpack.HANDS - backpack.hands_free(sheet)}/{backpack.HANDS}")
+    table = Table(title=title, box=box.SIMPLE_HEAD)
+    for column in ("Type", "Quality", "Count", "Where"):
         table.add_column(column)
     for prop in sheet.props:
-        table.add_row(prop.type.value, prop.quality.value, f"{'◊' * prop.count} {prop.count}")
+        table.add_row(prop.type.value, prop.quality.value, f"{'◊' * prop.count} {prop.count}", "Backpack")
+    for prop in sheet.in_hand:
+        table.add_row(prop.type.value, prop.quality.value, f"{'◊' * prop.count} {prop.count}", "in hand")
     return table
 
 
 def _trinkets(sheet: StarSheet) -> RenderableType:
-    table = Table(title="Trinkets", box=box.SIMPLE_HEAD, show_header=False)
+    table = Table(title=f"Trinkets {len(sheet.trinkets)}/{backpack.trinket_slots(sheet)}", box=box.SIMPLE_HEAD, show_header=False)
     for trinket in sheet.trinkets:
         table.add_row(Text(trinket))
     return table
@@ -170,5 +216,7 @@ def _relationships(title: str, relationships: list[Relationship]) -> RenderableT
         marks = " ".join(
             tier.letter + (EXHAUSTED_TIER if tier in relationship.exhausted else OPEN_TIER) for tier in tiers
         )
+        if relationship.extra_marked:
+            marks = f"{'■' * relationship.extra_marked} " + marks
         table.add_row(Text(relationship.with_), f"{relationship.tier.letter} ({relationship.tier.value})", marks)
     return table

@@ -150,6 +150,17 @@ def _record(s: Session, ref: Any, character: str | None, record: Callable[[str],
         console.print(Panel(Text("\n").join(lines), title=f"#{event.version} · {event.type_name}{hidden}", title_align="left"))
 
 
+def _demo_lines(rules: "Ruleset", start: str) -> list[str]:
+    """The lines of the ruleset's demo script that start so: real, tested examples for `--help`."""
+    from importlib import resources
+
+    try:
+        text = resources.files(rules.package).joinpath("examples", "demo.txt").read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError, TypeError):
+        return []
+    return [line.strip() for line in text.splitlines() if line.strip().startswith(start)]
+
+
 def check_command(rules: "Ruleset") -> typer.Typer:
     """A one-command app: `check` with the options of this ruleset's check input."""
 
@@ -166,6 +177,7 @@ def check_command(rules: "Ruleset") -> typer.Typer:
         "With no face option the ledger rolls the dice from the committed seed (provable after "
         "`showrunner seed reveal`); give the faces of physical dice with the table-dice options.\n\n"
         f"Reference: docs/reference/ruleset-{rules.name}.md"
+        + "".join(f"\n\nExample: showrunner {line}" for line in _demo_lines(rules, "check ")[:1])
     )
     app = typer.Typer(add_completion=False)
     app.command("check")(_command(run, _parameters(rules.check_input, rules.table_dice, f"{rules.name} check"), doc))

@@ -11,23 +11,7 @@ import typer
 from .errors import UsageProblem
 from .options import JsonOption
 from .session import print_json, session, stdout_console
-from .world_common import (
-    CHECK_FLAGS,
-    ActionFaces,
-    Grit,
-    Keep,
-    OppositionFaces,
-    PowerFaces,
-    Push,
-    ScriptFaces,
-    Specialty,
-    check_faces,
-    check_request,
-    difficulty,
-    director_only,
-    report,
-    with_flags,
-)
+from .world_common import CheckOptions, check_flags, check_options, difficulty, director_only, recording, report
 
 app = typer.Typer(
     help="Action Sequences and Set Pieces (Chapter 7).",
@@ -88,28 +72,27 @@ def declare(
 
 
 @app.command("beat")
+@check_options
 def beat(
     ctx: typer.Context,
     goal: Annotated[str, typer.Argument(help="The running Sequence's goal.")],
     star: Annotated[str | None, typer.Argument(help="The Star rolling the Beat's check.")] = None,
     ability: Annotated[str | None, typer.Argument(help="The Ability rolled.")] = None,
     outcome: Annotated[str | None, typer.Option("--outcome", help=f"Record a Beat rolled elsewhere: {', '.join(OUTCOMES)}.")] = None,
-    specialty: Specialty = None,
-    grit: Grit = 0,
-    keep: Keep = None,
-    push: Push = False,
-    action: ActionFaces = None,
-    opposition_dice: OppositionFaces = None,
-    script: ScriptFaces = None,
-    power: PowerFaces = None,
     as_json: JsonOption = False,
+    *,
+    check: CheckOptions,
 ) -> None:
     """Play the next Beat: a check at the Beat's reduced Difficulty against the target's pips (the
-    Climax: at least the number of Beats), and the progress it makes (7.1, 7.3).
+    Climax: at least the number of Beats), and the progress it makes (7.1, 7.3). Takes the
+    before-roll options of `check`. The Beat that ends the Sequence on a Partial or better pays
+    the Combo Pool out to the Stars who paid it in (Influence regained, overflowing to the
+    Ensemble Pool); a Beat that calls for Consequences records them as due.
 
-    Example: showrunner sequence beat 'Crack the vault' Mara fight --action 6,5,1 --opposition-dice 1,2,3 --script 2,3 --power 5
+    Example: showrunner sequence beat 'Crack the vault' Mara fight -s Brawling --action 6,5,1,2 --opposition-dice 1,2,3 --script 2,3 --power 5
     """
-    from ..domain.errors import InvalidDice
+    from ..domain.showrunner.events import InfluenceRegained
+    from ..domain.showrunner.world_events import ConsequencesDue, SequenceBeatPlayed
     from ..ledger import world
 
     request = None
@@ -118,13 +101,13 @@ def beat(
             raise UsageProblem("give a Star and an Ability to roll the Beat, or --outcome for one rolled elsewhere, not both")
         if outcome.strip().lower() not in OUTCOMES:
             raise UsageProblem(f"--outcome: '{outcome}' is not an outcome ({', '.join(OUTCOMES)})")
-        if action or opposition_dice or script:
-            raise UsageProblem("--outcome records a Beat without a check: give no --action, --opposition-dice or --script")
+        if check.given_for_a_roll():
+            raise UsageProblem(f"--outcome records a Beat without a check: give no {', '.join(check.given_for_a_roll())}")
     elif star is None or ability is None:
         raise UsageProblem("give the Star and the Ability rolling the Beat (or --outcome)")
     else:
-        request = check_request(star, ability, specialty, grit, keep, push)
-    faces = check_faces(action, opposition_dice, script, power)
+        request = check.request(star, ability)
+    faces = check.faces()
     s = session(ctx)
     ref = s.target()
     if request is not None:
@@ -133,22 +116,33 @@ def beat(
         request = request.model_copy(update={"star": name})
     else:
         director_only(s, "records a Beat without a check")
-    try:
-        result = world.play_beat(s.ledger, ref, goal, request=request, outcome=outcome.strip().lower() if outcome else None,
-                                 faces=faces or None, by=s.recorded_by(ref))
-    except InvalidDice as e:
-        raise with_flags(e, CHECK_FLAGS) from None
-    played = result.events[-1].fact
+    result = recording(lambda: world.play_beat(
+        s.ledger, ref, goal, request=request, outcome=outcome.strip().lower() if outcome else None,
+        faces=faces or None, by=s.recorded_by(ref),
+    ), check_flags())
+    facts = [e.fact for e in result.events]
+    played = next(f for f in facts if isinstance(f, SequenceBeatPlayed))
+    due = [f for f in facts if isinstance(f, ConsequencesDue)]
+    regained = [f.regained for f in facts if isinstance(f, InfluenceRegained)]
     extra = {"consequences": played.recorded.consequences,
              "consequence_difficulty": played.recorded.consequence_difficulty.value,
              "everyone": played.recorded.everyone, "sequence_outcome": played.recorded.sequence.outcome,
-             "payout": played.recorded.payout, "lost": played.recorded.lost}
+             "payout": played.recorded.payout, "lost": played.recorded.lost,
+             "paid_out": [r.model_dump(mode="json", exclude={"kind"}) for r in regained],
+             "consequences_due": [{"stars": list(d.who), "count": d.count, "difficulty": d.difficulty.value}
+                                  for d in due]}
     report(ref, result, as_json, **extra)
-    if not as_json and played.recorded.payout:
+    if as_json:
+        return
+    if played.recorded.payout and not regained:
         stdout_console().print(
             "The Combo Pool pays out to the participants or the Ensemble Pool: record it with `showrunner regain`.",
             highlight=False,
         )
+    for d in due:
+        for who in d.who or ("STAR",):
+            stdout_console().print(f"  showrunner consequence '{who}' KIND -d {d.difficulty.value}"
+                                   + (f" --count {d.count}" if d.count > 1 else ""), highlight=False, markup=False)
 
 
 @app.command("spend")

@@ -4,13 +4,13 @@ the Director alone, and changes nothing until `subplot reveal N` brings it on-sc
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 
 from .options import JsonOption
 from .session import print_json, session, stdout_console
-from .world_common import director_only, faces_option, parse_faces, report, stars_view, with_flags
+from .world_common import director_only, faces_option, option_group, parse_faces, recording, report, stars_view
 
 app = typer.Typer(
     help="The Writer's Room: Subplots in stasis, Revealed, resolved (Chapter 13).",
@@ -34,26 +34,31 @@ def writers_faces(roster: Any, power_level: Any, event: Any, bounty: Any, power:
     })
 
 
-def _run(call: Any) -> Any:
-    from ..domain.errors import InvalidDice
+class WritersDice(NamedTuple):
+    """The table dice of a command that may write Subplots (`writers_dice`)."""
 
-    try:
-        return call()
-    except InvalidDice as e:
-        raise with_flags(e, FLAGS) from None
+    roster_die: list[str] | None = None
+    power_level_dice: list[str] | None = None
+    event: list[str] | None = None
+    bounty: list[str] | None = None
+    power: list[str] | None = None
+
+    def faces(self) -> dict[str, list[int]]:
+        return writers_faces(*self)
+
+
+writers_dice = option_group(WritersDice, (RosterDie, PowerLevelDice, EventDie, BountyDice, PowerDice), "dice")
 
 
 @app.command("generate")
+@writers_dice
 def generate(
     ctx: typer.Context,
     plotter: Annotated[str | None, typer.Option("--plotter", help="Choose the Plotter instead of rolling on the roster.")] = None,
     pre_production: Annotated[bool, typer.Option("--pre-production", help="Written in Pre-Production: free (otherwise 1 Studio Note).")] = False,
-    roster_die: RosterDie = None,
-    power_level_dice: PowerLevelDice = None,
-    event: EventDie = None,
-    bounty: BountyDice = None,
-    power: PowerDice = None,
     as_json: JsonOption = False,
+    *,
+    dice: WritersDice,
 ) -> None:
     """Write a Subplot through the four phases (13.2): Plotter, Power, Ally, Target. It waits in
     stasis, seen by the Director alone. A roll on an empty slot Unlocks it; a repeat Plotter marks
@@ -63,12 +68,12 @@ def generate(
     """
     from ..ledger import world
 
-    faces = writers_faces(roster_die, power_level_dice, event, bounty, power)
+    faces = dice.faces()
     s = session(ctx)
     director_only(s, "writes Subplots")
     ref = s.target()
-    result = _run(lambda: world.generate_subplot(s.ledger, ref, plotter=plotter, pre_production=pre_production,
-                                                 faces=faces or None, by=s.recorded_by(ref)))
+    result = recording(lambda: world.generate_subplot(s.ledger, ref, plotter=plotter, pre_production=pre_production,
+                                                      faces=faces or None, by=s.recorded_by(ref)), FLAGS)
     report(ref, result, as_json)
 
 
@@ -91,7 +96,7 @@ def pre_production(
     s = session(ctx)
     director_only(s, "writes Subplots")
     ref = s.target()
-    result = _run(lambda: world.pre_production(s.ledger, ref, faces=faces or None, by=s.recorded_by(ref)))
+    result = recording(lambda: world.pre_production(s.ledger, ref, faces=faces or None, by=s.recorded_by(ref)), FLAGS)
     report(ref, result, as_json)
 
 
@@ -114,8 +119,8 @@ def reveal(
     s = session(ctx)
     director_only(s, "reveals Subplots")
     ref = s.target()
-    result = _run(lambda: world.reveal_subplot(s.ledger, ref, number, cliffhanger=cliffhanger, faces=faces or None,
-                                               by=s.recorded_by(ref)))
+    result = recording(lambda: world.reveal_subplot(s.ledger, ref, number, cliffhanger=cliffhanger,
+                                                    faces=faces or None, by=s.recorded_by(ref)), FLAGS)
     report(ref, result, as_json)
 
 

@@ -13,23 +13,15 @@ from .errors import UsageProblem
 from .options import JsonOption
 from .session import print_json, session, stdout_console
 from .world_common import (
-    CHECK_FLAGS,
-    ActionFaces,
-    Grit,
-    Keep,
-    OppositionFaces,
-    PowerFaces,
-    Push,
-    ScriptFaces,
-    Specialty,
-    check_faces,
-    check_request,
+    CheckOptions,
+    check_flags,
+    check_options,
     difficulty,
     director_only,
     faces_option,
     parse_faces,
+    recording,
     report,
-    with_flags,
 )
 
 app = typer.Typer(
@@ -61,7 +53,6 @@ def create(
 
     Example: showrunner threat create 'Iron Warden' --kind opponent -l FORMIDABLE --power 4,2,3
     """
-    from ..domain.errors import InvalidDice
     from ..ledger import world
 
     chosen = difficulty("--power-level", level)
@@ -72,11 +63,8 @@ def create(
     s = session(ctx)
     director_only(s, "brings in Threats")
     ref = s.target()
-    try:
-        result = world.create_threat(s.ledger, ref, name, kind.value, chosen, pips=given, faces=faces or None,
-                                     by=s.recorded_by(ref))
-    except InvalidDice as e:
-        raise with_flags(e, CHECK_FLAGS) from None
+    result = recording(lambda: world.create_threat(s.ledger, ref, name, kind.value, chosen, pips=given,
+                                                   faces=faces or None, by=s.recorded_by(ref)), {"power": "--power"})
     report(ref, result, as_json)
 
 
@@ -148,41 +136,33 @@ def show(
 
 
 @app.command("strike")
+@check_options
 def strike(
     ctx: typer.Context,
     target: Annotated[str, typer.Argument(help="The Opponent, Obstacle or Actor struck.")],
     star: Annotated[str, typer.Argument(help="The Star making the strike.")],
     ability: Annotated[str, typer.Argument(help="The Ability rolled.")],
-    specialty: Specialty = None,
-    grit: Grit = 0,
-    keep: Keep = None,
-    push: Push = False,
-    action: ActionFaces = None,
-    opposition_dice: OppositionFaces = None,
-    script: ScriptFaces = None,
-    power: PowerFaces = None,
     as_json: JsonOption = False,
+    *,
+    check: CheckOptions,
 ) -> None:
     """A Decisive Strike (12.1G): one check one step above the top die, against its pips plus one
     per die below. Success or Highlight destroys the target; anything less leaves its dice.
+    Takes the before-roll options of `check`.
 
-    Example: showrunner threat strike Sentinel Mara fight --action 6,5,1 --opposition-dice 1,1,2,3 --script 2,3
+    Example: showrunner threat strike Sentinel Mara fight --grit 1 --action 6,5,1,2 --opposition-dice 1,1,2,3 --script 2,3
     """
-    from ..domain.errors import InvalidDice
     from ..ledger import world
 
-    request = check_request(star, ability, specialty, grit, keep, push)
-    faces = check_faces(action, opposition_dice, script, power)
+    request = check.request(star, ability)
+    faces = check.faces()
     s = session(ctx)
     ref = s.target()
     name = s.ledger.view(ref).state.star(star).name
     s.check_acting_for(ref, name)
     request = request.model_copy(update={"star": name})
-    try:
-        result = world.check_against(s.ledger, ref, request, target, decisive=True, faces=faces or None,
-                                     by=s.recorded_by(ref))
-    except InvalidDice as e:
-        raise with_flags(e, CHECK_FLAGS) from None
+    result = recording(lambda: world.check_against(s.ledger, ref, request, target, decisive=True, faces=faces or None,
+                                                   by=s.recorded_by(ref)), check_flags())
     report(ref, result, as_json)
 
 

@@ -4,9 +4,11 @@ reports of recorded facts, and the Stars' view of the world (no Subplot in stasi
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
+import functools
+import inspect
 import re
-from collections.abc import Mapping, Sequence
-from typing import Annotated, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Annotated, Any, NamedTuple, TypeVar
 
 import typer
 
@@ -14,6 +16,7 @@ from .errors import Refused, UsageProblem
 from .session import print_json, stdout_console
 
 TABLE = "Table dice (typed in from physical dice; any one makes every die of the command a table die)"
+T = TypeVar("T")
 LADDER = "NORMAL, HARD, FORMIDABLE, EPIC, LEGENDARY, MYTHIC, ASCENDANT, GODLIKE (or N, H, F, E, L, M, A, G)"
 
 
@@ -73,13 +76,8 @@ def director_only(s: Any, what: str) -> None:
 
 
 def stars_view(world: Any, director: bool) -> Any:
-    """The world as the reader may see it: a Star never sees a Subplot in stasis (nor a roster
-    slot only a Subplot roll has Unlocked)."""
-    if director:
-        return world
-    subplots = tuple(s for s in world.subplots if s.status != "stasis")
-    slots = {n: held for n, held in world.roster.slots.items() if held is not None}
-    return world.model_copy(update={"subplots": subplots, "roster": world.roster.model_copy(update={"slots": slots})})
+    """The world as the reader may see it: a Star never sees a Subplot in stasis."""
+    return world if director else world.as_seen_by_players()
 
 
 def report(ref: Any, result: Any, as_json: bool, **extra: Any) -> None:
@@ -107,40 +105,126 @@ def power_text(power: Any) -> str:
     return power.describe()
 
 
-def check_request(star: str, ability: str, specialty: Sequence[str] | None, grit: int, keep: str | None, push: bool) -> Any:
-    """The check a Beat or a Decisive Strike rolls (its Difficulty and Opposition are set by the target)."""
-    from ..domain.showrunner.check import CheckRequest
-    from .check import _ability, _keep
+# ------------------------------------------------------------------ a check's before-roll options
 
-    return CheckRequest(
-        star=star, ability=_ability(ability), difficulty="NORMAL", specialties=tuple(specialty or ()), grit=grit,
-        keep=_keep(keep) if keep is not None else None, push=push,
-    )
-
-
-CHECK_FLAGS = {
-    "action": "--action", "opposition": "--opposition-dice", "script": "--script", "power": "--power",
-}
+BEFORE = "Before the roll (as for `check`)"
+Specialty = Annotated[list[str] | None, typer.Option("--specialty", "-s", metavar="NAME", help="An applicable Specialty (repeatable): +1 Action Die per rank.", rich_help_panel=BEFORE)]
+Scar = Annotated[list[str] | None, typer.Option("--scar", metavar="NAME", help="A triggered Scar (repeatable): +1 Opposition Die per point of penalty.", rich_help_panel=BEFORE)]
+Grit = Annotated[int, typer.Option("--grit", min=0, metavar="N", help="Grit spent before the roll: +1 Action Die each.", rich_help_panel=BEFORE)]
+Prop = Annotated[list[str] | None, typer.Option("--prop", metavar="TYPE[:QUALITY]", help="A Prop spent, e.g. Weapons:HARD (repeatable): +1 Action Die each.", rich_help_panel=BEFORE)]
+Preparation = Annotated[int, typer.Option("--preparation", min=0, metavar="N", help="Preparation spent as NORMAL Props: +1 Action Die each.", rich_help_panel=BEFORE)]
+PlotArmor = Annotated[bool, typer.Option("--plot-armor", help="Spend 1 Plot Armor: the task becomes EASY (a Scar without Plot Armor Mastery).", rich_help_panel=BEFORE)]
+HeroProp = Annotated[str | None, typer.Option("--hero-prop", metavar="NAME", help="Use a Hero Prop: 1 Wear, its bonus dice, its Difficulty milestone.", rich_help_panel=BEFORE)]
+Keep = Annotated[str | None, typer.Option("--keep", "-k", metavar="A,B", help="The two Result Dice to keep (default: the best pair).")]
+Push = Annotated[bool, typer.Option("--push", help="Push Your Limits to pay a spend the pools cannot.")]
 ActionFaces = faces_option("--action", "The Action Dice of the check, e.g. 1,4,5.")
 OppositionFaces = faces_option("--opposition-dice", "The Opposition Dice of the check (as many as the target's pips).")
 ScriptFaces = faces_option("--script", "The two Script Dice of the check, e.g. 4,2.")
 PowerFaces = faces_option("--power", "The d6s the target's Power Dice re-roll (a cleared die's reset, a carry), in order.")
-Specialty = Annotated[list[str] | None, typer.Option("--specialty", "-s", metavar="NAME", help="An applicable Specialty (repeatable).")]
-Grit = Annotated[int, typer.Option("--grit", min=0, metavar="N", help="Grit spent before the roll: +1 Action Die each.")]
-Keep = Annotated[str | None, typer.Option("--keep", "-k", metavar="A,B", help="The two Result Dice to keep (default: the best pair).")]
-Push = Annotated[bool, typer.Option("--push", help="Push Your Limits to pay a spend the pools cannot.")]
+ScarSlotFaces = faces_option("--scar-slot", "The d10 slot rolls of a Plot Armor Scar, in order.")
+AnomalyFaces = faces_option("--anomaly", "The d100 Anomaly rolls of a Channel check that Hits the Mark.")
+
+CHECK_DICE = ("action", "opposition", "script", "power", "scar_slot", "anomaly")
+"""The dice purposes a check against the world may ask for, named as `check` names them (FACE_FLAGS)."""
+
+
+class CheckOptions(NamedTuple):
+    """What `check_options` gathers from the command line for one check against the world."""
+
+    specialty: list[str] | None = None
+    scar: list[str] | None = None
+    grit: int = 0
+    prop: list[str] | None = None
+    preparation: int = 0
+    plot_armor: bool = False
+    hero_prop: str | None = None
+    keep: str | None = None
+    push: bool = False
+    action: list[str] | None = None
+    opposition_dice: list[str] | None = None
+    script: list[str] | None = None
+    power: list[str] | None = None
+    scar_slot: list[str] | None = None
+    anomaly: list[str] | None = None
+
+    def request(self, star: str, ability: str) -> Any:
+        """The check a Beat or a Decisive Strike rolls (its Difficulty and Opposition are set by the target)."""
+        from ..domain.showrunner.check import CheckRequest
+        from .check import _ability, _keep, _prop
+
+        return CheckRequest(
+            star=star, ability=_ability(ability), difficulty="NORMAL", specialties=tuple(self.specialty or ()),
+            scars=tuple(self.scar or ()), grit=self.grit, props=tuple(_prop(p) for p in self.prop or ()),
+            preparation=self.preparation, plot_armor=self.plot_armor, hero_prop=self.hero_prop,
+            keep=_keep(self.keep) if self.keep is not None else None, push=self.push,
+        )
+
+    def faces(self) -> dict[str, list[int]]:
+        from .check import FACE_FLAGS
+
+        values = dict(zip(CHECK_DICE, (self.action, self.opposition_dice, self.script, self.power, self.scar_slot,
+                                       self.anomaly)))
+        return parse_faces({p: (FACE_FLAGS[p][0], values[p], FACE_FLAGS[p][1]) for p in CHECK_DICE})
+
+    def given_for_a_roll(self) -> list[str]:
+        """The flags given that only a rolled check uses (all but --power)."""
+        names = [name for name, value in self._asdict().items() if name != "power" and value not in (None, 0, False)]
+        return ["--" + name.replace("_", "-") for name in names]
+
+
+def option_group(options: Any, annotations: Sequence[Any], keyword: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """A decorator giving a command a group of options declared once: the fields of `options` (a
+    NamedTuple), with its defaults and, in order, `annotations`, placed before `--json`. The
+    command takes them together as its keyword-only argument `keyword`."""
+    group = [
+        inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=annotation)
+        for (name, default), annotation in zip(options._field_defaults.items(), annotations, strict=True)
+    ]
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        signature = inspect.signature(command)
+        kept = [p for p in signature.parameters.values() if p.name != keyword]
+        at = next(i for i, p in enumerate(kept) if p.name == "as_json")
+        parameters = kept[:at] + group + kept[at:]
+
+        @functools.wraps(command)
+        def with_options(*args: Any, **kwargs: Any) -> None:
+            given = {name: kwargs.pop(name) for name in options._fields}
+            command(*args, **{keyword: options(**given)}, **kwargs)
+
+        with_options.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+        with_options.__annotations__ = {p.name: p.annotation for p in parameters}
+        return with_options
+
+    return decorate
+
+
+check_options = option_group(
+    CheckOptions,
+    (Specialty, Scar, Grit, Prop, Preparation, PlotArmor, HeroProp, Keep, Push, ActionFaces, OppositionFaces,
+     ScriptFaces, PowerFaces, ScarSlotFaces, AnomalyFaces),
+    "check",
+)
+"""The before-roll options and table dice of `check`, for every command that rolls a check against the world."""
 
 
 def check_faces(action: Any, opposition: Any, script: Any, power: Any) -> dict[str, list[int]]:
-    return parse_faces({
-        "action": ("--action", action, 6), "opposition": ("--opposition-dice", opposition, 6),
-        "script": ("--script", script, 6), "power": ("--power", power, 6),
-    })
+    """The table faces of a check's Action, Opposition and Script Dice and of the Power Dice it moves."""
+    return CheckOptions(action=action, opposition_dice=opposition, script=script, power=power).faces()
 
 
-def visible_state(state: Any, director: bool) -> Any:
-    """A campaign state as the reader may see it: for a Star, the world without Subplots in stasis."""
-    world = getattr(state, "world", None)
-    if director or world is None:
-        return state
-    return state.model_copy(update={"world": stars_view(world, director)})
+def check_flags() -> dict[str, str]:
+    """{purpose: flag} of the table dice of a check, for `with_flags`."""
+    from .check import FACE_FLAGS
+
+    return {purpose: FACE_FLAGS[purpose][0] for purpose in CHECK_DICE}
+
+
+def recording(call: Callable[[], T], flags: Mapping[str, str]) -> T:
+    """Run a command that records, naming this command's flag when the table dice do not fit."""
+    from ..domain.errors import InvalidDice
+
+    try:
+        return call()
+    except InvalidDice as e:
+        raise with_flags(e, flags) from None

@@ -59,6 +59,7 @@ from ..domain.events import Fact, Visibility
 from .events import LedgerEvent
 from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignStarted, NoteRecorded, SeedCommitted, SeedRevealed
 from ..domain.showrunner.events import CheckAbandoned, CheckRolled, ConsequenceSuffered, InfluenceRegained, InfluenceSpent
+from ..domain.showrunner.progress_events import with_milestones
 from .integrity import GENESIS_HASH, Digest, Problem, VerifyReport, chain_hash
 from .persistence import delete_snapshot, is_busy_error
 from .registry import (
@@ -584,6 +585,8 @@ class Ledger:
     ) -> CommandResult:
         """Resolve and record an Ability Check: table dice when faces are given, else ledger dice.
 
+        The milestones its XP fills are crossed in the same save (a MilestonesReached after it).
+
         With a chooser (a Star at a terminal) the after-roll spends and the kept pair are
         asked for once the dice are down; walking away then records a CheckAbandoned.
         If another roll lands while the Star chooses, nothing is recorded: deciding again
@@ -614,7 +617,8 @@ class Ledger:
                                        effects=walked_away.effects)]
             if isinstance(dice, TableDice):
                 dice.check_all_used()
-            return [CheckRolled(resolution=resolution, roll_number=roll_number, dice_commitment=commitment_used)]
+            rolled = CheckRolled(resolution=resolution, roll_number=roll_number, dice_commitment=commitment_used)
+            return with_milestones(state, [rolled], resolution.star)
 
         return self.execute(ref, decide, by=by, command_id=command_id)
 

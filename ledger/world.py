@@ -10,19 +10,19 @@ rolls takes the next roll number of the branch, so every roll is provable on its
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, TypeVar
 
 from ..domain.campaign import CampaignState, name_key
-from ..domain.dice import DiceSource, RecordingDice, TableDice
+from ..domain.dice import RecordingDice
 from ..domain.errors import AlreadyExists, RuleViolation, UnknownName
 from ..domain.events import Fact
-from ..domain.showrunner.actors import Actor
+from ..domain.showrunner.actors import Actor, Person, TieKind, set_tie
 from ..domain.showrunner.check import Abandoned, CheckRequest, Chooser, resolve
-from ..domain.showrunner.consequences import DeferredDice
-from ..domain.showrunner.events import CheckAbandoned, CheckRolled, InfluenceSpent
-from ..domain.showrunner.influence import decide_spend
+from ..domain.showrunner.events import CheckAbandoned, CheckRolled, InfluenceRegained, InfluenceSpent
+from ..domain.showrunner.influence import decide_regain, decide_spend
 from ..domain.showrunner.ladder import Difficulty
+from ..domain.showrunner.progress_events import with_milestones
 from ..domain.showrunner.power_dice import decisive_strike_difficulty, decisive_strike_opposition
 from ..domain.showrunner import sequences as seq_rules
 from ..domain.showrunner import threats as threat_rules
@@ -32,9 +32,11 @@ from ..domain.showrunner.world import World
 from ..domain.showrunner.world_events import (
     ActorCreated,
     ActorSpec,
+    ActorTieChanged,
     ActorsContested,
     ComboSpent,
     ConsequenceMenuRolled,
+    ConsequencesDue,
     Contribution,
     MenuOptionRecord,
     OracleAnswered,
@@ -58,11 +60,11 @@ from ..domain.showrunner.writers_room import (
     reveal_cost,
 )
 from ..domain.showrunner import writers_room
-from .dice import LedgerDice
 from .errors import CommandConflict
+from .command_dice import CommandDice, Faces
 from .service import DIRECTOR, BranchRef, CommandResult, Ledger
 
-Faces = Mapping[str, Sequence[int]] | None
+T = TypeVar("T")
 
 
 def _showrunner(state: CampaignState) -> ShowrunnerState:
@@ -71,44 +73,50 @@ def _showrunner(state: CampaignState) -> ShowrunnerState:
     return state
 
 
-class _Rolls:
-    """The dice of one command: the table's faces for all of its rolls, or ledger dice per roll number."""
-
-    def __init__(self, ledger: Ledger, ref: BranchRef, state: CampaignState, faces: Faces) -> None:
-        self.ledger, self.ref = ledger, ref
-        self.table = TableDice(faces) if faces else None
-        self.next = state.dice_rolls + 1
-        self.commitment = state.dice_commitment
-
-    def ledger_dice(self, number: int) -> LedgerDice:
-        return LedgerDice(self.ledger.keys.load(self.ref.campaign.id, self.commitment), self.ref.branch.id, number)
-
-    def take(self) -> tuple[int, DiceSource]:
-        """The next roll number and its dice (ledger dice are only derived if a die is asked for)."""
-        number = self.next
-        self.next += 1
-        if self.table is not None:
-            return number, self.table
-        return number, DeferredDice("ledger", lambda: self.ledger_dice(number))
-
-    def recording(self) -> tuple[int, RecordingDice]:
-        number, dice = self.take()
-        return number, RecordingDice(dice)
-
-    def stamp(self, number: int, recorder: RecordingDice) -> dict[str, Any]:
-        ledger_rolled = bool(recorder.rolls) and self.table is None
-        return {"roll_number": number, "dice_commitment": self.commitment if ledger_rolled else None,
-                "rolls": tuple(recorder.rolls)}
-
-    def done(self) -> None:
-        if self.table is not None:
-            self.table.check_all_used()
 
 
 def _after(state: ShowrunnerState, facts: Sequence[Fact]) -> ShowrunnerState:
     for fact in facts:
         state = fact.apply(state)  # type: ignore[attr-defined]
     return state
+
+
+def _rolled_once(
+    ledger: Ledger, ref: BranchRef, state: CampaignState, faces: Faces, decide: Callable[[RecordingDice], T]
+) -> tuple[T, dict[str, Any]]:
+    """A command with one rolling fact: `decide` with the next roll number's dice (every table
+    face must be used); its result and the fact's `roll_number`, `dice_commitment` and `rolls`."""
+    rolls = CommandDice(ledger, ref, state, faces)
+    number, recorder = rolls.recording()
+    made = decide(recorder)
+    rolls.done()
+    return made, rolls.stamp(number, recorder)
+
+
+class _CheckRoller:
+    """Rolls the check of a command. With a chooser the Star sees the dice before choosing, so if
+    the ledger must decide again (another roll was recorded first) nothing is recorded: deciding
+    again would show other dice, a re-roll the rules do not give."""
+
+    def __init__(self, chooser: Chooser | None) -> None:
+        self.chooser = chooser
+        self.shown = False
+
+    def roll(self, state: ShowrunnerState, asked: CheckRequest, rolls: CommandDice) -> CheckRolled | CheckAbandoned:
+        if self.shown:
+            raise CommandConflict(
+                "another roll was recorded on this branch while you chose; yours was not recorded: roll again"
+            )
+        self.shown = self.chooser is not None
+        number, dice = rolls.take()
+        used = state.dice_commitment if rolls.table is None else None
+        try:
+            resolution = resolve(state, asked, dice, self.chooser)
+        except Abandoned as walked_away:
+            assert walked_away.request is not None
+            return CheckAbandoned(request=walked_away.request, rolls=walked_away.rolls, roll_number=number,
+                                  dice_commitment=used, effects=walked_away.effects)
+        return CheckRolled(resolution=resolution, roll_number=number, dice_commitment=used)
 
 
 # --------------------------------------------------------------------------- Actors
@@ -124,13 +132,10 @@ def create_actor(
         state = _showrunner(state)
         world = state.world
         _name_is_free(state, spec.name)
-        rolls = _Rolls(ledger, ref, state, faces)
-        number, recorder = rolls.recording()
-        actor = make_actor(spec, recorder)
+        actor, stamp = _rolled_once(ledger, ref, state, faces, lambda dice: make_actor(spec, dice))
         slot = world.roster.next_free() if spec.slot is None else spec.slot
         world.cast(actor, slot)  # refuses a filled slot or a taken name before anything is written
-        rolls.done()
-        return [ActorCreated(spec=spec, actor=actor, slot=slot, **rolls.stamp(number, recorder))]
+        return [ActorCreated(spec=spec, actor=actor, slot=slot, **stamp)]
 
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 
@@ -162,6 +167,40 @@ def contest_actors(
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 
 
+def set_actor_tie(
+    ledger: Ledger, ref: BranchRef, actor: str, kind: TieKind, person: str, to: Difficulty | None = None, *,
+    by: str = DIRECTOR, command_id: str | None = None,
+) -> CommandResult:
+    """12.1I: move an Actor's Bond or Grudge with a Star or another Actor up one slot, or to `to`;
+    a new tie enters at NORMAL (or `to`). A slot above the Actor's Power Level, a move that is not
+    upward and a tie already in the top slot are refused."""
+
+    def decide(state: CampaignState) -> list[Fact]:
+        state = _showrunner(state)
+        found = state.world.actor(actor)
+        who = _person(state, person)
+        moved = set_tie(found, kind, who, to)
+        reached = moved.tier(kind, who.name)
+        assert reached is not None
+        return [ActorTieChanged(
+            name=found.name, kind=kind, person=who, to=reached, before=found.tier(kind, who.name),
+            displaced=found.ties(kind).get(reached), actor=moved,
+        )]
+
+    return ledger.execute(ref, decide, by=by, command_id=command_id)
+
+
+def _person(state: ShowrunnerState, name: str) -> Person:
+    """An Actor of the world by full name, else a Star (by the start of the name, as everywhere)."""
+    if name_key(name) in state.world.actors:
+        return Person(name=state.world.actor(name).name)
+    try:
+        return Person(name=state.star(name).name, star=True)
+    except UnknownName as e:
+        actors = ", ".join(sorted(a.name for a in state.world.actors.values())) or "none"
+        raise UnknownName(f"{e}; no Actor is called '{name}' either (Actors: {actors})") from None
+
+
 # --------------------------------------------------------------------------- Threats
 
 
@@ -177,11 +216,8 @@ def create_threat(
     def decide(state: CampaignState) -> list[Fact]:
         state = _showrunner(state)
         _name_is_free(state, name)
-        rolls = _Rolls(ledger, ref, state, faces)
-        number, recorder = rolls.recording()
-        threat = decide_threat(name, kind, level, given, recorder)
-        rolls.done()
-        return [ThreatCreated(name=name, kind=kind, level=level, pips=given, threat=threat, **rolls.stamp(number, recorder))]
+        threat, stamp = _rolled_once(ledger, ref, state, faces, lambda dice: decide_threat(name, kind, level, given, dice))
+        return [ThreatCreated(name=name, kind=kind, level=level, pips=given, threat=threat, **stamp)]
 
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 
@@ -209,21 +245,21 @@ def check_against(
 
     The Opposition Dice are the pips on the target's Power Die at the check's Difficulty (a
     Decisive Strike: one step above the top die, facing the top die's pips plus one per die below).
-    Records the CheckRolled, then a ThreatChecked with the target's dice after the outcome.
+    Records the CheckRolled, then a ThreatChecked with the target's dice after the outcome, then
+    the milestones the check's XP filled.
     A Star who walks away after the roll records only the CheckAbandoned.
     """
-    shown = False
+    if aid and decisive:
+        raise RuleViolation("a Decisive Strike destroys; a check to aid an Actor builds: choose one")
+    roller = _CheckRoller(chooser)
 
     def decide(state: CampaignState) -> list[Fact]:
-        nonlocal shown
-        if shown:
-            raise CommandConflict(
-                "another roll was recorded on this branch while you chose; yours was not recorded: roll again"
-            )
         state = _showrunner(state)
         found = state.world.target(target)
         name = found.name
         _check_standing(found)
+        if aid and isinstance(found, Threat):
+            raise RuleViolation(f"{name} is a Threat: only an Actor is aided (a Project is built by any check)")
         if decisive:
             if isinstance(found, Threat) and found.kind == "project":
                 raise RuleViolation(f"{name} is a Project: a Decisive Strike is made against an Opponent or Obstacle")
@@ -235,17 +271,11 @@ def check_against(
             opposition = found.power.pips_at(difficulty)
             source = f"{name}'s {difficulty.value} Power Die"
         asked = request.model_copy(update={"difficulty": difficulty, "opposition": opposition, "opposition_source": source})
-        shown = chooser is not None
-        rolls = _Rolls(ledger, ref, state, faces)
-        number, dice = rolls.take()
-        used = None if faces else state.dice_commitment
-        try:
-            resolution = resolve(state, asked, dice, chooser)
-        except Abandoned as walked_away:
-            assert walked_away.request is not None
-            return [CheckAbandoned(request=walked_away.request, rolls=walked_away.rolls, roll_number=number,
-                                   dice_commitment=used, effects=walked_away.effects)]
-        checked = CheckRolled(resolution=resolution, roll_number=number, dice_commitment=used)
+        rolls = CommandDice(ledger, ref, state, faces)
+        checked = roller.roll(state, asked, rolls)
+        if isinstance(checked, CheckAbandoned):
+            return [checked]
+        resolution = checked.resolution
         after_check = _after(state, [checked])
         effect_number, recorder = rolls.recording()
         outcome = resolution.outcome.value
@@ -256,15 +286,19 @@ def check_against(
                 after_check.world, name, outcome, resolution.original_difficulty, recorder, aid=aid
             )
         rolls.done()
-        moved = world.target(name)
-        return [checked, ThreatChecked(
+        moved = ThreatChecked(
             star=resolution.star, target=name, outcome=outcome, difficulty=resolution.original_difficulty,
-            decisive=decisive, aid=aid, effect=effect,
-            threat=moved if isinstance(moved, Threat) else None, actor=moved if isinstance(moved, Actor) else None,
-            **rolls.stamp(effect_number, recorder),
-        )]
+            decisive=decisive, aid=aid, effect=effect, **_as_target(world, name), **rolls.stamp(effect_number, recorder),
+        )
+        return with_milestones(state, [checked, moved], resolution.star)
 
     return ledger.execute(ref, decide, by=by, command_id=command_id)
+
+
+def _as_target(world: World, name: str | None) -> dict[str, Threat | Actor | None]:
+    """The `threat` and `actor` fields of a fact: the target called `name` as it now stands."""
+    moved = world.target(name) if name is not None else None
+    return {"threat": moved if isinstance(moved, Threat) else None, "actor": moved if isinstance(moved, Actor) else None}
 
 
 def _check_standing(found: Threat | Actor) -> None:
@@ -296,17 +330,18 @@ def declare_sequence(
         pools: dict[str, int] = {}
         for c in contributions:
             pools[c.pool] = pools.get(c.pool, 0) + c.amount
-        sequence = seq_rules.declare(goal, difficulty, beats, pools, against=target_name, builds=builds, decisive=decisive)  # type: ignore[arg-type]
+        named = [c.model_copy(update={"star": state.star(c.star).name}) for c in contributions]
+        sequence = seq_rules.declare(
+            goal, difficulty, beats, pools, against=target_name, builds=builds, decisive=decisive,  # type: ignore[arg-type]
+            contributors=tuple(c.star for c in named),
+        )
         seq_rules.begin(world, sequence)
         facts: list[Fact] = []
-        named: list[Contribution] = []
-        for c in contributions:
-            star = state.star(c.star).name
-            spent = InfluenceSpent(spent=decide_spend(state, star, c.pool, c.amount, push=False),
+        for c in named:
+            spent = InfluenceSpent(spent=decide_spend(state, c.star, c.pool, c.amount, push=False),
                                    reason=f"Combo Pool of '{goal}'")
             state = _after(state, [spent])
             facts.append(spent)
-            named.append(c.model_copy(update={"star": star}))
         facts.append(SequenceDeclared(sequence=sequence, contributions=tuple(named)))
         return facts
 
@@ -321,17 +356,12 @@ def play_beat(
     (the Climax: at least the number of Beats), or an outcome the table already rolled."""
     if (request is None) == (outcome is None):
         raise RuleViolation("a Beat is either rolled (a Star and an Ability) or given (--outcome), not both or neither")
-    shown = False
+    roller = _CheckRoller(chooser)
 
     def decide(state: CampaignState) -> list[Fact]:
-        nonlocal shown
-        if shown:
-            raise CommandConflict(
-                "another roll was recorded on this branch while you chose; yours was not recorded: roll again"
-            )
         state = _showrunner(state)
         sequence = state.world.sequence(goal)
-        rolls = _Rolls(ledger, ref, state, faces)
+        rolls = CommandDice(ledger, ref, state, faces)
         facts: list[Fact] = []
         star = None
         label = outcome
@@ -345,32 +375,44 @@ def play_beat(
             asked = request.model_copy(update={
                 "difficulty": sequence.beat_difficulty, "opposition": opposition, "opposition_source": source,
             })
-            shown = chooser is not None
-            number, dice = rolls.take()
-            used = None if faces else state.dice_commitment
-            try:
-                resolution = resolve(state, asked, dice, chooser)
-            except Abandoned as walked_away:
-                assert walked_away.request is not None
-                return [CheckAbandoned(request=walked_away.request, rolls=walked_away.rolls, roll_number=number,
-                                       dice_commitment=used, effects=walked_away.effects)]
-            checked = CheckRolled(resolution=resolution, roll_number=number, dice_commitment=used)
+            checked = roller.roll(state, asked, rolls)
+            if isinstance(checked, CheckAbandoned):
+                return [checked]
             facts.append(checked)
             state = _after(state, [checked])
-            star, label = resolution.star, resolution.outcome.value
+            star, label = checked.resolution.star, checked.resolution.outcome.value
         assert label is not None
         number, recorder = rolls.recording()
-        played = seq_rules.play_beat(state.world, sequence.goal, label, recorder)
+        played = seq_rules.play_beat(state.world, sequence.goal, label, recorder, star)
         rolls.done()
-        moved = played.world.target(sequence.against) if played.effect is not None and sequence.against else None
-        facts.append(SequenceBeatPlayed(
+        target = sequence.against if played.effect is not None else None
+        beat = SequenceBeatPlayed(
             goal=sequence.goal, outcome=played.recorded.beat.outcome, star=star, recorded=played.recorded,
-            effect=played.effect, threat=moved if isinstance(moved, Threat) else None,
-            actor=moved if isinstance(moved, Actor) else None, **rolls.stamp(number, recorder),
-        ))
-        return facts
+            effect=played.effect, **_as_target(played.world, target), **rolls.stamp(number, recorder),
+        )
+        facts.append(beat)
+        return facts + _settle(_after(state, [beat]), played.recorded)
 
     return ledger.execute(ref, decide, by=by, command_id=command_id)
+
+
+def _settle(state: ShowrunnerState, recorded: seq_rules.BeatRecorded) -> list[Fact]:
+    """What a Beat leaves the Cast: the Combo Pool's payout, dealt among the contributors as
+    Influence regained (over a maximum it overflows to the Ensemble Pool, then is lost), and the
+    Consequences it calls for, recorded as due for the table to apply (`showrunner consequence`)."""
+    sequence, beat = recorded.sequence, recorded.beat
+    facts: list[Fact] = []
+    for (star, pool), amount in seq_rules.share_payout(recorded.payout, sequence.contributors).items():
+        regained = InfluenceRegained(regained=decide_regain(state, star, pool, amount),
+                                     reason=f"Combo Pool payout of '{sequence.goal}'")
+        state = _after(state, [regained])
+        facts.append(regained)
+    if recorded.consequences:
+        facts.append(ConsequencesDue(
+            goal=sequence.goal, beat=beat.number, climax=beat.climax, outcome=beat.outcome,
+            count=recorded.consequences, difficulty=recorded.consequence_difficulty, who=seq_rules.who_suffers(recorded),
+        ))
+    return facts
 
 
 def spend_combo(
@@ -401,7 +443,7 @@ def _can_pay(state: ShowrunnerState, cost: int, what: str) -> None:
 
 
 def _generate(
-    state: ShowrunnerState, rolls: _Rolls, *, plotter: str | None, pre_production: bool
+    state: ShowrunnerState, rolls: CommandDice, *, plotter: str | None, pre_production: bool
 ) -> SubplotGenerated:
     if plotter is not None:
         state.world.actor(plotter)  # an unknown Actor is named before the price
@@ -417,7 +459,7 @@ def _generate(
     )
 
 
-def _reveal(state: ShowrunnerState, rolls: _Rolls, number: int, *, cliffhanger: bool) -> SubplotRevealed:
+def _reveal(state: ShowrunnerState, rolls: CommandDice, number: int, *, cliffhanger: bool) -> SubplotRevealed:
     world = state.world
     roll_number, recorder = rolls.recording()
     after = reveal(world, number, recorder)
@@ -430,6 +472,17 @@ def _reveal(state: ShowrunnerState, rolls: _Rolls, number: int, *, cliffhanger: 
     )
 
 
+def _with_rolls(
+    ledger: Ledger, ref: BranchRef, state: ShowrunnerState, faces: Faces,
+    decide: Callable[[ShowrunnerState, CommandDice], list[Fact]],
+) -> list[Fact]:
+    """A command whose facts roll in turn, each on its own roll number; every table face must be used."""
+    rolls = CommandDice(ledger, ref, state, faces)
+    facts = decide(state, rolls)
+    rolls.done()
+    return facts
+
+
 def generate_subplot(
     ledger: Ledger, ref: BranchRef, *, plotter: str | None = None, pre_production: bool = False,
     faces: Faces = None, by: str = DIRECTOR, command_id: str | None = None,
@@ -437,11 +490,8 @@ def generate_subplot(
     """13.2: one Subplot attempt, the Plotter rolled on the roster (or chosen). Director-only, in stasis."""
 
     def decide(state: CampaignState) -> list[Fact]:
-        state = _showrunner(state)
-        rolls = _Rolls(ledger, ref, state, faces)
-        fact = _generate(state, rolls, plotter=plotter, pre_production=pre_production)
-        rolls.done()
-        return [fact]
+        return _with_rolls(ledger, ref, _showrunner(state), faces,
+                           lambda state, rolls: [_generate(state, rolls, plotter=plotter, pre_production=pre_production)])
 
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 
@@ -451,9 +501,7 @@ def pre_production(
 ) -> CommandResult:
     """4.3 Step 2: one free Subplot for every active Actor with none unresolved, in roster order."""
 
-    def decide(state: CampaignState) -> list[Fact]:
-        state = _showrunner(state)
-        rolls = _Rolls(ledger, ref, state, faces)
+    def plot(state: ShowrunnerState, rolls: CommandDice) -> list[Fact]:
         facts: list[Fact] = []
         for slot, name in state.world.roster.slots.items():
             world = state.world
@@ -464,10 +512,10 @@ def pre_production(
             facts.append(fact)
         if not facts:
             raise RuleViolation("no Actor on the roster is free to plot: cast Actors first (`showrunner actor create`)")
-        rolls.done()
         return facts
 
-    return ledger.execute(ref, decide, by=by, command_id=command_id)
+    return ledger.execute(ref, lambda state: _with_rolls(ledger, ref, _showrunner(state), faces, plot), by=by,
+                          command_id=command_id)
 
 
 def reveal_subplot(
@@ -477,11 +525,8 @@ def reveal_subplot(
     """13.1 rule 5: bring a Subplot on-screen; all its effects apply, once (1 Studio Note, 0 if free)."""
 
     def decide(state: CampaignState) -> list[Fact]:
-        state = _showrunner(state)
-        rolls = _Rolls(ledger, ref, state, faces)
-        fact = _reveal(state, rolls, number, cliffhanger=cliffhanger)
-        rolls.done()
-        return [fact]
+        return _with_rolls(ledger, ref, _showrunner(state), faces,
+                           lambda state, rolls: [_reveal(state, rolls, number, cliffhanger=cliffhanger)])
 
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 
@@ -508,11 +553,9 @@ def writers_turn(
     (1 each) and Revealing them (1 each, 0 when marked free), in the order given."""
     from ..domain.showrunner.solorunner import writers_turn_budget
 
-    def decide(state: CampaignState) -> list[Fact]:
-        state = _showrunner(state)
+    def turn(state: ShowrunnerState, rolls: CommandDice) -> list[Fact]:
         notes = state.studio_notes
         budget = writers_turn_budget(notes)
-        rolls = _Rolls(ledger, ref, state, faces)
         facts: list[Fact] = [WritersTurnTaken(studio_notes=notes, budget=budget, plan=tuple(str(s) for s in plan))]
         spent = 0
 
@@ -537,10 +580,10 @@ def writers_turn(
             facts.append(fact)
         if spent != budget:
             raise wrong(str(spent))
-        rolls.done()
         return facts
 
-    return ledger.execute(ref, decide, by=by, command_id=command_id)
+    return ledger.execute(ref, lambda state: _with_rolls(ledger, ref, _showrunner(state), faces, turn), by=by,
+                          command_id=command_id)
 
 
 # --------------------------------------------------------------------------- Solorunner
@@ -554,13 +597,11 @@ def ask_oracle(
     from ..domain.showrunner import solorunner
 
     def decide(state: CampaignState) -> list[Fact]:
-        state = _showrunner(state)
-        rolls = _Rolls(ledger, ref, state, faces)
-        number, recorder = rolls.recording()
-        answer = solorunner.ask_oracle(question, recorder, difficulty)
-        rolls.done()
+        answer, stamp = _rolled_once(
+            ledger, ref, _showrunner(state), faces, lambda dice: solorunner.ask_oracle(question, dice, difficulty)
+        )
         return [OracleAnswered(question=question, difficulty=difficulty, faces=answer.faces, outcome=answer.outcome,
-                               answer=answer.answer, **rolls.stamp(number, recorder))]
+                               answer=answer.answer, **stamp)]
 
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 
@@ -573,15 +614,14 @@ def consequence_menu(
     from ..domain.showrunner import solorunner
 
     def decide(state: CampaignState) -> list[Fact]:
-        state = _showrunner(state)
-        rolls = _Rolls(ledger, ref, state, faces)
-        number, recorder = rolls.recording()
-        menu = solorunner.roll_consequence_menu(recorder, difficulty, disaster=disaster)
-        rolls.done()
+        menu, stamp = _rolled_once(
+            ledger, ref, _showrunner(state), faces,
+            lambda dice: solorunner.roll_consequence_menu(dice, difficulty, disaster=disaster),
+        )
         options = tuple(MenuOptionRecord(**o.model_dump()) for o in menu.options)
         return [ConsequenceMenuRolled(
             difficulty=difficulty, disaster=disaster, faces=menu.faces, options=options,  # type: ignore[arg-type]
-            count=menu.count, size=menu.size, **rolls.stamp(number, recorder),
+            count=menu.count, size=menu.size, **stamp,
         )]
 
     return ledger.execute(ref, decide, by=by, command_id=command_id)

@@ -148,6 +148,21 @@ def detail_count(level: Difficulty) -> int:
     return 2 if level.rank <= Difficulty.LEGENDARY.rank else 3
 
 
+def roll_abilities(
+    name: str, dice: DiceSource, primary: AbilityName | None, secondary: AbilityName | None
+) -> tuple[AbilityName, AbilityName]:
+    """Appendix A Archetype: a d10 for each Ability not given, the Primary first; a Secondary
+    rolled equal to the Primary is rolled again, and one given equal to it is refused."""
+    if primary is None:
+        primary = ability_for(dice.roll("ability", 1, 10)[0])
+    if secondary is primary:
+        raise RuleViolation(f"{name}'s Secondary Ability must differ from the Primary ({primary.value.title()})")
+    while secondary is None:
+        rolled = ability_for(dice.roll("ability", 1, 10)[0])
+        secondary = None if rolled is primary else rolled
+    return primary, secondary
+
+
 def roll_actor(
     name: str,
     dice: DiceSource,
@@ -165,13 +180,7 @@ def roll_actor(
 ) -> Actor:
     """Appendix A: roll what is not given, in the book's order (Primary, Secondary, Power Level, pips).
     A Secondary Ability rolled equal to the Primary is rolled again: an Actor has two Abilities."""
-    if primary is None:
-        primary = ability_for(dice.roll("ability", 1, 10)[0])
-    if secondary is primary:
-        raise RuleViolation(f"{name}'s Secondary Ability must differ from the Primary ({primary.value.title()})")
-    while secondary is None:
-        rolled = ability_for(dice.roll("ability", 1, 10)[0])
-        secondary = None if rolled is primary else rolled
+    primary, secondary = roll_abilities(name, dice, primary, secondary)
     level = power_level if power_level is not None else roll_power_level(dice, scale).level
     return Actor(
         name=name, concept=concept, primary=primary, secondary=secondary,
@@ -203,6 +212,30 @@ def advance_tie(actor: Actor, kind: TieKind, person: Person, to: Difficulty | No
         else:
             moved[held] = displaced
     return actor.model_copy(update={"bonds" if kind == "bond" else "grudges": _tie_levels(moved, kind.title())})
+
+
+def set_tie(actor: Actor, kind: TieKind, person: Person, to: Difficulty | None = None) -> Actor:
+    """The table moves a Bond or Grudge (`actor tie`): `advance_tie`, but what it would silently
+    cap or leave alone is refused, so a command never records a tie that did not move. Refused: a
+    written-off Actor, a tie with themselves, a slot above the Actor's Power Level (one slot per
+    level, NORMAL up), a move that is not upward, and a tie already at the top slot."""
+    what = kind.title()
+    if actor.written_off:
+        raise RuleViolation(f"{actor.name} has been written off the Show: their {what}s no longer move")
+    if not person.star and person.is_(actor.name):
+        raise RuleViolation(f"{actor.name} cannot hold a {what} with themselves")
+    top = actor.power_level
+    held = actor.tier(kind, person.name)
+    slots = f"{actor.name} is {top.value}: {what} slots run from NORMAL to {top.value}, one per Power Level"
+    if to is not None and to.rank > top.rank:
+        raise RuleViolation(f"{slots}; there is no {to.value} slot")
+    if held is not None and to is None and held is top:
+        raise RuleViolation(f"{actor.name}'s {what} with {person.name} is already in the top slot ({slots})")
+    if held is not None and to is not None and to.rank <= held.rank:
+        raise RuleViolation(
+            f"{actor.name}'s {what} with {person.name} is at {held.value}: a tie only moves up, not to {to.value}"
+        )
+    return advance_tie(actor, kind, person, to)
 
 
 def relationship_difficulty(actor: Actor, kind: TieKind, name: str) -> Difficulty:

@@ -15,7 +15,7 @@ from enum import Enum
 from itertools import combinations
 from typing import Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from .state import ShowrunnerState
 from ..dice import DiceSource, Roll
@@ -26,6 +26,7 @@ from .effects import (
     Effect,
     LimitMarked,
     PropsSpent,
+    RelationshipMarked,
     ScarMarked,
     Step,
     StudioNotesChanged,
@@ -103,6 +104,16 @@ class AfterRoll(BaseModel):
     more Action Die rolled now (6.1: Influence may be spent before or after the roll)."""
 
 
+class Trade(BaseModel):
+    """A Bond or Grudge exhausted for this check (10.2A): a Bond to Aid, a Grudge to Harm."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["bond", "grudge"]
+    name: str
+    """Who the relationship is with."""
+
+
 class CheckRequest(BaseModel):
     """Everything the table declared for one check. Recorded as it was asked."""
 
@@ -134,6 +145,17 @@ class CheckRequest(BaseModel):
     acclaim_path: CareerPath = CareerPath.TRAINING
     push: bool = False
     """The Star may Push Their Limits to pay any spend the pools cannot."""
+    trade: Trade | None = None
+    """A Bond or Grudge traded: its ◇ at the Difficulty is exhausted and the check rolled one step
+    lower (10.2A); an Advance puts its Acclaim on acclaim_path. Left out of a dump when None, so
+    checks recorded before it dump (and hash) as they did."""
+
+    @model_serializer(mode="wrap")
+    def _leave_out_no_trade(self, handler: SerializerFunctionWrapHandler) -> object:
+        data = handler(self)
+        if isinstance(data, dict) and self.trade is None:
+            data.pop("trade", None)
+        return data
 
 
 class Die(BaseModel):
@@ -260,6 +282,7 @@ def resolve(
         )
     ability = sheet.ability(request.ability)
     label = request.ability.value.title()
+    effective = _trade(check, request.trade, original) if request.trade is not None else original
 
     # --- Action Dice (5.2.1), with where each came from.
     action_pool = [Die(source=f"base dice of {label}", dice=ability.base_dice)]
@@ -270,7 +293,6 @@ def resolve(
         action_pool.append(Die(source=f"{label} Mastery ⇧", dice=1))
 
     # --- Spends before the roll.
-    effective = original
     if request.grit:
         check.spend("grit", request.grit, f"+{request.grit} Action Dice")
         action_pool.append(Die(source="Grit spent", dice=request.grit))
@@ -504,6 +526,28 @@ def _spend_props(check: _Check, prop: PropSpend, count: int) -> None:
     if pool is not None:
         each = 2 if check.has_mastery(Mastery.PROP) else 1
         check.regain(pool, each * count, f"{prop.quality.value} Quality Prop")
+
+
+def _trade(check: _Check, trade: Trade, original: Difficulty) -> Difficulty:
+    """10.2A: exhaust the Bond's or Grudge's ◇ matching the Difficulty; the check is rolled one
+    step lower (EASY with Relationship Mastery). Success and Consequences keep the original."""
+    from .relationships import INTENT, tier_name, trade_advances  # relationships imports this module
+    from .relationships import trade as trade_rule
+
+    request = check.request
+    path = request.acclaim_path if trade_advances(check.sheet, trade.kind, trade.name, original) else None
+    traded = trade_rule(check.sheet, trade.kind, trade.name, original, INTENT[trade.kind], acclaim_path=path)
+    after = next(r for r in getattr(traded.sheet, f"{trade.kind}s") if r.with_ == traded.with_)
+    check.emit(RelationshipMarked(star=check.name, relationship=trade.kind, after=after, acclaim_path=traded.acclaim_path))
+    what = f"{trade.kind.title()} with {traded.with_}"
+    box = "a box in front of its track" if traded.front_box else f"its {original.letter} ({tier_name(trade.kind, original)}) ◇"
+    check.step("spent", f"traded the {what}: exhausted {box}; rolled at {traded.effective.value}")
+    if traded.advanced_to is not None:
+        assert traded.acclaim_path is not None
+        check.step("rewarded", f"the {what} Advances to {traded.advanced_to.letter} "
+                               f"({tier_name(trade.kind, traded.advanced_to)}): 1 Acclaim on the Path of "
+                               f"{traded.acclaim_path.value.title()}")
+    return traded.effective
 
 
 def _use_hero_prop(

@@ -15,7 +15,8 @@ from .state import ShowrunnerState
 from ..dice import DiceSource, RecordingDice
 from .influence import Regained, Spent
 from .ladder import Quality
-from .sheet import AbilityName, CareerPath, PropType, Scar, StarSheet
+from ..campaign import name_key
+from .sheet import AbilityName, CareerPath, PropType, Relationship, Scar, StarSheet
 
 
 class _Effect(BaseModel):
@@ -144,9 +145,29 @@ class WrittenOff(_Effect):
         return _with_sheet(state, sheet.model_copy(update={"written_off": True}))
 
 
+class RelationshipMarked(_Effect):
+    """A Bond or Grudge traded in a check (10.2A): the relationship as it stands after, and the
+    Career Path of the 1 Acclaim an Advance gives (None when it did not Advance)."""
+
+    kind: Literal["relationship"] = "relationship"
+    star: str
+    relationship: Literal["bond", "grudge"]
+    after: Relationship
+    acclaim_path: CareerPath | None = None
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
+        sheet = state.star(self.star)
+        field = "bonds" if self.relationship == "bond" else "grudges"
+        kept = [self.after if name_key(r.with_) == name_key(self.after.with_) else r for r in getattr(sheet, field)]
+        update: dict[str, object] = {field: kept}
+        if self.acclaim_path is not None:
+            update["acclaim"] = {**sheet.acclaim, self.acclaim_path: sheet.acclaim.get(self.acclaim_path, 0) + 1}
+        return _with_sheet(state, sheet.model_copy(update=update))
+
+
 Effect = Annotated[
     Spent | Regained | AbilityMarked | LimitMarked | AcclaimMarked | WearMarked | PropsSpent
-    | ScarMarked | StudioNotesChanged | WrittenOff,
+    | ScarMarked | StudioNotesChanged | WrittenOff | RelationshipMarked,
     Field(discriminator="kind"),
 ]
 

@@ -150,6 +150,22 @@ def trade(
                   acclaim_path=acclaim_path if advanced_to else None, sheet=new_sheet)
 
 
+def trade_advances(sheet: StarSheet, kind: Kind, with_: str, difficulty: Difficulty) -> bool:
+    """Whether a Trade at `difficulty` marks the last box of the relationship (it then Advances
+    and needs a Career Path for its Acclaim). False when the Trade would be refused."""
+    relationship = find(sheet, kind, with_)
+    if difficulty is Difficulty.EASY or difficulty.rank > relationship.tier.rank:
+        return False
+    front = relationship.extra_marked < _extra_boxes(sheet, kind)
+    if front:
+        marked = relationship.model_copy(update={"extra_marked": relationship.extra_marked + 1})
+    elif difficulty in relationship.exhausted:
+        return False
+    else:
+        marked = relationship.model_copy(update={"exhausted": relationship.exhausted | {difficulty}})
+    return complete(sheet, kind, marked)
+
+
 def one_trade_per_check(trades: Sequence[object]) -> None:
     """10.2A Actor Limit: one Bond or Grudge exhausted per Ability Check."""
     if len(trades) > 1:

@@ -10,9 +10,12 @@ from .sheet import StarSheet
 from .starfile import parse_star_file
 from .state import ShowrunnerState
 from . import world_events
+from . import progress_events
 
 WORLD_FACTS = world_events.__all__
 """The world's facts (Actors, Threats, Sequences, Subplots, the Oracle): importing them registers their topics."""
+PROGRESS_FACTS = progress_events.__all__
+"""Progression between scenes (Props, Montages, Bonds and Grudges, Careers, the Ensemble): registered on import."""
 
 
 def decide_check(state: ShowrunnerState, request: CheckRequest, roll: RollContext) -> Decided:

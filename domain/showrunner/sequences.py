@@ -8,14 +8,15 @@ Consequences it calls for. A Sequence ends on its Climax, or at once when a Setu
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Annotated, Literal, NamedTuple
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import Field, StringConstraints
 
 from ..dice import DiceSource
 from ..errors import AlreadyExists, RuleViolation
 from .ladder import Difficulty
 from .power_dice import PowerDice, acting_level, decisive_strike_difficulty, decisive_strike_opposition
+from .sheet import _Frozen
 from .threats import (
     CheckEffect,
     OutcomeLabel,
@@ -45,10 +46,6 @@ class SequenceError(RuleViolation):
     """An Action Sequence declared or played against Chapter 7."""
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
 class Progress(_Frozen):
     """What a Beat does to the target: clear a die, add a pip (a Project), or destroy it (a Decisive Strike)."""
 
@@ -63,6 +60,10 @@ class Beat(_Frozen):
     """The Difficulty the Beat is rolled at: the reduced one, the Climax included."""
     outcome: OutcomeLabel
     progress: Progress | None
+    star: str | None = None
+    """The Star who rolled it; None for a Beat given as an outcome (or recorded before Beats named one)."""
+
+    _quiet: ClassVar[tuple[str, ...]] = ("star",)
 
 
 class Sequence(_Frozen):
@@ -78,6 +79,16 @@ class Sequence(_Frozen):
     combo: dict[InfluenceName, int] = Field(default_factory=dict)
     played: tuple[Beat, ...] = ()
     outcome: OutcomeLabel | None = None
+    contributors: tuple[str, ...] = ()
+    """The Stars who paid the Starting Combo Pool, in the order they paid: they share the payout.
+    Empty for a Sequence recorded before contributors were kept."""
+
+    _quiet: ClassVar[tuple[str, ...]] = ("contributors",)
+
+    @property
+    def participants(self) -> tuple[str, ...]:
+        """7.3B "all Sequence participants": the contributors, then every Star who rolled a Beat."""
+        return tuple(dict.fromkeys((*self.contributors, *(b.star for b in self.played if b.star))))
 
     @property
     def set_piece(self) -> bool:
@@ -116,6 +127,7 @@ def declare(
     against: str | None = None,
     builds: bool = False,
     decisive: bool = False,
+    contributors: tuple[str, ...] = (),
 ) -> Sequence:
     """7.1: declare the goal, break it into Beats, and pay the Starting Combo Pool (total, not each)."""
     if beats not in BEATS:
@@ -138,7 +150,8 @@ def declare(
         )
     combo = {pool: amount for pool, amount in contributions.items() if amount}
     return Sequence(
-        goal=goal, difficulty=difficulty, beats=beats, against=against, builds=builds, decisive=decisive, combo=combo
+        goal=goal, difficulty=difficulty, beats=beats, against=against, builds=builds, decisive=decisive, combo=combo,
+        contributors=tuple(dict.fromkeys(contributors)),
     )
 
 
@@ -181,16 +194,17 @@ class BeatRecorded(_Frozen):
     lost: dict[InfluenceName, int] = Field(default_factory=dict)
 
 
-def record_beat(sequence: Sequence, outcome: str) -> BeatRecorded:
-    """The next Beat's outcome. A Setup Beat's progress and Consequences work at the reduced
-    Difficulty; the Climax's at the original (7.3A Full Strength). A Setup Beat that fails ends the
-    Sequence as a Failure (a Disaster if it was one); the Climax decides the Sequence otherwise."""
+def record_beat(sequence: Sequence, outcome: str, star: str | None = None) -> BeatRecorded:
+    """The next Beat's outcome, rolled by `star` (None when given as an outcome). A Setup Beat's
+    progress and Consequences work at the reduced Difficulty; the Climax's at the original (7.3A
+    Full Strength). A Setup Beat that fails ends the Sequence as a Failure (a Disaster if it was
+    one); the Climax decides the Sequence otherwise."""
     _playing(sequence)
     label = as_outcome(outcome)
     climax = sequence.at_climax
     beat = Beat(
         number=sequence.next_beat, climax=climax, difficulty=sequence.beat_difficulty, outcome=label,
-        progress=_progress(sequence, label, climax),
+        progress=_progress(sequence, label, climax), star=star,
     )
     ended = climax or not succeeded(label)
     result = label if ended else None
@@ -205,6 +219,36 @@ def record_beat(sequence: Sequence, outcome: str) -> BeatRecorded:
         consequence_difficulty=sequence.difficulty if climax else sequence.beat_difficulty,
         everyone=climax, payout=payout, lost=lost,
     )
+
+
+def who_suffers(recorded: BeatRecorded) -> tuple[str, ...]:
+    """7.3B: the Climax's Consequences fall on every participant, a Setup Beat's on the Star who
+    rolled it. Empty when nobody is known (a Setup Beat given as an outcome, an older Sequence)."""
+    if not recorded.consequences:
+        return ()
+    if recorded.everyone:
+        return recorded.sequence.participants
+    return (recorded.beat.star,) if recorded.beat.star else ()
+
+
+POOL_ORDER: tuple[InfluenceName, ...] = ("grit", "retake", "spotlight", "plot_armor", "preparation")
+
+
+def share_payout(payout: Mapping[InfluenceName, int], stars: tuple[str, ...]) -> dict[tuple[str, InfluenceName], int]:
+    """7.2 The Payout, "however the Cast sees fit" read as a fair deal: the points are dealt one at
+    a time to `stars` in turn (the contributors, in the order they paid), pool by pool in the
+    order Grit, Retake, Spotlight, Plot Armor, Preparation, the deal running on across pools.
+    Returns {(star, pool): points}, in the order dealt; nothing for no stars."""
+    shares: dict[tuple[str, InfluenceName], int] = {}
+    if not stars:
+        return shares
+    turn = 0
+    for pool in POOL_ORDER:
+        for _ in range(payout.get(pool, 0)):
+            key = (stars[turn % len(stars)], pool)
+            shares[key] = shares.get(key, 0) + 1
+            turn += 1
+    return shares
 
 
 def spend_combo(sequence: Sequence, pool: InfluenceName, amount: int) -> Sequence:
@@ -259,11 +303,11 @@ class BeatPlayed(NamedTuple):
     """What the Beat did to the target, when it made progress on one still standing."""
 
 
-def play_beat(world: World, goal: str, outcome: str, dice: DiceSource | None) -> BeatPlayed:
-    """Record the next Beat of the running Sequence and apply its progress to the target; a
-    finished Sequence leaves the world's running Sequences."""
+def play_beat(world: World, goal: str, outcome: str, dice: DiceSource | None, star: str | None = None) -> BeatPlayed:
+    """Record the next Beat of the running Sequence, rolled by `star`, and apply its progress to
+    the target; a finished Sequence leaves the world's running Sequences."""
     sequence = world.sequence(goal)
-    recorded = record_beat(sequence, outcome)
+    recorded = record_beat(sequence, outcome, star)
     progress, effect = recorded.beat.progress, None
     if progress is not None and sequence.against is not None and world.standing(sequence.against):
         if progress.action == "destroy":

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
 
 from ..campaign import CampaignState, name_key
 from .sheet import Holding, Prop, StarSheet
@@ -37,8 +37,24 @@ class EnsemblePool(BaseModel):
     holdings: tuple[Holding, ...] = ()
     montage_episode: int = Field(default=0, ge=0)
     """The Episode whose Montage Sequence the Cast completed (9: once per Episode); 0 for none."""
+    montage: Any = None
+    """The Montage Sequence in progress (montage.MontageSequence), None between Montages. Typed
+    loosely here only because montage.py imports this module; validated as a MontageSequence."""
+    xp_episode: int = Field(default=0, ge=0)
+    """The Episode whose two Ensemble XP questions were last answered (10.3D: once per Episode)."""
 
-    _quiet: ClassVar[tuple[str, ...]] = ("xp", "level", "benefits", "backpack", "holdings", "montage_episode")
+    _quiet: ClassVar[tuple[str, ...]] = (
+        "xp", "level", "benefits", "backpack", "holdings", "montage_episode", "montage", "xp_episode",
+    )
+
+    @field_validator("montage", mode="before")
+    @classmethod
+    def _a_montage_sequence(cls, value: object) -> object:
+        if value is None:
+            return None
+        from .montage import MontageSequence  # here: montage.py imports this module
+
+        return MontageSequence.model_validate(value)
 
     @model_serializer(mode="wrap")
     def _leave_out_quiet_defaults(self, handler: SerializerFunctionWrapHandler) -> object:
@@ -64,12 +80,7 @@ class ShowrunnerState(CampaignState):
         return self.stars
 
     def as_seen_by_players(self) -> ShowrunnerState:
-        """Without Subplots in stasis, nor the roster slots only a Subplot roll has Unlocked."""
-        world = self.world
-        subplots = tuple(s for s in world.subplots if s.status != "stasis")
-        slots = {n: held for n, held in world.roster.slots.items() if held is not None}
-        seen = world.model_copy(update={"subplots": subplots, "roster": world.roster.model_copy(update={"slots": slots})})
-        return self.model_copy(update={"world": seen})
+        return self.model_copy(update={"world": self.world.as_seen_by_players()})
 
     def star(self, name: str) -> StarSheet:
         found = self.character(name)

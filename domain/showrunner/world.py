@@ -38,6 +38,12 @@ class World(BaseModel):
 
     # --- lookups
 
+    def as_seen_by_players(self) -> World:
+        """Without Subplots in stasis, nor the roster slots only a Subplot roll has Unlocked."""
+        subplots = tuple(s for s in self.subplots if s.status != "stasis")
+        slots = {n: held for n, held in self.roster.slots.items() if held is not None}
+        return self.model_copy(update={"subplots": subplots, "roster": self.roster.model_copy(update={"slots": slots})})
+
     def actor(self, name: str) -> Actor:
         found = self.actors.get(name_key(name))
         if found is None:

@@ -20,8 +20,7 @@ from ..campaign import name_key
 from ..dice import DiceSource, ReplayDice, Roll
 from ..errors import DomainError, RuleViolation
 from ..events import CampaignFact, RecapLine, RolledFact, Visibility
-from .actors import Actor, Person, Roster, Scale, roll_actor
-from .flavour import ability_for
+from .actors import Actor, Person, Roster, Scale, TieKind, roll_abilities, roll_actor
 from .influence import LABELS, PoolName
 from .ladder import Difficulty
 from .power_dice import PowerDice
@@ -122,13 +121,7 @@ def make_actor(spec: ActorSpec, dice: DiceSource) -> Actor:
             f"{len(spec.pips)} Power Dice make {spec.name} {power.top.value if power.top else 'nothing'}, "
             f"not {spec.power_level.value}"
         )
-    primary = spec.primary or ability_for(dice.roll("ability", 1, 10)[0])
-    secondary = spec.secondary
-    if secondary is primary:
-        raise RuleViolation(f"{spec.name}'s Secondary Ability must differ from the Primary ({primary.value.title()})")
-    while secondary is None:
-        rolled = ability_for(dice.roll("ability", 1, 10)[0])
-        secondary = None if rolled is primary else rolled
+    primary, secondary = roll_abilities(spec.name, dice, spec.primary, spec.secondary)
     return Actor(name=spec.name, primary=primary, secondary=secondary, power=power, **fields)
 
 
@@ -180,6 +173,41 @@ class ActorsContested(CampaignFact, topic="showrunner/ActorsContested"):
         return RecapLine(weight=50, text=f"{self.first} clashed with {self.second}: {result}.", kind="contest")
 
 
+class ActorTieChanged(CampaignFact, topic="showrunner/ActorTieChanged"):
+    """12.1I: the table moves an Actor's Bond or Grudge up a slot (or to a named one); the person
+    who held that slot swaps down into the old one, or leaves the web if there was none."""
+
+    name: str
+    kind: TieKind
+    person: Person
+    to: Difficulty
+    before: Difficulty | None = None
+    """The slot `person` held before; None for a new tie."""
+    displaced: Person | None = None
+    """Who held the slot reached: moved down to `before`, or out of the web for a new tie."""
+    actor: Actor
+    """The Actor after the move."""
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+        return _with_world(state, _world(state).with_actor(self.actor))
+
+    def summary(self) -> str:
+        moved = f"rises to {self.to.value} (from {self.before.value})" if self.before else f"enters at {self.to.value}"
+        text = f"{self.name}'s {self.kind.title()} with {self.person.name} {moved}"
+        if self.displaced is not None:
+            where = f"moves down to {self.before.value}" if self.before else "leaves the web"
+            text += f"; {self.displaced.name} {where}"
+        return text
+
+    def stars(self) -> tuple[str, ...]:
+        people = (self.person, self.displaced) if self.displaced else (self.person,)
+        return tuple(p.name for p in people if p.star)
+
+    def recap(self) -> RecapLine | None:
+        tie = "Bond with" if self.kind == "bond" else "Grudge against"
+        return RecapLine(weight=50, text=f"{self.name}'s {tie} {self.person.name} grew ({self.to.value}).", kind="tie")
+
+
 # --------------------------------------------------------------------------- Threats
 
 
@@ -214,6 +242,19 @@ def decide_threat(name: str, kind: ThreatKind, level: Difficulty, pips: tuple[in
     return Threat(name=name, kind=kind, power=PowerDice(pips=pips))
 
 
+def _with_target(world: World, threat: Threat | None, actor: Actor | None) -> World:
+    """The world with a check's or a Beat's target as it left it."""
+    if threat is not None:
+        world = world.with_threat(threat)
+    if actor is not None:
+        world = world.with_actor(actor)
+    return world
+
+
+_FINISHED = {"defeated": "defeated", "destroyed": "destroyed", "complete": "completed"}
+"""The verb of a recap line for a target a check or a Beat finished."""
+
+
 def _effect_words(effect: CheckEffect) -> str:
     change = effect.change
     if effect.level is None and effect.status == "destroyed":
@@ -241,12 +282,7 @@ class ThreatChecked(WorldRoll, topic="showrunner/ThreatChecked"):
     """The target after the check."""
 
     def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
-        world = _world(state)
-        if self.threat is not None:
-            world = world.with_threat(self.threat)
-        if self.actor is not None:
-            world = world.with_actor(self.actor)
-        return _with_world(state, world)
+        return _with_world(state, _with_target(_world(state), self.threat, self.actor))
 
     def summary(self) -> str:
         strike = "Decisive Strike" if self.decisive else ("check to aid" if self.aid else "check")
@@ -261,7 +297,7 @@ class ThreatChecked(WorldRoll, topic="showrunner/ThreatChecked"):
     def recap(self) -> RecapLine | None:
         status = self.effect.status
         if status in ("defeated", "destroyed", "complete") or (self.actor is not None and self.actor.written_off):
-            verb = {"defeated": "defeated", "destroyed": "destroyed", "complete": "completed"}.get(status, "wrote off")
+            verb = _FINISHED.get(status, "wrote off")
             return RecapLine(weight=100, text=f"{self.star} {verb} {self.target}.", kind="threat-" + status)
         if self.effect.change is not None:
             return RecapLine(weight=50, text=f"{self.star} wore down {self.target}.", kind="threat")
@@ -328,11 +364,7 @@ class SequenceBeatPlayed(WorldRoll, topic="showrunner/SequenceBeatPlayed"):
     actor: Actor | None = None
 
     def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
-        world = _world(state)
-        if self.threat is not None:
-            world = world.with_threat(self.threat)
-        if self.actor is not None:
-            world = world.with_actor(self.actor)
+        world = _with_target(_world(state), self.threat, self.actor)
         sequence = self.recorded.sequence
         world = world.without_sequence(self.goal) if sequence.finished else world.with_sequence(sequence)
         return _with_world(state, world)
@@ -361,7 +393,7 @@ class SequenceBeatPlayed(WorldRoll, topic="showrunner/SequenceBeatPlayed"):
     def recap(self) -> RecapLine | None:
         effect = self.effect
         if effect is not None and effect.status in ("defeated", "destroyed", "complete"):
-            verb = {"defeated": "defeated", "destroyed": "destroyed", "complete": "completed"}[effect.status]
+            verb = _FINISHED[effect.status]
             return RecapLine(weight=100, text=f"In '{self.goal}', the Cast {verb} {effect.target}.", kind="threat-" + effect.status)
         sequence = self.recorded.sequence
         if sequence.finished:
@@ -369,8 +401,42 @@ class SequenceBeatPlayed(WorldRoll, topic="showrunner/SequenceBeatPlayed"):
         return RecapLine(weight=10, text=f"A Beat of '{self.goal}': {self.recorded.beat.outcome}.", kind="beat")
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
-        played = play_beat(_world(before), self.goal, self.outcome, dice)
+        # A Beat recorded before Beats named their Star keeps none: it is re-decided without one.
+        named = self.recorded.beat.star
+        if named is not None and named != self.star:
+            return "the Beat's Star differs from the Star who rolled it"
+        played = play_beat(_world(before), self.goal, self.outcome, dice, named)
         return _differs("Beat", (self.recorded, self.effect), (played.recorded, played.effect))
+
+
+class ConsequencesDue(CampaignFact, topic="showrunner/ConsequencesDue"):
+    """The Consequences a Beat calls for (5.2, 7.3B), recorded for the table to apply one by one
+    with `showrunner consequence`: which of the Consequence Menu's kinds is the table's choice."""
+
+    goal: str
+    beat: int
+    climax: bool
+    outcome: str
+    count: int = Field(ge=1)
+    """Consequences for each Star named."""
+    difficulty: Difficulty
+    """Their size: the Beat's reduced Difficulty, the original one on the Climax."""
+    who: tuple[str, ...] = ()
+    """Who suffers them: every participant on the Climax, the Star who rolled a Setup Beat.
+    Empty when the ledger does not know (a Setup Beat given as an outcome): the table names them."""
+
+    def summary(self) -> str:
+        which = "Climax" if self.climax else f"Setup Beat {self.beat}"
+        who = ", ".join(self.who) if self.who else "the Star who rolled it"
+        each = " each" if len(self.who) > 1 else ""
+        return (f"'{self.goal}' {which} ({self.outcome}): {self.count} Consequence{'s' if self.count > 1 else ''} "
+                f"at {self.difficulty.value}{each} due for {who} (apply with `showrunner consequence`)")
+
+    def stars(self) -> tuple[str, ...]:
+        return self.who
+
+    def recap(self) -> RecapLine | None:
+        return None
 
 
 class ComboSpent(CampaignFact, topic="showrunner/ComboSpent"):
@@ -609,7 +675,7 @@ class WritersTurnTaken(CampaignFact, topic="showrunner/WritersTurnTaken"):
 
 
 __all__ = [
-    "ActorCreated", "ActorSpec", "ActorsContested", "ComboSpent", "ConsequenceMenuRolled", "Contribution", "OracleAnswered",
+    "ActorCreated", "ActorSpec", "ActorTieChanged", "ActorsContested", "ComboSpent", "ConsequencesDue", "ConsequenceMenuRolled", "Contribution", "OracleAnswered",
     "SequenceBeatPlayed", "SequenceDeclared", "SubplotGenerated", "SubplotResolved", "SubplotRevealed",
     "ThreatChecked", "ThreatCreated", "WorldRoll", "WritersTurnTaken", "changed_actors", "decide_threat",
     "make_actor",

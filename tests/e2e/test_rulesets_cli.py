@@ -120,6 +120,8 @@ def test_check_help_follows_the_campaign_ruleset(run: Runner) -> None:
     pool_campaign(run)
     assert "--dc" in run("check", "--help").out
     assert "--challenge" in run("check", "--ruleset", "resonance", "--help").out
+    for ruleset in ("pool", "resonance"):  # an example from the ruleset's own (tested) demo
+        assert "Example: showrunner check " in run("check", "--ruleset", ruleset, "--help").out
     assert "--difficulty" in run("check", "--ruleset", "showrunner", "--help").out
 
 

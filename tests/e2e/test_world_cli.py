@@ -120,6 +120,76 @@ def test_a_cast_view_and_actors_rolled_with_table_dice(run):
     assert (clash["pips"], clash["winner"]) == ([2, 3], "Lady Shore")
 
 
+def test_a_check_to_aid_an_actor_from_the_cli(run):
+    world(run)
+    aided = ok(run("check", "Mara", "fight", "-d", "NORMAL", "--against", "lady shore", "--aid", "--action", "6,5,1",
+                   "--opposition-dice", "1,1,2", "--script", "1,1", "--json")).json()
+    assert aided["outcome"] == "success" and aided["threat"]["before"] == "N3" and aided["threat"]["after"] == "N4"
+    assert "check to aid" in aided["threat"]["summary"]
+    assert ok(run("actor", "show", "Lady Shore", "--json")).json()["actor"]["power"]["pips"] == [4]
+    # A Star rolls her own aid; the Director cannot make it for her under another name.
+    ok(run("--as", MARA, "check", "Mara", "fight", "-d", "NORMAL", "--against", "Lady Shore", "--aid",
+           "--action", "6,5,1", "--opposition-dice", "1,1,2,2", "--script", "1,1"))
+
+
+def test_an_actors_bond_and_grudge_move_from_the_cli(run):
+    world(run)
+    ok(run("actor", "create", "Grim", "--primary", "fight", "--secondary", "move", "--pips", "2,5"))
+    moved = ok(run("actor", "tie", "grim", "--bond", "Mara", "--json")).json()
+    assert [f["type"] for f in moved["facts"]] == ["ActorTieChanged"]
+    assert moved["kind"] == "bond" and moved["slots"] == {"NORMAL": {"name": MARA, "star": True}}
+    assert moved["facts"][0]["summary"] == "Grim's Bond with Mara Voss enters at NORMAL"
+    ok(run("actor", "tie", "Grim", "--bond", "Mara Voss", "--to", "HARD"))
+    ok(run("actor", "tie", "Grim", "--grudge", "Lady Shore"))
+    grim = ok(run("actor", "show", "Grim", "--json")).json()["actor"]
+    assert grim["bonds"] == {"HARD": {"name": MARA, "star": True}}
+    assert grim["grudges"] == {"NORMAL": {"name": "Lady Shore", "star": False}}
+    assert "Grim's Grudge with Lady Shore enters at NORMAL" in ok(run("log")).out
+
+
+def test_a_strike_and_a_beat_take_the_before_roll_options_of_check(run):
+    new_campaign(run)
+    ok(run("threat", "create", "Sentinel", "--kind", "obstacle", "-l", "HARD", "--pips", "2,3"))
+    # At FORMIDABLE against 3 + 1 Opposition Dice; Swords (rank 2) and 1 Grit make 3 + 2 + 1 Action Dice.
+    struck = ok(run("threat", "strike", "Sentinel", "Mara", "fight", "-s", "Swords", "--grit", "1", "--keep", "6,5",
+                    "--action", "6,5,4,3,2,1", "--opposition-dice", "1,1,2,3", "--script", "2,3", "--json")).json()
+    request = struck["facts"][0]["fact"]["resolution"]["request"]
+    assert (request["specialties"], request["grit"], request["keep"]) == (["Swords"], 1, [6, 5])
+    assert struck["facts"][1]["fact"]["effect"]["status"] == "destroyed"
+    assert ok(run("sheet", "Mara", "--json")).json()["star"]["influence"]["grit"]["current"] == 2
+
+    ok(run("sequence", "declare", "Cross the river", "-d", "HARD", "--beats", "2", "--from", "Tobias:grit"))
+    # Setup Beat at NORMAL: Move 1, Footwork 1 and 1 Preparation spent as a Prop make 3 Action Dice.
+    beat = ok(run("sequence", "beat", "Cross the river", "Mara", "move", "-s", "Footwork", "--preparation", "1",
+                  "--action", "6,5,2", "--script", "6,6", "--json")).json()
+    request = beat["facts"][0]["fact"]["resolution"]["request"]
+    assert (request["specialties"], request["preparation"]) == (["Footwork"], 1)
+    assert beat["facts"][1]["fact"]["recorded"]["beat"]["star"] == MARA
+
+
+def test_a_sequence_pays_out_and_records_the_consequences_due(run):
+    new_campaign(run)
+    ok(run("sequence", "declare", "Cross the river", "-d", "FORMIDABLE", "--beats", "3", "--from", "Mara:grit",
+           "--from", "Tobias:retake"))
+    # Setup Beat 1 rolled by Mara at NORMAL: 5,2 is a Partial: one NORMAL Consequence due for her.
+    beat = ok(run("sequence", "beat", "Cross the river", "Mara", "fight", "--action", "5,2,1", "--script", "6,6",
+                  "--json")).json()
+    assert [f["type"] for f in beat["facts"]] == ["CheckRolled", "SequenceBeatPlayed", "ConsequencesDue"]
+    assert beat["consequences_due"] == [{"stars": [MARA], "count": 1, "difficulty": "NORMAL"}]
+    text = ok(run("sequence", "beat", "Cross the river", "--outcome", "success")).out
+    # The Climax, a Partial: the Combo Pool's Grit goes to Mara, its Retake to Tobias; both owe one.
+    climax = run("sequence", "beat", "Cross the river", "--outcome", "partial")
+    assert climax.code == 0, climax
+    assert "Mara Voss regained 1 Grit (Combo Pool payout of 'Cross the river')" in climax.out
+    assert "Tobias Quell regained 1 Retake (Combo Pool payout of 'Cross the river')" in climax.out
+    assert "1 Consequence at FORMIDABLE each due for Mara Voss, Tobias Quell" in climax.out
+    assert "showrunner consequence 'Tobias Quell' KIND -d FORMIDABLE" in climax.out
+    assert "record it with `showrunner regain`" not in climax.out + text
+    due = log_events(run, "--type", "ConsequencesDue")
+    assert [e["visibility"] for e in due] == ["public", "public"]
+    assert ok(run("sheet", "Tobias", "--json")).json()["star"]["influence"]["retake"]["current"] == 1  # 1 - 1 + 1
+
+
 @pytest.mark.parametrize(
     "args, code, needle",
     [
@@ -143,6 +213,24 @@ def test_a_cast_view_and_actors_rolled_with_table_dice(run):
         (("check", "Mara", "fight", "-d", "HARD", "--against", "Lady Shore", "--opposition", "2"), 2, "drop --opposition"),
         (("check", "Mara", "fight", "-d", "HARD", "--power", "3"), 2, "--power"),
         (("oracle", "writers-turn", "later"), 2, "'roll' or a Subplot's number"),
+        (("check", "Mara", "fight", "-d", "HARD", "--aid"), 2, "--aid: name the Actor aided with --against"),
+        (("check", "Mara", "fight", "-d", "HARD", "--against", "a rusted gate", "--opposition", "1", "--aid"), 2,
+         "--aid: name the Actor aided"),
+        (("actor", "tie", "Lady Shore"), 2, "--bond NAME or --grudge NAME"),
+        (("actor", "tie", "Lady Shore", "--bond", "Mara", "--grudge", "Mara"), 2, "--bond NAME or --grudge NAME"),
+        (("actor", "tie", "Lady Shore", "--bond", "Mara", "--to", "SOON"), 2, "--to: 'SOON' is not on the Difficulty ladder"),
+        (("actor", "tie", "Lady Shore", "--bond", "Mara", "--to", "HARD"), 1,
+         "Lady Shore is NORMAL: Bond slots run from NORMAL to NORMAL, one per Power Level; there is no HARD slot"),
+        (("actor", "tie", "Lady Shore", "--grudge", "Mara"), 1, "already in the top slot"),
+        (("actor", "tie", "Nobody", "--grudge", "Mara"), 1, "no Actor called 'Nobody'"),
+        (("actor", "tie", "Lady Shore", "--grudge", "Nobody"), 1, "no Actor is called 'Nobody'"),
+        (("--as", MARA, "actor", "tie", "Lady Shore", "--bond", "Tobias"), 1,
+         "only the Director moves an Actor's Bonds and Grudges"),
+        (("threat", "strike", "Lady Shore", "Mara", "fight", "--prop", "Rocks"), 2, "--prop: 'Rocks' is not a Prop Type"),
+        (("threat", "strike", "Lady Shore", "Mara", "fight", "--scar-slot", "11"), 2, "--scar-slot: 11 is not a d10 face"),
+        (("threat", "strike", "Lady Shore", "Mara", "fight", "--keep", "5"), 2, "--keep takes two faces"),
+        (("sequence", "beat", "Raid", "--outcome", "success", "--grit", "1"), 2,
+         "--outcome records a Beat without a check: give no --grit"),
     ],
 )
 def test_bad_input_is_refused_and_writes_nothing(run, args, code, needle):

@@ -99,7 +99,12 @@ def test_a_scene_of_checks_with_table_and_ledger_dice(ledger):
     assert at[5].studio_notes == at[4].studio_notes
     assert (mara[4].ability(AbilityName.MOVE).conditions, mara[5].ability(AbilityName.MOVE).conditions) == (1, 0)
     assert (mara[4].ability(AbilityName.MOVE).xp, mara[5].ability(AbilityName.MOVE).xp) == (2, 3)
-    assert ledger.view(ref).state == at[5]
+    # Move's three XP fill its first milestone: crossed in the same save, as the check's next event.
+    assert [e.type_name for e in third.events] == ["CheckRolled", "MilestonesReached"]
+    head = ledger.view(ref).state
+    crossed = head.star(NAME).ability(AbilityName.MOVE)
+    assert (crossed.xp, crossed.model_dump(exclude={"xp"})) != (3, mara[5].ability(AbilityName.MOVE).model_dump(exclude={"xp"}))
+    assert head.model_copy(update={"stars": at[5].stars}) == at[5]  # nothing else moved
 
 
 def test_a_refused_check_writes_nothing(ledger):

@@ -11,13 +11,15 @@ from showrunner_ledger.domain.campaign import Pitch
 from showrunner_ledger.domain.errors import AlreadyExists, InvalidDice, RuleViolation, UnknownName
 from showrunner_ledger.domain.showrunner.actors import Person
 from showrunner_ledger.domain.showrunner.check import CheckRequest
-from showrunner_ledger.domain.showrunner.events import CheckRolled, InfluenceSpent
+from showrunner_ledger.domain.showrunner.events import CheckRolled, InfluenceRegained, InfluenceSpent
 from showrunner_ledger.domain.showrunner.ladder import Difficulty as D
 from showrunner_ledger.domain.showrunner.sequences import SequenceError
 from showrunner_ledger.domain.showrunner.sheet import AbilityName as A
 from showrunner_ledger.domain.showrunner.world_events import (
     ActorCreated,
     ActorSpec,
+    ActorTieChanged,
+    ConsequencesDue,
     Contribution,
     OracleAnswered,
     SequenceBeatPlayed,
@@ -161,10 +163,14 @@ def test_a_decisive_strike_and_an_action_sequence_against_a_threat(ledger):
     checked, played = (e.fact for e in beat.events)
     assert checked.resolution.original_difficulty is D.HARD and checked.resolution.request.opposition == 3
     assert isinstance(played, SequenceBeatPlayed) and played.threat.power.pips == (4, 5, 1)
-    # The Climax, given as an outcome: a Success at the original FORMIDABLE clears the top die.
-    climax = world.play_beat(ledger, ref, "Crack the vault", outcome="success").events[-1].fact
+    # The Climax, given as an outcome: a Success at the original FORMIDABLE clears the top die, and
+    # the Combo Pool's Grit goes back to Mara, who paid it in.
+    climax, regained = (e.fact for e in world.play_beat(ledger, ref, "Crack the vault", outcome="success").events)
     assert climax.recorded.beat.climax and climax.recorded.sequence.outcome == "success"
     assert climax.effect.status == "defeated" and climax.recorded.payout == {"grit": 1}
+    assert isinstance(regained, InfluenceRegained)
+    assert (regained.regained.star, regained.regained.pool, regained.regained.kept) == ("Mara Voss", "grit", 1)
+    assert ledger.view(ref).state.star("Mara").influence.grit.current == 3
     w = world.world_of(ledger, ref)
     assert w.sequences == {} and w.threat("Vault").status == "defeated"
     assert all(a.matches for a in audit_all(ledger, ref))
@@ -259,4 +265,101 @@ def test_actor_against_actor_by_pips(ledger):
     head = ledger.head(ref)
     with pytest.raises(UnknownName):
         world.contest_actors(ledger, ref, "Grim", "Nobody", D.HARD)
+    assert ledger.head(ref) == head
+
+
+def test_the_payout_is_dealt_to_the_contributors_and_consequences_are_recorded_as_due(ledger):
+    ref = new_campaign(ledger)
+    ledger.add_character(ref, example_star("star-tobias.json"))  # #3 Tobias Quell
+    # 4 Beats open the Combo Pool with 3: Mara's Grit 3 -> 1, Tobias's Retake 1 -> 0.
+    world.declare_sequence(ledger, ref, "Raid the archive", D.FORMIDABLE, 4, [
+        Contribution(star="mara", pool="grit", amount=2), Contribution(star="Tobias", pool="retake", amount=1)])
+    assert world.world_of(ledger, ref).sequence("raid the archive").contributors == ("Mara Voss", "Tobias Quell")
+
+    # Setup Beat 1, rolled by Mara at NORMAL (no target: no Opposition): 5,2 keeps one die above
+    # the mark, a Partial: one Consequence at the reduced NORMAL, due for Mara alone.
+    rolled = world.play_beat(ledger, ref, "Raid the archive",
+                             request=CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"),
+                             faces={"action": [5, 2, 1], "script": [6, 6]})
+    checked, played, due = (e.fact for e in rolled.events)
+    assert checked.resolution.outcome.value == "partial" and played.recorded.beat.star == "Mara Voss"
+    assert isinstance(due, ConsequencesDue)
+    assert (due.who, due.count, due.difficulty, due.climax) == (("Mara Voss",), 1, D.NORMAL, False)
+    # A Setup Beat given as an outcome names nobody: the table names who suffers it.
+    given = world.play_beat(ledger, ref, "Raid the archive", outcome="partial").events
+    assert [type(e.fact) for e in given] == [SequenceBeatPlayed, ConsequencesDue] and given[-1].fact.who == ()
+    world.play_beat(ledger, ref, "Raid the archive", outcome="success")
+
+    # The Climax, a Partial: the objective is achieved, so the Combo Pool (2 Grit, 1 Retake) is dealt
+    # in turn to the contributors: Grit to Mara, Grit to Tobias, Retake to Mara, whose Retake is
+    # full and the Ensemble's too: that point is lost. Every participant owes one FORMIDABLE Consequence.
+    before = ledger.view(ref).state
+    climax = [e.fact for e in world.play_beat(ledger, ref, "Raid the archive", outcome="partial").events]
+    assert [type(f) for f in climax] == [SequenceBeatPlayed, InfluenceRegained, InfluenceRegained, InfluenceRegained,
+                                          ConsequencesDue]
+    shares = [(f.regained.star, f.regained.pool, f.regained.kept, f.regained.lost) for f in climax[1:4]]
+    assert shares == [("Mara Voss", "grit", 1, 0), ("Tobias Quell", "grit", 1, 0), ("Mara Voss", "retake", 0, 1)]
+    assert (climax[-1].who, climax[-1].difficulty) == (("Mara Voss", "Tobias Quell"), D.FORMIDABLE)
+    state = ledger.view(ref).state
+    assert state.star("Mara").influence.grit.current == before.star("Mara").influence.grit.current + 1
+    assert state.star("Tobias").influence.grit.current == before.star("Tobias").influence.grit.current + 1
+    # Due, not suffered: no sheet took a Consequence.
+    assert state.star("Mara").model_dump() == before.star("Mara").model_copy(
+        update={"influence": state.star("Mara").influence}).model_dump()
+    assert state.world.sequences == {}
+    assert all(a.matches for a in audit_all(ledger, ref))
+
+
+def test_a_check_to_aid_an_actor_adds_a_pip_and_a_threat_is_not_aided(ledger):
+    ref = new_campaign(ledger)
+    world.create_actor(ledger, ref, shore())
+    world.create_threat(ledger, ref, "Flood", "obstacle", D.NORMAL, pips=(2,))
+    # Mara fights at Lady Shore's side, at NORMAL against her 3 pips: 6,5 is a Success, her die 3 -> 4.
+    result = world.check_against(ledger, ref, CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"),
+                                 "lady shore", aid=True,
+                                 faces={"action": [6, 5, 1], "opposition": [1, 1, 2], "script": [1, 1]})
+    checked, aided = (e.fact for e in result.events)
+    assert checked.resolution.request.opposition == 3 and checked.resolution.outcome.value == "success"
+    assert aided.aid and aided.actor.power.pips == (4,) and "check to aid" in aided.summary()
+    assert world.world_of(ledger, ref).actor("Lady Shore").power.pips == (4,)
+    assert all(a.matches for a in audit_all(ledger, ref))
+
+    head = ledger.head(ref)
+    with pytest.raises(RuleViolation, match="only an Actor is aided"):
+        world.check_against(ledger, ref, CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"), "Flood",
+                            aid=True, faces={"action": [6, 5, 1], "opposition": [1, 1], "script": [1, 1]})
+    with pytest.raises(RuleViolation, match="choose one"):
+        world.check_against(ledger, ref, CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"), "Lady Shore",
+                            aid=True, decisive=True)
+    assert ledger.head(ref) == head
+
+
+def test_an_actors_tie_moves_up_a_slot_at_a_time_and_never_past_the_power_level(ledger):
+    ref = new_campaign(ledger)
+    world.create_actor(ledger, ref, ActorSpec(name="Baron", primary=A.TALK, secondary=A.MOVE, pips=(2,)))
+    # Grim is HARD (two dice): Bond slots NORMAL and HARD; Baron holds the NORMAL one.
+    world.create_actor(ledger, ref, ActorSpec(name="Grim", primary=A.FIGHT, secondary=A.MOVE, pips=(2, 5),
+                                              bonds={D.NORMAL: Person(name="Baron")}))
+    new = world.set_actor_tie(ledger, ref, "grim", "bond", "mara").events[0].fact
+    assert isinstance(new, ActorTieChanged)
+    assert (new.person, new.to, new.before, new.displaced) == (MARA, D.NORMAL, None, Person(name="Baron"))
+    assert new.summary() == "Grim's Bond with Mara Voss enters at NORMAL; Baron leaves the web"
+    up = world.set_actor_tie(ledger, ref, "Grim", "bond", "Mara Voss").events[0].fact
+    assert (up.to, up.before, up.displaced) == (D.HARD, D.NORMAL, None)
+    grudge = world.set_actor_tie(ledger, ref, "Grim", "grudge", "baron", D.HARD).events[0].fact
+    assert grudge.to is D.HARD and grudge.person == Person(name="Baron")
+    grim = world.world_of(ledger, ref).actor("Grim")
+    assert grim.bonds == {D.HARD: MARA} and grim.grudges == {D.HARD: Person(name="Baron")}
+
+    head = ledger.head(ref)
+    with pytest.raises(RuleViolation, match="Bond slots run from NORMAL to HARD, one per Power Level; there is no FORMIDABLE slot"):
+        world.set_actor_tie(ledger, ref, "Grim", "bond", "Baron", D.FORMIDABLE)
+    with pytest.raises(RuleViolation, match="already in the top slot"):
+        world.set_actor_tie(ledger, ref, "Grim", "bond", "Mara")
+    with pytest.raises(RuleViolation, match="only moves up"):
+        world.set_actor_tie(ledger, ref, "Grim", "grudge", "Baron", D.NORMAL)
+    with pytest.raises(RuleViolation, match="with themselves"):
+        world.set_actor_tie(ledger, ref, "Grim", "grudge", "Grim")
+    with pytest.raises(UnknownName, match="no Actor is called 'Nobody'"):
+        world.set_actor_tie(ledger, ref, "Grim", "grudge", "Nobody")
     assert ledger.head(ref) == head

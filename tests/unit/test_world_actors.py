@@ -17,6 +17,7 @@ from showrunner_ledger.domain.showrunner.actors import (
     power_level_from,
     relationship_difficulty,
     roll_actor,
+    set_tie,
 )
 from showrunner_ledger.domain.showrunner.ladder import Difficulty as D
 from showrunner_ledger.domain.showrunner.power_dice import PowerDice
@@ -156,6 +157,23 @@ def test_a_tie_stops_at_the_actors_power_level():
     vex = actor("Vex", 2, 3, bonds={D.NORMAL: who("Ann"), D.HARD: who("Bo")})
     assert advance_tie(vex, "bond", who("Ann"), D.MYTHIC).bonds == {D.NORMAL: who("Bo"), D.HARD: who("Ann")}
     assert advance_tie(vex, "bond", who("Bo")) == vex
+
+
+def test_setting_a_tie_refuses_what_advancing_would_cap_or_leave_unmoved():
+    """`actor tie`: one slot per Power Level, NORMAL up; a tie only moves up; nothing silently capped."""
+    vex = actor("Vex", 2, 3, bonds={D.NORMAL: who("Ann"), D.HARD: who("Bo")})
+    assert set_tie(vex, "bond", who("Ann")) == advance_tie(vex, "bond", who("Ann"))
+    assert set_tie(vex, "grudge", who("Mara", star=True), D.HARD).grudges == {D.HARD: who("Mara", star=True)}
+    with pytest.raises(RuleViolation, match="Vex is HARD: Bond slots run from NORMAL to HARD, one per Power Level; there is no EPIC slot"):
+        set_tie(vex, "bond", who("Ann"), D.EPIC)
+    with pytest.raises(RuleViolation, match="already in the top slot"):
+        set_tie(vex, "bond", who("Bo"))
+    with pytest.raises(RuleViolation, match="at HARD: a tie only moves up, not to NORMAL"):
+        set_tie(vex, "bond", who("Bo"), D.NORMAL)
+    with pytest.raises(RuleViolation, match="with themselves"):
+        set_tie(vex, "grudge", who("vex"))
+    with pytest.raises(RuleViolation, match="written off"):
+        set_tie(actor("Gone", written_off=True), "bond", who("Ann"))
 
 
 def test_moving_a_bond_or_grudge_is_a_check_at_its_current_level():

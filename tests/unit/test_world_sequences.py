@@ -19,7 +19,9 @@ from showrunner_ledger.domain.showrunner.sequences import (
     play_beat,
     record_beat,
     refuse_blockbuster_spend,
+    share_payout,
     spend_combo,
+    who_suffers,
 )
 from showrunner_ledger.domain.showrunner.threats import Threat
 from showrunner_ledger.domain.showrunner.world import World
@@ -188,6 +190,41 @@ def test_the_combo_pool_is_lost_on_failure(outcome):
     sequence = record_beat(declare(GOAL, D.EPIC, 2, {"retake": 1}), "success").sequence
     recorded = record_beat(sequence, outcome)
     assert recorded.payout == {} and recorded.lost == {"retake": 1}
+
+
+def test_the_payout_is_dealt_in_turn_to_the_contributors_pool_by_pool():
+    """7.2 The Payout "however the Cast sees fit": one point at a time to each contributor in the
+    order they paid, Grit, Retake, Spotlight, Plot Armor, Preparation, the deal running on."""
+    shares = share_payout({"retake": 1, "grit": 2, "preparation": 2}, ("Mara", "Tobias"))
+    assert list(shares.items()) == [
+        (("Mara", "grit"), 1), (("Tobias", "grit"), 1), (("Mara", "retake"), 1),
+        (("Tobias", "preparation"), 1), (("Mara", "preparation"), 1),
+    ]
+    assert share_payout({"grit": 3}, ("Mara",)) == {("Mara", "grit"): 3}
+    assert share_payout({"grit": 3}, ()) == {}  # a Sequence recorded before contributors were kept
+
+
+def test_consequences_fall_on_the_roller_of_a_setup_beat_and_every_participant_on_the_climax():
+    """7.3B "all Sequence participants": the contributors, then every Star who rolled a Beat."""
+    sequence = declare(GOAL, D.EPIC, 3, {"grit": 2}, contributors=("Mara", "Mara"))
+    assert sequence.contributors == ("Mara",)
+    setup = record_beat(sequence, "partial", "Tobias")
+    assert setup.beat.star == "Tobias" and who_suffers(setup) == ("Tobias",)
+    assert setup.sequence.participants == ("Mara", "Tobias")
+    unnamed = record_beat(setup.sequence, "partial")
+    assert who_suffers(unnamed) == ()  # given as an outcome: the table names who suffers it
+    climax = record_beat(unnamed.sequence, "failure", "Ines")
+    assert who_suffers(climax) == ("Mara", "Tobias", "Ines")
+    assert who_suffers(record_beat(unnamed.sequence, "success", "Ines")) == ()
+
+
+def test_a_beat_without_a_star_and_a_sequence_without_contributors_dump_as_before():
+    sequence = record_beat(declare(GOAL, D.EPIC, 3, {"grit": 2}), "success").sequence
+    dumped = sequence.model_dump(mode="json")
+    assert "contributors" not in dumped and "star" not in dumped["played"][0]
+    named = record_beat(declare(GOAL, D.EPIC, 3, {"grit": 2}, contributors=("Mara",)), "success", "Mara").sequence
+    assert named.model_dump(mode="json")["played"][0]["star"] == "Mara"
+    assert type(named).model_validate(named.model_dump(mode="json")) == named
 
 
 # --- Beats and outcomes

@@ -1,0 +1,210 @@
+"""`showrunner montage`: a Montage Sequence (Chapter 9): start it once per Episode, shoot its
+scenes (each a Montage Action led by one Star's check against growing Opposition, its benefits
+claimed and paid for), and stop it for the Mastery benefits.
+
+No `from __future__ import annotations` here: typer reads the option annotations as objects.
+"""
+
+import json
+from typing import Annotated, Any
+
+import typer
+
+from .errors import UsageProblem
+from .options import JsonOption
+from .progress_common import (
+    CHECK_FLAGS,
+    ActionFaces,
+    AnomalyFaces,
+    CheckGrit,
+    CheckKeep,
+    CheckPush,
+    CheckSpecialty,
+    OppositionFaces,
+    Outcome,
+    ScriptFaces,
+    ability,
+    check_options,
+    outcome,
+    prop,
+    prop_type,
+    quality_of,
+    record,
+    recording,
+)
+from .world_common import faces_option, parse_faces
+
+app = typer.Typer(
+    help="A Montage Sequence (9): start it once per Episode, shoot its scenes, stop it.",
+    epilog="Example: showrunner montage scene practice --lead Mara --ability fight --claim 'Mara,prop=Money'",
+    no_args_is_help=True,
+)
+ACTIONS = ("practice", "rest", "inspire", "motivate", "meditate", "plan", "heal", "design", "repair", "improve",
+           "recycle", "refine", "assemble", "craft", "upgrade", "shop", "hire", "scavenge", "train", "employment")
+CLAIM_HELP = (
+    "Who benefits and what they pay (repeatable, in priority order: a Partial Success pays only the first). "
+    "STAR or 'ensemble' (an Influence Montage refreshing the shared pool), then comma-separated key=value: "
+    "payer=STAR|ensemble (the Ensemble Backpack), prop=TYPE (Practice), quality=Q, hero_prop=NAME, "
+    "abilities=a+b (Train, Heal), convert=Q, into=TYPE, at_most=N, extra_props=N (Design). "
+    "Or a JSON object with the fields of a claim (design, purchases, buy_hero_prop, buy_tier, buy_holding, hire)."
+)
+FLAGS = {**CHECK_FLAGS, "montage_benefit": "--benefit"}
+
+BenefitFaces = faces_option("--benefit", "The d6s of the benefits, claim by claim (2 each on a Highlight).")
+
+@app.command("start")
+def start(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """Begin the Episode's Montage Sequence (once per Episode; one a Disaster ended does not count).
+
+    Example: showrunner montage start
+    """
+    from ..ledger import progress
+
+    s, ref, by = recording(ctx)
+    record(ref, lambda: progress.start_montage(s.ledger, ref, by=by), as_json)
+
+
+def _claim(value: str) -> Any:
+    from pydantic import ValidationError
+
+    from ..domain.showrunner.montage import Claim
+
+    text = value.strip()
+    if text.startswith("{"):
+        try:
+            return Claim.model_validate(json.loads(text))
+        except (ValueError, ValidationError) as e:
+            raise UsageProblem(f"--claim: not a claim ({' '.join(str(e).split())[:160]})") from None
+    who, *pairs = [part.strip() for part in text.split(",")]
+    if not who:
+        raise UsageProblem("--claim: name the Star who benefits (or 'ensemble')")
+    fields: dict[str, Any] = {"beneficiary": who}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep:
+            raise UsageProblem(f"--claim: '{pair}' is not key=value")
+        if key == "payer":
+            fields["payer"] = raw.strip()
+        elif key in ("prop", "prop_type"):
+            fields["prop_type"] = prop_type("--claim prop", raw)
+        elif key in ("quality", "convert"):
+            fields[key] = quality_of(f"--claim {key}", raw.strip())
+        elif key == "into":
+            fields["into"] = prop("--claim into", raw)[0]
+        elif key == "hero_prop":
+            fields["hero_prop"] = raw.strip()
+        elif key == "abilities":
+            fields["abilities"] = tuple(ability("--claim abilities", a.strip()) for a in raw.split("+") if a.strip())
+        elif key in ("at_most", "extra_props"):
+            if not raw.strip().isdigit():
+                raise UsageProblem(f"--claim {key}: '{raw}' is not a number")
+            fields[key] = int(raw)
+        else:
+            raise UsageProblem(f"--claim: unknown key '{key}' (payer, prop, quality, hero_prop, abilities, convert, into, at_most, extra_props; or JSON)")
+    return Claim(**fields)
+
+
+@app.command("scene")
+def scene(
+    ctx: typer.Context,
+    action: Annotated[str, typer.Argument(help="The Montage Action: " + ", ".join(ACTIONS) + ".")],
+    lead: Annotated[str, typer.Option("--lead", "-l", help="The Star who leads the scene and rolls its check.")],
+    claim: Annotated[list[str] | None, typer.Option("--claim", metavar="STAR[,key=value…]|JSON", help=CLAIM_HELP)] = None,
+    with_ability: Annotated[str | None, typer.Option("--ability", "-a", help="The Ability of an action any Ability may lead (Practice, Employment).")] = None,
+    tier: Annotated[str | None, typer.Option("--tier", metavar="QUALITY", help="Repair and Improve: the Hero Props' Tier; Upgrade: the new Quality.")] = None,
+    result: Outcome = None,
+    specialty: CheckSpecialty = None,
+    grit: CheckGrit = 0,
+    keep: CheckKeep = None,
+    push: CheckPush = False,
+    action_faces: ActionFaces = None,
+    opposition_faces: OppositionFaces = None,
+    script_faces: ScriptFaces = None,
+    anomaly: AnomalyFaces = None,
+    benefit: BenefitFaces = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Shoot one Montage scene: the lead's check (1 Opposition Die for the first scene, 2 for the
+    second, …), then each claim pays its Prop for 1d6 of the benefit (2d6 on a Highlight).
+
+    Example: showrunner montage scene practice --lead Mara --ability fight --claim 'Mara,prop=Money'
+    """
+    from ..domain.showrunner.ladder import Quality
+    from ..domain.showrunner.montage import MontageAction
+    from ..ledger import progress
+
+    try:
+        chosen = MontageAction(action.strip().lower())
+    except ValueError:
+        raise UsageProblem(f"'{action}' is not a Montage Action ({', '.join(ACTIONS)})") from None
+    claims = tuple(_claim(c) for c in claim or [])
+    level: Quality | None = quality_of("--tier", tier) if tier is not None else None
+    used = ability("--ability", with_ability) if with_ability is not None else None
+    given = outcome("--outcome", result)
+    faces = parse_faces({
+        "action": ("--action", action_faces, 6), "opposition": ("--opposition-dice", opposition_faces, 6),
+        "script": ("--script", script_faces, 6), "anomaly": ("--anomaly", anomaly, 100),
+        "montage_benefit": ("--benefit", benefit, 6),
+    })
+    if given is not None and (specialty or grit or keep or push or any(p in faces for p in CHECK_FLAGS)):
+        raise UsageProblem("--outcome gives the check's result: its spends and dice flags have nothing to roll")
+    s, ref, by = recording(ctx, lead)
+    options = check_options(specialty, grit, keep, push)
+    record(ref, lambda: progress.shoot_scene(s.ledger, ref, chosen, lead, claims, tier=level, ability=used, check=options,
+                                             outcome=given, faces=faces or None, by=by), as_json, FLAGS)
+
+
+@app.command("stop")
+def stop(
+    ctx: typer.Context,
+    free_prop: Annotated[list[str] | None, typer.Option("--free-prop", metavar="STAR=TYPE", help="Prop Mastery: the Type of a Star's free NORMAL Prop (repeatable).")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Stop the Montage Sequence: every Star gains the benefit of each Mastery they hold.
+
+    Example: showrunner montage stop --free-prop 'Mara=Rations'
+    """
+    from ..ledger import progress
+
+    choices = {}
+    for value in free_prop or []:
+        star, sep, kind = value.partition("=")
+        if not sep or not star.strip():
+            raise UsageProblem(f"--free-prop: '{value}' is not STAR=TYPE")
+        choices[star.strip()] = prop_type("--free-prop", kind.strip())
+    s, ref, by = recording(ctx)
+    record(ref, lambda: progress.stop_montage(s.ledger, ref, prop_choices=choices, by=by), as_json)
+
+
+@app.command("show")
+def show(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """The Montage Sequence in progress: its Episode, its scenes and the Opposition of the next.
+
+    Example: showrunner montage show --json
+    """
+    from rich.table import Table
+
+    from ..ledger.progress import ensemble_of
+    from .session import print_json, stdout_console
+
+    s, ref, _ = recording(ctx)
+    pool = ensemble_of(s.ledger, ref)
+    sequence = pool.montage
+    if as_json:
+        print_json({"branch": ref.branch.name, "montage_episode": pool.montage_episode,
+                    "montage": sequence.model_dump(mode="json") if sequence is not None else None,
+                    "next_opposition": len(sequence.scenes) + 1 if sequence is not None else None})
+        return
+    console = stdout_console()
+    if sequence is None:
+        done = f"; the Cast shot one in Episode {pool.montage_episode}" if pool.montage_episode else ""
+        console.print(f"No Montage Sequence is running{done}.")
+        return
+    table = Table(title=f"Montage Sequence · Episode {sequence.episode} · next scene faces {len(sequence.scenes) + 1} Opposition")
+    for column in ("#", "Action", "Lead", "Difficulty", "Opposition", "Result", "Benefits"):
+        table.add_column(column)
+    for shot in sequence.scenes:
+        table.add_row(str(shot.number), shot.action.value.title(), shot.lead, shot.difficulty.value, str(shot.opposition),
+                      shot.outcome.label, "\n".join(shot.lines))
+    console.print(table)

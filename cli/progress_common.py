@@ -1,0 +1,134 @@
+"""What the progression commands share: parsing Props, Paths and pools, the Star a
+command records for, and running a ledger function with table-dice flag names in its errors.
+
+No `from __future__ import annotations` here: typer reads the option annotations as objects.
+"""
+
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any
+
+import typer
+
+from . import completion
+from .errors import UsageProblem
+from .world_common import faces_option, report, with_flags
+
+PATHS = "training, persistence, talent, destiny"
+POOLS = "grit, retake, spotlight, plot_armor, preparation"
+
+StarArg = Annotated[str, typer.Argument(help="The Star (any case, or the start of the name).", autocompletion=completion.stars)]
+Reason = Annotated[str, typer.Option("--reason", help="What it was for, shown in the log.")]
+Count = Annotated[int, typer.Option("--count", "-n", min=1, help="How many.")]
+CheckSpecialty = Annotated[list[str] | None, typer.Option("--specialty", "-s", metavar="NAME", help="An applicable Specialty for the check (repeatable).")]
+CheckGrit = Annotated[int, typer.Option("--grit", min=0, metavar="N", help="Grit spent before the check's roll: +1 Action Die each.")]
+CheckKeep = Annotated[str | None, typer.Option("--keep", "-k", metavar="A,B", help="The check's two Result Dice to keep (default: the best pair).")]
+CheckPush = Annotated[bool, typer.Option("--push", help="Push Your Limits to pay a spend the pools cannot.")]
+Outcome = Annotated[str | None, typer.Option("--outcome", metavar="RESULT", help="The check's result, rolled at the table away from the ledger: highlight, success, partial, failure or disaster (no check is recorded).")]
+ActionFaces = faces_option("--action", "The Action Dice of the check, e.g. 1,4,5.")
+OppositionFaces = faces_option("--opposition-dice", "The Opposition Dice of the check.")
+ScriptFaces = faces_option("--script", "The two Script Dice of the check, e.g. 4,2.")
+AnomalyFaces = faces_option("--anomaly", "The d100 Anomaly rolls of a Channel check that Hits the Mark.")
+CHECK_FLAGS = {"action": "--action", "opposition": "--opposition-dice", "script": "--script", "anomaly": "--anomaly"}
+
+
+def prop(flag: str, value: str) -> tuple[Any, Any]:
+    """TYPE[:QUALITY], e.g. Weapons:HARD or goods."""
+    from ..domain.showrunner.sheet import PropType
+
+    kind, _, quality = value.partition(":")
+    try:
+        prop_type = PropType(kind.strip())
+    except ValueError:
+        raise UsageProblem(f"{flag}: '{kind.strip()}' is not a Prop Type ({', '.join(t.value for t in PropType)})") from None
+    return prop_type, quality_of(flag, quality.strip() or "NORMAL")
+
+
+def prop_type(flag: str, value: str) -> Any:
+    """A Prop Type alone (a NORMAL Prop)."""
+    if ":" in value:
+        raise UsageProblem(f"{flag}: name a Prop Type only, like Rations (it is a NORMAL Prop)")
+    return prop(flag, value)[0]
+
+
+def quality_of(flag: str, value: str) -> Any:
+    from ..domain.showrunner.ladder import Quality
+
+    try:
+        return Quality(value)
+    except ValueError:
+        raise UsageProblem(f"{flag}: '{value}' is not a Quality (NORMAL, HARD, FORMIDABLE, EPIC or N, H, F, E)") from None
+
+
+def path(flag: str, value: str) -> Any:
+    from ..domain.showrunner.sheet import CareerPath
+
+    try:
+        return CareerPath(value)
+    except ValueError:
+        raise UsageProblem(f"{flag}: '{value}' is not a Career Path ({PATHS})") from None
+
+
+def pool(flag: str, value: str) -> str:
+    wanted = value.strip().lower().replace("-", "_").replace(" ", "_")
+    if wanted not in POOLS.split(", "):
+        raise UsageProblem(f"{flag}: '{value}' is not an Influence pool ({POOLS})")
+    return wanted
+
+
+def ability(flag: str, value: str) -> Any:
+    from ..domain.showrunner.sheet import AbilityName
+
+    try:
+        return AbilityName(value)
+    except ValueError:
+        names = ", ".join(a.value for a in AbilityName)
+        raise UsageProblem(f"{flag}: '{value}' is not an Ability ({names})") from None
+
+
+def outcome(flag: str, value: str | None) -> Any:
+    from ..domain.showrunner.check import Outcome as Result
+
+    if value is None:
+        return None
+    try:
+        return Result(value.strip().lower().replace(" ", "_").replace("partial_success", "partial"))
+    except ValueError:
+        raise UsageProblem(f"{flag}: '{value}' is not a result (highlight, success, partial, failure, disaster)") from None
+
+
+def check_options(specialty: list[str] | None, grit: int, keep: str | None, push: bool) -> Any:
+    """The spends and choices of a check a command rolls; its Ability, Difficulty and Opposition come from the rules."""
+    from ..domain.showrunner.check import CheckRequest
+    from .check import _keep
+
+    return CheckRequest(star="-", ability="think", difficulty="NORMAL", specialties=tuple(specialty or ()), grit=grit,
+                        keep=_keep(keep) if keep is not None else None, push=push)
+
+
+def recording(ctx: typer.Context, star: str | None = None) -> tuple[Any, Any, str]:
+    """The session, the branch, and who records: a Star at the keyboard records only for their own sheet."""
+    from .session import session
+
+    s = session(ctx)
+    ref = s.target()
+    if star is not None:
+        s.check_acting_for(ref, star)
+    return s, ref, s.recorded_by(ref)
+
+
+def director(s: Any, what: str) -> None:
+    from .world_common import director_only
+
+    director_only(s, what)
+
+
+def record(ref: Any, call: Callable[[], Any], as_json: bool, flags: Mapping[str, str] | None = None, **extra: Any) -> Any:
+    """Run one ledger function and report every event it recorded."""
+    from ..domain.errors import InvalidDice
+
+    try:
+        result = call()
+    except InvalidDice as e:
+        raise with_flags(e, flags or {}) from None
+    report(ref, result, as_json, **extra)
+    return result

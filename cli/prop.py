@@ -1,0 +1,165 @@
+"""`showrunner prop`: Props, the Backpack and the hands, Trinkets, Preparation and Flashbacks,
+random Props (Chapter 8.1, Appendix E). A Prop spent for Action Dice is `check --prop`.
+
+No `from __future__ import annotations` here: typer reads the option annotations as objects.
+"""
+
+from typing import Annotated
+
+import typer
+
+from .options import JsonOption
+from .progress_common import Count, Reason, StarArg, prop, prop_type, record, recording
+from .world_common import faces_option, parse_faces
+
+app = typer.Typer(
+    help="Props, the Backpack and the hands, Trinkets, Preparation and Flashbacks, random Props (8.1, Appendix E).",
+    epilog="Example: showrunner prop gain Mara Goods -n 2",
+    no_args_is_help=True,
+)
+PropArg = Annotated[str, typer.Argument(metavar="TYPE[:QUALITY]", help="A Prop Type and its Quality, e.g. Weapons:HARD (NORMAL when left out).")]
+FLASHBACKS = ("retroactive_planning", "environmental_preparation", "resource_trade", "montage_action")
+
+TypeDie = faces_option("--type-die", "The d10 on the random Prop table (Appendix E A).")
+SubtypeDice = faces_option("--subtype-die", "The d10s on its sub-table, in order.")
+SettingDie = faces_option("--setting-die", "The d10 choosing a Setting-Specific Prop.")
+QualityDie = faces_option("--quality-die", "The d10 on the Quality table (Appendix E B).")
+
+@app.command("gain")
+def gain(
+    ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1,
+    leave_behind: Annotated[bool, typer.Option("--leave-behind", help="Leave behind what cannot be carried, instead of refusing.")] = False,
+    reason: Reason = "", as_json: JsonOption = False,
+) -> None:
+    """Props found, bought or given: into the Backpack while a slot has room, then in hand (two hands).
+
+    Example: showrunner prop gain Mara Goods -n 2
+    """
+    from ..ledger import progress
+
+    kind, quality = prop("TYPE", what)
+    s, ref, by = recording(ctx, star)
+    record(ref, lambda: progress.gain_props(s.ledger, ref, star, kind, quality, count, leave_behind=leave_behind,
+                                            reason=reason, by=by), as_json)
+
+
+@app.command("spend")
+def spend(ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1, reason: Reason = "", as_json: JsonOption = False) -> None:
+    """Props spent, given away or dropped: those in hand first, then the Backpack.
+
+    Example: showrunner prop spend Mara Goods --reason "a bribe"
+    """
+    from ..ledger import progress
+
+    kind, quality = prop("TYPE", what)
+    s, ref, by = recording(ctx, star)
+    record(ref, lambda: progress.give_up_props(s.ledger, ref, star, kind, quality, count, reason=reason, by=by), as_json)
+
+
+@app.command("pack")
+def pack(ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1, as_json: JsonOption = False) -> None:
+    """Props moved from the hands into the Backpack, once a slot has room.
+
+    Example: showrunner prop pack Mara Rations
+    """
+    from ..ledger import progress
+
+    kind, quality = prop("TYPE", what)
+    s, ref, by = recording(ctx, star)
+    record(ref, lambda: progress.pack_props(s.ledger, ref, star, kind, quality, count, by=by), as_json)
+
+
+@app.command("trinket")
+def trinket(
+    ctx: typer.Context, star: StarArg,
+    name: Annotated[str, typer.Argument(help="The Trinket.")],
+    remove: Annotated[bool, typer.Option("--remove", help="Remove the Trinket instead of keeping it.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Keep a Trinket in a free Trinket Slot (3, and 3 more per Utility Bundle), or remove one.
+
+    Example: showrunner prop trinket Mara "A brass key"
+    """
+    from ..ledger import progress
+
+    s, ref, by = recording(ctx, star)
+    call = progress.remove_trinket if remove else progress.add_trinket
+    record(ref, lambda: call(s.ledger, ref, star, name, by=by), as_json)
+
+
+Bonus = Annotated[str | None, typer.Option("--bonus", metavar="TYPE", help="Mastered Preparation: the Type of the free NORMAL Prop (it must fit in the Backpack).")]
+PushOpt = Annotated[bool, typer.Option("--push", help="Push Your Limits: pay the Preparation by exhausting an icon.")]
+
+
+@app.command("prepare")
+def prepare(
+    ctx: typer.Context, star: StarArg,
+    kind: Annotated[str, typer.Argument(metavar="TYPE", help="The NORMAL Prop produced on-screen, e.g. Rations.")],
+    bonus: Bonus = None, push: PushOpt = False, as_json: JsonOption = False,
+) -> None:
+    """Spend 1 Preparation to produce a NORMAL Prop of any Type on-screen (8.1E).
+
+    Example: showrunner prop prepare Mara Rations
+    """
+    from ..ledger import progress
+
+    made = prop_type("TYPE", kind)
+    extra = prop_type("--bonus", bonus) if bonus is not None else None
+    s, ref, by = recording(ctx, star)
+    record(ref, lambda: progress.spend_preparation(s.ledger, ref, star, prop_type=made, bonus_type=extra, push=push, by=by), as_json)
+
+
+@app.command("flashback")
+def flashback(
+    ctx: typer.Context, star: StarArg,
+    action: Annotated[str, typer.Argument(help="The Flashback: " + ", ".join(FLASHBACKS) + ".")],
+    award: Annotated[bool, typer.Option("--award", help="Paid by the Method Actor's Award (once per Episode) instead of Preparation.")] = False,
+    bonus: Bonus = None, push: PushOpt = False, as_json: JsonOption = False,
+) -> None:
+    """Spend 1 Preparation (or the Method Actor's Award) to pause the Scene for a Flashback (8.1E).
+
+    Example: showrunner prop flashback Mara retroactive_planning
+    """
+    from ..domain.showrunner.backpack import FlashbackAction
+    from ..ledger import progress
+    from .errors import UsageProblem
+
+    try:
+        chosen = FlashbackAction(action.strip().lower().replace("-", "_").replace(" ", "_"))
+    except ValueError:
+        raise UsageProblem(f"'{action}' is not a Flashback ({', '.join(FLASHBACKS)})") from None
+    extra = prop_type("--bonus", bonus) if bonus is not None else None
+    s, ref, by = recording(ctx, star)
+    record(ref, lambda: progress.spend_preparation(s.ledger, ref, star, flashback=chosen, bonus_type=extra, award=award,
+                                                   push=push, by=by), as_json)
+
+
+RANDOM_FLAGS = {"prop_type": "--type-die", "prop_subtype": "--subtype-die", "prop_setting": "--setting-die",
+                "prop_quality": "--quality-die"}
+
+
+@app.command("random")
+def random(
+    ctx: typer.Context, star: StarArg,
+    kind: Annotated[str | None, typer.Option("--type", metavar="TYPE", help="The Prop's Type is known: roll only its Quality.")] = None,
+    count: Count = 1,
+    type_die: TypeDie = None,
+    subtype_die: SubtypeDice = None,
+    setting_die: SettingDie = None,
+    quality_die: QualityDie = None,
+    as_json: JsonOption = False,
+) -> None:
+    """A random Prop (Appendix E): its Type, then its Quality; what cannot be carried is left behind.
+
+    Example: showrunner prop random Tobias --type-die 2 --quality-die 5
+    """
+    from ..ledger import progress
+
+    known = prop_type("--type", kind) if kind is not None else None
+    faces = parse_faces({
+        "prop_type": ("--type-die", type_die, 10), "prop_subtype": ("--subtype-die", subtype_die, 10),
+        "prop_setting": ("--setting-die", setting_die, 10), "prop_quality": ("--quality-die", quality_die, 10),
+    })
+    s, ref, by = recording(ctx, star)
+    record(ref, lambda: progress.random_prop(s.ledger, ref, star, prop_type=known, count=count, faces=faces or None, by=by),
+           as_json, RANDOM_FLAGS)
