@@ -14,15 +14,7 @@ from .errors import UsageProblem
 from .options import JsonOption
 from .progress_common import (
     CHECK_FLAGS,
-    ActionFaces,
-    AnomalyFaces,
-    CheckGrit,
-    CheckKeep,
-    CheckPush,
-    CheckSpecialty,
-    OppositionFaces,
     Outcome,
-    ScriptFaces,
     ability,
     check_options,
     outcome,
@@ -32,6 +24,7 @@ from .progress_common import (
     record,
     recording,
 )
+from .world_common import ActionFaces, AnomalyFaces, Grit, Keep, OppositionFaces, Push, ScriptFaces, Specialty
 from .world_common import faces_option, parse_faces
 
 app = typer.Typer(
@@ -114,10 +107,10 @@ def scene(
     with_ability: Annotated[str | None, typer.Option("--ability", "-a", help="The Ability of an action any Ability may lead (Practice, Employment).")] = None,
     tier: Annotated[str | None, typer.Option("--tier", metavar="QUALITY", help="Repair and Improve: the Hero Props' Tier; Upgrade: the new Quality.")] = None,
     result: Outcome = None,
-    specialty: CheckSpecialty = None,
-    grit: CheckGrit = 0,
-    keep: CheckKeep = None,
-    push: CheckPush = False,
+    specialty: Specialty = None,
+    grit: Grit = 0,
+    keep: Keep = None,
+    push: Push = False,
     action_faces: ActionFaces = None,
     opposition_faces: OppositionFaces = None,
     script_faces: ScriptFaces = None,

@@ -11,7 +11,7 @@ import typer
 
 from . import completion
 from .errors import UsageProblem
-from .world_common import faces_option, report, with_flags
+from .world_common import report, with_flags
 
 PATHS = "training, persistence, talent, destiny"
 POOLS = "grit, retake, spotlight, plot_armor, preparation"
@@ -19,15 +19,7 @@ POOLS = "grit, retake, spotlight, plot_armor, preparation"
 StarArg = Annotated[str, typer.Argument(help="The Star (any case, or the start of the name).", autocompletion=completion.stars)]
 Reason = Annotated[str, typer.Option("--reason", help="What it was for, shown in the log.")]
 Count = Annotated[int, typer.Option("--count", "-n", min=1, help="How many.")]
-CheckSpecialty = Annotated[list[str] | None, typer.Option("--specialty", "-s", metavar="NAME", help="An applicable Specialty for the check (repeatable).")]
-CheckGrit = Annotated[int, typer.Option("--grit", min=0, metavar="N", help="Grit spent before the check's roll: +1 Action Die each.")]
-CheckKeep = Annotated[str | None, typer.Option("--keep", "-k", metavar="A,B", help="The check's two Result Dice to keep (default: the best pair).")]
-CheckPush = Annotated[bool, typer.Option("--push", help="Push Your Limits to pay a spend the pools cannot.")]
 Outcome = Annotated[str | None, typer.Option("--outcome", metavar="RESULT", help="The check's result, rolled at the table away from the ledger: highlight, success, partial, failure or disaster (no check is recorded).")]
-ActionFaces = faces_option("--action", "The Action Dice of the check, e.g. 1,4,5.")
-OppositionFaces = faces_option("--opposition-dice", "The Opposition Dice of the check.")
-ScriptFaces = faces_option("--script", "The two Script Dice of the check, e.g. 4,2.")
-AnomalyFaces = faces_option("--anomaly", "The d100 Anomaly rolls of a Channel check that Hits the Mark.")
 CHECK_FLAGS = {"action": "--action", "opposition": "--opposition-dice", "script": "--script", "anomaly": "--anomaly"}
 
 

@@ -14,15 +14,8 @@ from .errors import UsageProblem
 from .options import JsonOption
 from .progress_common import (
     CHECK_FLAGS,
-    ActionFaces,
-    CheckGrit,
-    CheckKeep,
-    CheckPush,
-    CheckSpecialty,
-    OppositionFaces,
     Outcome,
     Reason,
-    ScriptFaces,
     StarArg,
     check_options,
     outcome,
@@ -30,6 +23,7 @@ from .progress_common import (
     record,
     recording,
 )
+from .world_common import ActionFaces, Grit, Keep, OppositionFaces, Push, ScriptFaces, Specialty
 from .world_common import difficulty
 
 WithArg = Annotated[str, typer.Argument(metavar="WITH", help="The Star or Actor the relationship is with.")]
@@ -87,7 +81,7 @@ def build(kind: str) -> typer.Typer:
         other: Annotated[str | None, typer.Option("--other", metavar="bond:NAME|grudge:NAME", help="A Disaster lowers this other Bond or Grudge by one Tier.")] = None,
         forgotten: Annotated[int | None, typer.Option("--written-off-episodes", min=0, metavar="N", help="The other was written off N Episodes ago: the Difficulty is 1+N steps lower.")] = None,
         result: Outcome = None,
-        specialty: CheckSpecialty = None, grit: CheckGrit = 0, keep: CheckKeep = None, push: CheckPush = False,
+        specialty: Specialty = None, grit: Grit = 0, keep: Keep = None, push: Push = False,
         action_faces: ActionFaces = None, opposition_faces: OppositionFaces = None, script_faces: ScriptFaces = None,
         as_json: JsonOption = False,
     ) -> None:

@@ -101,10 +101,6 @@ def report(ref: Any, result: Any, as_json: bool, **extra: Any) -> None:
         console.print(f"#{e.version} {e.fact.summary()}{private}", markup=False, highlight=False, soft_wrap=True)
 
 
-def power_text(power: Any) -> str:
-    return power.describe()
-
-
 # ------------------------------------------------------------------ a check's before-roll options
 
 BEFORE = "Before the roll (as for `check`)"

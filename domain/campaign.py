@@ -85,6 +85,3 @@ class CampaignState(BaseModel):
             raise AlreadyExists(
                 f"a {self.character_noun} named '{name}' is already in this campaign; choose another name"
             )
-
-    def with_pitch(self, pitch: Pitch) -> CampaignState:
-        return self.model_copy(update={"pitch": pitch})

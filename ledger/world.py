@@ -73,8 +73,6 @@ def _showrunner(state: CampaignState) -> ShowrunnerState:
     return state
 
 
-
-
 def _after(state: ShowrunnerState, facts: Sequence[Fact]) -> ShowrunnerState:
     for fact in facts:
         state = fact.apply(state)  # type: ignore[attr-defined]
@@ -220,12 +218,6 @@ def create_threat(
         return [ThreatCreated(name=name, kind=kind, level=level, pips=given, threat=threat, **stamp)]
 
     return ledger.execute(ref, decide, by=by, command_id=command_id)
-
-
-def target_opposition(world: World, name: str, difficulty: Difficulty) -> tuple[str, int]:
-    """The Threat's or Actor's full name and the Opposition Dice its Power Die gives at `difficulty`."""
-    target = world.target(name)
-    return target.name, target.power.pips_at(difficulty)
 
 
 def check_against(

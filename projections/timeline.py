@@ -173,12 +173,6 @@ def number_width(rows: Sequence[Row]) -> int:
     return max((len(str(r.version)) for r in rows if r.version is not None), default=1)
 
 
-def timeline_text(rows: Sequence[Row]) -> list[str]:
-    """The picture as plain lines (the terminal adds colour to the same parts)."""
-    width = number_width(rows)
-    return ["".join(row.parts(width)).rstrip() for row in rows]
-
-
 _CSS = """
 body { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #fdfcf8; color: #222;
        margin: 2em; }

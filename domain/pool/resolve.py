@@ -184,10 +184,6 @@ class ContestResolution(BaseModel):
     def winner_name(self) -> str:
         return self.star if self.winner == "attacker" else self.defender_name
 
-    @property
-    def loser_name(self) -> str:
-        return self.defender_name if self.winner == "attacker" else self.star
-
     def judged(self) -> tuple[tuple[str, object], ...]:
         a, d = self.attacker_counted, self.defender_counted
         return (("attacker's pool", self.attacker.size), ("defender's pool", self.defender_size),

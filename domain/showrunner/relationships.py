@@ -180,12 +180,6 @@ def sequence_beats(beats: Sequence[Difficulty], traded: Traded) -> list[Difficul
     return [beat.step(-1) for beat in beats]
 
 
-def relationship_acclaim(sheet: StarSheet) -> tuple[bool, bool]:
-    """Which of the Star's Bonds and Grudges have every Tier used: (bond, grudge)."""
-    return (any(complete(sheet, "bond", r) for r in sheet.bonds),
-            any(complete(sheet, "grudge", r) for r in sheet.grudges))
-
-
 # ------------------------------------------------------------------ the end of an Episode
 
 

@@ -88,6 +88,18 @@ class Terminal:
     def send(self, text: str) -> None:
         os.write(self.fd, text.encode())
 
+    def interrupt(self) -> None:
+        """Ctrl-C once the program waits for the answer: a SIGINT that lands between printing a
+        prompt and blocking in the read is only noticed on the next keystroke (CPython's input())."""
+        deadline = time.monotonic() + TIMEOUT
+        waiting = 0
+        while waiting < 3 and time.monotonic() < deadline:
+            with open(f"/proc/{self.pid}/stat", encoding="ascii") as stat:
+                state = stat.read().rsplit(")", 1)[1].split()[0]
+            waiting = waiting + 1 if state == "S" else 0
+            time.sleep(0.05)
+        self.send("\x03")
+
     def finish(self) -> tuple[int, str]:
         """Wait for the exit; return the exit code and stderr."""
         deadline = time.monotonic() + TIMEOUT
@@ -216,7 +228,7 @@ def test_ctrl_c_after_the_roll_records_the_abandoned_check(terminal, run, db: st
     dice = roll_one(db, home)
     t = terminal()
     t.expect(r"Your choice \[k/p/r\] \(k\): ")
-    t.send("\x03")
+    t.interrupt()
     code, err = t.finish()
     assert code == 130
     assert err == (
