@@ -133,7 +133,7 @@ def fact_class(topic: str) -> type[Fact]:
 
         prefix = topic.split("/", 1)[0]
         if prefix in BUILT_IN:
-            ruleset(prefix)
+            ruleset(prefix).load_facts()
     try:
         return _TOPICS[topic]
     except KeyError:

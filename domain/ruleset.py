@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Any
 
 from pydantic import BaseModel
@@ -85,6 +86,13 @@ class Ruleset:
     actions: Mapping[str, Action] = field(default_factory=dict)
     """The ruleset's other commands, by name (lower-case words joined by '-')."""
     character_files: tuple[str, ...] = (".toml", ".json")
+    fact_modules: tuple[str, ...] = ()
+    """Modules (relative to `package`) holding more of the ruleset's facts, imported only when a
+    log holds one of their topics: a command on a campaign that never used them never loads them."""
+
+    def load_facts(self) -> None:
+        for module in self.fact_modules:
+            import_module(module, self.package)
 
     def new_state(self, **fields: Any) -> CampaignState:
         return self.state_type(**fields)

@@ -44,9 +44,12 @@ def unregister(name: str) -> None:
 
 
 def all_rulesets() -> list[Ruleset]:
+    """Every ruleset, each with all of its facts loaded (so every topic is known)."""
     for name in BUILT_IN:
         if name not in _REGISTERED:
             _load(name)
+    for loaded in _REGISTERED.values():
+        loaded.load_facts()
     return sorted(_REGISTERED.values(), key=lambda r: (r.name != "showrunner", r.name))
 
 

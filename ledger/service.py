@@ -59,7 +59,6 @@ from ..domain.events import Fact, Visibility
 from .events import LedgerEvent
 from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignStarted, NoteRecorded, SeedCommitted, SeedRevealed
 from ..domain.showrunner.events import CheckAbandoned, CheckRolled, ConsequenceSuffered, InfluenceRegained, InfluenceSpent
-from ..domain.showrunner.progress_events import with_milestones
 from .integrity import GENESIS_HASH, Digest, Problem, VerifyReport, chain_hash
 from .persistence import delete_snapshot, is_busy_error
 from .registry import (
@@ -617,6 +616,8 @@ class Ledger:
                                        effects=walked_away.effects)]
             if isinstance(dice, TableDice):
                 dice.check_all_used()
+            from ..domain.showrunner.progress_events import with_milestones  # only a check needs it
+
             rolled = CheckRolled(resolution=resolution, roll_number=roll_number, dice_commitment=commitment_used)
             return with_milestones(state, [rolled], resolution.star)
 

@@ -9,13 +9,6 @@ from .events import CheckRolled, StarJoined
 from .sheet import StarSheet
 from .starfile import parse_star_file
 from .state import ShowrunnerState
-from . import world_events
-from . import progress_events
-
-WORLD_FACTS = world_events.__all__
-"""The world's facts (Actors, Threats, Sequences, Subplots, the Oracle): importing them registers their topics."""
-PROGRESS_FACTS = progress_events.__all__
-"""Progression between scenes (Props, Montages, Bonds and Grudges, Careers, the Ensemble): registered on import."""
 
 
 def decide_check(state: ShowrunnerState, request: CheckRequest, roll: RollContext) -> Decided:
@@ -36,5 +29,8 @@ SHOWRUNNER = Ruleset(
     joined=lambda sheet: StarJoined(sheet=sheet),
     check_input=CheckRequest,
     decide_check=decide_check,
+    # The world (Actors, Threats, Sequences, Subplots, the Oracle) and progression between scenes
+    # (Props, Montages, Bonds and Grudges, Careers, the Ensemble).
+    fact_modules=(".world_events", ".progress_events"),
     table_dice={"action": "the Action Dice", "opposition": "the Opposition Dice", "script": "the two Script Dice"},
 )
