@@ -102,6 +102,15 @@ class ProgressFact(_Decides, CampaignFact):
         return self.changed.apply(state)
 
 
+class OneStarFact(ProgressFact):
+    """A progression fact about one Star's sheet."""
+
+    star: str
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.star,)
+
+
 class ProgressRoll(_Decides, RolledFact):
     changed: Changed = Field(default_factory=Changed)
     lines: tuple[str, ...] = ()
@@ -136,6 +145,15 @@ class ProgressRoll(_Decides, RolledFact):
         return None
 
 
+class OneStarRoll(ProgressRoll):
+    """A rolled progression fact about one Star's sheet."""
+
+    star: str
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.star,)
+
+
 def _active(state: ShowrunnerState, star: str) -> StarSheet:
     sheet = state.star(star)
     if sheet.written_off:
@@ -161,10 +179,9 @@ def _label(value: str) -> str:
 # ------------------------------------------------------------------ Props and Preparation (8.1)
 
 
-class PropsGained(ProgressFact, topic="showrunner/PropsGained"):
+class PropsGained(OneStarFact, topic="showrunner/PropsGained"):
     """Props found, bought or given: into the Backpack while a slot has room, then in hand (8.1D)."""
 
-    star: str
     type: PropType
     quality: Quality = Quality.NORMAL
     count: int = Field(ge=1)
@@ -180,14 +197,10 @@ class PropsGained(ProgressFact, topic="showrunner/PropsGained"):
         why = f" ({self.reason})" if self.reason else ""
         return self._text(f"{self.star} gained {self.count} {self.quality.value} {self.type.value}{why}")
 
-    def stars(self) -> tuple[str, ...]:
-        return (self.star,)
 
-
-class PropsGivenUp(ProgressFact, topic="showrunner/PropsGivenUp"):
+class PropsGivenUp(OneStarFact, topic="showrunner/PropsGivenUp"):
     """Props spent, given away or dropped: those in hand first, then the Backpack."""
 
-    star: str
     type: PropType
     quality: Quality = Quality.NORMAL
     count: int = Field(ge=1)
@@ -200,14 +213,10 @@ class PropsGivenUp(ProgressFact, topic="showrunner/PropsGivenUp"):
         why = f" ({self.reason})" if self.reason else ""
         return f"{self.star} gave up {self.count} {self.quality.value} {self.type.value}{why}"
 
-    def stars(self) -> tuple[str, ...]:
-        return (self.star,)
 
-
-class PropsPacked(ProgressFact, topic="showrunner/PropsPacked"):
+class PropsPacked(OneStarFact, topic="showrunner/PropsPacked"):
     """Props moved from the hands into the Backpack once a slot has room."""
 
-    star: str
     type: PropType
     quality: Quality = Quality.NORMAL
     count: int = Field(ge=1)
@@ -218,12 +227,8 @@ class PropsPacked(ProgressFact, topic="showrunner/PropsPacked"):
     def summary(self) -> str:
         return f"{self.star} packed {self.count} {self.quality.value} {self.type.value} from hand into the Backpack"
 
-    def stars(self) -> tuple[str, ...]:
-        return (self.star,)
 
-
-class TrinketAdded(ProgressFact, topic="showrunner/TrinketAdded"):
-    star: str
+class TrinketAdded(OneStarFact, topic="showrunner/TrinketAdded"):
     trinket: str
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
@@ -232,12 +237,8 @@ class TrinketAdded(ProgressFact, topic="showrunner/TrinketAdded"):
     def summary(self) -> str:
         return f"{self.star} keeps a Trinket: {self.trinket}"
 
-    def stars(self) -> tuple[str, ...]:
-        return (self.star,)
 
-
-class TrinketRemoved(ProgressFact, topic="showrunner/TrinketRemoved"):
-    star: str
+class TrinketRemoved(OneStarFact, topic="showrunner/TrinketRemoved"):
     trinket: str
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
@@ -246,15 +247,11 @@ class TrinketRemoved(ProgressFact, topic="showrunner/TrinketRemoved"):
     def summary(self) -> str:
         return f"{self.star} no longer keeps the Trinket {self.trinket}"
 
-    def stars(self) -> tuple[str, ...]:
-        return (self.star,)
 
-
-class PreparationSpent(ProgressFact, topic="showrunner/PreparationSpent"):
+class PreparationSpent(OneStarFact, topic="showrunner/PreparationSpent"):
     """8.1E: 1 Preparation for a NORMAL Prop produced on-screen, or for a Flashback (the Method
     Actor's Award may pay a Flashback instead, once per Episode)."""
 
-    star: str
     use: Literal["prop", "flashback"]
     prop_type: PropType | None = None
     flashback: bp.FlashbackAction | None = None
@@ -287,20 +284,16 @@ class PreparationSpent(ProgressFact, topic="showrunner/PreparationSpent"):
             head = f"{self.star} spent {paid} on a Flashback ({_label(self.flashback.value) if self.flashback else ''})"
         return self._text(head)
 
-    def stars(self) -> tuple[str, ...]:
-        return (self.star,)
-
     def recap(self) -> RecapLine | None:
         if self.use != "flashback":
             return None
         return RecapLine(weight=50, text=f"{self.star} cut to a Flashback.", kind="flashback")
 
 
-class RandomPropFound(ProgressRoll, topic="showrunner/RandomPropFound"):
+class RandomPropFound(OneStarRoll, topic="showrunner/RandomPropFound"):
     """Appendix E: a random Prop (its Type by d10 and the sub-table, its Quality by d10), or a
     random Quality for a Prop of a given Type; what cannot be carried is left behind."""
 
-    star: str
     type: PropType | None = None
     """Given: only the Quality is rolled."""
     count: int = Field(default=1, ge=1)
@@ -321,9 +314,6 @@ class RandomPropFound(ProgressRoll, topic="showrunner/RandomPropFound"):
     def summary(self) -> str:
         what = f"{self.quality.value if self.quality else '?'} {self.found.value if self.found else '?'}"
         return self._text(f"{self.star} found {self.count} {what}")
-
-    def stars(self) -> tuple[str, ...]:
-        return (self.star,)
 
 
 # ------------------------------------------------------------------ Montage Sequences (9)
@@ -437,10 +427,9 @@ class MontageStopped(ProgressFact, topic="showrunner/MontageStopped"):
 # ------------------------------------------------------------------ Bonds and Grudges (10.1, 10.2)
 
 
-class RelationshipAdded(ProgressFact, topic="showrunner/RelationshipAdded"):
+class RelationshipAdded(OneStarFact, topic="showrunner/RelationshipAdded"):
     """10.2D: at the end of an Episode, one new Bond OR Grudge, at N."""
 
-    star: str
     kind: rel.Kind
     name: str
     """Who it is with."""
@@ -452,18 +441,14 @@ class RelationshipAdded(ProgressFact, topic="showrunner/RelationshipAdded"):
         verb = "formed a Bond with" if self.kind == "bond" else "took a Grudge against"
         return f"{self.star} {verb} {self.name} ({rel.tier_name(self.kind, Difficulty.NORMAL)})"
 
-    def stars(self) -> tuple[str, ...]:
-        return (self.star,)
-
     def recap(self) -> RecapLine | None:
         return RecapLine(weight=50, text=self.summary() + ".", kind="relationship")
 
 
-class RelationshipTraded(ProgressFact, topic="showrunner/RelationshipTraded"):
+class RelationshipTraded(OneStarFact, topic="showrunner/RelationshipTraded"):
     """10.2A outside a check (a check records its Trade in its own effects): an Action Sequence,
     or a check rolled away from the ledger. When every box is marked the relationship Advances."""
 
-    star: str
     kind: rel.Kind
     name: str
     difficulty: Difficulty
@@ -490,9 +475,6 @@ class RelationshipTraded(ProgressFact, topic="showrunner/RelationshipTraded"):
         why = f" ({self.reason})" if self.reason else ""
         return self._text(f"{self.star} traded the {self.kind.title()} with {self.name} at {self.difficulty.value}{why}")
 
-    def stars(self) -> tuple[str, ...]:
-        return (self.star,)
-
     def recap(self) -> RecapLine | None:
         if self.advanced_to is None:
             return RecapLine(weight=10, text=f"{self.star} leaned on the {self.kind.title()} with {self.name}.", kind="relationship")
@@ -500,10 +482,9 @@ class RelationshipTraded(ProgressFact, topic="showrunner/RelationshipTraded"):
                                          f"{rel.tier_name(self.kind, self.advanced_to)}.", kind="relationship")
 
 
-class RelationshipResolved(ProgressFact, topic="showrunner/RelationshipResolved"):
+class RelationshipResolved(OneStarFact, topic="showrunner/RelationshipResolved"):
     """10.2E: the Think check's result (the CheckRolled just before it, or given) applied."""
 
-    star: str
     kind: rel.Kind
     name: str
     outcome: Outcome
@@ -525,9 +506,6 @@ class RelationshipResolved(ProgressFact, topic="showrunner/RelationshipResolved"
     def summary(self) -> str:
         return f"{self.star} tried to resolve the {self.kind.title()} with {self.name}: {self.outcome.label}. {self.text}"
 
-    def stars(self) -> tuple[str, ...]:
-        return (self.star,)
-
     def recap(self) -> RecapLine | None:
         return RecapLine(weight=50, text=f"{self.star}: {self.text}.", kind="relationship")
 
@@ -535,11 +513,10 @@ class RelationshipResolved(ProgressFact, topic="showrunner/RelationshipResolved"
 # ------------------------------------------------------------------ Acclaim, Career Paths, Awards (11)
 
 
-class AcclaimEarned(ProgressFact, topic="showrunner/AcclaimEarned"):
+class AcclaimEarned(OneStarFact, topic="showrunner/AcclaimEarned"):
     """Acclaim marked on a Path (11): from the Post-Show, a relationship with every Tier used, …
     (a Perfect Take's Acclaim is part of its check)."""
 
-    star: str
     path: CareerPath
     amount: int = Field(default=1, ge=1)
     reason: str = ""
@@ -554,18 +531,14 @@ class AcclaimEarned(ProgressFact, topic="showrunner/AcclaimEarned"):
         why = f" ({self.reason})" if self.reason else ""
         return self._text(f"{self.star} earned {self.amount} Acclaim on the Path of {self.path.value.title()}{why}")
 
-    def stars(self) -> tuple[str, ...]:
-        return (self.star,)
-
     def recap(self) -> RecapLine | None:
         return RecapLine(weight=10, text=f"{self.star} earned Acclaim.", kind="acclaim")
 
 
-class CareerPathCompleted(ProgressRoll, topic="showrunner/CareerPathCompleted"):
+class CareerPathCompleted(OneStarRoll, topic="showrunner/CareerPathCompleted"):
     """11.1: a full Path cleared for the Actor's or the Character's Choice, and a Minor Milestone
     (every third a Major Milestone, which grows the Ensemble Pool)."""
 
-    star: str
     path: CareerPath
     choice: career.PathChoice
     roll: int | None = None
@@ -585,20 +558,16 @@ class CareerPathCompleted(ProgressRoll, topic="showrunner/CareerPathCompleted"):
         nominated = "; nominated: Awards Season is due" if self.nomination else ""
         return self._text(f"{self.star} completed the Path of {self.path.value.title()} with {choice}{rolled}{nominated}")
 
-    def stars(self) -> tuple[str, ...]:
-        return (self.star,)
-
     def recap(self) -> RecapLine | None:
         if self.major_milestone:
             return RecapLine(weight=100, text=f"{self.star} reached a Major Milestone on the Path of {self.path.value.title()}.", kind="milestone")
         return RecapLine(weight=50, text=f"{self.star} completed the Path of {self.path.value.title()}.", kind="milestone")
 
 
-class AwardsSeasonHeld(ProgressFact, topic="showrunner/AwardsSeasonHeld"):
+class AwardsSeasonHeld(OneStarFact, topic="showrunner/AwardsSeasonHeld"):
     """11.2: a nomination (the second Major Milestone on a Path) won as that Path's Award (once
     ever) or a Mastery (each once; an Ability's ⇧ names the Ability)."""
 
-    star: str
     path: CareerPath
     award: Award | None = None
     mastery: Mastery | None = None
@@ -622,17 +591,13 @@ class AwardsSeasonHeld(ProgressFact, topic="showrunner/AwardsSeasonHeld"):
     def summary(self) -> str:
         return self._text(f"Awards Season: {self.star} won {self.what()} (Path of {self.path.value.title()})")
 
-    def stars(self) -> tuple[str, ...]:
-        return (self.star,)
-
     def recap(self) -> RecapLine | None:
         return RecapLine(weight=100, text=f"Awards Season: {self.star} won {self.what()}.", kind="award")
 
 
-class AwardUsed(ProgressFact, topic="showrunner/AwardUsed"):
+class AwardUsed(OneStarFact, topic="showrunner/AwardUsed"):
     """An Award's power, once per Episode (11.2); the Method Actor's Flashback is a PreparationSpent."""
 
-    star: str
     award: Award
     note: str = ""
 
@@ -643,9 +608,6 @@ class AwardUsed(ProgressFact, topic="showrunner/AwardUsed"):
         note = f" ({self.note})" if self.note else ""
         return self._text(f"{self.star} used the {_label(self.award.value)}'s Award{note}")
 
-    def stars(self) -> tuple[str, ...]:
-        return (self.star,)
-
     def recap(self) -> RecapLine | None:
         return RecapLine(weight=50, text=f"{self.star} called on the {_label(self.award.value)}'s Award.", kind="award")
 
@@ -653,10 +615,9 @@ class AwardUsed(ProgressFact, topic="showrunner/AwardUsed"):
 # ------------------------------------------------------------------ XP, milestones and Limit Breaks
 
 
-class XPGained(ProgressFact, topic="showrunner/XPGained"):
+class XPGained(OneStarFact, topic="showrunner/XPGained"):
     """XP marked on an Ability or a Hero Prop (in pen when permanent), every milestone it fills crossed."""
 
-    star: str
     ability: AbilityName | None = None
     hero_prop: str | None = None
     amount: int = Field(ge=1)
@@ -680,9 +641,6 @@ class XPGained(ProgressFact, topic="showrunner/XPGained"):
         pen = " in pen" if self.permanent else ""
         why = f" ({self.reason})" if self.reason else ""
         return self._text(f"{self.star} marked {self.amount} XP{pen} in {target}{why}")
-
-    def stars(self) -> tuple[str, ...]:
-        return (self.star,)
 
 
 def _ability_lines(p: prog.AbilityProgress) -> list[str]:
@@ -753,11 +711,10 @@ def with_milestones(state: ShowrunnerState, facts: list[Fact], star: str) -> lis
     return [*facts, settled] if settled.changed.stars else facts
 
 
-class LimitBroken(ProgressRoll, topic="showrunner/LimitBroken"):
+class LimitBroken(OneStarRoll, topic="showrunner/LimitBroken"):
     """Appendix D: the Limit overflowed: an Internal Overload (2d10) marked on the sheet in pen,
     and a Major Anomaly (2d10) for the Director to stage at the resist Difficulty."""
 
-    star: str
     resist: Difficulty
     fixed_overload: int | None = None
     fixed_anomaly: int | None = None
@@ -775,9 +732,6 @@ class LimitBroken(ProgressRoll, topic="showrunner/LimitBroken"):
 
     def summary(self) -> str:
         return self._text(f"{self.star}'s Limit broke")
-
-    def stars(self) -> tuple[str, ...]:
-        return (self.star,)
 
     def recap(self) -> RecapLine | None:
         names = ", ".join(o.name for o in self.overloads)
@@ -815,10 +769,9 @@ class EnsembleInfluenceSpent(ProgressFact, topic="showrunner/EnsembleInfluenceSp
         return RecapLine(weight=10, text=f"{self.star} drew on the Ensemble's {LABELS[self.pool]}.", kind="ensemble")
 
 
-class EnsembleBackpackStocked(ProgressFact, topic="showrunner/EnsembleBackpackStocked"):
+class EnsembleBackpackStocked(OneStarFact, topic="showrunner/EnsembleBackpackStocked"):
     """10.3B: a Star adds Props to the Ensemble Backpack (any time during an Episode)."""
 
-    star: str
     type: PropType
     quality: Quality = Quality.NORMAL
     count: int = Field(default=1, ge=1)
@@ -830,14 +783,10 @@ class EnsembleBackpackStocked(ProgressFact, topic="showrunner/EnsembleBackpackSt
     def summary(self) -> str:
         return f"{self.star} put {self.count} {self.quality.value} {self.type.value} in the Ensemble Backpack"
 
-    def stars(self) -> tuple[str, ...]:
-        return (self.star,)
 
-
-class EnsembleBackpackOpened(ProgressFact, topic="showrunner/EnsembleBackpackOpened"):
+class EnsembleBackpackOpened(OneStarFact, topic="showrunner/EnsembleBackpackOpened"):
     """10.3B: Props taken out of the Ensemble Backpack, only during a Montage Sequence."""
 
-    star: str
     type: PropType
     quality: Quality = Quality.NORMAL
     count: int = Field(default=1, ge=1)
@@ -855,9 +804,6 @@ class EnsembleBackpackOpened(ProgressFact, topic="showrunner/EnsembleBackpackOpe
 
     def summary(self) -> str:
         return f"{self.star} took {self.count} {self.quality.value} {self.type.value} from the Ensemble Backpack"
-
-    def stars(self) -> tuple[str, ...]:
-        return (self.star,)
 
 
 class HoldingAcquired(ProgressFact, topic="showrunner/HoldingAcquired"):
