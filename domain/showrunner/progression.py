@@ -12,6 +12,9 @@ at least one pencil △, so pen XP alone never crosses one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import NamedTuple
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..dice import DiceSource
@@ -88,6 +91,50 @@ def _needed(cost: int, extra_boxes: int, pen: int) -> int:
     return max(1, cost + extra_boxes - pen)
 
 
+class _Marked(NamedTuple):
+    position: int
+    xp: int
+    pen: int
+    reached: list[str]
+    lost: int
+
+
+def _mark(
+    track: Sequence[tuple[str, int]], position: int, xp: int, pen: int, extra_boxes: int, amount: int, *,
+    permanent: bool,
+) -> _Marked:
+    """Mark `amount` XP one at a time along a track of (milestone, cost), crossing each milestone
+    it fills; XP past a complete track is lost."""
+    reached: list[str] = []
+    lost = 0
+
+    def cross() -> None:
+        nonlocal position, xp
+        while position < len(track):
+            mark, cost = track[position]
+            need = _needed(cost, extra_boxes, pen)
+            if xp < need:
+                return
+            xp -= need
+            position += 1
+            reached.append(mark)
+
+    cross()
+    for _ in range(amount):
+        if position >= len(track):
+            lost += 1
+            continue
+        if permanent:
+            pen += 1
+        else:
+            xp += 1
+        cross()
+    if position >= len(track):
+        lost += xp
+        xp = 0
+    return _Marked(position, xp, pen, reached, lost)
+
+
 def ability_xp_needed(ability: Ability) -> int | None:
     """Pencil △ still to mark before the next milestone; None once the track is complete."""
     position = ability_position(ability)
@@ -119,39 +166,11 @@ def gain_ability_xp(
     if amount < 0:
         raise RuleViolation(f"XP gained cannot be negative (got {amount})")
     ability = ability_of(sheet, ability_name)
-    position = ability_position(ability)
-    xp, pen, base, stars = ability.xp, ability.permanent_xp, ability.base_dice, ability.stars
-    reached: list[str] = []
-    lost = 0
-
-    def cross() -> None:
-        nonlocal position, xp, base, stars
-        while position < len(ABILITY_TRACK):
-            mark, cost = ABILITY_TRACK[position]
-            need = _needed(cost, ability.extra_xp_boxes, pen)
-            if xp < need:
-                return
-            xp -= need
-            position += 1
-            reached.append(mark)
-            if mark.isdigit():
-                base = max(base, int(mark))
-            elif mark == STAR:
-                stars = min(3, stars + 1)
-
-    cross()
-    for _ in range(amount):
-        if position >= len(ABILITY_TRACK):
-            lost += 1
-            continue
-        if permanent:
-            pen += 1
-        else:
-            xp += 1
-        cross()
-    if position >= len(ABILITY_TRACK):
-        lost += xp
-        xp = 0
+    marked = _mark(ABILITY_TRACK, ability_position(ability), ability.xp, ability.permanent_xp, ability.extra_xp_boxes,
+                   amount, permanent=permanent)
+    position, xp, pen, reached, lost = marked.position, marked.xp, marked.pen, marked.reached, marked.lost
+    base = max([ability.base_dice, *(int(m) for m in reached if m.isdigit())])
+    stars = min(3, ability.stars + reached.count(STAR))
     update: dict[str, object] = {"xp": xp, "permanent_xp": pen, "base_dice": base, "stars": stars}
     if reached or ability.advances is not None:
         update["advances"] = position
@@ -199,36 +218,10 @@ def gain_hero_prop_xp(
     if amount < 0:
         raise RuleViolation(f"XP gained cannot be negative (got {amount})")
     prop = sheet.hero_prop(name)
-    milestones, xp, pen, capacity = prop.milestones, prop.xp, prop.permanent_xp, prop.wear_capacity
-    reached: list[str] = []
-    lost = 0
-
-    def cross() -> None:
-        nonlocal milestones, xp, capacity
-        while milestones < len(MILESTONE_ORDER):
-            need = _needed(HERO_PROP_XP[milestones], prop.extra_xp_boxes, pen)
-            if xp < need:
-                return
-            xp -= need
-            mark = MILESTONE_ORDER[milestones]
-            milestones += 1
-            reached.append(mark)
-            if mark == WEAR_UPGRADE:
-                capacity += 1
-
-    cross()
-    for _ in range(amount):
-        if milestones >= len(MILESTONE_ORDER):
-            lost += 1
-            continue
-        if permanent:
-            pen += 1
-        else:
-            xp += 1
-        cross()
-    if milestones >= len(MILESTONE_ORDER):
-        lost += xp
-        xp = 0
+    track = tuple(zip(MILESTONE_ORDER, HERO_PROP_XP))
+    marked = _mark(track, prop.milestones, prop.xp, prop.permanent_xp, prop.extra_xp_boxes, amount, permanent=permanent)
+    milestones, xp, pen, reached, lost = marked.position, marked.xp, marked.pen, marked.reached, marked.lost
+    capacity = prop.wear_capacity + reached.count(WEAR_UPGRADE)
     changed = prop.model_copy(update={"milestones": milestones, "xp": xp, "permanent_xp": pen, "wear_capacity": capacity})
     new_sheet = _with_hero_prop(sheet, prop, changed)
     return new_sheet, HeroPropProgress(
