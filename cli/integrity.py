@@ -12,78 +12,242 @@ from .progress import progress_bar
 from .session import print_json, session, stderr_console, stdout_console
 
 
-def head(ctx: typer.Context, as_json: JsonOption = False) -> None:
-    """The branch's head: its last event number and hash, as VERSION:HASH.
+def head(
+    ctx: typer.Context,
+    whole_campaign: Annotated[
+        bool,
+        typer.Option("--campaign-digest", "--campaign", help="Print the campaign digest instead: every branch's name, fork point and head under one hash."),
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """The branch's head as VERSION:HASH, or with --campaign the digest of every branch.
 
-    Keep this digest at the end of an episode; `verify --against` proves later
-    that the log still extends it.
+    Keep a digest at the end of an episode; `verify --against` proves later that the
+    log still extends it. The campaign digest (c1:VERSIONS:HASH) also catches a branch
+    renamed, hidden, re-parented or cut short.
 
-    Example: showrunner head
+    Examples: showrunner head  ·  showrunner head --campaign
     """
+    from ..ledger.verification import campaign_digest
+
     s = session(ctx)
     ref = s.target()
-    digest = s.ledger.head(ref)
-    if as_json:
-        print_json({"campaign": ref.campaign.name, "branch": ref.branch.name, "version": digest.version, "hash": digest.hash, "digest": str(digest)})
+    if whole_campaign:
+        digest = campaign_digest(s.ledger, ref.campaign)
+        if as_json:
+            print_json({"campaign": ref.campaign.name, "versions": list(digest.versions), "hash": digest.hash, "digest": str(digest)})
+            return
+        stdout_console().print(str(digest), highlight=False, soft_wrap=True)
         return
-    stdout_console().print(str(digest), highlight=False, soft_wrap=True)
+    branch_digest = s.ledger.head(ref)
+    if as_json:
+        print_json({"campaign": ref.campaign.name, "branch": ref.branch.name, "version": branch_digest.version, "hash": branch_digest.hash, "digest": str(branch_digest)})
+        return
+    stdout_console().print(str(branch_digest), highlight=False, soft_wrap=True)
 
 
 def verify(
     ctx: typer.Context,
     against: Annotated[
         str | None,
-        typer.Option("--against", metavar="VERSION:HASH", help="A digest kept from `showrunner head`: catches a cut-off tail or a recomputed chain."),
+        typer.Option(
+            "--against",
+            metavar="DIGEST",
+            help="A digest kept from `showrunner head` (VERSION:HASH, this branch) or `head --campaign` "
+            "(c1:…, every branch): catches a cut-off tail, a recomputed chain, a hidden or renamed branch.",
+        ),
     ] = None,
+    everything: Annotated[
+        bool,
+        typer.Option("--all", help="Every branch of every campaign in the database, and the registry."),
+    ] = False,
     drop_bad_snapshots: Annotated[
         bool,
-        typer.Option("--drop-bad-snapshots", help="First delete snapshots that do not match their events (they are only a cache)."),
+        typer.Option("--drop-bad-snapshots", help="First delete snapshots that are misplaced or do not match their events (they are only a cache)."),
     ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Walk the branch and its ancestry, recomputing every hash and link.
 
-    Then replays the events to check every snapshot (a cache outside the chain).
-    Exits 1 and names the first event or snapshot that does not hold.
+    Also checks the registry (the campaign catalog and the branch index, each against
+    the branches' own first events) and every snapshot against a replay. Exits 1 and
+    names the first event, registry entry or snapshot that does not hold.
 
-    Examples: showrunner verify  ·  showrunner verify --against 42:3f9a…
+    Examples: showrunner verify  ·  showrunner verify --against 42:3f9a…  ·
+    showrunner verify --against c1:42.17:9b0c…  ·  showrunner verify --all
     """
-    from ..ledger.integrity import Digest
+    from ..ledger.integrity import CampaignDigest, Digest
 
     s = session(ctx)
+    kept_branch: Digest | None = None
+    kept_campaign: CampaignDigest | None = None
     try:
-        kept = Digest.parse(against) if against is not None else None
+        if against is not None and CampaignDigest.looks_like(against):
+            kept_campaign = CampaignDigest.parse(against)
+        elif against is not None:
+            kept_branch = Digest.parse(against)
     except ValueError as e:
         raise UsageProblem(str(e)) from None
+    if everything and against is not None:
+        raise UsageProblem("--all checks every campaign; --against names one: run them apart")
+    if everything:
+        _verify_all(s, drop_bad_snapshots, as_json)
+    elif kept_campaign is not None:
+        _verify_campaign(s, kept_campaign, drop_bad_snapshots, as_json)
+    else:
+        _verify_branch(s, kept_branch, drop_bad_snapshots, as_json)
+
+
+def _verify_branch(s, kept, drop: bool, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+    from ..ledger.verification import drop_bad_snapshots, verify_branch
+
     ref = s.target()
-    dropped = s.ledger.drop_bad_snapshots(ref) if drop_bad_snapshots else []
+    dropped = drop_bad_snapshots(s.ledger, ref) if drop else []
     total = s.ledger.head(ref).version
     with progress_bar("Verifying", total, enabled=not as_json) as advance:
-        report = s.ledger.verify(ref, kept, progress=advance)
+        report = verify_branch(s.ledger, ref, kept, progress=advance)
     if as_json:
         print_json(
             {
                 "campaign": ref.campaign.name,
-                "branch": ref.branch.name,
-                "ok": report.ok,
-                "checked": report.checked,
-                "head": {"version": report.head.version, "hash": report.head.hash},
+                **_branch_doc(report),
                 "against": str(kept) if kept else None,
                 "dropped_snapshots": dropped,
-                "problem": {"version": report.problem.version, "message": report.problem.message} if report.problem else None,
             }
         )
     else:
-        if dropped:
-            stderr_console().print("Dropped bad snapshots at " + ", ".join(f"#{v}" for v in dropped))
+        _say_dropped(dropped)
         if report.ok:
             extra = f", and it extends the kept digest #{kept.version}" if kept else ""
             stdout_console().print(f"[green]OK[/]: {report.checked} events of {ref.branch.name} verified{extra}.")
         else:
-            # soft_wrap: one line on stderr whatever the terminal's width.
-            stderr_console().print(f"[red]FAILED[/] at event #{report.problem.version}: {report.problem.message}", soft_wrap=True)
+            _say_failed(report.problem)
     if not report.ok:
         raise typer.Exit(ExitCode.REFUSED)
+
+
+def _verify_campaign(s, kept, drop: bool, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+    from ..ledger.verification import verify_campaign
+
+    campaign = s.ledger.campaign(s.campaign_name())
+    dropped = _drop_in_campaign(s, campaign) if drop else []
+    with progress_bar("Verifying", _events_in(s, campaign), enabled=not as_json) as advance:
+        report = verify_campaign(s.ledger, campaign, kept, progress=advance)
+    if as_json:
+        print_json({**_campaign_doc(report), "against": str(kept), "dropped_snapshots": dropped})
+    else:
+        _say_dropped(dropped)
+        _say_campaign(report)
+        if report.ok:
+            stdout_console().print(
+                f"[green]OK[/]: every branch of {campaign.name} verified, and the campaign extends the kept digest."
+            )
+    if not report.ok:
+        raise typer.Exit(ExitCode.REFUSED)
+
+
+def _verify_all(s, drop: bool, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+    from ..ledger.verification import verify_catalog, verify_everything
+
+    campaigns = s.ledger.campaigns() if verify_catalog(s.ledger)[1] is None else []
+    dropped = {c.name: _drop_in_campaign(s, c) for c in campaigns} if drop else {}
+    total = sum(_events_in(s, c) for c in campaigns)
+    with progress_bar("Verifying", total, enabled=not as_json) as advance:
+        report = verify_everything(s.ledger, progress=advance)
+    if as_json:
+        print_json(
+            {
+                "ok": report.ok,
+                "catalog": {"checked": report.catalog_checked, "problem": _problem_doc(report.catalog_problem)},
+                "campaigns": [{**_campaign_doc(c), "dropped_snapshots": dropped.get(c.campaign, [])} for c in report.campaigns],
+            }
+        )
+    else:
+        for name, versions in dropped.items():
+            _say_dropped(versions, name)
+        if report.catalog_problem is not None:
+            _say_failed(report.catalog_problem)
+        for campaign in report.campaigns:
+            _say_campaign(campaign)
+        if report.ok:
+            events = sum(b.checked for c in report.campaigns for b in c.branches)
+            branches = sum(len(c.branches) for c in report.campaigns)
+            stdout_console().print(
+                f"[green]OK[/]: the registry, {len(report.campaigns)} campaign(s), {branches} branch(es) "
+                f"and {events} events verified."
+            )
+    if not report.ok:
+        raise typer.Exit(ExitCode.REFUSED)
+
+
+def _events_in(s, campaign) -> int:  # type: ignore[no-untyped-def]
+    from ..ledger.errors import LedgerError
+
+    try:
+        return sum(s.ledger.head(s.ledger.resolve(campaign, b.name)).version for b in s.ledger.registered_branches(campaign))
+    except LedgerError:
+        return 0  # the verification itself names what is damaged
+
+
+def _drop_in_campaign(s, campaign) -> list[str]:  # type: ignore[no-untyped-def]
+    from ..ledger.errors import LedgerError
+    from ..ledger.verification import drop_bad_snapshots
+
+    dropped = []
+    try:
+        for entry in s.ledger.registered_branches(campaign):
+            ref = s.ledger.resolve(campaign, entry.name)
+            dropped += [f"{entry.name}#{v}" for v in drop_bad_snapshots(s.ledger, ref)]
+    except LedgerError:
+        pass  # a damaged registry or branch: verification reports it
+    return dropped
+
+
+def _problem_doc(problem) -> dict | None:  # type: ignore[no-untyped-def]
+    return {"version": problem.version, "scope": problem.scope, "message": problem.message} if problem else None
+
+
+def _branch_doc(report) -> dict:  # type: ignore[no-untyped-def]
+    return {
+        "branch": report.branch,
+        "ok": report.ok,
+        "checked": report.checked,
+        "head": {"version": report.head.version, "hash": report.head.hash},
+        "problem": _problem_doc(report.problem),
+    }
+
+
+def _campaign_doc(report) -> dict:  # type: ignore[no-untyped-def]
+    return {
+        "campaign": report.campaign,
+        "ok": report.ok,
+        "digest": str(report.digest) if report.digest else None,
+        "registry": {"checked": report.registry.checked, "problem": _problem_doc(report.registry.problem)},
+        "branches": [_branch_doc(b) for b in report.branches],
+        "problem": _problem_doc(report.problem),
+    }
+
+
+def _say_campaign(report) -> None:  # type: ignore[no-untyped-def]
+    problems = [report.registry.problem, report.problem]
+    problems += [b.problem for b in report.branches]
+    for problem in problems:
+        if problem is not None:
+            _say_failed(problem)
+
+
+def _say_failed(problem) -> None:  # type: ignore[no-untyped-def]
+    from rich.markup import escape
+
+    where = f" at event #{problem.version}" if problem.scope == "event" else ""
+    # soft_wrap: one line per problem on stderr whatever the terminal's width.
+    stderr_console().print(f"[red]FAILED[/]{where}: {escape(problem.message)}", soft_wrap=True, highlight=False)
+
+
+def _say_dropped(versions: list, campaign: str | None = None) -> None:  # type: ignore[type-arg]
+    if versions:
+        where = f" in {campaign}" if campaign else ""
+        stderr_console().print(f"Dropped bad snapshots{where} at " + ", ".join(f"#{v}" if isinstance(v, int) else v for v in versions))
 
 
 def register(root: typer.Typer) -> None:

@@ -49,5 +49,9 @@ class SettingsError(LedgerError):
     pass
 
 
+class RegistryDamaged(LedgerError):
+    """The registry of campaigns or branches does not hold together: it was changed outside the ledger."""
+
+
 class UnreadableEvent(LedgerError):
     """A stored event that cannot be decoded: the log was damaged outside the ledger."""

@@ -78,6 +78,7 @@ class Digest:
             not sep
             or not version_text.isascii()
             or not version_text.isdigit()
+            or len(version_text) > 12
             or len(hash_text) != 64
             or any(c not in "0123456789abcdef" for c in hash_text)
         ):
@@ -89,9 +90,52 @@ class Digest:
 
 
 @dataclass(frozen=True)
+class CampaignDigest:
+    """Every branch of a campaign as players keep it: `c1:V1.V2…:HASH`.
+
+    The versions are each branch's head, in registration order, when the digest was
+    taken; the hash covers the campaign's name and every branch's name, stream, parent,
+    fork point and hash at that version (ledger/verification.py `campaign_digest`).
+    """
+
+    versions: tuple[int, ...]
+    hash: str
+
+    PREFIX = "c1"
+
+    def __str__(self) -> str:
+        return f"{self.PREFIX}:{'.'.join(str(v) for v in self.versions)}:{self.hash}"
+
+    @classmethod
+    def parse(cls, text: str) -> CampaignDigest:
+        prefix, _, rest = text.strip().partition(":")
+        versions_text, sep, hash_text = rest.rpartition(":")
+        versions = versions_text.split(".")
+        hash_text = hash_text.lower()
+        if (
+            prefix.lower() != cls.PREFIX
+            or not sep
+            or not all(v.isascii() and v.isdigit() and len(v) <= 12 for v in versions)
+            or len(hash_text) != 64
+            or any(c not in "0123456789abcdef" for c in hash_text)
+        ):
+            raise ValueError(
+                f"'{text}' is not a campaign digest: expected c1:VERSIONS:HASH, "
+                "as printed by `showrunner head --campaign`"
+            )
+        return cls(tuple(int(v) for v in versions), hash_text)
+
+    @staticmethod
+    def looks_like(text: str) -> bool:
+        return text.strip().lower().startswith(CampaignDigest.PREFIX + ":")
+
+
+@dataclass(frozen=True)
 class Problem:
     version: int
     message: str
+    scope: str = "event"
+    """What the version counts: "event" (of the branch), "registry" (its entry), "branch" or "campaign"."""
 
 
 @dataclass(frozen=True)

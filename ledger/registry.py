@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from uuid import UUID, uuid5
 
-from .errors import InvalidName
+from .errors import InvalidName, RegistryDamaged
 from ..domain.events import Fact
 from .facts import BranchRegistered, CampaignRegistered
 
@@ -97,7 +97,14 @@ def lineage(index: BranchIndex, branch: BranchEntry) -> list[Segment]:
     """Root first. A branch's history is its parent's up to the fork point, then its own."""
     chain = [branch]
     while chain[-1].parent_id is not None:
-        chain.append(index.branches[chain[-1].parent_id])
+        parent = index.branches.get(chain[-1].parent_id)
+        if parent is None or parent in chain:
+            # Only an edit of the stored registry can do this: say so, not KeyError.
+            raise RegistryDamaged(
+                f"the branch registry gives '{chain[-1].name}' a parent it does not hold together with; "
+                "it was changed outside the ledger (`showrunner verify --all` tells more)"
+            )
+        chain.append(parent)
     chain.reverse()
     segments = []
     for i, entry in enumerate(chain):

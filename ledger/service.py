@@ -42,7 +42,7 @@ from ..domain.showrunner.consequences import decide as decide_consequence
 from ..domain.showrunner.ladder import Difficulty
 from ..domain.showrunner.sheet import AbilityName
 from ..domain.showrunner.influence import PoolName, decide_regain, decide_spend
-from .codec import FactMapper, decode_document, fields_for_hash
+from .codec import FactMapper, decode_document
 from .dice import LedgerDice
 from .errors import (
     BranchExists,
@@ -53,14 +53,15 @@ from .errors import (
     EventNotFound,
     LedgerBusy,
     LedgerError,
+    RegistryDamaged,
     UnreadableEvent,
 )
 from ..domain.events import Fact, Visibility
 from .events import LedgerEvent
 from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignStarted, NoteRecorded, SeedCommitted, SeedRevealed
 from ..domain.showrunner.events import CheckAbandoned, CheckRolled, ConsequenceSuffered, InfluenceRegained, InfluenceSpent
-from .integrity import GENESIS_HASH, Digest, Problem, VerifyReport, chain_hash
-from .persistence import delete_snapshot, is_busy_error
+from .integrity import Digest
+from .persistence import is_busy_error
 from .registry import (
     CATALOG_ID,
     MAIN,
@@ -160,8 +161,16 @@ class Ledger:
     # ----------------------------------------------------------------- registry
 
     def campaigns(self) -> list[CampaignEntry]:
-        catalog = self.load_stream(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog()).state
+        catalog = self._load_registry(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog(), "the campaign catalog").state
         return sorted(catalog.campaigns.values(), key=lambda c: c.name)
+
+    def _load_registry(self, stream_id: UUID, campaign_id: UUID, fold: Callable[[S, Fact], S], initial: S, what: str) -> Stream[S]:
+        """A registry stream; a damaged row is named as the registry's, not as a branch's event."""
+        try:
+            return self.load_stream(stream_id, campaign_id, fold, initial)
+        except UnreadableEvent as e:
+            detail = str(e).replace("event #", "entry #", 1)
+            raise RegistryDamaged(f"{what} is damaged: {detail}; `showrunner verify --all` tells more") from None
 
     def campaign(self, ref: str) -> CampaignEntry:
         campaigns = self.campaigns()
@@ -180,7 +189,8 @@ class Ledger:
         raise CampaignNotFound(f"no campaign named '{ref}' (campaigns: {known})")
 
     def branches(self, campaign: CampaignEntry) -> BranchIndex:
-        return self.load_stream(campaign.id, campaign.id, fold_branch_index, BranchIndex()).state
+        what = f"the branch registry of campaign '{campaign.name}'"
+        return self._load_registry(campaign.id, campaign.id, fold_branch_index, BranchIndex(), what).state
 
     def resolve(self, campaign_ref: str | CampaignEntry, branch_name: str = MAIN) -> BranchRef:
         campaign = campaign_ref if isinstance(campaign_ref, CampaignEntry) else self.campaign(campaign_ref)
@@ -259,7 +269,7 @@ class Ledger:
             after = page[-1].originator_version
 
     def _load_branch(self, ref: BranchRef, at: int | None = None) -> Stream[CampaignState]:
-        """Nearest snapshot at or below `at` anywhere in the lineage, then the tail."""
+        """Nearest trusted snapshot at or below `at` anywhere in the lineage, then the tail."""
         stream: Stream[CampaignState] = Stream(ref.branch.id, ref.campaign.id, fold_campaign, CampaignState())
         snapshot = self._nearest_snapshot(ref, at)
         if snapshot is not None:
@@ -279,10 +289,26 @@ class Ledger:
             found = self._snapshots.select_events(segment.branch_id, gt=segment.after, lte=hi, desc=True, limit=1)
             if found:
                 try:
-                    return BranchSnapshot.load(found[0].state)
+                    snapshot = BranchSnapshot.load(found[0].state)
                 except ValueError:
                     continue  # a snapshot is only a cache: fall back to the events
+                if snapshot.version == found[0].originator_version and self._in_chain(segment.branch_id, snapshot):
+                    return snapshot
         return None
+
+    def _in_chain(self, stream_id: UUID, snapshot: BranchSnapshot) -> bool:
+        """A snapshot counts only at an event that exists and whose hash it carries.
+
+        So a row forged past the head, or at a version whose event was replaced, is
+        never read (and never makes the next write leave a gap); `verify` reports it.
+        """
+        stored = self.app.recorder.select_events(stream_id, gt=snapshot.version - 1, lte=snapshot.version)
+        if not stored:
+            return False
+        try:
+            return decode_document(stored[0]).get("hash") == snapshot.head_hash
+        except UnreadableEvent:
+            return False
 
     def _take_snapshot(self, stream: Stream[CampaignState]) -> None:
         snapshot = BranchSnapshot.of(stream)
@@ -711,104 +737,32 @@ class Ledger:
 
         return self.execute(ref, decide, by=by, command_id=command_id)
 
-    # ----------------------------------------------------------------- integrity
+    # ----------------------------------------------------------------- for verification
 
-    def verify(
-        self, ref: BranchRef, against: Digest | None = None, progress: Callable[[int], None] | None = None
-    ) -> VerifyReport:
-        """Walk the branch and its ancestry; name the first event that does not hold."""
-        expected_prev = GENESIS_HASH
-        expected_version = 1
-        checked = 0
-        problem: Problem | None = None
-        kept_hash: str | None = None
-        forks = {s.branch_id: s.after for s in ref.segments}
-        for stored in self.stored_events(ref):
-            version = stored.originator_version
-            if version != expected_version:
-                problem = Problem(expected_version, f"event #{expected_version} is missing (the next stored event is #{version})")
-                break
-            try:
-                doc = decode_document(stored)
-                fields = fields_for_hash(stored.originator_id, version, stored.topic, doc)
-                stored_hash, stored_prev = doc["hash"], doc["prev_hash"]
-            except (UnreadableEvent, KeyError, TypeError) as e:
-                problem = Problem(version, str(e) if isinstance(e, UnreadableEvent) else f"event #{version} lacks its hash fields")
-                break
-            if stored_prev != expected_prev:
-                problem = Problem(version, f"event #{version} does not link to event #{version - 1} (its previous-hash field differs)")
-                break
-            if chain_hash(stored_prev, fields) != stored_hash:
-                problem = Problem(version, f"event #{version} ({stored.topic}) does not match its hash: its content was changed")
-                break
-            if stored.topic == BranchForked.topic and forks.get(_uuid(stored.originator_id)) == version - 1:
-                payload = doc["payload"]
-                if payload.get("fork_version") != version - 1 or payload.get("parent_hash") != expected_prev:
-                    problem = Problem(version, f"event #{version} names a fork point that is not its parent's event #{version - 1}")
-                    break
-            if against is not None and version == against.version:
-                kept_hash = stored_hash
-            expected_prev, expected_version = stored_hash, version + 1
-            checked += 1
-            if progress is not None:
-                progress(checked)
-        head = Digest(expected_version - 1, expected_prev)
-        if problem is None and against is not None:
-            if against.version > head.version:
-                problem = Problem(
-                    head.version,
-                    f"the log ends at #{head.version} but the kept digest is at #{against.version}: "
-                    "events were cut off the end",
-                )
-            elif kept_hash != against.hash:
-                problem = Problem(
-                    against.version,
-                    f"event #{against.version} does not match the kept digest: the history up to it "
-                    "was rewritten, or the digest was kept from another branch",
-                )
-        if problem is None:
-            problem = self._check_snapshots(ref)
-        return VerifyReport(ref.branch.name, checked, head, problem)
+    def registry_rows(self, stream_id: UUID) -> Iterator[StoredEvent]:
+        """A registry stream as stored, for ledger/verification.py to walk."""
+        return self._paged(stream_id)
 
-    def _snapshots_in(self, ref: BranchRef) -> dict[tuple[UUID, int], StoredEvent]:
-        found = {}
-        for segment in ref.segments:
-            for stored in self._snapshots.select_events(segment.branch_id, gt=segment.after, lte=segment.upto):
-                found[(_uuid(stored.originator_id), stored.originator_version)] = stored
-        return found
+    def first_stored(self, stream_id: UUID) -> StoredEvent | None:
+        found = self.app.recorder.select_events(stream_id, limit=1)
+        return found[0] if found else None
 
-    def _check_snapshots(self, ref: BranchRef) -> Problem | None:
-        """A snapshot is a cache, outside the chain: replay the events and compare each one."""
-        snapshots = self._snapshots_in(ref)
-        if not snapshots:
-            return None
-        stream: Stream[CampaignState] = Stream(ref.branch.id, ref.campaign.id, fold_campaign, CampaignState())
-        last = max(version for _, version in snapshots)
-        for stored in self.stored_events(ref, upto=last):
-            stream.apply(self.app.mapper.to_domain_event(stored))
-            snapshot = snapshots.get((_uuid(stored.originator_id), stream.version))
-            if snapshot is None:
-                continue
-            try:
-                matches = BranchSnapshot.load(snapshot.state) == BranchSnapshot.of(stream)
-            except ValueError:
-                matches = False
-            if not matches:
-                return Problem(
-                    stream.version,
-                    f"the snapshot at #{stream.version} does not match the events up to it "
-                    "(it was changed outside the ledger); `showrunner verify --drop-bad-snapshots` removes it",
-                )
-        return None
+    def snapshot_rows(self, stream_id: UUID, *, after: int, upto: int | None) -> list[StoredEvent]:
+        return self._snapshots.select_events(stream_id, gt=after, lte=upto)
 
-    def drop_bad_snapshots(self, ref: BranchRef) -> list[int]:
-        """Delete every snapshot in the lineage that does not match its events; they are only a cache."""
-        dropped = []
-        while (problem := self._check_snapshots(ref)) is not None:
-            segment = next(s for s in reversed(ref.segments) if problem.version > s.after)
-            delete_snapshot(self._snapshots, segment.branch_id, problem.version)
-            dropped.append(problem.version)
-        return dropped
+    @property
+    def snapshot_recorder(self) -> Any:
+        return self._snapshots
+
+    def registered_branches(self, campaign: CampaignEntry) -> list[BranchEntry]:
+        """The campaign's branches in the order they were registered."""
+        return list(self.branches(campaign).branches.values())
+
+    def hash_at(self, ref: BranchRef, version: int) -> str:
+        """The chain hash of the branch's event at `version`, read without decoding its payload."""
+        for stored in self.stored_events(ref, after=version - 1, upto=version):
+            return str(decode_document(stored)["hash"])
+        raise EventNotFound(f"branch '{ref.branch.name}' has no event #{version}")
 
 
 def _uuid(value: UUID | str) -> UUID:

@@ -92,6 +92,7 @@ def test_verify_against_a_digest_past_the_head_names_a_cut_off_tail(run, played:
     assert doc.json()["ok"] is False
     assert doc.json()["problem"] == {
         "version": 8,
+        "scope": "event",
         "message": "the log ends at #8 but the kept digest is at #99: events were cut off the end",
     }
 

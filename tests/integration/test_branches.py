@@ -20,6 +20,7 @@ from showrunner_ledger.ledger.facts import BranchForked
 from showrunner_ledger.domain.showrunner.events import StarJoined
 from showrunner_ledger.ledger.registry import check_name
 from showrunner_ledger.ledger.streams import fold_campaign
+from showrunner_ledger.ledger.verification import verify_branch
 from tests.conftest import make_settings
 
 POOLS = ("grit", "retake", "spotlight", "plot_armor", "preparation")
@@ -88,7 +89,7 @@ def test_fork_copies_no_events_and_chains_to_the_parent(ledger):
     assert forked.fact.dice_commitment not in ("", ledger.view(main).state.dice_commitment)
     assert commitment(ledger.keys.load(alt.campaign.id, forked.fact.dice_commitment)) == forked.fact.dice_commitment
     assert names(ledger.view(alt)) == ["ann", "bo"]
-    assert ledger.verify(alt).ok and ledger.verify(alt).checked == 4
+    assert verify_branch(ledger, alt).ok and verify_branch(ledger, alt).checked == 4
 
 
 def test_fork_at_head_by_default(ledger):
@@ -140,7 +141,7 @@ def test_branch_of_a_branch(ledger):
     assert names(ledger.view(deep, at=5)) == ["alt one", "ann", "bo"]
     assert ledger.view(deep).state == replay(ledger, deep)
     assert ledger.event(deep, 6).fact.parent_hash == ledger.event(alt, 5).hash
-    report = ledger.verify(deep)
+    report = verify_branch(ledger, deep)
     assert report.ok, report.problem
     assert report.checked == 7
     # The middle branch is untouched by its child.
@@ -161,7 +162,7 @@ def test_branch_of_a_branch_below_its_fork_point(ledger):
     assert names(ledger.view(early)) == ["ann", "bo", "early one"]
     assert ledger.view(early).version == 5
     assert ledger.view(early).state == replay(ledger, early)
-    report = ledger.verify(early)
+    report = verify_branch(ledger, early)
     assert report.ok, report.problem
     assert report.checked == 5
     # Cy joined main at #4, after the fork: 'early' may add its own Cy.
@@ -277,7 +278,7 @@ def test_fork_then_replay_equals_the_parent_up_to_the_fork(stars, data):
             assert right_after.version == fork + 1
             assert story(right_after.state) == story(parent_at_fork.state)
             assert story(right_after.state) == story(replay(ledger, main, fork))
-            assert ledger.verify(alt).ok
+            assert verify_branch(ledger, alt).ok
 
             ledger.add_character(alt, sheet("Branch Only"))
             assert ledger.view(main).state == replay(ledger, main)

@@ -39,6 +39,7 @@ from showrunner_ledger.ledger.errors import LedgerBusy
 from showrunner_ledger.ledger.facts import BranchForked, BranchRegistered
 from showrunner_ledger.domain.showrunner.events import StarJoined
 from showrunner_ledger.ledger.service import Ledger
+from showrunner_ledger.ledger.verification import verify_branch
 from tests.conftest import make_settings, postgres_url_or_skip
 
 WORKER = Path(__file__).with_name("ledger_worker.py")
@@ -153,7 +154,7 @@ def test_eight_processes_appending_to_one_branch_lose_and_duplicate_nothing(db_u
             mine = [n for n in names if n.startswith(f"w{k}-")]
             assert mine == [f"w{k}-{i}" for i in range(per_worker)]
 
-        report = ledger.verify(ref)
+        report = verify_branch(ledger, ref)
         assert report.ok, report.problem
         assert report.checked == total
         assert len(ledger.view(ref).state.stars) == workers * per_worker
@@ -254,7 +255,7 @@ def test_a_command_that_no_longer_holds_after_the_reload_fails_and_writes_nothin
         events = list(second.events(ref))
         assert [e.version for e in events] == [1, 2]
         assert [e.command_id for e in events if isinstance(e.fact, StarJoined)] == ["first-mara"]
-        assert second.verify(ref).ok
+        assert verify_branch(second, ref).ok
     finally:
         first.close()
         second.close()
@@ -300,7 +301,7 @@ def test_a_command_retried_after_a_lost_reply_is_recorded_once(db_url, tmp_path,
         assert (again.first_version, again.last_version) == (3, 3)
         assert recorded("cmd-mara") == [3]
         assert ledger.head(ref).version == 3
-        assert ledger.verify(ref).ok
+        assert verify_branch(ledger, ref).ok
     finally:
         ledger.close()
 
@@ -374,7 +375,7 @@ def test_sixteen_processes_starting_on_a_fresh_postgres_database_all_succeed(fre
         for name in names:
             ref = ledger.resolve(name)
             assert ledger.head(ref).version == 1
-            assert ledger.verify(ref).ok
+            assert verify_branch(ledger, ref).ok
     finally:
         ledger.close()
 
@@ -432,7 +433,7 @@ def test_a_writer_killed_mid_command_leaves_whole_commands_and_an_openable_datab
     reopened = bootstrap(make_settings(db_url, tmp_path))
     try:
         ref = reopened.resolve(campaign.name)
-        report = reopened.verify(ref)
+        report = verify_branch(reopened, ref)
         assert report.ok, report.problem
 
         groups: dict[str, list] = defaultdict(list)
@@ -458,14 +459,14 @@ def test_a_writer_killed_mid_command_leaves_whole_commands_and_an_openable_datab
         index = reopened.branches(ref.campaign)
         assert len(index.branches) == 1 + len(done) // 2
         for branch in index.branches.values():
-            branch_report = reopened.verify(reopened.resolve(ref.campaign, branch.name))
+            branch_report = verify_branch(reopened, reopened.resolve(ref.campaign, branch.name))
             assert branch_report.ok, (branch.name, branch_report.problem)
         stars = reopened.view(ref).state.stars
         assert len(stars) == stars_per_command * len([i for i in done if i % 2 == 0])
         # The killed writer's locks are gone: the database takes writes again at once.
         reopened.add_character(ref, sheet("After The Crash"))
         reopened.create_branch(ref, "after-the-crash")
-        assert reopened.verify(ref).ok
+        assert verify_branch(reopened, ref).ok
         print(f"\n{kill}: killed after {len(done)} whole commands; nothing partial")
     finally:
         reopened.close()
@@ -557,7 +558,7 @@ def test_a_lock_held_past_the_timeout_ends_in_busy_not_a_hang(db_url, tmp_path):
             assert ledger.head(ref) == head  # nothing was written
         ledger.add_character(ref, sheet("Blocked"))  # once the lock is gone, the same command works
         assert ledger.head(ref).version == head.version + 1
-        assert ledger.verify(ref).ok
+        assert verify_branch(ledger, ref).ok
     finally:
         ledger.close()
 
@@ -595,6 +596,6 @@ def test_a_snapshot_that_cannot_be_written_does_not_fail_the_committed_command(d
         assert [e.version for e in ledger.events(ref) if e.command_id == "fifth"] == [5]
         assert ledger.add_character(ref, sheet("Fifth"), command_id="fifth").replayed is True
         assert len(ledger.view(ref).state.stars) == 4  # loaded without the missing snapshot
-        assert ledger.verify(ref).ok
+        assert verify_branch(ledger, ref).ok
     finally:
         ledger.close()

@@ -26,6 +26,7 @@ from showrunner_ledger.ledger.facts import SeedRevealed
 from showrunner_ledger.ledger.service import Ledger
 from showrunner_ledger.ledger.streams import fold_campaign
 from showrunner_ledger.projections.log import entries, visible
+from showrunner_ledger.ledger.verification import verify_branch
 from tests.conftest import make_settings
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "domain" / "pool" / "examples"
@@ -143,7 +144,7 @@ def test_snapshots_of_a_pool_state_come_back_typed(db_url, tmp_path):
         for event in ledger.events(ref):
             state = fold_campaign(state, event.fact)
         assert isinstance(from_snapshot, PoolState) and from_snapshot == state
-        assert ledger.verify(ref).problem is None
+        assert verify_branch(ledger, ref).problem is None
     finally:
         ledger.close()
 

@@ -9,6 +9,7 @@ import pytest
 from showrunner_ledger.domain.campaign import Pitch
 from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.service import Ledger
+from showrunner_ledger.ledger.verification import verify_branch, drop_bad_snapshots
 
 from ..conftest import example_star, make_settings
 
@@ -49,7 +50,7 @@ def _forge_first_snapshot(ledger: Ledger, ref) -> int:
 def test_clean_snapshots_verify(snapshotting) -> None:
     ledger, ref = snapshotting
     assert len(ledger.app.snapshots.recorder.select_events(ref.branch.id)) == 2
-    assert ledger.verify(ref).ok
+    assert verify_branch(ledger, ref).ok
 
 
 def test_a_forged_snapshot_is_named_and_can_be_dropped(snapshotting) -> None:
@@ -57,13 +58,13 @@ def test_a_forged_snapshot_is_named_and_can_be_dropped(snapshotting) -> None:
     version = _forge_first_snapshot(ledger, ref)
     # The forged cache is what a load would show ...
     assert _names(ledger, ref, version) == ["Forged Vos"]
-    report = ledger.verify(ref)
+    report = verify_branch(ledger, ref)
     assert not report.ok
     assert report.problem.version == version
     assert "snapshot" in report.problem.message and "--drop-bad-snapshots" in report.problem.message
 
-    assert ledger.drop_bad_snapshots(ref) == [version]
-    assert ledger.verify(ref).ok
+    assert drop_bad_snapshots(ledger, ref) == [version]
+    assert verify_branch(ledger, ref).ok
     assert _names(ledger, ref, version) == ["Mara Voss"]
     remaining = [s.originator_version for s in ledger.app.snapshots.recorder.select_events(ref.branch.id)]
     assert remaining == [10]

@@ -20,6 +20,7 @@ from showrunner_ledger.ledger.errors import BadImport, CampaignExists, InvalidNa
 from showrunner_ledger.ledger.integrity import Digest
 from showrunner_ledger.ledger.service import BranchRef, Ledger
 from showrunner_ledger.ledger.transfer import export_lines, import_lines
+from showrunner_ledger.ledger.verification import verify_branch
 from tests.conftest import _drop_schema, example_star, make_settings, postgres_url_or_skip
 
 SECRET = "The harbourmaster is the informant"
@@ -89,16 +90,16 @@ def test_round_trip_of_a_fork_of_a_fork(ledger: Ledger, target: Ledger) -> None:
     assert target.head(copied) == source_head
     assert target.view(copied).state == ledger.view(deeper).state
     assert target.view(copied, 6).state == ledger.view(deeper, 6).state
-    report = target.verify(copied)
+    report = verify_branch(target, copied)
     assert (report.ok, report.checked, report.head) == (True, 10, source_head)
-    assert target.verify(copied, Digest(7, ledger.event(deeper, 7).hash)).ok
+    assert verify_branch(target, copied, Digest(7, ledger.event(deeper, 7).hash)).ok
 
     # The ancestors came along as far as the lineage needs them.
     heads = {name: target.head(target.resolve("neon-harbor", name)).version for name in ("main", "what-if", "deeper")}
     assert heads == {"main": 5, "what-if": 7, "deeper": 10}
     for name in ("main", "what-if"):
         copy = target.resolve("neon-harbor", name)
-        assert target.verify(copy).ok
+        assert verify_branch(target, copy).ok
         assert list(target.events(copy)) == list(ledger.events(refs[name], upto=heads[name]))
     assert sorted(b.name for b in target.branches(copied.campaign).branches.values()) == ["deeper", "main", "what-if"]
 
@@ -107,7 +108,7 @@ def test_round_trip_of_a_fork_of_a_fork(ledger: Ledger, target: Ledger) -> None:
 
     # The copy is a live campaign: its chain goes on from the imported head.
     target.note(copied, "Played on after the import")
-    assert target.verify(copied).ok and target.head(copied).version == 11
+    assert verify_branch(target, copied).ok and target.head(copied).version == 11
 
 
 def test_round_trip_of_a_grandchild_forked_below_its_parent(ledger: Ledger, target: Ledger) -> None:
@@ -117,7 +118,7 @@ def test_round_trip_of_a_grandchild_forked_below_its_parent(ledger: Ledger, targ
     assert (result.branch, result.events) == ("low", 5)
     copied = target.resolve("neon-harbor", "low")
     assert list(target.events(copied)) == list(ledger.events(low))
-    assert target.verify(copied).ok
+    assert verify_branch(target, copied).ok
     # what-if holds none of low's events, so it is not registered; low hangs from main.
     index = target.branches(copied.campaign)
     assert {b.name: (b.fork_version, index.branches[b.parent_id].name if b.parent_id else None) for b in index.branches.values()} == {
@@ -125,7 +126,7 @@ def test_round_trip_of_a_grandchild_forked_below_its_parent(ledger: Ledger, targ
         "low": (3, "main"),
     }
     for branch in index.branches.values():
-        assert target.verify(target.resolve(copied.campaign, branch.name)).ok
+        assert verify_branch(target, target.resolve(copied.campaign, branch.name)).ok
     assert target.head(target.resolve(copied.campaign, "main")).version == 3
 
 

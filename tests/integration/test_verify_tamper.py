@@ -15,6 +15,7 @@ from showrunner_ledger.domain.showrunner.sheet import StarSheet
 from showrunner_ledger.ledger.codec import fields_for_hash
 from showrunner_ledger.ledger.errors import UnreadableEvent
 from showrunner_ledger.ledger.integrity import GENESIS_HASH, Digest, chain_hash
+from showrunner_ledger.ledger.verification import verify_branch
 from tests.conftest import example_star
 
 POOLS = ("grit", "retake", "spotlight", "plot_armor", "preparation")
@@ -122,16 +123,16 @@ def main(ledger):
 
 def test_clean_branch_verifies(ledger, main):
     head = ledger.head(main)
-    report = ledger.verify(main)
+    report = verify_branch(ledger, main)
     assert report.ok and report.problem is None
     assert report.checked == head.version == 7
     assert report.head == head
     assert report.branch == "main"
     for version in range(1, 8):
         kept = Digest(version, ledger.event(main, version).hash)
-        assert ledger.verify(main, against=kept).ok, version
+        assert verify_branch(ledger, main, against=kept).ok, version
     seen = []
-    ledger.verify(main, progress=seen.append)
+    verify_branch(ledger, main, progress=seen.append)
     assert seen == list(range(1, 8))
 
 
@@ -146,7 +147,7 @@ def test_edited_payload_is_named(ledger, main, raw):
     edit(raw, main.branch.id, 2, b'"name":"Mara Voss"', b'"name":"Mora Voss"')
     # Still a perfectly readable event: only the hash gives it away.
     assert ledger.event(main, 2).fact.sheet.name == "Mora Voss"
-    report = ledger.verify(main)
+    report = verify_branch(ledger, main)
     assert not report.ok
     assert report.problem.version == 2
     assert report.problem.message == (
@@ -157,14 +158,14 @@ def test_edited_payload_is_named(ledger, main, raw):
 
 def test_edited_envelope_is_named(ledger, main, raw):
     edit(raw, main.branch.id, 5, b'"recorded_by":"director"', b'"recorded_by":"someone"')
-    report = ledger.verify(main)
+    report = verify_branch(ledger, main)
     assert report.problem.version == 5
     assert "its content was changed" in report.problem.message
 
 
 def test_deleted_event_is_named(ledger, main, raw):
     raw.delete(main.branch.id, 4)
-    report = ledger.verify(main)
+    report = verify_branch(ledger, main)
     assert not report.ok
     assert report.problem.version == 4
     assert report.problem.message == "event #4 is missing (the next stored event is #5)"
@@ -175,7 +176,7 @@ def test_swapped_events_are_caught_at_the_first(ledger, main, raw):
     third, fourth = raw.state(main.branch.id, 3), raw.state(main.branch.id, 4)
     raw.set_state(main.branch.id, 3, fourth)
     raw.set_state(main.branch.id, 4, third)
-    report = ledger.verify(main)
+    report = verify_branch(ledger, main)
     assert not report.ok
     assert report.problem.version == 3
     assert "event #3 does not link to event #2" in report.problem.message
@@ -186,18 +187,18 @@ def test_cut_off_tail_needs_a_kept_digest(ledger, main, raw):
     kept = ledger.head(main)
     raw.delete(main.branch.id, 6, 7)
 
-    plain = ledger.verify(main)
+    plain = verify_branch(ledger, main)
     assert plain.ok, plain.problem  # nothing inside the log can tell
     assert plain.checked == 5 and plain.head.version == 5
 
-    report = ledger.verify(main, against=kept)
+    report = verify_branch(ledger, main, against=kept)
     assert not report.ok
     assert report.problem.version == 5
     assert report.problem.message == (
         "the log ends at #5 but the kept digest is at #7: events were cut off the end"
     )
     # A digest kept before the cut still holds.
-    assert ledger.verify(main, against=Digest(5, plain.head.hash)).ok
+    assert verify_branch(ledger, main, against=Digest(5, plain.head.hash)).ok
 
 
 def rechain(ledger, raw: RawEvents, branch: UUID, prev_hash: str = GENESIS_HASH) -> str:
@@ -219,26 +220,26 @@ def test_recomputed_chain_needs_a_kept_digest(ledger, main, raw):
     new_head = rechain(ledger, raw, main.branch.id)
     assert new_head != kept.hash
 
-    plain = ledger.verify(main)
+    plain = verify_branch(ledger, main)
     assert plain.ok, plain.problem  # a consistent forgery
     assert plain.checked == 7 and plain.head == Digest(7, new_head)
 
-    report = ledger.verify(main, against=kept)
+    report = verify_branch(ledger, main, against=kept)
     assert not report.ok
     assert report.problem.version == 7
     assert report.problem.message == (
         "event #7 does not match the kept digest: the history up to it "
         "was rewritten, or the digest was kept from another branch"
     )
-    mid = ledger.verify(main, against=kept_mid)
+    mid = verify_branch(ledger, main, against=kept_mid)
     assert mid.problem is not None and mid.problem.version == 4 and "rewritten" in mid.problem.message
     # Event #1 was not touched: a digest kept there still holds.
-    assert ledger.verify(main, against=kept_early).ok
+    assert verify_branch(ledger, main, against=kept_early).ok
 
 
 def test_unreadable_event_is_named(ledger, main, raw):
     raw.set_state(main.branch.id, 3, b'{"campaign": "oops", "payload": {')
-    report = ledger.verify(main)
+    report = verify_branch(ledger, main)
     assert not report.ok
     assert report.problem.version == 3
     assert report.problem.message.startswith("event #3 cannot be read")
@@ -251,7 +252,7 @@ def test_event_without_hash_fields_is_named(ledger, main, raw):
     doc = json.loads(raw.state(main.branch.id, 3))
     del doc["hash"]
     raw.set_state(main.branch.id, 3, json.dumps(doc).encode())
-    report = ledger.verify(main)
+    report = verify_branch(ledger, main)
     assert report.problem.version == 3
     assert report.problem.message == "event #3 lacks its hash fields"
 
@@ -265,13 +266,13 @@ def alt(ledger, main):
     ref = ledger.create_branch(main, "alt", at=4)
     ledger.add_character(ref, sheet("Alt One"))
     ledger.add_character(ref, sheet("Alt Two"))
-    assert ledger.verify(ref).ok and ledger.verify(ref).checked == 7
+    assert verify_branch(ledger, ref).ok and verify_branch(ledger, ref).checked == 7
     return ref
 
 
 def test_branch_verify_walks_the_ancestry(ledger, main, alt, raw):
     edit(raw, main.branch.id, 3, b'"name":"Bo"', b'"name":"Bq"')
-    report = ledger.verify(alt)
+    report = verify_branch(ledger, alt)
     assert not report.ok
     assert report.problem.version == 3
     assert "its content was changed" in report.problem.message
@@ -280,13 +281,13 @@ def test_branch_verify_walks_the_ancestry(ledger, main, alt, raw):
 
 def test_parent_events_above_the_fork_are_not_the_branch_history(ledger, main, alt, raw):
     edit(raw, main.branch.id, 6, b'"name":"Ed"', b'"name":"Eb"')
-    assert ledger.verify(alt).ok
-    assert ledger.verify(main).problem.version == 6
+    assert verify_branch(ledger, alt).ok
+    assert verify_branch(ledger, main).problem.version == 6
 
 
 def test_branch_deleted_parent_event_below_the_fork(ledger, main, alt, raw):
     raw.delete(main.branch.id, 4)
-    report = ledger.verify(alt)
+    report = verify_branch(ledger, alt)
     assert report.problem.version == 4
     assert "event #4 is missing" in report.problem.message
 
@@ -294,9 +295,9 @@ def test_branch_deleted_parent_event_below_the_fork(ledger, main, alt, raw):
 def test_rechained_parent_breaks_the_branch_link(ledger, main, alt, raw):
     edit(raw, main.branch.id, 2, b'"name":"Mara Voss"', b'"name":"Mora Voss"')
     rechain(ledger, raw, main.branch.id)
-    assert ledger.verify(main).ok
+    assert verify_branch(ledger, main).ok
     # The branch's first event still links to the parent's *old* hash at #4.
-    report = ledger.verify(alt)
+    report = verify_branch(ledger, alt)
     assert report.problem.version == 5
     assert "event #5 does not link to event #4" in report.problem.message
 
@@ -317,7 +318,7 @@ def test_forged_fork_point_is_named(ledger, main, alt, raw):
         raw.set_state(alt.branch.id, version, json.dumps(later, separators=(",", ":")).encode())
         rechain_from = later["hash"]
 
-    report = ledger.verify(alt)
+    report = verify_branch(ledger, alt)
     assert report.problem is not None
     assert report.problem.version == 5
     assert report.problem.message == "event #5 names a fork point that is not its parent's event #4"

@@ -1,0 +1,485 @@
+"""Verification: every fact that decides what a reader sees, checked against the hash chains.
+
+Three kinds of record decide what a command shows, and each is checked here:
+- a branch's events: each links to the one before and matches its own hash;
+- the registry (the campaign catalog and each campaign's branch index): a hash chain of
+  its own, whose every registration must agree with the branch's own first event (which
+  is in the branch's chain), so a name, a parent, a fork point or a stream cannot be
+  moved by editing the registry, even if its chain is recomputed;
+- snapshots: a cache, used only where they match the chain (ledger/service.py), and
+  compared here with a replay of the events up to them.
+What a recomputed chain could still hide (a branch dropped from the registry, a tail cut
+off) is caught by a digest kept outside: a branch's `VERSION:HASH` or the campaign digest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import StoredEvent
+
+from .codec import decode_document, fields_for_hash
+from .errors import LedgerError, RegistryDamaged, UnreadableEvent
+from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignStarted
+from .integrity import GENESIS_HASH, CampaignDigest, Digest, Problem, VerifyReport, canonical_json, chain_hash
+from .persistence import delete_snapshot
+from .registry import CATALOG_ID, MAIN, BranchEntry, CampaignEntry, check_name
+from .service import BranchRef, Ledger, _uuid
+from .streams import BranchSnapshot, Stream, fold_campaign
+from ..domain.campaign import CampaignState
+
+CAMPAIGN_TAG = b"showrunner-ledger/campaign/v1\x00"
+
+
+# ----------------------------------------------------------------- chains
+
+
+@dataclass
+class _Link:
+    """The running end of a chain walk."""
+
+    prev: str = GENESIS_HASH
+    version: int = 1
+
+
+def _event_name(version: int) -> str:
+    return f"event #{version}"
+
+
+def _check_link(
+    stored: StoredEvent, link: _Link, name: Callable[[int], str] = _event_name, scope: str = "event"
+) -> tuple[Problem | None, dict[str, Any] | None]:
+    """Check one stored event against the chain so far; advance the link if it holds."""
+    version = stored.originator_version
+    if version != link.version:
+        noun = name(version).split(" #")[0]
+        return Problem(link.version, f"{name(link.version)} is missing (the next stored {noun} is #{version})", scope), None
+    try:
+        doc = decode_document(stored)
+        fields = fields_for_hash(stored.originator_id, version, stored.topic, doc)
+        stored_hash, stored_prev = doc["hash"], doc["prev_hash"]
+        if not isinstance(stored_hash, str) or not isinstance(stored_prev, str):
+            raise TypeError
+        recomputed = chain_hash(stored_prev, fields)
+    except UnreadableEvent as e:
+        return Problem(version, str(e).replace(f"event #{version}", name(version), 1), scope), None
+    except (KeyError, TypeError, ValueError, UnicodeEncodeError):
+        return Problem(version, f"{name(version)} lacks its hash fields", scope), None
+    if stored_prev != link.prev:
+        return Problem(version, f"{name(version)} does not link to {name(version - 1)} (its previous-hash field differs)", scope), None
+    if recomputed != stored_hash:
+        return Problem(version, f"{name(version)} ({stored.topic}) does not match its hash: its content was changed", scope), None
+    link.prev, link.version = stored_hash, version + 1
+    return None, doc
+
+
+# ----------------------------------------------------------------- the registry
+
+
+@dataclass(frozen=True)
+class RegistryReport:
+    """The catalog and one campaign's branch index, walked and cross-checked."""
+
+    campaign: str
+    checked: int
+    problem: Problem | None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+def _registry_entries(
+    ledger: Ledger, stream_id: UUID, name: Callable[[int], str]
+) -> tuple[list[dict[str, Any]], Problem | None]:
+    """The payloads of a registry stream, in order, or the first link that does not hold."""
+    link = _Link()
+    payloads: list[dict[str, Any]] = []
+    for stored in ledger.registry_rows(stream_id):
+        problem, doc = _check_link(stored, link, name, "registry")
+        if problem is not None:
+            return payloads, problem
+        assert doc is not None
+        payload = doc.get("payload")
+        if not isinstance(payload, dict):
+            return payloads, Problem(stored.originator_version, f"{name(stored.originator_version)} has no payload", "registry")
+        payloads.append({"topic": stored.topic, **payload})
+    return payloads, None
+
+
+def _registry_problem(number: int, message: str) -> Problem:
+    return Problem(number, message, "registry")
+
+
+def verify_catalog(ledger: Ledger) -> tuple[int, Problem | None]:
+    """The campaign catalog: its chain, one id and one name per campaign, names by the rule."""
+    entries, problem = _registry_entries(ledger, CATALOG_ID, lambda n: f"entry #{n} of the campaign catalog")
+    if problem is not None:
+        return len(entries), problem
+    names: set[str] = set()
+    ids: set[str] = set()
+    for number, entry in enumerate(entries, start=1):
+        where = f"entry #{number} of the campaign catalog"
+        if entry["topic"] != CampaignRegistered.topic:
+            return number, _registry_problem(number, f"{where} is a {entry['topic']}, not a campaign registration")
+        name, campaign_id = entry.get("name"), entry.get("campaign_id")
+        if not isinstance(name, str) or not _valid_name(name):
+            return number, _registry_problem(number, f"{where} registers a campaign under an invalid name {name!r}")
+        if name in names:
+            return number, _registry_problem(number, f"{where} registers a second campaign named '{name}'")
+        if campaign_id in ids:
+            return number, _registry_problem(number, f"{where} registers campaign {campaign_id} a second time")
+        names.add(name)
+        ids.add(str(campaign_id))
+    return len(entries), None
+
+
+def verify_branch_index(ledger: Ledger, campaign: CampaignEntry) -> RegistryReport:
+    """A campaign's branch index: its chain, its shape, and each entry against its branch's first event."""
+    entries, problem = _registry_entries(
+        ledger, campaign.id, lambda n: f"entry #{n} of the branch registry of campaign '{campaign.name}'"
+    )
+    checked = len(entries)
+    if problem is None:
+        problem = _check_index_shape(campaign, entries)
+    if problem is None:
+        problem = _check_against_branches(ledger, campaign, entries)
+    return RegistryReport(campaign.name, checked, problem)
+
+
+def _valid_name(name: str) -> bool:
+    try:
+        check_name("registry", name)
+    except LedgerError:
+        return False
+    return True
+
+
+def _check_index_shape(campaign: CampaignEntry, entries: list[dict[str, Any]]) -> Problem | None:
+    seen_ids: set[str] = set()
+    seen_names: set[str] = set()
+    for number, entry in enumerate(entries, start=1):
+        where = f"entry #{number} of the branch registry of campaign '{campaign.name}'"
+        if entry["topic"] != BranchRegistered.topic:
+            return _registry_problem(number, f"{where} is a {entry['topic']}, not a branch registration")
+        name, branch_id, parent = entry.get("name"), entry.get("branch_id"), entry.get("parent_branch_id")
+        fork = entry.get("fork_version")
+        if not isinstance(name, str) or not _valid_name(name):
+            return _registry_problem(number, f"{where} names a branch with an invalid name {name!r}")
+        if name in seen_names:
+            return _registry_problem(number, f"{where} registers a second branch named '{name}'")
+        if branch_id in seen_ids:
+            return _registry_problem(number, f"{where} points '{name}' at a stream another branch already reads")
+        if number == 1:
+            if name != MAIN or parent is not None or fork != 0 or branch_id != str(campaign.main_branch_id):
+                return _registry_problem(number, f"{where} must register the campaign's main branch, as the catalog names it")
+        elif parent is None or parent not in seen_ids:
+            return _registry_problem(number, f"{where} gives '{name}' a parent that is not a branch registered before it")
+        elif not isinstance(fork, int) or isinstance(fork, bool) or fork < 1:
+            return _registry_problem(number, f"{where} gives '{name}' an impossible fork point {fork!r}")
+        seen_ids.add(str(branch_id))
+        seen_names.add(name)
+    if not entries:
+        return _registry_problem(1, f"campaign '{campaign.name}' has no branch registry")
+    return None
+
+
+def _check_against_branches(ledger: Ledger, campaign: CampaignEntry, entries: list[dict[str, Any]]) -> Problem | None:
+    """Each registration must say what the branch's own first event says (that one is hashed in its chain)."""
+    for number, entry in enumerate(entries, start=1):
+        where = f"entry #{number} ('{entry['name']}') of the branch registry of campaign '{campaign.name}'"
+        first = ledger.first_stored(UUID(entry["branch_id"]))
+        fork = entry["fork_version"]
+        if first is None:
+            return _registry_problem(number, f"{where} points at a stream that holds no events")
+        if first.originator_version != fork + 1:
+            return _registry_problem(number,
+                f"{where} says the branch starts after #{fork}, but its own events start at "
+                f"#{first.originator_version}: the fork point was moved",
+            )
+        try:
+            doc = decode_document(first)
+            payload = doc["payload"]
+            if not isinstance(payload, dict):
+                raise TypeError
+        except (UnreadableEvent, KeyError, TypeError):
+            return _registry_problem(number, f"{where}: the branch's first event cannot be read")
+        if number == 1:
+            pitch = payload.get("pitch") if isinstance(payload.get("pitch"), dict) else {}
+            if first.topic != CampaignStarted.topic or doc.get("campaign") != str(campaign.id):
+                return _registry_problem(number, f"{where}: the main branch's stream does not start this campaign")
+            if pitch.get("title") != campaign.title or pitch.get("ruleset") != campaign.ruleset:
+                return _registry_problem(number,
+                    f"the catalog gives campaign '{campaign.name}' a title or ruleset its first event does not",
+                )
+            continue
+        expected = {
+            "name": entry["name"],
+            "parent_branch_id": entry["parent_branch_id"],
+            "fork_version": fork,
+        }
+        stated = {key: payload.get(key) for key in expected}
+        if first.topic != BranchForked.topic or doc.get("campaign") != str(campaign.id):
+            return _registry_problem(number, f"{where} points at a stream that is not a fork of this campaign")
+        if stated != expected:
+            differing = ", ".join(k for k in expected if stated[k] != expected[k])
+            return _registry_problem(number,
+                f"{where} disagrees with the branch's own fork event on {differing}: the registry was changed",
+            )
+    return None
+
+
+# ----------------------------------------------------------------- a branch
+
+
+def verify_branch(
+    ledger: Ledger,
+    ref: BranchRef,
+    against: Digest | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> VerifyReport:
+    """Walk the branch and its ancestry; then its registrations and snapshots. Names the first fault."""
+    link = _Link()
+    checked = 0
+    problem: Problem | None = None
+    kept_hash: str | None = None
+    forks = {s.branch_id: s.after for s in ref.segments}
+    for stored in ledger.stored_events(ref):
+        fork_link = link.prev
+        problem, doc = _check_link(stored, link)
+        if problem is not None:
+            break
+        assert doc is not None
+        version = stored.originator_version
+        if stored.topic == BranchForked.topic and forks.get(_uuid(stored.originator_id)) == version - 1:
+            payload = doc["payload"]
+            if not isinstance(payload, dict) or payload.get("fork_version") != version - 1 or payload.get("parent_hash") != fork_link:
+                problem = Problem(version, f"event #{version} names a fork point that is not its parent's event #{version - 1}")
+                break
+        if against is not None and version == against.version:
+            kept_hash = link.prev
+        checked += 1
+        if progress is not None:
+            progress(checked)
+    head = Digest(link.version - 1, link.prev)
+    if problem is None and against is not None:
+        problem = _against_branch_digest(head, against, kept_hash)
+    if problem is None:
+        problem = _registry_problem_for(ledger, ref)
+    if problem is None:
+        problem = check_snapshots(ledger, ref, head)
+    return VerifyReport(ref.branch.name, checked, head, problem)
+
+
+def _against_branch_digest(head: Digest, against: Digest, kept_hash: str | None) -> Problem | None:
+    if against.version > head.version:
+        return Problem(
+            head.version,
+            f"the log ends at #{head.version} but the kept digest is at #{against.version}: "
+            "events were cut off the end",
+        )
+    if kept_hash != against.hash:
+        return Problem(
+            against.version,
+            f"event #{against.version} does not match the kept digest: the history up to it "
+            "was rewritten, or the digest was kept from another branch",
+        )
+    return None
+
+
+def _registry_problem_for(ledger: Ledger, ref: BranchRef) -> Problem | None:
+    """The registry facts this branch's reading depends on: the catalog and the campaign's index."""
+    _, problem = verify_catalog(ledger)
+    if problem is None:
+        problem = verify_branch_index(ledger, ref.campaign).problem
+    return problem
+
+
+# ----------------------------------------------------------------- snapshots
+
+
+def _snapshot_rows(ledger: Ledger, ref: BranchRef) -> Iterator[tuple[UUID, StoredEvent]]:
+    """Every snapshot row a read of this branch could consider.
+
+    The leaf's own stream is searched above its fork point without an upper bound: a row
+    past the head is exactly what a forger would add.
+    """
+    for segment in ref.segments:
+        for stored in ledger.snapshot_rows(segment.branch_id, after=segment.after, upto=segment.upto):
+            yield segment.branch_id, stored
+
+
+def check_snapshots(ledger: Ledger, ref: BranchRef, head: Digest | None = None) -> Problem | None:
+    """A snapshot is a cache outside the chain: it must sit at or below the head and equal a replay."""
+    head = head or ledger.head(ref)
+    rows = list(_snapshot_rows(ledger, ref))
+    if not rows:
+        return None
+    wanted: dict[tuple[UUID, int], StoredEvent] = {}
+    for branch_id, stored in rows:
+        if stored.originator_version > head.version:
+            return Problem(
+                stored.originator_version,
+                f"the snapshot at #{stored.originator_version} is past the branch's head #{head.version} "
+                "(it was added outside the ledger); `showrunner verify --drop-bad-snapshots` removes it",
+            )
+        wanted[(branch_id, stored.originator_version)] = stored
+    stream: Stream[CampaignState] = Stream(ref.branch.id, ref.campaign.id, fold_campaign, CampaignState())
+    last = max(version for _, version in wanted)
+    for stored in ledger.stored_events(ref, upto=last):
+        stream.apply(ledger.app.mapper.to_domain_event(stored))
+        snapshot = wanted.get((_uuid(stored.originator_id), stream.version))
+        if snapshot is None:
+            continue
+        try:
+            matches = BranchSnapshot.load(snapshot.state) == BranchSnapshot.of(stream)
+        except ValueError:
+            matches = False
+        if not matches:
+            return Problem(
+                stream.version,
+                f"the snapshot at #{stream.version} does not match the events up to it "
+                "(it was changed outside the ledger); `showrunner verify --drop-bad-snapshots` removes it",
+            )
+    return None
+
+
+def drop_bad_snapshots(ledger: Ledger, ref: BranchRef) -> list[int]:
+    """Delete every snapshot in the lineage that is misplaced or does not match its events."""
+    dropped = []
+    head = ledger.head(ref)
+    while (problem := check_snapshots(ledger, ref, head)) is not None:
+        segment = next(s for s in reversed(ref.segments) if problem.version > s.after)
+        delete_snapshot(ledger.snapshot_recorder, segment.branch_id, problem.version)
+        dropped.append(problem.version)
+    return dropped
+
+
+# ----------------------------------------------------------------- the campaign digest
+
+
+def campaign_digest(ledger: Ledger, campaign: CampaignEntry, versions: Iterable[int] | None = None) -> CampaignDigest:
+    """One digest over the campaign's name and every branch: name, stream, parent, fork point and head.
+
+    Branches are taken in registration order (the index only grows), so a digest kept
+    earlier names a prefix of them, each at the head it had then.
+    """
+    entries = ledger.registered_branches(campaign)
+    kept = list(versions) if versions is not None else None
+    records = []
+    for position, entry in enumerate(entries):
+        if kept is not None and position >= len(kept):
+            break
+        ref = ledger.resolve(campaign, entry.name)
+        head = ledger.head(ref).version
+        version = head if kept is None else kept[position]
+        if version > head:
+            raise LedgerError(
+                f"branch '{entry.name}' ends at #{head} but the kept campaign digest has it at #{version}: "
+                "events were cut off the end"
+            )
+        records.append(_branch_record(entry, version, ledger.hash_at(ref, version)))
+    if kept is not None and len(records) < len(kept):
+        raise LedgerError(
+            f"the kept campaign digest names {len(kept)} branches but campaign '{campaign.name}' "
+            f"registers {len(records)}: a branch was removed"
+        )
+    document = {
+        "campaign": str(campaign.id),
+        "name": campaign.name,
+        "title": campaign.title,
+        "ruleset": campaign.ruleset,
+        "branches": records,
+    }
+    digest = hashlib.sha256(CAMPAIGN_TAG + canonical_json(document)).hexdigest()
+    return CampaignDigest(tuple(r["version"] for r in records), digest)
+
+
+def _branch_record(entry: BranchEntry, version: int, hash_: str) -> dict[str, Any]:
+    return {
+        "branch": str(entry.id),
+        "name": entry.name,
+        "parent": str(entry.parent_id) if entry.parent_id is not None else None,
+        "fork_version": entry.fork_version,
+        "version": version,
+        "hash": hash_,
+    }
+
+
+# ----------------------------------------------------------------- everything
+
+
+@dataclass(frozen=True)
+class CampaignReport:
+    campaign: str
+    registry: RegistryReport
+    branches: tuple[VerifyReport, ...]
+    digest: CampaignDigest | None
+    problem: Problem | None
+    """A problem with the campaign as a whole (the kept campaign digest), else None."""
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None and self.registry.ok and all(b.ok for b in self.branches)
+
+
+@dataclass(frozen=True)
+class FullReport:
+    catalog_checked: int
+    catalog_problem: Problem | None
+    campaigns: tuple[CampaignReport, ...]
+
+    @property
+    def ok(self) -> bool:
+        return self.catalog_problem is None and all(c.ok for c in self.campaigns)
+
+
+def verify_campaign(
+    ledger: Ledger,
+    campaign: CampaignEntry,
+    against: CampaignDigest | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> CampaignReport:
+    """Every branch of one campaign, its registry and, if kept, its campaign digest."""
+    registry = verify_branch_index(ledger, campaign)
+    reports: list[VerifyReport] = []
+    try:
+        entries = ledger.registered_branches(campaign)
+    except RegistryDamaged:
+        entries = []  # the registry report already names the damaged entry
+    done = 0
+    for entry in entries:
+        step = None if progress is None else (lambda n, base=done: progress(base + n))
+        try:
+            report = verify_branch(ledger, ledger.resolve(campaign, entry.name), progress=step)
+        except LedgerError as e:  # a damaged lineage or an unreadable event: this branch only
+            report = VerifyReport(entry.name, 0, Digest(0, GENESIS_HASH), Problem(0, str(e), "branch"))
+        reports.append(report)
+        done += report.checked
+    digest: CampaignDigest | None = None
+    problem: Problem | None = None
+    try:
+        digest = campaign_digest(ledger, campaign)
+        if against is not None:
+            recomputed = campaign_digest(ledger, campaign, against.versions)
+            if recomputed.hash != against.hash:
+                problem = Problem(
+                    0,
+                    f"campaign '{campaign.name}' does not match the kept campaign digest: a branch was "
+                    "renamed, hidden, re-parented, re-pointed or rewritten, or the campaign renamed",
+                    "campaign",
+                )
+    except LedgerError as e:
+        problem = Problem(0, str(e), "campaign")
+    return CampaignReport(campaign.name, registry, tuple(reports), digest, problem)
+
+
+def verify_everything(ledger: Ledger, progress: Callable[[int], None] | None = None) -> FullReport:
+    """The catalog, then every campaign it names, each with all its branches."""
+    checked, problem = verify_catalog(ledger)
+    reports = tuple(verify_campaign(ledger, c, progress=progress) for c in ledger.campaigns())
+    return FullReport(checked, problem, reports)
