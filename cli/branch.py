@@ -8,7 +8,7 @@ import typer
 
 from . import completion
 from .options import JsonOption
-from .session import print_json, session, stdout_console
+from .session import print_json, session, stderr_console, stdout_console
 
 app = typer.Typer(
     help="Fork the campaign at any event, and compare the timelines.",
@@ -58,13 +58,14 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
     Example: showrunner branch list
     """
+    from rich.markup import escape
     from rich.tree import Tree
 
     s = session(ctx)
     campaign = s.ledger.campaign(s.campaign_name())
     index = s.ledger.branches(campaign)
     current = s.branch_name(campaign.name)
-    heads = {b.id: s.ledger.head(s.ledger.resolve(campaign, b.name)) for b in index.branches.values()}
+    heads, damaged = _heads(s, campaign, index)
     if as_json:
         print_json(
             {
@@ -72,11 +73,12 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
                 "branches": [
                     {
                         "name": b.name,
-                        "parent": index.branches[b.parent_id].name if b.parent_id else None,
+                        "parent": index.branches[b.parent_id].name if b.parent_id in index.branches else None,
                         "fork_version": b.fork_version if b.parent_id else None,
-                        "head_version": heads[b.id].version,
-                        "head_hash": heads[b.id].hash,
+                        "head_version": heads[b.id].version if b.id in heads else None,
+                        "head_hash": heads[b.id].hash if b.id in heads else None,
                         "current": b.name == current,
+                        "damaged": damaged.get(b.id),
                     }
                     for b in sorted(index.branches.values(), key=lambda b: (b.fork_version, b.name))
                 ],
@@ -90,6 +92,8 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
     def label(b) -> str:
         marker = "[bold green]* [/]" if b.name == current else ""
         fork = f" [dim](from #{b.fork_version})[/]" if b.parent_id else ""
+        if b.id in damaged:
+            return f"{marker}[bold]{b.name}[/]{fork} [red]damaged[/]: {escape(damaged[b.id])}"
         return f"{marker}[bold]{b.name}[/]{fork} head #{heads[b.id].version} {heads[b.id].hash[:12]}"
 
     def grow(node: Tree, parent_id) -> None:
@@ -97,10 +101,26 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
             grow(node.add(label(b)), b.id)
 
     roots = children.get(None, [])
+    orphans = [b for b in index.branches.values() if b.parent_id is not None and b.parent_id not in index.branches]
     tree = Tree(f"[bold]{campaign.name}[/]")
-    for root in roots:
+    for root in [*roots, *orphans]:
         grow(tree.add(label(root)), root.id)
     stdout_console().print(tree)
+    if damaged:
+        stderr_console().print("Some branches cannot be read; `showrunner verify --all` tells what was changed.")
+
+
+def _heads(s, campaign, index) -> tuple[dict, dict]:  # type: ignore[no-untyped-def]
+    """Each branch's head; a branch that cannot be read is listed as damaged, not fatal to the list."""
+    from ..ledger.errors import LedgerError
+
+    heads, damaged = {}, {}
+    for b in index.branches.values():
+        try:
+            heads[b.id] = s.ledger.head(s.ledger.resolve(campaign, b.name))
+        except LedgerError as e:
+            damaged[b.id] = " ".join(str(e).split())
+    return heads, damaged
 
 
 @app.command("use")

@@ -244,13 +244,15 @@ def episode_end(
 ) -> None:
     """End the Episode on its Cliffhanger, record the Post-Show, and print the digest to keep.
 
-    The digest (VERSION:HASH) is the branch's head once the Episode is recorded:
-    `showrunner verify --against DIGEST` later proves the log still extends it.
+    Two digests: the branch's head (VERSION:HASH) once the Episode is recorded, and
+    the campaign digest (c1:…) over every branch; `showrunner verify --against DIGEST`
+    later proves the log still extends it.
 
     Example: showrunner episode end --cliffhanger "Lady Shore's fleet is in the bay" --acclaim Mara=1 --bond "Tobias=the Harbourmaster" --entertaining --premise
     """
     from ..domain.structure import PostShow, decide_end_episode
     from ..ledger.structure import end_episode
+    from ..ledger.verification import campaign_digest
 
     s = session(ctx)
     ref = _director_target(s, "end an Episode")
@@ -265,6 +267,7 @@ def episode_end(
         cliffhanger = _ask_post_show(_Asker(stdout_console()), answers, stars, cliffhanger)
     post_show = None if skip_post_show else PostShow.model_validate(answers)
     ended = end_episode(s.ledger, ref, cliffhanger or "", post_show, by=s.recorded_by(ref))
+    whole = campaign_digest(s.ledger, ref.campaign)
     facts = [e.fact for e in ended.result.events]
     end_fact = facts[0]
     recorded_post_show = next((f.answers for f in facts if hasattr(f, "answers")), None)
@@ -278,13 +281,15 @@ def episode_end(
             "events": _versions(ended.result),
             "digest": str(ended.digest),
             "head": {"version": ended.digest.version, "hash": ended.digest.hash},
+            "campaign_digest": str(whole),
         })
         return
     console = stdout_console()
     for event in ended.result.events:
         console.print(f"#{event.version} {event.fact.summary()}.", highlight=False)
-    console.print("Keep this digest (`showrunner verify --against` proves the log still extends it):")
-    console.print(str(ended.digest), highlight=False, soft_wrap=True)
+    console.print("Keep these digests (`showrunner verify --against DIGEST` proves the log still extends them):")
+    console.print(f"this branch:    {ended.digest}", highlight=False, soft_wrap=True)
+    console.print(f"every branch:   {whole}", highlight=False, soft_wrap=True)
 
 
 @episode_app.command("post-show")

@@ -241,8 +241,13 @@ def verify_branch(
     ref: BranchRef,
     against: Digest | None = None,
     progress: Callable[[int], None] | None = None,
+    *,
+    with_registry: bool = True,
 ) -> VerifyReport:
-    """Walk the branch and its ancestry; then its registrations and snapshots. Names the first fault."""
+    """Walk the branch and its ancestry; then its registrations and snapshots. Names the first fault.
+
+    `with_registry=False` leaves the registry out, for a caller that checks it once for all branches.
+    """
     link = _Link()
     checked = 0
     problem: Problem | None = None
@@ -268,7 +273,7 @@ def verify_branch(
     head = Digest(link.version - 1, link.prev)
     if problem is None and against is not None:
         problem = _against_branch_digest(head, against, kept_hash)
-    if problem is None:
+    if problem is None and with_registry:
         problem = _registry_problem_for(ledger, ref)
     if problem is None:
         problem = check_snapshots(ledger, ref, head)
@@ -455,7 +460,7 @@ def verify_campaign(
     for entry in entries:
         step = None if progress is None else (lambda n, base=done: progress(base + n))
         try:
-            report = verify_branch(ledger, ledger.resolve(campaign, entry.name), progress=step)
+            report = verify_branch(ledger, ledger.resolve(campaign, entry.name), progress=step, with_registry=False)
         except LedgerError as e:  # a damaged lineage or an unreadable event: this branch only
             report = VerifyReport(entry.name, 0, Digest(0, GENESIS_HASH), Problem(0, str(e), "branch"))
         reports.append(report)

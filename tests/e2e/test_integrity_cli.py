@@ -150,3 +150,88 @@ def test_head_and_verify_on_each_backend(run, db_url: str) -> None:
     doc = run("verify", "--against", digest, "--json", db=db_url).json()
     assert (doc["ok"], doc["checked"], doc["head"]["version"]) == (True, 9, 9)
     assert run("verify", "--against", f"8:{'c' * 64}", db=db_url).code == 1
+
+
+# ----------------------------------------------------------------- the registry and the campaign digest
+
+CAMPAIGN_DIGEST = re.compile(r"^c1:(\d+(?:\.\d+)*):([0-9a-f]{64})$")
+
+
+def _edit_registry_entry(db: str, name: str, **changes) -> None:
+    """Edit one branch registration in place, as someone with the database file would."""
+    with sqlite3.connect(db) as conn:
+        for rowid, state in conn.execute("SELECT rowid, state FROM stored_events WHERE topic = 'ledger/BranchRegistered'").fetchall():
+            doc = json.loads(state)
+            if doc["payload"]["name"] == name:
+                doc["payload"].update(changes)
+                conn.execute("UPDATE stored_events SET state = ? WHERE rowid = ?", (json.dumps(doc, separators=(",", ":")).encode(), rowid))
+
+
+def test_head_campaign_and_verify_against_it(cli, played: list[dict]) -> None:
+    assert cli("branch", "create", "what-if", "--at", "5").code == 0
+    assert cli("note", "on the fork").code == 0
+    printed = cli("head", "--campaign")
+    assert printed.code == 0 and printed.err == ""
+    match = CAMPAIGN_DIGEST.match(printed.out.strip())
+    assert match and match.group(1) == "8.7"
+    doc = cli("head", "--campaign", "--json").json()
+    assert doc["digest"] == printed.out.strip() and doc["versions"] == [8, 7]
+    ok = cli("verify", "--against", doc["digest"])
+    assert ok.code == 0, ok
+    assert "every branch of neon-harbor verified" in ok.out
+    everything = cli("verify", "--all")
+    assert everything.code == 0, everything
+    assert everything.out.strip() == "OK: the registry, 1 campaign(s), 2 branch(es) and 15 events verified."
+
+
+def test_a_moved_fork_point_fails_verify_all_and_the_campaign_digest(run, db: str, played: list[dict]) -> None:
+    assert run("branch", "create", "what-if", "--at", "2").code == 0
+    assert run("note", "only on the fork").code == 0
+    kept = run("head", "--campaign", "--json").json()["digest"]
+    _edit_registry_entry(db, "what-if", fork_version=4)
+    assert_refused(run("verify", "--all"), 1, "entry #2 of the branch registry of campaign 'neon-harbor'", prefix="FAILED")
+    doc = run("verify", "--all", "--json")
+    assert doc.code == 1 and doc.err == ""
+    assert doc.json()["campaigns"][0]["registry"]["problem"]["scope"] == "registry"
+    failed = run("verify", "--against", kept)
+    assert failed.code == 1 and "Traceback" not in failed.err
+    assert any("does not match the kept campaign digest" in line for line in failed.err_lines)
+
+
+def test_a_parent_pointing_nowhere_lists_the_rest_and_prints_no_traceback(run, db: str, played: list[dict]) -> None:
+    assert run("branch", "create", "what-if", "--at", "2").code == 0
+    assert run("branch", "create", "deeper").code == 0  # forked from what-if
+    _edit_registry_entry(db, "what-if", branch_id="00000000-0000-4000-8000-000000000000")
+    listed = run("branch", "list", "--json")
+    assert listed.code == 0, listed
+    branches = {b["name"]: b for b in listed.json()["branches"]}
+    assert branches["main"]["damaged"] is None and branches["main"]["head_version"] == 8
+    assert "changed outside the ledger" in branches["deeper"]["damaged"]
+    human = run("branch", "list")
+    assert human.code == 0 and "damaged" in human.out and "verify --all" in human.err
+    for args in (("-b", "deeper", "log"), ("-b", "deeper", "verify")):
+        refused = run(*args)
+        assert refused.code == 1 and "Traceback" not in refused.err
+        assert len(refused.err_lines) == 1 and "changed outside the ledger" in refused.err
+    everything = run("verify", "--all")
+    assert everything.code == 1 and "Traceback" not in everything.err
+
+
+def test_an_unreadable_registry_row_is_named_as_the_registry(run, db: str, played: list[dict]) -> None:
+    assert run("branch", "create", "what-if", "--at", "2").code == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE stored_events SET state = X'7b6e6f' WHERE topic = 'ledger/BranchRegistered' AND originator_version = 2")
+    refused = run("log")
+    assert_refused(refused, 1, "the branch registry of campaign 'neon-harbor' is damaged: entry #2")
+    everything = run("verify", "--all")
+    assert everything.code == 1
+    assert any("entry #2 of the branch registry of campaign 'neon-harbor'" in line for line in everything.err_lines)
+
+
+@pytest.mark.parametrize("digest", [f"c1::{'a' * 64}", f"c1:8.x:{'a' * 64}", f"c1:8:{'a' * 63}", "c1:8"])
+def test_a_malformed_campaign_digest_is_a_usage_error(run, played: list[dict], digest: str) -> None:
+    assert_refused(run("verify", "--against", digest), 2, "is not a campaign digest", "c1:VERSIONS:HASH")
+
+
+def test_verify_all_and_against_together_is_a_usage_error(run, played: list[dict]) -> None:
+    assert_refused(run("verify", "--all", "--against", f"8:{'a' * 64}"), 2, "--all checks every campaign")

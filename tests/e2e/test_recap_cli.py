@@ -177,9 +177,11 @@ def test_episode_end_prints_the_digest_to_keep(run: Runner, cast: None) -> None:
     result = run("episode", "end", "--cliffhanger", "A door opens", "--premise", "--no-input")
     assert result.code == 0, result
     digest = head(run)["digest"]
-    assert result.out.strip().splitlines()[-1] == digest
-    assert "Keep this digest" in result.out
+    whole = run("head", "--campaign", "--json").json()["digest"]
+    assert result.out.strip().splitlines()[-2:] == [f"this branch:    {digest}", f"every branch:   {whole}"]
+    assert "Keep these digests" in result.out
     assert run("verify", "--against", digest).code == 0
+    assert run("verify", "--against", whole).code == 0
 
 
 def test_episode_end_json(run: Runner, cast: None) -> None:
@@ -291,7 +293,7 @@ def test_episode_end_walks_the_post_show_at_a_terminal(run: Runner, db: str, hom
         t.send("y\r")
         t.expect(r"Premise")
         t.send("n\r")
-        t.expect(r"Keep this digest")
+        t.expect(r"Keep these digests")
         code, err = t.finish()
     finally:
         t.close()
