@@ -59,20 +59,26 @@ def import_(
     name: Annotated[str | None, typer.Option("--name", help="Register the campaign under another name.")] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Recreate an exported campaign branch in this database, verifying the chain first.
+    """Recreate an exported campaign branch in this database, verifying the whole file first.
 
-    A truncated or edited file is refused with its line number; nothing is written.
+    The campaign's name, title and ruleset and every branch's name, parent and fork point
+    are read from the hashed events; a header that says otherwise, a truncated or edited
+    file is refused with its line number, and nothing is written.
 
     Example: showrunner --db other.sqlite import neon-harbor.jsonl
     """
-    from ..ledger.transfer import import_lines
+    from ..ledger.registry import check_name
+    from ..ledger.transfer import check_export, import_checked, text_lines
 
+    if name is not None:
+        check_name("campaign", name)
+    lines = text_lines(file.read_bytes())
+    with progress_bar("Importing", len(lines), enabled=not as_json) as advance:
+        checked = check_export(lines, progress=advance)
+    # The database is opened only for a file that checked out: a refused one creates nothing.
     s = session(ctx)
     s.may_create = True
-    with file.open(encoding="utf-8") as f:
-        total = sum(1 for _ in f)
-    with file.open(encoding="utf-8") as f, progress_bar("Importing", total, enabled=not as_json) as advance:
-        result = import_lines(s.ledger, (line.rstrip("\n") for line in f), name=name, progress=advance)
+    result = import_checked(s.ledger, checked, name=name)
     s.remember(campaign=result.campaign, branch=result.branch)
     if as_json:
         print_json(

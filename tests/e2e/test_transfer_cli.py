@@ -109,26 +109,18 @@ def test_export_of_a_branch_and_import_keeps_its_lineage(run, tmp_path: Path, ot
         assert run("-b", branch, "verify", "--json", db=other).json()["ok"] is True
 
 
-def test_export_of_a_grandchild_forked_below_its_parent(run, tmp_path: Path, other: str, played: list[dict]) -> None:
-    """deeper forks what-if at #3, below what-if's own fork point (#5): what-if holds none of its events."""
+def test_export_of_a_grandchild_forked_below_its_parent(run, home: Path, tmp_path: Path, other: str, played: list[dict]) -> None:
+    """deeper forks what-if at #3, below what-if's own fork point (#5): what-if holds none of its
+    events, so deeper cannot be registered under the parent its own first event names."""
     run("branch", "create", "what-if", "--at", "5")
     run("branch", "create", "deeper", "--at", "3")
     run("note", "deeper still")
     path = tmp_path / "deeper.jsonl"
     assert run("export", "-o", path).code == 0
-    imported = run("import", path, "--json", db=other)
-    assert imported.code == 0, imported
-    assert log_events(run, db=other) == log_events(run)
-    assert run("verify", "--json", db=other).json()["ok"] is True
-    # what-if holds none of deeper's events, so deeper hangs from main in the other database;
-    # every branch there can be read (an empty what-if would break `branch list`).
-    listing = run("branch", "list", "--json", db=other)
-    assert listing.code == 0, listing
-    assert [(b["name"], b["parent"], b["fork_version"], b["head_version"]) for b in listing.json()["branches"]] == [
-        ("main", None, None, 3),
-        ("deeper", "main", 3, 5),
-    ]
-    assert run("-b", "main", "verify", "--json", db=other).json()["ok"] is True
+    run("campaign", "new", "Side Show", db=other)
+    before = fingerprint(run, home, db=other)
+    assert_refused(run("import", path, db=other), 1, "line 5: branch 'deeper' was forked from 'what-if' below that branch's own fork point")
+    assert fingerprint(run, home, db=other) == before
 
 
 def test_a_star_export_redacts_the_private_note(run, tmp_path: Path, exported: Path, played: list[dict]) -> None:
@@ -221,6 +213,68 @@ def test_bad_import_is_refused_and_writes_nothing(run, home: Path, tmp_path: Pat
     assert_refused(run("import", path, "--json", db=other), code, *needles)
     assert fingerprint(run, home, db=other) == before
     assert [c["name"] for c in before["campaigns"]] == ["side-show"]
+
+
+def test_a_header_without_its_branch_with_the_real_script(cli, tmp_path: Path, exported: Path) -> None:
+    lines = lines_of(exported)
+    header = json.loads(lines[0])
+    del header["branch"]
+    path = tmp_path / "no-branch.jsonl"
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    target = str(tmp_path / "fresh.sqlite")
+    assert_refused(cli("import", path, db=target), 1, "line 1: the export header lacks 'branch'")
+    # Nothing was written: not even the database file.
+    assert not Path(target).exists()
+    assert cli("campaign", "list", "--json", db=target).json() == {"campaigns": []}
+
+
+HOSTILE = {
+    "branch renamed Bad Name/../x": ("lineage", 1, "name", "Bad Name/../x", "the header's lineage[1].name 'Bad Name/../x' is not the branch's own"),
+    "empty branch name": ("lineage", 1, "name", "", "the header's lineage[1].name '' is not the branch's own"),
+    "a second main": ("lineage", 1, "name", "main", "the header's lineage[1].name 'main' is not the branch's own"),
+    "ruleset dnd": ("campaign", None, "ruleset", "dnd", "the header's campaign.ruleset 'dnd' is not the campaign's own, 'showrunner'"),
+    "ruleset pool": ("campaign", None, "ruleset", "pool", "the header's campaign.ruleset 'pool' is not the campaign's own, 'showrunner'"),
+    "ANSI title": ("campaign", None, "title", "\x1b[2JNeon", "the header's campaign.title '\\x1b[2JNeon' is not the campaign's own"),
+    "head.hash an int": ("head", None, "hash", 5, "'head.hash' in the export header must be a string, not a whole number"),
+}
+
+
+@pytest.mark.parametrize("case", list(HOSTILE))
+def test_a_hostile_header_is_refused_with_one_line(run, home: Path, tmp_path: Path, other: str, played: list[dict], case: str) -> None:
+    run("branch", "create", "what-if", "--at", "5")
+    run("note", "on the fork")
+    path = tmp_path / "what-if.jsonl"
+    assert run("export", "-o", path).code == 0
+    lines = lines_of(path)
+    header = json.loads(lines[0])
+    key, index, field, value, needle = HOSTILE[case]
+    (header[key][index] if index is not None else header[key])[field] = value
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    run("campaign", "new", "Side Show", db=other)
+    before = fingerprint(run, home, db=other)
+    line = assert_refused(run("import", path, db=other), 1, "line 1: ", needle)
+    assert "\x1b" not in line
+    assert fingerprint(run, home, db=other) == before
+
+
+def test_an_event_naming_its_branch_0_is_refused(run, home: Path, tmp_path: Path, exported: Path, other: str) -> None:
+    lines = lines_of(exported)
+    event = json.loads(lines[3])
+    event["branch"] = 0
+    path = tmp_path / "branch-0.jsonl"
+    path.write_text("\n".join([*lines[:3], json.dumps(event), *lines[4:]]) + "\n", encoding="utf-8")
+    before = fingerprint(run, home, db=other)
+    assert_refused(run("import", path, db=other), 1, "line 4: 'branch' in the event must be a string, not a whole number")
+    assert fingerprint(run, home, db=other) == before
+    assert before["campaigns"] == []
+
+
+def test_crlf_and_a_byte_order_mark_import(run, tmp_path: Path, exported: Path, other: str, played: list[dict]) -> None:
+    path = tmp_path / "windows.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + exported.read_bytes().replace(b"\n", b"\r\n"))
+    assert run("import", path, db=other).code == 0
+    assert log_events(run, db=other) == played
+    assert run("verify", "--json", db=other).json()["ok"] is True
 
 
 def test_a_redacted_player_export_cannot_be_imported(run, home: Path, tmp_path: Path, other: str, played: list[dict]) -> None:

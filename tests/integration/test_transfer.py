@@ -19,7 +19,7 @@ from showrunner_ledger.ledger.codec import decode_document
 from showrunner_ledger.ledger.errors import BadImport, CampaignExists, InvalidName
 from showrunner_ledger.ledger.integrity import Digest
 from showrunner_ledger.ledger.service import BranchRef, Ledger
-from showrunner_ledger.ledger.transfer import export_lines, import_lines
+from showrunner_ledger.ledger.transfer import check_export, export_lines, import_lines
 from showrunner_ledger.ledger.verification import verify_branch
 from tests.conftest import _drop_schema, example_star, make_settings, postgres_url_or_skip
 
@@ -111,23 +111,21 @@ def test_round_trip_of_a_fork_of_a_fork(ledger: Ledger, target: Ledger) -> None:
     assert verify_branch(target, copied).ok and target.head(copied).version == 11
 
 
-def test_round_trip_of_a_grandchild_forked_below_its_parent(ledger: Ledger, target: Ledger) -> None:
+def test_a_grandchild_forked_below_its_parent_is_refused(ledger: Ledger, target: Ledger) -> None:
+    """low forks what-if at #3, below what-if's own fork point: the file holds none of what-if's
+    events, and low's own first event names what-if as its parent, so low cannot be registered
+    as its event says; the import refuses rather than register a parent the events do not name."""
     low = play(ledger)["low"]
     lines = list(export_lines(ledger, low))
-    result = import_lines(target, lines)
-    assert (result.branch, result.events) == ("low", 5)
-    copied = target.resolve("neon-harbor", "low")
-    assert list(target.events(copied)) == list(ledger.events(low))
-    assert verify_branch(target, copied).ok
-    # what-if holds none of low's events, so it is not registered; low hangs from main.
-    index = target.branches(copied.campaign)
-    assert {b.name: (b.fork_version, index.branches[b.parent_id].name if b.parent_id else None) for b in index.branches.values()} == {
-        "main": (0, None),
-        "low": (3, "main"),
-    }
-    for branch in index.branches.values():
-        assert verify_branch(target, target.resolve(copied.campaign, branch.name)).ok
-    assert target.head(target.resolve(copied.campaign, "main")).version == 3
+    assert [e["name"] for e in json.loads(lines[0])["lineage"]] == ["main", "what-if", "low"]
+    with pytest.raises(BadImport) as refused:
+        import_lines(target, lines)
+    assert str(refused.value) == (
+        "line 5: branch 'low' was forked from 'what-if' below that branch's own fork point, so the file "
+        "holds none of its parent's events; such a lineage cannot be imported"
+    )
+    assert target.campaigns() == []
+    assert all(target.first_stored(s.branch_id) is None for s in low.segments)
 
 
 def test_import_under_another_name(ledger: Ledger, target: Ledger) -> None:
@@ -137,6 +135,16 @@ def test_import_under_another_name(ledger: Ledger, target: Ledger) -> None:
     assert [c.name for c in target.campaigns()] == ["harbor-copy"]
     copied = target.resolve("harbor-copy")
     assert list(target.events(copied)) == list(ledger.events(main))
+
+
+def test_an_export_of_a_renamed_copy_names_the_campaign_as_its_first_event_does(ledger: Ledger, target: Ledger) -> None:
+    main = play(ledger)["main"]
+    lines = list(export_lines(ledger, main))
+    import_lines(target, lines, name="harbor-copy")
+    again = list(export_lines(target, target.resolve("harbor-copy")))
+    # The header repeats the first event; the name this database gave it stays here.
+    assert again == lines
+    assert check_export(again).name == "neon-harbor"
 
 
 def test_a_player_export_redacts_director_events(ledger: Ledger) -> None:
@@ -179,7 +187,7 @@ REFUSALS = {
     "not JSON": (lambda ls: [*ls[:2], "{not json", *ls[3:]], "line 3: not valid JSON"),
     "empty": (lambda ls: [], "the file is empty; expected a showrunner-ledger export"),
     "not an export": (lambda ls: ['{"format": "something-else"}', *ls[1:]], "line 1: not a showrunner-ledger export"),
-    "header lineage missing": (lambda ls: [_edit(ls[0], lineage=[]), *ls[1:]], "line 1: the export header is incomplete"),
+    "header lineage missing": (lambda ls: [_edit(ls[0], lineage=[]), *ls[1:]], "line 1: the export header's lineage is empty"),
     "redacted": (lambda ls: [_edit(ls[0], redacted=True), *ls[1:]], "line 1: a redacted (player) export cannot be imported"),
 }
 
