@@ -26,6 +26,7 @@ from ..domain.showrunner.events import CheckAbandoned, CheckRolled
 from ..domain.showrunner.state import ShowrunnerState
 from .command_dice import CommandDice, Faces
 from .errors import CommandConflict
+from .command_ids import command
 from .service import DIRECTOR, BranchRef, CommandResult, Ledger
 
 
@@ -79,6 +80,7 @@ def _name(state: ShowrunnerState, star: str) -> str:
 # ------------------------------------------------------------------ Props and Preparation
 
 
+@command
 def gain_props(
     ledger: Ledger, ref: BranchRef, star: str, prop_type: Any, quality: Any, count: int, *, leave_behind: bool = False,
     reason: str = "", by: str = DIRECTOR, command_id: str | None = None,
@@ -88,6 +90,7 @@ def gain_props(
     )), by=by, command_id=command_id)
 
 
+@command
 def give_up_props(
     ledger: Ledger, ref: BranchRef, star: str, prop_type: Any, quality: Any, count: int, *, reason: str = "",
     by: str = DIRECTOR, command_id: str | None = None,
@@ -97,6 +100,7 @@ def give_up_props(
     )), by=by, command_id=command_id)
 
 
+@command
 def pack_props(
     ledger: Ledger, ref: BranchRef, star: str, prop_type: Any, quality: Any, count: int, *,
     by: str = DIRECTOR, command_id: str | None = None,
@@ -106,18 +110,21 @@ def pack_props(
     )), by=by, command_id=command_id)
 
 
+@command
 def add_trinket(ledger: Ledger, ref: BranchRef, star: str, trinket: str, *, by: str = DIRECTOR,
                 command_id: str | None = None) -> CommandResult:
     return _record(ledger, ref, _one(pe.TrinketAdded, lambda s: dict(star=_name(s, star), trinket=" ".join(trinket.split()))),
                    by=by, command_id=command_id)
 
 
+@command
 def remove_trinket(ledger: Ledger, ref: BranchRef, star: str, trinket: str, *, by: str = DIRECTOR,
                    command_id: str | None = None) -> CommandResult:
     return _record(ledger, ref, _one(pe.TrinketRemoved, lambda s: dict(star=_name(s, star), trinket=" ".join(trinket.split()))),
                    by=by, command_id=command_id)
 
 
+@command
 def spend_preparation(
     ledger: Ledger, ref: BranchRef, star: str, *, prop_type: Any = None, flashback: Any = None, bonus_type: Any = None,
     award: bool = False, push: bool = False, by: str = DIRECTOR, command_id: str | None = None,
@@ -129,6 +136,7 @@ def spend_preparation(
     )), by=by, command_id=command_id)
 
 
+@command
 def random_prop(
     ledger: Ledger, ref: BranchRef, star: str, *, prop_type: Any = None, count: int = 1, faces: Faces = None,
     by: str = DIRECTOR, command_id: str | None = None,
@@ -183,10 +191,12 @@ class _Once:
 # ------------------------------------------------------------------ Montage Sequences
 
 
+@command
 def start_montage(ledger: Ledger, ref: BranchRef, *, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
     return _record(ledger, ref, _one(pe.MontageStarted, lambda s: {}), by=by, command_id=command_id)
 
 
+@command
 def shoot_scene(
     ledger: Ledger, ref: BranchRef, action: Any, lead: str, claims: Sequence[mtg.Claim], *,
     tier: Any = None, ability: Any = None, check: CheckRequest | None = None, outcome: Outcome | None = None,
@@ -221,6 +231,7 @@ def shoot_scene(
     return _record(ledger, ref, make, by=by, command_id=command_id)
 
 
+@command
 def stop_montage(
     ledger: Ledger, ref: BranchRef, *, prop_choices: Mapping[str, Any] | None = None, by: str = DIRECTOR,
     command_id: str | None = None,
@@ -233,12 +244,14 @@ def stop_montage(
 # ------------------------------------------------------------------ Bonds and Grudges
 
 
+@command
 def add_relationship(ledger: Ledger, ref: BranchRef, star: str, kind: rel.Kind, name: str, *, by: str = DIRECTOR,
                      command_id: str | None = None) -> CommandResult:
     return _record(ledger, ref, _one(pe.RelationshipAdded, lambda s: dict(star=_name(s, star), kind=kind, name=name)),
                    by=by, command_id=command_id)
 
 
+@command
 def trade_relationship(
     ledger: Ledger, ref: BranchRef, star: str, kind: rel.Kind, name: str, difficulty: Any, *, acclaim_path: Any = None,
     reason: str = "", by: str = DIRECTOR, command_id: str | None = None,
@@ -251,6 +264,7 @@ def trade_relationship(
     return _record(ledger, ref, _one(pe.RelationshipTraded, inputs), by=by, command_id=command_id)
 
 
+@command
 def resolve_relationship(
     ledger: Ledger, ref: BranchRef, star: str, kind: rel.Kind, name: str, *, check: CheckRequest | None = None,
     outcome: Outcome | None = None, new_with: str | None = None, other: tuple[rel.Kind, str] | None = None,
@@ -286,12 +300,14 @@ def resolve_relationship(
 # ------------------------------------------------------------------ Acclaim, Career Paths, Awards
 
 
+@command
 def earn_acclaim(ledger: Ledger, ref: BranchRef, star: str, path: Any, amount: int = 1, *, reason: str = "",
                  by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
     return _record(ledger, ref, _one(pe.AcclaimEarned, lambda s: dict(star=_name(s, star), path=path, amount=amount, reason=reason)),
                    by=by, command_id=command_id)
 
 
+@command
 def complete_path(ledger: Ledger, ref: BranchRef, star: str, path: Any, choice: Any, *, faces: Faces = None,
                   by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
     return _record(ledger, ref, _rolled(ledger, ref, pe.CareerPathCompleted, lambda s: dict(
@@ -299,6 +315,7 @@ def complete_path(ledger: Ledger, ref: BranchRef, star: str, path: Any, choice: 
     ), faces), by=by, command_id=command_id)
 
 
+@command
 def awards_season(ledger: Ledger, ref: BranchRef, star: str, path: Any, *, award: Any = None, mastery: Any = None,
                   ability: Any = None, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
     return _record(ledger, ref, _one(pe.AwardsSeasonHeld, lambda s: dict(
@@ -306,6 +323,7 @@ def awards_season(ledger: Ledger, ref: BranchRef, star: str, path: Any, *, award
     )), by=by, command_id=command_id)
 
 
+@command
 def use_award(ledger: Ledger, ref: BranchRef, star: str, award: Any, *, note: str = "", by: str = DIRECTOR,
               command_id: str | None = None) -> CommandResult:
     return _record(ledger, ref, _one(pe.AwardUsed, lambda s: dict(star=_name(s, star), award=award, note=note)),
@@ -315,6 +333,7 @@ def use_award(ledger: Ledger, ref: BranchRef, star: str, award: Any, *, note: st
 # ------------------------------------------------------------------ XP and Limit Breaks
 
 
+@command
 def gain_xp(ledger: Ledger, ref: BranchRef, star: str, amount: int, *, ability: Any = None, hero_prop: str | None = None,
             permanent: bool = False, reason: str = "", by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
     return _record(ledger, ref, _one(pe.XPGained, lambda s: dict(
@@ -323,6 +342,7 @@ def gain_xp(ledger: Ledger, ref: BranchRef, star: str, amount: int, *, ability: 
     )), by=by, command_id=command_id)
 
 
+@command
 def break_limit(ledger: Ledger, ref: BranchRef, star: str, resist: Any, *, fixed_overload: int | None = None,
                 fixed_anomaly: int | None = None, faces: Faces = None, by: str = DIRECTOR,
                 command_id: str | None = None) -> CommandResult:
@@ -334,6 +354,7 @@ def break_limit(ledger: Ledger, ref: BranchRef, star: str, resist: Any, *, fixed
 # ------------------------------------------------------------------ the Ensemble
 
 
+@command
 def spend_ensemble(
     ledger: Ledger, ref: BranchRef, star: str, pool: Any, amount: int = 1, *, present_with: Sequence[str] = (),
     consent: Sequence[str] = (), reason: str = "", by: str = DIRECTOR, command_id: str | None = None,
@@ -344,6 +365,7 @@ def spend_ensemble(
     )), by=by, command_id=command_id)
 
 
+@command
 def stock_ensemble_backpack(ledger: Ledger, ref: BranchRef, star: str, prop_type: Any, quality: Any, count: int = 1, *,
                             by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
     return _record(ledger, ref, _one(pe.EnsembleBackpackStocked, lambda s: dict(
@@ -351,6 +373,7 @@ def stock_ensemble_backpack(ledger: Ledger, ref: BranchRef, star: str, prop_type
     )), by=by, command_id=command_id)
 
 
+@command
 def open_ensemble_backpack(ledger: Ledger, ref: BranchRef, star: str, prop_type: Any, quality: Any, count: int = 1, *,
                            by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
     return _record(ledger, ref, _one(pe.EnsembleBackpackOpened, lambda s: dict(
@@ -358,12 +381,14 @@ def open_ensemble_backpack(ledger: Ledger, ref: BranchRef, star: str, prop_type:
     )), by=by, command_id=command_id)
 
 
+@command
 def acquire_holding(ledger: Ledger, ref: BranchRef, holding: Any, *, reason: str = "", by: str = DIRECTOR,
                     command_id: str | None = None) -> CommandResult:
     return _record(ledger, ref, _one(pe.HoldingAcquired, lambda s: dict(holding=holding, reason=reason)),
                    by=by, command_id=command_id)
 
 
+@command
 def ensemble_xp(ledger: Ledger, ref: BranchRef, *, entertaining: bool, premise: bool, benefits: Sequence[str] = (),
                 by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
     return _record(ledger, ref, _one(pe.EnsembleXPGained, lambda s: dict(

@@ -78,7 +78,8 @@ from .registry import (
     slug,
 )
 from .seeds import KeyStore, commitment, new_seed
-from .streams import BranchSnapshot, Stream, fold_campaign
+from .streams import COMMAND_MEMORY, BranchSnapshot, Stream, fold_campaign
+from .command_ids import CommandIdReused, RecordedId, command, given_part, note_replayed, stored_with_given_id
 
 S = TypeVar("S")
 
@@ -339,12 +340,18 @@ class Ledger:
         by: str = DIRECTOR,
         command_id: str | None = None,
     ) -> CommandResult:
-        """Run a command against the branch head, retrying on version conflicts."""
+        """Run a command against the branch head, retrying on version conflicts.
+
+        `command_id`: a `RecordedId` (an id its caller gave, through a `@command`) is looked
+        for in the branch's whole history; any other (generated when None) among the last
+        `COMMAND_MEMORY` commands, which covers a lost reply.
+        """
         command_id = command_id or uuid.uuid4().hex
         loaded: Stream[CampaignState] | None = None
         for attempt in range(self.max_attempts):
             if loaded is None:
                 stream = self._load_branch(ref)
+                found = self._recorded(stream, ref.segments, command_id)
             else:
                 # After a conflict, read only what other writers added since the last
                 # load: a full reload (up to a snapshot interval of events) takes longer
@@ -352,9 +359,10 @@ class Ledger:
                 stream = loaded
                 for stored in self.stored_events(ref, after=stream.version):
                     stream.apply(self.app.mapper.to_domain_event(stored))
+                found = self._recorded(stream, (), command_id)  # the store was searched on the first load
             loaded = replace(stream, recent_commands=dict(stream.recent_commands), pending=[])
-            if command_id in stream.recent_commands:
-                return self._already_recorded(ref, stream, command_id)
+            if found is not None:
+                return self._already_recorded(ref, *found)
             before = stream.version
             timestamp = self.clock()
             for item in decide(stream.state):
@@ -371,7 +379,7 @@ class Ledger:
                 # The reply was lost: the events may or may not have been committed.
                 check = self._load_branch(ref)
                 if command_id in check.recent_commands:
-                    return self._already_recorded(ref, check, command_id, replayed=False)
+                    return self._already_recorded(ref, *check.recent_commands[command_id], replayed=False)
                 self._back_off(attempt)
                 continue
             if stream.version // self.snapshot_interval != before // self.snapshot_interval:
@@ -382,12 +390,49 @@ class Ledger:
             f"({self.max_attempts} attempts); try again"
         )
 
-    def _already_recorded(
-        self, ref: BranchRef, stream: Stream[CampaignState], command_id: str, replayed: bool = True
-    ) -> CommandResult:
-        first, last = stream.recent_commands[command_id]
+    def _already_recorded(self, ref: BranchRef, first: int, last: int, replayed: bool = True) -> CommandResult:
+        if replayed:
+            note_replayed(first, last)
         events = tuple(self.events(ref, after=first - 1, upto=last))
         return CommandResult(events, replayed=replayed, first_version=first, last_version=last)
+
+    def _recorded(self, stream: Stream[Any], segments: Sequence[Segment], command_id: str) -> tuple[int, int] | None:
+        """(first, last) version of the command recorded under `command_id` in the stream's history.
+
+        A given id (a `RecordedId`) counts wherever it was recorded: in the stream's window, else
+        in the store up to the window, across `segments`. Given there with other input, it is refused.
+        """
+        if command_id in stream.recent_commands:
+            return stream.recent_commands[command_id]
+        if not isinstance(command_id, RecordedId):
+            return None
+        prefix = command_id.given + "#"
+        earlier = next(((k, *v) for k, v in stream.recent_commands.items() if k.startswith(prefix)), None)
+        if earlier is None and segments and len(stream.recent_commands) >= COMMAND_MEMORY:
+            # The window forgot older commands (while it holds fewer, it holds the whole history).
+            oldest = next(iter(stream.recent_commands.values()))[0]
+            earlier = self._stored_command(segments, command_id.given, below=oldest)
+        if earlier is None:
+            return None
+        recorded, first, last = earlier
+        if recorded != command_id:
+            raise CommandIdReused(
+                f"the command id '{command_id.given}' was already used for another command (recorded as #{first}); "
+                "nothing was recorded: give a new command a new id"
+            )
+        return first, last
+
+    def _stored_command(self, segments: Sequence[Segment], given: str, *, below: int) -> tuple[str, int, int] | None:
+        """The id as recorded, first and last version of the command stored under `given`, before `below`."""
+        within = [(s.branch_id, s.after, min(below - 1, s.upto) if s.upto is not None else below - 1) for s in segments]
+        versions: list[int] = []
+        recorded = ""
+        for stored in stored_with_given_id(self.app.recorder, within, given):
+            found = str(decode_document(stored).get("command_id", ""))
+            if given_part(found) == given and (not versions or found == recorded):
+                recorded = found
+                versions.append(stored.originator_version)
+        return (recorded, min(versions), max(versions)) if versions else None
 
     def save_streams(self, *streams: Any) -> Literal["saved", "conflict", "unknown"]:
         """Save the pending events of several streams in one transaction.
@@ -419,6 +464,7 @@ class Ledger:
 
     # ----------------------------------------------------------------- campaigns
 
+    @command
     def create_campaign(
         self,
         pitch: Pitch,
@@ -438,9 +484,12 @@ class Ledger:
         try:
             for attempt in range(self.max_attempts):
                 catalog = self.load_stream(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog())
+                found = self._recorded(catalog, (Segment(CATALOG_ID, 0, None),), command_id)
                 existing = catalog.state.by_name(name)
                 if existing is not None:
-                    if command_id in catalog.recent_commands:  # a retry, or a lost reply
+                    if found is not None:  # a retry, or a lost reply
+                        if attempt == 0:
+                            note_replayed(*found)
                         created = existing
                         return existing
                     raise CampaignExists(f"a campaign named '{name}' already exists; pick another --name")
@@ -467,6 +516,7 @@ class Ledger:
 
     # ----------------------------------------------------------------- branches
 
+    @command
     def create_branch(
         self, source: BranchRef, name: str, *, at: int | None = None, by: str = DIRECTOR,
         command_id: str | None = None,
@@ -477,8 +527,11 @@ class Ledger:
         fork_commitment = self._fresh_seed_for(source.campaign.id)
         for attempt in range(self.max_attempts):
             index = self.load_stream(source.campaign.id, source.campaign.id, fold_branch_index, BranchIndex())
+            found = self._recorded(index, (Segment(source.campaign.id, 0, None),), command_id)
             if index.state.by_name(name) is not None:
-                if command_id in index.recent_commands:
+                if found is not None:  # a retry, or a lost reply
+                    if attempt == 0:
+                        note_replayed(*found)
                     return self.resolve(source.campaign, name)
                 raise BranchExists(f"campaign '{source.campaign.name}' already has a branch '{name}'")
             head = self.head(source)
@@ -516,6 +569,7 @@ class Ledger:
 
     # ----------------------------------------------------------------- characters
 
+    @command
     def add_character(self, ref: BranchRef, character: Any, *, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
         """Add a player character (a Star, in Showrunner) of the branch's ruleset."""
 
@@ -530,6 +584,7 @@ class Ledger:
 
         return self.execute(ref, decide, by=by, command_id=command_id)
 
+    @command
     def spend(
         self, ref: BranchRef, star: str, pool: PoolName, amount: int = 1, *, push: bool = False,
         reason: str = "", by: str = DIRECTOR, command_id: str | None = None,
@@ -539,6 +594,7 @@ class Ledger:
 
         return self.execute(ref, decide, by=by, command_id=command_id)
 
+    @command
     def regain(
         self, ref: BranchRef, star: str, pool: PoolName, amount: int = 1, *,
         reason: str = "", by: str = DIRECTOR, command_id: str | None = None,
@@ -548,6 +604,7 @@ class Ledger:
 
         return self.execute(ref, decide, by=by, command_id=command_id)
 
+    @command
     def consequence(
         self, ref: BranchRef, star: str, kind: ConsequenceKind | str, difficulty: Difficulty | str, *,
         count: int = 1, ability: AbilityName | str | None = None, hero_prop: str | None = None,
@@ -590,6 +647,7 @@ class Ledger:
 
         return self.execute(ref, decide, by=by, command_id=command_id)
 
+    @command
     def note(
         self, ref: BranchRef, text: str, *, private: bool = False, by: str = DIRECTOR, command_id: str | None = None
     ) -> CommandResult:
@@ -598,6 +656,7 @@ class Ledger:
 
     # ----------------------------------------------------------------- checks and dice
 
+    @command
     def check(
         self,
         ref: BranchRef,
@@ -649,6 +708,7 @@ class Ledger:
 
         return self.execute(ref, decide, by=by, command_id=command_id)
 
+    @command
     def roll(
         self,
         ref: BranchRef,
@@ -666,6 +726,7 @@ class Ledger:
 
         return self._decide_with_dice(ref, decide, rolls=True, faces=faces, by=by, command_id=command_id)
 
+    @command
     def act(
         self,
         ref: BranchRef,
@@ -718,6 +779,7 @@ class Ledger:
 
         return self.execute(ref, decide_at_head, by=by, command_id=command_id)
 
+    @command
     def reveal_seed(self, ref: BranchRef, *, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
         """Record the current seed in the log, and commit a fresh one for the rolls to come."""
         fresh = new_seed()

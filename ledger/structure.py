@@ -21,6 +21,7 @@ from ..domain.structure import (
     decide_start_season,
 )
 from .integrity import Digest
+from .command_ids import command
 from .service import DIRECTOR, BranchRef, CommandResult, Ledger
 
 
@@ -31,18 +32,22 @@ class EpisodeEnd:
     """The branch head once the Episode (and its Post-Show) were recorded."""
 
 
+@command
 def start_season(ledger: Ledger, ref: BranchRef, title: str = "", *, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
     return ledger.execute(ref, lambda state: decide_start_season(state, title), by=by, command_id=command_id)
 
 
+@command
 def end_season(ledger: Ledger, ref: BranchRef, *, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
     return ledger.execute(ref, decide_end_season, by=by, command_id=command_id)
 
 
+@command
 def start_episode(ledger: Ledger, ref: BranchRef, title: str = "", *, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
     return ledger.execute(ref, lambda state: decide_start_episode(state, title), by=by, command_id=command_id)
 
 
+@command
 def end_episode(
     ledger: Ledger,
     ref: BranchRef,
@@ -58,6 +63,7 @@ def end_episode(
     return EpisodeEnd(result, Digest(last.version, last.hash))
 
 
+@command
 def answer_post_show(
     ledger: Ledger, ref: BranchRef, post_show: PostShow, *, by: str = DIRECTOR, command_id: str | None = None
 ) -> CommandResult:
@@ -65,6 +71,7 @@ def answer_post_show(
     return ledger.execute(ref, lambda state: decide_post_show(state, post_show), by=by, command_id=command_id)
 
 
+@command
 def start_scene(
     ledger: Ledger, ref: BranchRef, *, goal: str = "", location: str = "", aesthetic: str = "",
     by: str = DIRECTOR, command_id: str | None = None,
@@ -74,6 +81,7 @@ def start_scene(
     )
 
 
+@command
 def end_scene(ledger: Ledger, ref: BranchRef, *, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
     return ledger.execute(ref, decide_end_scene, by=by, command_id=command_id)
 

@@ -62,6 +62,7 @@ from ..domain.showrunner.writers_room import (
 from ..domain.showrunner import writers_room
 from .errors import CommandConflict
 from .command_dice import CommandDice, Faces
+from .command_ids import command
 from .service import DIRECTOR, BranchRef, CommandResult, Ledger
 
 T = TypeVar("T")
@@ -120,6 +121,7 @@ class _CheckRoller:
 # --------------------------------------------------------------------------- Actors
 
 
+@command
 def create_actor(
     ledger: Ledger, ref: BranchRef, spec: ActorSpec, *, faces: Faces = None, by: str = DIRECTOR,
     command_id: str | None = None,
@@ -144,6 +146,7 @@ def _name_is_free(state: ShowrunnerState, name: str) -> None:
     state.world._name_free(name)
 
 
+@command
 def contest_actors(
     ledger: Ledger, ref: BranchRef, first: str, second: str, difficulty: Difficulty, *, by: str = DIRECTOR,
     command_id: str | None = None,
@@ -165,6 +168,7 @@ def contest_actors(
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 
 
+@command
 def set_actor_tie(
     ledger: Ledger, ref: BranchRef, actor: str, kind: TieKind, person: str, to: Difficulty | None = None, *,
     by: str = DIRECTOR, command_id: str | None = None,
@@ -202,6 +206,7 @@ def _person(state: ShowrunnerState, name: str) -> Person:
 # --------------------------------------------------------------------------- Threats
 
 
+@command
 def create_threat(
     ledger: Ledger, ref: BranchRef, name: str, kind: ThreatKind, level: Difficulty, *,
     pips: Sequence[int] | None = None, faces: Faces = None, by: str = DIRECTOR, command_id: str | None = None,
@@ -220,6 +225,7 @@ def create_threat(
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 
 
+@command
 def check_against(
     ledger: Ledger,
     ref: BranchRef,
@@ -303,6 +309,7 @@ def _check_standing(found: Threat | Actor) -> None:
 # --------------------------------------------------------------------------- Action Sequences
 
 
+@command
 def declare_sequence(
     ledger: Ledger, ref: BranchRef, goal: str, difficulty: Difficulty, beats: int,
     contributions: Sequence[Contribution], *, against: str | None = None, decisive: bool = False,
@@ -340,6 +347,7 @@ def declare_sequence(
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 
 
+@command
 def play_beat(
     ledger: Ledger, ref: BranchRef, goal: str, *, request: CheckRequest | None = None, outcome: str | None = None,
     faces: Faces = None, chooser: Chooser | None = None, by: str = DIRECTOR, command_id: str | None = None,
@@ -407,6 +415,7 @@ def _settle(state: ShowrunnerState, recorded: seq_rules.BeatRecorded) -> list[Fa
     return facts
 
 
+@command
 def spend_combo(
     ledger: Ledger, ref: BranchRef, goal: str, pool: str, amount: int = 1, *, star: str | None = None,
     lowers_set_piece: bool = False, reason: str = "", by: str = DIRECTOR, command_id: str | None = None,
@@ -475,6 +484,7 @@ def _with_rolls(
     return facts
 
 
+@command
 def generate_subplot(
     ledger: Ledger, ref: BranchRef, *, plotter: str | None = None, pre_production: bool = False,
     faces: Faces = None, by: str = DIRECTOR, command_id: str | None = None,
@@ -488,6 +498,7 @@ def generate_subplot(
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 
 
+@command
 def pre_production(
     ledger: Ledger, ref: BranchRef, *, faces: Faces = None, by: str = DIRECTOR, command_id: str | None = None
 ) -> CommandResult:
@@ -510,6 +521,7 @@ def pre_production(
                           command_id=command_id)
 
 
+@command
 def reveal_subplot(
     ledger: Ledger, ref: BranchRef, number: int, *, cliffhanger: bool = False, faces: Faces = None,
     by: str = DIRECTOR, command_id: str | None = None,
@@ -523,6 +535,7 @@ def reveal_subplot(
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 
 
+@command
 def resolve_subplot(
     ledger: Ledger, ref: BranchRef, number: int, *, by: str = DIRECTOR, command_id: str | None = None
 ) -> CommandResult:
@@ -537,6 +550,7 @@ def resolve_subplot(
 PlanStep = Literal["roll"] | int
 
 
+@command
 def writers_turn(
     ledger: Ledger, ref: BranchRef, plan: Sequence[PlanStep], *, faces: Faces = None, by: str = DIRECTOR,
     command_id: str | None = None,
@@ -581,6 +595,7 @@ def writers_turn(
 # --------------------------------------------------------------------------- Solorunner
 
 
+@command
 def ask_oracle(
     ledger: Ledger, ref: BranchRef, question: str, difficulty: Difficulty = Difficulty.NORMAL, *,
     faces: Faces = None, by: str = DIRECTOR, command_id: str | None = None,
@@ -598,6 +613,7 @@ def ask_oracle(
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 
 
+@command
 def consequence_menu(
     ledger: Ledger, ref: BranchRef, difficulty: Difficulty, *, disaster: bool = False, faces: Faces = None,
     by: str = DIRECTOR, command_id: str | None = None,

@@ -21,6 +21,7 @@ from showrunner_ledger.domain.showrunner.sheet import AbilityName, Pool
 from showrunner_ledger.ledger.audit import audit, audit_all
 from showrunner_ledger.ledger.dice import LedgerDice
 from showrunner_ledger.ledger.bootstrap import bootstrap
+from showrunner_ledger.ledger.command_ids import CommandIdReused
 from showrunner_ledger.ledger.errors import CommandConflict, EventNotFound
 from showrunner_ledger.ledger.facts import SeedCommitted, SeedRevealed
 from showrunner_ledger.domain.showrunner.events import CheckAbandoned, CheckRolled
@@ -167,9 +168,9 @@ def test_repeating_a_command_id_does_not_re_roll(ledger):
     assert (first.replayed, again.replayed) == (False, True)
     assert [e.hash for e in again.events] == [e.hash for e in first.events]
     assert again.events[0].fact == first.events[0].fact
-    # Even typed-in faces on the retry change nothing: the first record stands.
-    table = ledger.check(ref, MANY, command_id="roll-once", faces={"action": [6] * 6, "opposition": [1] * 6, "script": [6, 6]})
-    assert table.replayed and table.events[0].fact == first.events[0].fact
+    # The content is the input, not the dice: typed-in faces make it another command, refused.
+    with pytest.raises(CommandIdReused):
+        ledger.check(ref, MANY, command_id="roll-once", faces={"action": [6] * 6, "opposition": [1] * 6, "script": [6, 6]})
     assert ledger.head(ref).version == 3
     assert ledger.view(ref).state.dice_rolls == 1
 
