@@ -13,7 +13,9 @@ from typing import ClassVar, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from .errors import AlreadyExists, UnknownName
+from .inputs import Input, Many
 from .structure import Structure
+from .text import Line, Note, Title
 
 
 class Named(Protocol):
@@ -21,15 +23,15 @@ class Named(Protocol):
     def name(self) -> str: ...
 
 
-class Pitch(BaseModel):
+class Pitch(Input):
     """The show as pitched when the campaign was created."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
 
-    title: str = Field(min_length=1)
-    high_concept: str = ""
-    premise: str = ""
-    sfx_budget: int = Field(default=0, ge=0)
+    title: Title = Field(min_length=1)
+    high_concept: Line = ""
+    premise: Note = ""
+    sfx_budget: Many = Field(default=0, ge=0)
     ruleset: str = "showrunner"
 
 

@@ -3,6 +3,8 @@
 A ruleset gives its model and, where its file spells things more simply than the model,
 a function bringing the file's fields to the model's form. Every problem becomes
 `InvalidSheet("<file>: <field>: <problem>")`, the field named as the file spells it.
+A file is new input: its names, texts and numbers pass the checks of domain/text.py and
+domain/inputs.py.
 """
 
 from __future__ import annotations
@@ -18,9 +20,12 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from .errors import InvalidSheet
+from .inputs import INPUT
 
 M = TypeVar("M", bound=BaseModel)
 SUFFIXES = (".toml", ".json")
+MAX_DEPTH = 32
+"""How deeply a character file may nest tables and lists; a sheet needs five at most."""
 
 
 def shown(value: object) -> str:
@@ -54,7 +59,7 @@ def read_character(
     try:
         raw, table = _document(data, PurePath(source).suffix.lower(), noun)
         try:
-            return model.model_validate(to_model_form(raw))
+            return model.model_validate(to_model_form(raw), context=INPUT)
         except ValidationError as error:
             first, *others = error.errors()
             more = f" (and {len(others)} more problem{'s' if len(others) > 1 else ''})" if others else ""
@@ -72,11 +77,37 @@ def _document(data: bytes, suffix: str, noun: str) -> tuple[dict, str]:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise FileProblem("", f"not UTF-8 text (byte {error.start})") from None
-    raw = _load_toml(text) if suffix == ".toml" else _load_json(text)
+    kind = "TOML" if suffix == ".toml" else "JSON"
+    try:
+        raw = _load_toml(text) if suffix == ".toml" else _load_json(text)
+    except RecursionError:
+        raise FileProblem("", f"invalid {kind} (nested too deeply: at most {MAX_DEPTH} levels)") from None
+    except ValueError:  # past the syntax errors, only a number of thousands of digits is left
+        raise FileProblem("", f"invalid {kind} (a number with more than 4300 digits)") from None
+    if _depth(raw) > MAX_DEPTH:
+        raise FileProblem("", f"invalid {kind} (nested too deeply: at most {MAX_DEPTH} levels)")
     table = "a table" if suffix == ".toml" else "an object"
     if not isinstance(raw, dict):
         raise FileProblem("", f"must hold {table} of fields (got {shown(raw)})")
     return raw, table
+
+
+def _depth(document: object) -> int:
+    """How deeply tables and lists nest in a parsed document, counted without recursion."""
+    deepest, stack = 0, [(document, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            children = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > MAX_DEPTH:
+            break
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def _load_toml(text: str) -> object:

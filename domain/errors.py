@@ -23,3 +23,7 @@ class UnknownName(DomainError):
 
 class AlreadyExists(DomainError):
     """A name that must be unique is taken."""
+
+
+class InvalidText(DomainError):
+    """A name or a text with a character, a length or a word it may not have (domain/text.py)."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict
 
 from .dice import Roll
+from .inputs import MadeAsInput
 
 if TYPE_CHECKING:
     from .campaign import CampaignState
@@ -23,8 +24,12 @@ Visibility = Literal["public", "director"]
 _TOPICS: dict[str, type[Fact]] = {}
 
 
-class Fact(BaseModel):
-    """Base of every payload. Subclasses declare `topic=` in their class statement."""
+class Fact(BaseModel, metaclass=MadeAsInput):
+    """Base of every payload. Subclasses declare `topic=` in their class statement.
+
+    A fact made by a decision checks the text and numbers it brings in (inputs.py); one read
+    back from the log is taken as it was recorded.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

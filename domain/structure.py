@@ -19,6 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .errors import RuleViolation
 from .events import CampaignFact, RecapLine
+from .inputs import Input, Many
+from .text import Line, Name, Note, Title
 
 if TYPE_CHECKING:
     from .campaign import CampaignState
@@ -63,7 +65,7 @@ def _quoted(title: str) -> str:
 
 class SeasonStarted(CampaignFact, topic="ledger/SeasonStarted"):
     number: int = Field(ge=1)
-    title: str = ""
+    title: Title = ""
 
     def apply(self, state: CampaignState) -> CampaignState:
         return _with(state, season=self.number, season_open=True)
@@ -91,7 +93,7 @@ class SeasonEnded(CampaignFact, topic="ledger/SeasonEnded"):
 class EpisodeStarted(CampaignFact, topic="ledger/EpisodeStarted"):
     season: int = Field(ge=1)
     number: int = Field(ge=1)
-    title: str = ""
+    title: Title = ""
 
     def apply(self, state: CampaignState) -> CampaignState:
         return _with(state, episode=self.number, episode_open=True, scene=0, scene_open=False, post_show_due=False)
@@ -106,9 +108,9 @@ class EpisodeStarted(CampaignFact, topic="ledger/EpisodeStarted"):
 class SceneStarted(CampaignFact, topic="ledger/SceneStarted"):
     episode: int = Field(ge=1)
     number: int = Field(ge=1)
-    goal: str = ""
-    location: str = ""
-    aesthetic: str = ""
+    goal: Line = ""
+    location: Line = ""
+    aesthetic: Line = ""
 
     def apply(self, state: CampaignState) -> CampaignState:
         return _with(state, scene=self.number, scene_open=True)
@@ -147,7 +149,7 @@ class EpisodeEnded(CampaignFact, topic="ledger/EpisodeEnded"):
 
     season: int = Field(ge=1)
     number: int = Field(ge=1)
-    cliffhanger: str = ""
+    cliffhanger: Note = ""
 
     def apply(self, state: CampaignState) -> CampaignState:
         return _with(state, episode_open=False, post_show_due=True)
@@ -162,24 +164,24 @@ class EpisodeEnded(CampaignFact, topic="ledger/EpisodeEnded"):
         return RecapLine(weight=100, text=self.cliffhanger, kind="cliffhanger")
 
 
-class AcclaimAnswer(BaseModel):
+class AcclaimAnswer(Input):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     star: str
-    amount: int = Field(ge=0)
+    amount: Many = Field(ge=0)
 
 
-class ConnectionAnswer(BaseModel):
+class ConnectionAnswer(Input):
     """A new Bond or Grudge chosen at the end of an Episode (10.2 D): it starts at NORMAL."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     star: str
     kind: Literal["bond", "grudge"]
-    target: str = Field(min_length=1)
+    target: Name = Field(min_length=1)
 
 
-class PostShow(BaseModel):
+class PostShow(Input):
     """What the table answered in the Post-Show. None: the question was not asked."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)

@@ -12,6 +12,7 @@ from pydantic import Field
 from ..domain.campaign import CampaignState, Pitch
 from ..domain.events import CampaignFact, Fact, RecapLine, known_topics
 from ..domain.rulesets import all_rulesets, ruleset
+from ..domain.text import Note
 
 
 class CampaignStarted(CampaignFact, topic="ledger/CampaignStarted"):
@@ -76,7 +77,7 @@ class BranchRegistered(Fact, topic="ledger/BranchRegistered"):
 class NoteRecorded(CampaignFact, topic="ledger/NoteRecorded"):
     """A line of narration or a Director's private note; changes no state."""
 
-    text: str = Field(min_length=1)
+    text: Note = Field(min_length=1)
 
     def summary(self) -> str:
         return self.text

@@ -15,6 +15,7 @@ from pydantic_core import PydanticCustomError
 from ..character_file import shown
 from ..campaign import name_key
 from ..ruleset import SheetSection
+from ..text import CHARACTER_NAME, NAME, Line, Note
 
 STAT_MIN, STAT_MAX = 1, 10
 RANK_MIN, RANK_MAX = 0, 10
@@ -40,7 +41,9 @@ def _in_range(low: int, high: int) -> AfterValidator:
 StatValue = Annotated[int, Field(strict=True), _in_range(STAT_MIN, STAT_MAX)]
 Rank = Annotated[int, Field(strict=True), _in_range(RANK_MIN, RANK_MAX)]
 LuckValue = Annotated[int, Field(strict=True), _in_range(LUCK_MIN, LUCK_MAX)]
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+# What a name may hold (domain/text.py) is checked as a file brings it in.
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1), NAME.validator()]
+CharacterName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1), CHARACTER_NAME.validator()]
 
 
 class Stat(str, Enum):
@@ -124,12 +127,12 @@ class PoolCharacter(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: Text
-    concept: str = ""
+    name: CharacterName
+    concept: Line = ""
     stats: Stats
     skills: dict[Text, Skill] = Field(default_factory=dict)
     luck: LuckValue = DEFAULT_LUCK
-    notes: str = ""
+    notes: Note = ""
 
     @field_validator("skills")
     @classmethod

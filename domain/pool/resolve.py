@@ -13,6 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..campaign import name_key
 from ..dice import DiceSource, RecordingDice, Roll
 from ..errors import RuleViolation, UnknownName
+from ..inputs import Input
+from ..text import Line, Name, OptionalName
 from .character import STAT_MAX, RANK_MAX, PoolCharacter, PoolParts, Stat, pool_for
 from .rules import (
     SIDES,
@@ -38,7 +40,7 @@ LUCK = "luck"
 NPC_POOL_MAX = STAT_MAX + RANK_MAX
 
 
-class _Request(BaseModel):
+class _Request(Input):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
@@ -49,8 +51,8 @@ class PoolCheck(_Request):
     stat: Stat = Field(description="the stat the roll draws on: " + ", ".join(s.value for s in Stat))
     dc: int = Field(description="the number each die must reach, 3 to 10: easy 3-4, average 5-6, demanding 7, "
                                 "hard 8, very hard 9, near-impossible 10")
-    skill: str | None = Field(default=None, description="the skill the roll draws on; untrained or not on the "
-                                                        "sheet, the pool is the stat alone")
+    skill: OptionalName = Field(default=None, description="the skill the roll draws on; untrained or not on the "
+                                                         "sheet, the pool is the stat alone")
     required: int = Field(default=1, description="successes required, 1 to 3 (most tasks 1, demanding ones 2 or 3)")
     critical: bool = Field(default=False, description="a do-or-die critical roll: the successes required are doubled")
     hidden: bool = Field(default=False, description="roll in secret: the roll is visible to the Director only")
@@ -62,10 +64,10 @@ class PoolContest(_Request):
     character: str = Field(description="the character starting the contest (the attacker)")
     stat: Stat = Field(description="the attacker's stat: " + ", ".join(s.value for s in Stat))
     dc: int = Field(description="the DC each die must reach, 3 to 10 (for both sides unless --defender-dc)")
-    defender: str = Field(description="who resists: a character of the campaign, or anyone else given --defender-pool")
-    skill: str | None = Field(default=None, description="the attacker's skill, if any")
+    defender: Name = Field(description="who resists: a character of the campaign, or anyone else given --defender-pool")
+    skill: OptionalName = Field(default=None, description="the attacker's skill, if any")
     defender_stat: Stat | None = Field(default=None, description="a character defender's stat (default: the attacker's stat)")
-    defender_skill: str | None = Field(default=None, description="a character defender's skill, if any")
+    defender_skill: OptionalName = Field(default=None, description="a character defender's skill, if any")
     defender_pool: int | None = Field(default=None, description="the dice of a defender who is not a character, 1 to 20 "
                                                                 "(stat + skill as the Director sees them)")
     defender_dc: int | None = Field(default=None, description="the DC of the defender's dice, 3 to 10 (default: --dc)")
@@ -76,7 +78,7 @@ class LuckRequest(_Request):
     """A Luck roll: one d10 at or under the character's Luck is a lucky break."""
 
     character: str = Field(description="whose Luck decides the coin-flip")
-    question: str = Field(default="", description="what the coin-flip decides, in a few words")
+    question: Line = Field(default="", description="what the coin-flip decides, in a few words")
     after_failure: bool = Field(default=False, description="the character's last check or contest failed: a lucky "
                                                           "roll makes it a fortunate mistake (it stays a failure)")
     hidden: bool = Field(default=False, description="roll in secret: visible to the Director only")

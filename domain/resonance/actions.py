@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from ..errors import RuleViolation
+from ..inputs import INPUT, Input, Many
 from ..ruleset import Action, Decided, RollContext
+from ..text import CharacterName, Line, LineList, Name, NameList
 from .combat import (
     decide_fronts,
     decide_harm,
@@ -40,14 +42,14 @@ from .state import ResonanceState
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
 
-class AdversaryInput(BaseModel):
+class AdversaryInput(Input):
     model_config = _FROZEN
 
-    character: str = Field(description="the adversary's name")
-    skill: list[str] = Field(default_factory=list, description="a Skill and its rank, as SKILL=RANK (repeat for each)")
+    character: CharacterName = Field(description="the adversary's name")
+    skill: NameList = Field(default_factory=list, description="a Skill and its rank, as SKILL=RANK (repeat for each)")
     morale: int = Field(default=4, description="the adversary's Morale (4 unless the Director says otherwise)")
-    physical_endurance: int = Field(default=0, description="Physical Endurance for each combat")
-    magical_endurance: int = Field(default=0, description="Magical Endurance for each combat")
+    physical_endurance: Many = Field(default=0, description="Physical Endurance for each combat")
+    magical_endurance: Many = Field(default=0, description="Magical Endurance for each combat")
 
 
 def decide_adversary(state: ResonanceState, request: AdversaryInput, roll: RollContext | None) -> Decided:
@@ -62,7 +64,7 @@ def decide_adversary(state: ResonanceState, request: AdversaryInput, roll: RollC
     fields = dict(name=request.character, skills=skills, morale=request.morale,
                   physical_endurance=request.physical_endurance, magical_endurance=request.magical_endurance)
     try:
-        sheet = CharacterSheet.model_validate(fields)
+        sheet = CharacterSheet.model_validate(fields, context=INPUT)
     except ValueError as e:
         first = e.errors()[0]  # type: ignore[attr-defined]
         where = ".".join(str(p) for p in first["loc"])
@@ -71,7 +73,7 @@ def decide_adversary(state: ResonanceState, request: AdversaryInput, roll: RollC
     return [AdversaryJoined(sheet=sheet)]
 
 
-class InitiativeInput(BaseModel):
+class InitiativeInput(Input):
     model_config = _FROZEN
 
     combatant: list[str] = Field(
@@ -85,10 +87,10 @@ def decide_initiative(state: ResonanceState, request: InitiativeInput, roll: Rol
     return [InitiativeRolled(resolution=resolution, roll_number=roll.roll_number, dice_commitment=roll.dice_commitment)]
 
 
-class FrontInput(BaseModel):
+class FrontInput(Input):
     model_config = _FROZEN
 
-    front: str = Field(description="the Front's name (a cluster of allies and enemies, e.g. 'the bridge')")
+    front: Name = Field(description="the Front's name (a cluster of allies and enemies, e.g. 'the bridge')")
     combatant: list[str] = Field(default_factory=list, description="a combatant the Director places there (repeat for each)")
 
 
@@ -97,11 +99,11 @@ def decide_front(state: ResonanceState, request: FrontInput, roll: RollContext |
     return [FrontsAssigned(front=front, combatants=names)]
 
 
-class MoveInput(BaseModel):
+class MoveInput(Input):
     model_config = _FROZEN
 
     character: str = Field(description="the combatant who spends their full turn moving")
-    front: str = Field(description="the Front they move to")
+    front: Name = Field(description="the Front they move to")
 
 
 def decide_move_front(state: ResonanceState, request: MoveInput, roll: RollContext | None) -> Decided:
@@ -109,7 +111,7 @@ def decide_move_front(state: ResonanceState, request: MoveInput, roll: RollConte
     return [FrontChanged(combatant=name, from_front=was, to_front=now)]
 
 
-class CombatEndInput(BaseModel):
+class CombatEndInput(Input):
     model_config = _FROZEN
 
 
@@ -119,16 +121,16 @@ def decide_combat_end(state: ResonanceState, request: CombatEndInput, roll: Roll
     return [CombatEnded()]
 
 
-class HarmInput(BaseModel):
+class HarmInput(Input):
     model_config = _FROZEN
 
     character: str = Field(description="who is harmed (a character or an adversary)")
-    harm: str = Field(description="the type of Harm (e.g. bleeding, burned, shaken)")
-    levels: int = Field(default=1, description="levels of Harm inflicted (cumulative with that type's level)")
+    harm: Name = Field(description="the type of Harm (e.g. bleeding, burned, shaken)")
+    levels: Many = Field(default=1, description="levels of Harm inflicted (cumulative with that type's level)")
     source: Literal["physical", "magical", "other"] = Field(
         default="physical", description="physical or magical (Endurance of that kind may reduce it), or other")
-    endurance: int = Field(default=0, description="Endurance points the harmed spends to reduce the levels, 1 each")
-    cause: str = Field(default="", description="what caused the Harm, for the log")
+    endurance: Many = Field(default=0, description="Endurance points the harmed spends to reduce the levels, 1 each")
+    cause: Line = Field(default="", description="what caused the Harm, for the log")
 
 
 def decide_harm_action(state: ResonanceState, request: HarmInput, roll: RollContext | None) -> Decided:
@@ -136,7 +138,7 @@ def decide_harm_action(state: ResonanceState, request: HarmInput, roll: RollCont
     return [HarmSuffered(dealt=dealt, cause=" ".join(request.cause.split()))]
 
 
-class UseKitInput(BaseModel):
+class UseKitInput(Input):
     model_config = _FROZEN
 
     character: str = Field(description="who uses the Kit")
@@ -149,12 +151,12 @@ def decide_use_kit(state: ResonanceState, request: UseKitInput, roll: RollContex
     return [KitUsed(use=decide_kit_use(state, request.character, request.kit, request.on, request.harm))]
 
 
-class TradeKitInput(BaseModel):
+class TradeKitInput(Input):
     model_config = _FROZEN
 
     character: str = Field(description="who trades Kits at a market")
     give: list[str] = Field(default_factory=list, description="a Kit given up (repeat for each)")
-    take: list[str] = Field(
+    take: NameList = Field(
         default_factory=list, description="a Kit taken: its name, or NAME=CHARGES for a magic Kit (repeat for each)")
 
 
@@ -163,14 +165,14 @@ def decide_trade_kit(state: ResonanceState, request: TradeKitInput, roll: RollCo
     return [KitsTraded(character=name, given=given, taken=taken)]
 
 
-class SceneEndInput(BaseModel):
+class SceneEndInput(Input):
     model_config = _FROZEN
 
     market: bool = Field(default=False, description="the characters have a trader or market: magic Kits' charges refill")
     arc: bool = Field(default=False, description="this Scene ends the Arc: harms and Overkill heal to 0")
-    scene_reward: list[str] = Field(
+    scene_reward: LineList = Field(
         default_factory=list, description="a Scene Reward gained, as NAME=REWARD (repeat for each character)")
-    arc_reward: list[str] = Field(
+    arc_reward: LineList = Field(
         default_factory=list, description="an Arc Reward gained (with --arc), as NAME=REWARD")
 
 
@@ -180,7 +182,7 @@ def decide_scene_end_action(state: ResonanceState, request: SceneEndInput, roll:
     return [SceneEnded(end=end)]
 
 
-class RejoinInput(BaseModel):
+class RejoinInput(Input):
     model_config = _FROZEN
 
     character: str = Field(description="the character who rejoins the narrative (their harms healed)")

@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..campaign import name_key
 from ..dice import DiceSource, RecordingDice, Roll
 from ..errors import RuleViolation, UnknownName
+from ..inputs import Input, Many
+from ..text import OptionalLine, OptionalName
 from .harms import ENDURANCE_LABEL, HarmDealt, apply_harm, check_endurance, harm_type, inflict
 from .rules import SIDES, judge, pool_size, total, two_largest
 from .sheet import MAX_RANK, Combatant
@@ -27,7 +29,7 @@ MAX_DIFFICULTY = 8
 """The most two d4s can show: a Difficulty already rolled lies between 0 and 8."""
 
 
-class CheckInput(BaseModel):
+class CheckInput(Input):
     """Everything the table declared for one check; recorded as it was asked."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -51,14 +53,14 @@ class CheckInput(BaseModel):
     stretch: bool = Field(default=False, description="a Stretch: the ability's mechanics on a loosely matching narration, 1 die fewer")
     spellcraft: str | None = Field(
         default=None, description="a Spellcraft check: the Spellcraft keyword used (from one of the character's Traits)")
-    intent: str | None = Field(
+    intent: OptionalLine = Field(
         default=None, description="the intent of a Spellcraft check; a failed intent cannot be tried with Spellcraft again")
     target: str | None = Field(
         default=None, description="a Strike: the target, whose Reaction roll (--opposed-skill) sets the Difficulty")
-    harm: str | None = Field(default=None, description="the type of Harm a Strike inflicts (its Resonance in levels)")
+    harm: OptionalName = Field(default=None, description="the type of Harm a Strike inflicts (its Resonance in levels)")
     harm_source: Literal["physical", "magical"] = Field(
         default="physical", description="whether the Strike harms physically or magically (which Endurance may reduce it)")
-    endurance: int = Field(
+    endurance: Many = Field(
         default=0, description="Endurance points the target spends to reduce the Strike's Resonance, 1 each")
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..dice import ReplayDice, Roll
 from ..errors import DomainError
 from ..events import CampaignFact, RecapLine, RolledFact
+from ..text import Line
 from .check import CheckResolution, apply_resolution, first_difference, resolve
 from .combat import (
     InitiativeResolution,
@@ -221,7 +222,7 @@ class HarmSuffered(CampaignFact, topic="resonance/HarmSuffered"):
     """A Harm the Director inflicts outside a Strike (a fall, a poison, an effect of a Strike)."""
 
     dealt: HarmDealt
-    cause: str = ""
+    cause: Line = ""
 
     def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
         return apply_harm(state, self.dealt)

@@ -14,6 +14,8 @@ from pydantic_core import PydanticCustomError
 
 from ..character_file import shown
 from ..campaign import name_key
+from ..inputs import AtMost, MANY
+from ..text import CHARACTER_NAME, NAME, Name, Note
 
 MAX_RANK = 10
 """The highest Skill rank a sheet may hold (the rulebook prints none; see docs/rules.md)."""
@@ -40,8 +42,10 @@ def _in_range(low: int, high: int | None) -> AfterValidator:
 
 
 Rank = Annotated[int, Field(strict=True), _in_range(0, MAX_RANK)]
-Count = Annotated[int, Field(strict=True), _in_range(0, None)]
-Text = Annotated[str, Field(strict=True, min_length=1)]
+Count = Annotated[int, Field(strict=True), _in_range(0, None), AtMost(MANY)]
+# What a name may hold (domain/text.py) is checked as a file or the Director's command brings it in.
+Text = Annotated[str, Field(strict=True, min_length=1), NAME.validator()]
+CharacterName = Annotated[str, Field(strict=True, min_length=1), CHARACTER_NAME.validator()]
 
 
 def _clean(text: str) -> str:
@@ -85,7 +89,7 @@ class Trait(BaseModel):
 
     name: Text
     spellcraft: tuple[Text, ...] = ()
-    description: str = ""
+    description: Note = ""
 
 
 class CharacterSheet(BaseModel):
@@ -93,15 +97,15 @@ class CharacterSheet(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: Text
-    skills: dict[str, Rank] = Field(default_factory=dict)
+    name: CharacterName
+    skills: dict[Name, Rank] = Field(default_factory=dict)
     """Skill name -> rank: the number of d4s rolled (Brawn, Academics, Fortitude, Speed and the rest)."""
     morale: Annotated[int, Field(strict=True), _in_range(1, 16)] = DEFAULT_MORALE
     physical_endurance: Count = 0
     magical_endurance: Count = 0
     traits: tuple[Trait, ...] = ()
     kits: tuple[Kit, ...] = ()
-    notes: str = ""
+    notes: Note = ""
 
     @field_validator("name")
     @classmethod

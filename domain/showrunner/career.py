@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..dice import DiceSource
 from ..errors import RuleViolation
+from ..inputs import Input
 from .ensemble import grow_for_major_milestone
 from .influence import LABELS, PoolName
 from .progression import ability_of, gain_ability_xp, gain_hero_prop_xp
@@ -112,8 +113,10 @@ class ActorsChoice(_Record):
     kind: Literal["actor"] = "actor"
 
 
-class LearnSkill(_Record):
+class LearnSkill(Input):
     """Training, Character's Choice: +1 Specialty in any Ability and slot."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: Literal["learn_skill"] = "learn_skill"
     ability: AbilityName

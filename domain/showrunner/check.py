@@ -20,6 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler
 from .state import ShowrunnerState
 from ..dice import DiceSource, Roll
 from ..errors import RuleViolation, UnknownName
+from ..inputs import Input, Many
+from ..text import Line
 from .effects import (
     AbilityMarked,
     AcclaimMarked,
@@ -114,7 +116,7 @@ class Trade(BaseModel):
     """Who the relationship is with."""
 
 
-class CheckRequest(BaseModel):
+class CheckRequest(Input):
     """Everything the table declared for one check. Recorded as it was asked."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -125,20 +127,20 @@ class CheckRequest(BaseModel):
     specialties: tuple[str, ...] = ()
     scars: tuple[str, ...] = ()
     """Scars under the Ability that the situation triggers."""
-    opposition: int = Field(default=0, ge=0)
+    opposition: Many = Field(default=0, ge=0)
     """Opposition Dice from the target: the pips on its Power Die at this Difficulty, or a count given."""
-    opposition_source: str = "given"
+    opposition_source: Line = "given"
     actor_specialty: bool = False
     actor_scar: bool = False
     studio_note: bool = False
-    grit: int = Field(default=0, ge=0)
+    grit: Many = Field(default=0, ge=0)
     props: tuple[PropSpend, ...] = ()
-    preparation: int = Field(default=0, ge=0)
+    preparation: Many = Field(default=0, ge=0)
     plot_armor: bool = False
     hero_prop: str | None = None
     power_alone: bool = False
     """The Hero Prop's Power does the task on its own: an automatic Success, no roll (8.2)."""
-    spotlight_steps: int = Field(default=0, ge=0)
+    spotlight_steps: Many = Field(default=0, ge=0)
     """With Spotlight Mastery: Spotlight spent to lower the Difficulty one step each."""
     after_roll: tuple[AfterRoll, ...] = ()
     keep: tuple[int, int] | None = None

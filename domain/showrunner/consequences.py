@@ -40,6 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .state import ShowrunnerState
 from ..dice import DiceSource, Roll, Source
 from ..errors import RuleViolation, UnknownName
+from ..inputs import Input, Many
 from .check import roll_plot_armor_scar
 from .effects import (
     AbilityMarked,
@@ -160,7 +161,7 @@ class PropChoice(BaseModel):
         return self.type.value if self.quality is None else f"{self.quality.value} {self.type.value}"
 
 
-class ConsequenceRequest(BaseModel):
+class ConsequenceRequest(Input):
     """What the table declared. Recorded as it was asked."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -169,7 +170,7 @@ class ConsequenceRequest(BaseModel):
     kind: ConsequenceKind
     difficulty: Difficulty
     """The original, unmodified Difficulty of the check (14.3)."""
-    count: int = Field(default=1, ge=1)
+    count: Many = Field(default=1, ge=1)
     """How many Consequences of this kind (a Disaster may call for 2)."""
     ability: AbilityName | None = None
     hero_prop: str | None = None

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..dice import ReplayDice, Roll
 from ..errors import DomainError
 from ..events import CampaignFact, RolledFact
+from ..text import Line
 from .check import Abandoned, CheckRequest, Resolution, View, apply_resolution, resolve
 from .consequences import ConsequenceResolution, apply_consequence
 from .effects import Effect, apply_effects
@@ -36,7 +37,7 @@ class StarJoined(CampaignFact, topic="showrunner/StarJoined"):
 
 class InfluenceSpent(CampaignFact, topic="showrunner/InfluenceSpent"):
     spent: Spent
-    reason: str = ""
+    reason: Line = ""
 
     def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
         return apply_spend(state, self.spent)
@@ -65,7 +66,7 @@ class InfluenceSpent(CampaignFact, topic="showrunner/InfluenceSpent"):
 
 class InfluenceRegained(CampaignFact, topic="showrunner/InfluenceRegained"):
     regained: Regained
-    reason: str = ""
+    reason: Line = ""
 
     def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
         return apply_regain(state, self.regained)

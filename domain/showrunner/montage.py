@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..campaign import name_key
 from ..dice import DiceSource
 from ..errors import RuleViolation
+from ..inputs import Input, Many
 from .backpack import (
     CONSUMABLES,
     EQUIPMENT,
@@ -35,7 +36,7 @@ from .ensemble import add_holding, refresh, spend_from_ensemble_backpack
 from .influence import LABELS, PoolName
 from .ladder import Difficulty, Quality
 from .progression import clear_conditions, clear_limit, clear_wear, gain_ability_xp, gain_hero_prop_xp, hero_prop_tier
-from .sheet import MILESTONE_ORDER, AbilityName, Holding, HeroProp, Mastery, PropType, StarSheet, Text
+from .sheet import MILESTONE_ORDER, AbilityName, Holding, HeroProp, LineText, Mastery, PropType, StarSheet, Text
 from .backpack import hero_prop_slots
 from .state import ShowrunnerState
 
@@ -130,29 +131,35 @@ class _Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class Purchase(_Record):
+class _Asked(Input):
+    """What the table asks of a Montage Action: checked as input (domain/inputs.py)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Purchase(_Asked):
     """Shop: Props bought with Money of the same or a higher Quality, one Money each."""
 
     type: PropType
     quality: Quality = Quality.NORMAL
-    count: int = Field(ge=1)
+    count: Many = Field(ge=1)
     paid_with: Quality | None = None
     """The Money's Quality; the Prop's own Quality when omitted."""
 
 
-class NewHeroProp(_Record):
+class NewHeroProp(_Asked):
     name: Text
-    power: Text
+    power: LineText
 
 
-class HireTerms(_Record):
+class HireTerms(_Asked):
     actor: Text
     power: Difficulty
     """The Subplot's Power (or, to accompany, the highest Difficulty they will face)."""
     accompany: bool = False
 
 
-class Claim(_Record):
+class Claim(_Asked):
     """One Star's (or the Ensemble Pool's) share of a Montage Action: one benefit each.
 
     payer: who spends the required Prop (default the beneficiary; ENSEMBLE: the Ensemble
@@ -167,7 +174,7 @@ class Claim(_Record):
     hero_prop: str | None = None
     """Repair, Improve: the beneficiary's Hero Prop."""
     design: NewHeroProp | None = None
-    extra_props: int = Field(default=0, ge=0)
+    extra_props: Many = Field(default=0, ge=0)
     """Design: additional Materials spent, 1d6 XP each."""
     abilities: tuple[AbilityName, ...] = ()
     """Train: XP to these in turn; Heal: Conditions cleared from these in order (default all, book order)."""
@@ -175,7 +182,7 @@ class Claim(_Record):
     """Recycle, Refine, Assemble, Craft: the Quality of the Props converted."""
     into: PropType | None = None
     """Assemble, Craft: the Type made; Upgrade: the Type raised."""
-    at_most: int | None = Field(default=None, ge=0)
+    at_most: Many | None = Field(default=None, ge=0)
     """Conversions: convert no more than this many, whatever the die says."""
     purchases: tuple[Purchase, ...] = ()
     buy_hero_prop: NewHeroProp | None = None

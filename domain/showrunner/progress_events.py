@@ -22,6 +22,8 @@ from ..campaign import name_key
 from ..dice import DiceSource, RecordingDice, ReplayDice, Roll
 from ..errors import DomainError, RuleViolation
 from ..events import CampaignFact, Fact, RecapLine, RolledFact
+from ..inputs import Many
+from ..text import Line, Name
 from . import backpack as bp
 from . import career
 from . import ensemble as ens
@@ -184,10 +186,10 @@ class PropsGained(OneStarFact, topic="showrunner/PropsGained"):
 
     type: PropType
     quality: Quality = Quality.NORMAL
-    count: int = Field(ge=1)
+    count: Many = Field(ge=1)
     leave_behind: bool = False
     """What cannot be carried is left behind (else the gain is refused)."""
-    reason: str = ""
+    reason: Line = ""
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         sheet, placed = bp.stow(_active(state, self.star), self.type, self.quality, self.count, leave_behind=self.leave_behind)
@@ -203,8 +205,8 @@ class PropsGivenUp(OneStarFact, topic="showrunner/PropsGivenUp"):
 
     type: PropType
     quality: Quality = Quality.NORMAL
-    count: int = Field(ge=1)
-    reason: str = ""
+    count: Many = Field(ge=1)
+    reason: Line = ""
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         return state.with_star(bp.take(_active(state, self.star), self.type, self.quality, self.count)), [], {}
@@ -219,7 +221,7 @@ class PropsPacked(OneStarFact, topic="showrunner/PropsPacked"):
 
     type: PropType
     quality: Quality = Quality.NORMAL
-    count: int = Field(ge=1)
+    count: Many = Field(ge=1)
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         return state.with_star(bp.to_backpack(_active(state, self.star), self.type, self.quality, self.count)), [], {}
@@ -229,7 +231,7 @@ class PropsPacked(OneStarFact, topic="showrunner/PropsPacked"):
 
 
 class TrinketAdded(OneStarFact, topic="showrunner/TrinketAdded"):
-    trinket: str
+    trinket: Line
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         return state.with_star(bp.add_trinket(_active(state, self.star), self.trinket)), [], {}
@@ -296,7 +298,7 @@ class RandomPropFound(OneStarRoll, topic="showrunner/RandomPropFound"):
 
     type: PropType | None = None
     """Given: only the Quality is rolled."""
-    count: int = Field(default=1, ge=1)
+    count: Many = Field(default=1, ge=1)
     found: PropType | None = None
     quality: Quality | None = None
 
@@ -431,7 +433,7 @@ class RelationshipAdded(OneStarFact, topic="showrunner/RelationshipAdded"):
     """10.2D: at the end of an Episode, one new Bond OR Grudge, at N."""
 
     kind: rel.Kind
-    name: str
+    name: Name
     """Who it is with."""
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
@@ -453,7 +455,7 @@ class RelationshipTraded(OneStarFact, topic="showrunner/RelationshipTraded"):
     name: str
     difficulty: Difficulty
     acclaim_path: CareerPath | None = None
-    reason: str = ""
+    reason: Line = ""
     effective: Difficulty | None = None
     advanced_to: Difficulty | None = None
 
@@ -488,7 +490,7 @@ class RelationshipResolved(OneStarFact, topic="showrunner/RelationshipResolved")
     kind: rel.Kind
     name: str
     outcome: Outcome
-    new_with: str | None = None
+    new_with: Name | None = None
     """A Highlight's new Star or Actor."""
     other: tuple[rel.Kind, str] | None = None
     """A Disaster's other Bond or Grudge, lowered one Tier."""
@@ -518,8 +520,8 @@ class AcclaimEarned(OneStarFact, topic="showrunner/AcclaimEarned"):
     (a Perfect Take's Acclaim is part of its check)."""
 
     path: CareerPath
-    amount: int = Field(default=1, ge=1)
-    reason: str = ""
+    amount: Many = Field(default=1, ge=1)
+    reason: Line = ""
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         sheet = career.mark_acclaim(_active(state, self.star), self.path, self.amount)
@@ -599,7 +601,7 @@ class AwardUsed(OneStarFact, topic="showrunner/AwardUsed"):
     """An Award's power, once per Episode (11.2); the Method Actor's Flashback is a PreparationSpent."""
 
     award: Award
-    note: str = ""
+    note: Line = ""
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         return career.use_award(state, self.star, self.award), [career.AWARD_POWER[self.award]], {}
@@ -620,9 +622,9 @@ class XPGained(OneStarFact, topic="showrunner/XPGained"):
 
     ability: AbilityName | None = None
     hero_prop: str | None = None
-    amount: int = Field(ge=1)
+    amount: Many = Field(ge=1)
     permanent: bool = False
-    reason: str = ""
+    reason: Line = ""
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         sheet = _active(state, self.star)
@@ -746,10 +748,10 @@ class EnsembleInfluenceSpent(ProgressFact, topic="showrunner/EnsembleInfluenceSp
 
     star: str
     pool: PoolName
-    amount: int = Field(default=1, ge=1)
+    amount: Many = Field(default=1, ge=1)
     present_with: tuple[str, ...] = ()
     consent: tuple[str, ...] = ()
-    reason: str = ""
+    reason: Line = ""
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         spent = ens.spend_from_ensemble(state, self.star, self.pool, self.amount,
@@ -774,7 +776,7 @@ class EnsembleBackpackStocked(OneStarFact, topic="showrunner/EnsembleBackpackSto
 
     type: PropType
     quality: Quality = Quality.NORMAL
-    count: int = Field(default=1, ge=1)
+    count: Many = Field(default=1, ge=1)
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         _active(state, self.star)
@@ -789,7 +791,7 @@ class EnsembleBackpackOpened(OneStarFact, topic="showrunner/EnsembleBackpackOpen
 
     type: PropType
     quality: Quality = Quality.NORMAL
-    count: int = Field(default=1, ge=1)
+    count: Many = Field(default=1, ge=1)
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         _active(state, self.star)
@@ -810,7 +812,7 @@ class HoldingAcquired(ProgressFact, topic="showrunner/HoldingAcquired"):
     """10.3C: a Holding fills an empty Holding Slot (a Shop Montage buys one itself)."""
 
     holding: Holding
-    reason: str = ""
+    reason: Line = ""
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         return state.model_copy(update={"ensemble": ens.add_holding(state.ensemble, self.holding)}), [], {}
@@ -831,7 +833,7 @@ class EnsembleXPGained(ProgressFact, topic="showrunner/EnsembleXPGained"):
     episode: int = 0
     entertaining: bool
     premise: bool
-    benefits: tuple[str, ...] = ()
+    benefits: tuple[Line, ...] = ()
     levels: tuple[int, ...] = ()
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:

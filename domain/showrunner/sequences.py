@@ -14,6 +14,7 @@ from pydantic import Field, StringConstraints
 
 from ..dice import DiceSource
 from ..errors import AlreadyExists, RuleViolation
+from ..text import TITLE
 from .ladder import Difficulty
 from .power_dice import PowerDice, acting_level, decisive_strike_difficulty, decisive_strike_opposition
 from .sheet import _Frozen
@@ -130,6 +131,7 @@ def declare(
     contributors: tuple[str, ...] = (),
 ) -> Sequence:
     """7.1: declare the goal, break it into Beats, and pay the Starting Combo Pool (total, not each)."""
+    TITLE.refuse(goal, "the goal")
     if beats not in BEATS:
         raise SequenceError(f"an Action Sequence has 2 to 5 Beats, not {beats}")
     if difficulty.rank < Difficulty.HARD.rank:

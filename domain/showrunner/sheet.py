@@ -27,6 +27,8 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from ..errors import UnknownName
+from ..inputs import AtMost, Input, MANY
+from ..text import CHARACTER_NAME, LINE, NAME
 from .ladder import Difficulty, Quality
 
 
@@ -58,11 +60,17 @@ def _at_most(field: str, value: int, limit_field: str, limit: int) -> None:
 
 
 # Strict: a file saying `rank = "2"`, `2.0` or `true` is a mistake, not a number.
-Count = Annotated[int, Field(strict=True), _in_range(0, None)]
-AtLeastOne = Annotated[int, Field(strict=True), _in_range(1, None)]
+Count = Annotated[int, Field(strict=True), _in_range(0, None), AtMost(MANY)]
+AtLeastOne = Annotated[int, Field(strict=True), _in_range(1, None), AtMost(MANY)]
 Track = Annotated[int, Field(strict=True), _in_range(0, 3)]
 Rating = Annotated[int, Field(strict=True), _in_range(1, 5)]
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+_Given = StringConstraints(strip_whitespace=True, min_length=1)
+# What the characters of a name or a line may be (domain/text.py) is checked as a file is read.
+Text = Annotated[str, _Given, NAME.validator()]
+"""A name on the sheet: a Specialty, a Scar, a Hero Prop, who a Bond is with, a Holding."""
+LineText = Annotated[str, _Given, LINE.validator()]
+"""A phrase on the sheet: a concept, a Power, a Trinket, a drawback."""
+StarName = Annotated[str, _Given, CHARACTER_NAME.validator()]
 # Not strict: JSON object keys are strings, and "3" must come back as slot 3.
 SlotNumber = Annotated[int, _in_range(1, 10)]
 
@@ -281,7 +289,7 @@ class HeroProp(_Frozen):
     wear: Count = 0
     wear_capacity: AtLeastOne = 1
     xp: Count = 0
-    powers: list[Text] = Field(min_length=1, max_length=2)
+    powers: list[LineText] = Field(min_length=1, max_length=2)
     milestones: Annotated[int, Field(strict=True), _in_range(0, len(MILESTONE_ORDER))] = 0
     permanent_xp: Count = 0
     """Asset XP marked in pen (11.2 Hero Prop Mastery): kept when the track clears."""
@@ -378,12 +386,12 @@ class CareerTrack(_Frozen):
     """Empty Acclaim bubbles traced in pen (Appendix D: Disfigured, Impulsive, Flashbacks, Jinxed)."""
 
 
-class Holding(_Frozen):
+class Holding(_Frozen, Input):
     """A Holding owned by the whole Cast (8, 10.3C): a Home Base, a ship, a workshop, a community."""
 
     name: Text
     quality: Quality = Quality.NORMAL
-    kind: Text | None = None
+    kind: LineText | None = None
 
 
 def _fill_keys(raw: object, keys: type[Enum], what: str, default: object) -> object:
@@ -414,15 +422,15 @@ def _fill_keys(raw: object, keys: type[Enum], what: str, default: object) -> obj
 
 
 class StarSheet(_Frozen):
-    name: Text
+    name: StarName
     player: Text | None = None
-    concept: Text | None = None
+    concept: LineText | None = None
     abilities: dict[AbilityName, Ability] = Field(default_factory=dict)
     influence: Influence
     limit: LimitTrack = Field(default_factory=LimitTrack)
     hero_props: list[HeroProp] = Field(default_factory=list)
     props: list[Prop] = Field(default_factory=list)
-    trinkets: list[Text] = Field(default_factory=list)
+    trinkets: list[LineText] = Field(default_factory=list)
     bonds: list[Relationship] = Field(default_factory=list)
     grudges: list[Relationship] = Field(default_factory=list)
     acclaim: dict[CareerPath, Count] = Field(default_factory=dict)
@@ -442,7 +450,7 @@ class StarSheet(_Frozen):
     """The Episode in which each Award's once-per-Episode power was last used."""
     bond_extra_boxes: Count = 0
     """Empty boxes traced in pen in front of every Bond track (Appendix D, Heartless)."""
-    drawbacks: list[Text] = Field(default_factory=list)
+    drawbacks: list[LineText] = Field(default_factory=list)
     """Lasting Limit Break drawbacks the sheet has no box for (Addiction, Possession, Jinxed)."""
     relationship_added_episode: Count = 0
     """The Episode at whose end a Bond or Grudge was last added (10.2D: one per Episode)."""

@@ -14,12 +14,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..campaign import name_key
 from ..dice import DiceSource, ReplayDice, Roll
 from ..errors import DomainError, RuleViolation
 from ..events import CampaignFact, RecapLine, RolledFact, Visibility
+from ..inputs import Input, is_input
+from ..text import NAME, Line, Name, Note
 from .actors import Actor, Person, Roster, Scale, TieKind, roll_abilities, roll_actor
 from .influence import LABELS, PoolName
 from .ladder import Difficulty
@@ -83,23 +85,34 @@ def _differs(what: str, recorded: object, again: object) -> str | None:
 # --------------------------------------------------------------------------- Actors
 
 
-class ActorSpec(_Frozen):
+class ActorSpec(Input):
     """What the table gave for a new Actor (Appendix A); the rest is rolled."""
 
-    name: str
-    concept: str = ""
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: Name
+    concept: Line = ""
     scale: Scale = "typical"
     primary: AbilityName | None = None
     secondary: AbilityName | None = None
     power_level: Difficulty | None = None
     pips: tuple[int, ...] | None = None
     """The Power Dice given whole, NORMAL first: nothing is rolled for them."""
-    specialties: tuple[str, ...] = ()
-    scars: tuple[str, ...] = ()
-    agenda: str = ""
+    specialties: tuple[Name, ...] = ()
+    scars: tuple[Name, ...] = ()
+    agenda: Note = ""
     bonds: dict[Difficulty, Person] = Field(default_factory=dict)
     grudges: dict[Difficulty, Person] = Field(default_factory=dict)
     slot: int | None = None
+
+    @field_validator("bonds", "grudges")
+    @classmethod
+    def _plain_names(cls, ties: dict[Difficulty, Person], info: ValidationInfo) -> dict[Difficulty, Person]:
+        # A Person is also the state's, so its own field checks nothing: the names given here are new.
+        if is_input(info):
+            for person in ties.values():
+                NAME.refuse(person.name, f"a {(info.field_name or 'tie')[:-1]}'s name")
+        return ties
 
 
 def make_actor(spec: ActorSpec, dice: DiceSource) -> Actor:
@@ -214,7 +227,7 @@ class ActorTieChanged(CampaignFact, topic="showrunner/ActorTieChanged"):
 class ThreatCreated(WorldRoll, topic="showrunner/ThreatCreated"):
     """An Opponent, Obstacle or Project enters with its Power Dice (12.1B), rolled or given."""
 
-    name: str
+    name: Name
     kind: ThreatKind
     level: Difficulty
     pips: tuple[int, ...] | None = None
@@ -446,7 +459,7 @@ class ComboSpent(CampaignFact, topic="showrunner/ComboSpent"):
     pool: PoolName
     amount: int
     star: str | None = None
-    reason: str = ""
+    reason: Line = ""
 
     def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
         world = _world(state)
@@ -610,7 +623,7 @@ class SubplotResolved(CampaignFact, topic="showrunner/SubplotResolved"):
 class OracleAnswered(WorldRoll, topic="showrunner/OracleAnswered"):
     """14.2: a Yes/No question put to the Oracle on 2d6."""
 
-    question: str
+    question: Line
     difficulty: Difficulty
     faces: tuple[int, int]
     outcome: str
