@@ -52,8 +52,14 @@ class Session:
         return self._ledger
 
     def has_ledger(self) -> bool:
-        """False only for a SQLite file that does not exist yet."""
-        return self.settings.is_postgres or self.settings.sqlite_file.exists()
+        """False when there is no ledger at the database yet: a missing or empty SQLite file, an empty schema."""
+        from ..ledger.persistence import NoLedger
+
+        try:
+            self.ledger
+        except NoLedger:
+            return False
+        return True
 
     def close(self) -> None:
         if self._ledger is not None:

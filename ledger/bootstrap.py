@@ -8,7 +8,7 @@ from datetime import datetime
 from eventsourcing.persistence import PersistenceError
 
 from .errors import LedgerBusy, SettingsError
-from .persistence import environment, initialisation_lock, is_busy_error
+from .persistence import environment, initialisation_lock, is_busy_error, redacted
 from .seeds import KeyStore
 from .service import Ledger, LedgerApplication
 from .settings import Settings
@@ -22,14 +22,14 @@ def bootstrap(
     env = environment(settings, create=create)
     prefix = LedgerApplication.name.lower()
     try:
-        with initialisation_lock(settings, (f"{prefix}_events", f"{prefix}_snapshots")) as tables_exist:
+        with initialisation_lock(settings, (f"{prefix}_events", f"{prefix}_snapshots"), create=create) as tables_exist:
             if tables_exist:
                 env["CREATE_TABLE"] = "n"
             app = LedgerApplication(env=env)
     except PersistenceError as e:
         if is_busy_error(e):
             raise LedgerBusy("the database is busy (locked by another writer); try again") from None
-        raise SettingsError(f"cannot open the database {settings.db_url}: {e}") from None
+        raise SettingsError(f"cannot open the database {redacted(settings.db_url)}: {e}") from None
     extra = {"clock": clock} if clock is not None else {}
     return Ledger(
         app,
