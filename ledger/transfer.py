@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +22,7 @@ from ..domain.campaign import CampaignState
 from ..domain.errors import DomainError
 from ..domain.events import CampaignFact
 from ..domain.rulesets import ruleset
+from ..domain.text import unsafe
 from .codec import decode_document, document_of, event_from_document, fields_for_hash
 from .errors import BadImport, CampaignExists, InvalidName, UnreadableEvent
 from .events import LedgerEvent
@@ -331,9 +331,13 @@ class _Reader:
             ruleset(fact.pitch.ruleset)
         except DomainError:
             raise BadImport(f"line {number}: event #1 starts the campaign with the ruleset {_shown(fact.pitch.ruleset)}, which this version does not know") from None
-        bad = _control_character(fact.pitch.title)
+        # The rule for text typed in (domain/text.py): the title is shown on every face.
+        bad = next(((i, ch) for i, ch in enumerate(fact.pitch.title, start=1) if unsafe(ch)), None)
         if bad is not None:
-            raise BadImport(f"line {number}: event #1 gives the campaign a title with the control character {bad}")
+            raise BadImport(
+                f"line {number}: event #1 gives the campaign a title that is not plain text: "
+                f"character {bad[0]} is a control or formatting character (U+{ord(bad[1]):04X})"
+            )
         return fact
 
     def _check_fork(self, number: int, event: LedgerEvent, fact: BranchForked) -> _Run:
@@ -571,17 +575,6 @@ def _valid_name(number: int, kind: str, name: str, what: str) -> None:
         check_name(kind, name)
     except InvalidName:
         raise BadImport(f"line {number}: {what} {_shown(name)}, not a valid {kind} name (1-40 lower-case letters, digits, '-' or '_')") from None
-
-
-# Bidi overrides and isolates reorder what a terminal shows; the rest move the cursor or end lines.
-_BIDI = {"\u061c", "\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}
-
-
-def _control_character(text: str) -> str | None:
-    for char in text:
-        if char in _BIDI or unicodedata.category(char) in ("Cc", "Cs", "Zl", "Zp"):
-            return f"U+{ord(char):04X}"
-    return None
 
 
 def _shown(value: Any) -> str:

@@ -159,11 +159,11 @@ CASES: dict[str, tuple[Callable[[Lines], Lines], str]] = {
     ),
     "ANSI title in the first event": (
         _pitch(title="\x1b[2JNeon Harbor"),
-        "line 2: event #1 gives the campaign a title with the control character U+001B",
+        "line 2: event #1 gives the campaign a title that is not plain text: character 1 is a control or formatting character (U+001B)",
     ),
     "bidi override in the first event's title": (
         _pitch(title="Neon \u202eHarbor"),
-        "line 2: event #1 gives the campaign a title with the control character U+202E",
+        "line 2: event #1 gives the campaign a title that is not plain text: character 6 is a control or formatting character (U+202E)",
     ),
     "a title that would be stored otherwise": (
         _pitch(title=" Neon Harbor"),
