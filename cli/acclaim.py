@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from .errors import UsageProblem
-from .options import JsonOption
+from .options import JsonOption, writes
 from .progress_common import PATHS, Reason, StarArg, ability, path, record, recording
 from .world_common import difficulty, faces_option, parse_faces
 
@@ -32,6 +32,7 @@ ScarSlotFaces = faces_option("--scar-slot", "Scarred: the d10 slot rolls.")
 ChaosFaces = faces_option("--anomaly", "Chaos: the d100 regular Anomalies.")
 
 @app.command("mark")
+@writes
 def mark(
     ctx: typer.Context, star: StarArg, on: PathArg,
     amount: Annotated[int, typer.Option("--amount", "-n", min=1, help="How much Acclaim.")] = 1,
@@ -86,6 +87,7 @@ def _choice(chosen: Any, choice: str, learn: str | None, abilities: str | None, 
 
 
 @app.command("complete")
+@writes
 def complete(
     ctx: typer.Context, star: StarArg, on: PathArg,
     choice: Annotated[str, typer.Option("--choice", help="actor (advance the Path's Influence) or character (the Path's own reward).")],
@@ -112,6 +114,7 @@ def complete(
 
 
 @app.command("awards-season")
+@writes
 def awards_season(
     ctx: typer.Context, star: StarArg, on: PathArg,
     award: Annotated[str | None, typer.Option("--award", help=f"The Path's Award: {AWARDS}.")] = None,
@@ -142,6 +145,7 @@ def awards_season(
 
 
 @app.command("use-award")
+@writes
 def use_award(
     ctx: typer.Context, star: StarArg,
     award: Annotated[str, typer.Argument(help=f"The Award: {AWARDS}.")],
@@ -163,6 +167,7 @@ def use_award(
     record(ref, lambda: progress.use_award(s.ledger, ref, star, chosen, note=note, by=by), as_json)
 
 
+@writes
 def xp(
     ctx: typer.Context, star: StarArg,
     amount: Annotated[int, typer.Argument(min=1, help="How much XP.")],
@@ -189,6 +194,7 @@ LIMIT_FLAGS = {"overload": "--overload", "major_anomaly": "--major-anomaly", "ov
                "random_ability": "--random-ability", "scar_slot": "--scar-slot", "anomaly": "--anomaly"}
 
 
+@writes
 def limit_break(
     ctx: typer.Context, star: StarArg,
     resist: Annotated[str, typer.Option("--resist", "-r", help="The Difficulty to resist the Anomaly's side-effects.")],

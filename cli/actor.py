@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from .errors import UsageProblem
-from .options import JsonOption
+from .options import JsonOption, writes
 from .session import print_json, session, stdout_console
 from .world_common import director_only, difficulty, faces_option, parse_faces, recording, report, stars_view
 
@@ -55,6 +55,7 @@ def _ties(flag: str, values: list[str] | None, state: Any) -> dict:
 
 
 @app.command("create")
+@writes
 def create(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The Actor's name (never shared with a Star or a Threat).")],
@@ -188,6 +189,7 @@ def show(
 
 
 @app.command("contest")
+@writes
 def contest(
     ctx: typer.Context,
     first: Annotated[str, typer.Argument(help="One Actor.")],
@@ -212,6 +214,7 @@ def contest(
 
 
 @app.command("tie")
+@writes
 def tie(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The Actor whose Bond or Grudge moves.")],

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from . import completion
-from .options import JsonOption
+from .options import JsonOption, writes
 from .session import print_json, session, stderr_console, stdout_console
 
 app = typer.Typer(
@@ -18,6 +18,7 @@ app = typer.Typer(
 
 
 @app.command("create")
+@writes
 def create(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The new branch's name.")],

@@ -8,7 +8,7 @@ import typer
 
 from . import completion
 from .errors import Refused
-from .options import JsonOption
+from .options import JsonOption, writes
 from .session import print_json, session, stderr_console, stdout_console
 
 app = typer.Typer(
@@ -19,6 +19,7 @@ app = typer.Typer(
 
 
 @app.command("new")
+@writes
 def new(
     ctx: typer.Context,
     title: Annotated[str, typer.Argument(help="The show's title.")],

@@ -21,7 +21,7 @@ import typer
 
 from . import completion
 from .errors import ExitCode, Refused, UsageProblem
-from .options import JsonOption
+from .options import JsonOption, writes
 from .session import print_json, session, stdout_console
 
 if TYPE_CHECKING:
@@ -86,6 +86,7 @@ BEFORE = "Spends before the roll"
 OPPOSE = "Opposition"
 
 
+@writes
 def check(
     ctx: typer.Context,
     star: Annotated[str, typer.Argument(help="The Star rolling (or the start of the name).", autocompletion=completion.stars)],

@@ -9,7 +9,7 @@ import typer
 
 from . import completion
 from .errors import UsageProblem
-from .options import JsonOption
+from .options import JsonOption, writes
 from .session import print_json, session, stdout_console
 
 
@@ -24,6 +24,7 @@ class KindChoice(str, Enum):
 LADDER = "EASY, NORMAL, HARD, FORMIDABLE, EPIC, LEGENDARY, MYTHIC, ASCENDANT, GODLIKE (or the letters N, H, F, E, L, M, A, G)"
 
 
+@writes
 def consequence(
     ctx: typer.Context,
     star: Annotated[str, typer.Argument(help="The Star's name (or the start of it).", autocompletion=completion.stars)],

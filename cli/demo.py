@@ -68,10 +68,11 @@ def demo(
     cast = home / "cast"
     cast.mkdir(parents=True, exist_ok=True)
     _copy_examples(rules.package, cast)
-    saved = {k: os.environ.get(k) for k in ("SHOWRUNNER_DATA_DIR", "SHOWRUNNER_CONFIG_DIR", "SHOWRUNNER_CAMPAIGN", "SHOWRUNNER_BRANCH", "SHOWRUNNER_AS")}
+    scoped = ("SHOWRUNNER_CAMPAIGN", "SHOWRUNNER_BRANCH", "SHOWRUNNER_AS", "SHOWRUNNER_COMMAND_ID")
+    saved = {k: os.environ.get(k) for k in ("SHOWRUNNER_DATA_DIR", "SHOWRUNNER_CONFIG_DIR", *scoped)}
     os.environ["SHOWRUNNER_DATA_DIR"] = str(home / "data")
     os.environ["SHOWRUNNER_CONFIG_DIR"] = str(home / "config")
-    for key in ("SHOWRUNNER_CAMPAIGN", "SHOWRUNNER_BRANCH", "SHOWRUNNER_AS"):
+    for key in scoped:
         os.environ.pop(key, None)
     steps = []
     console = stdout_console()

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .options import JsonOption
+from .options import JsonOption, writes
 from .progress_common import Count, Reason, StarArg, pool, prop, quality_of, record, recording
 
 app = typer.Typer(
@@ -78,6 +78,7 @@ def show(
 
 
 @app.command("spend")
+@writes
 def spend(
     ctx: typer.Context, star: StarArg,
     which: Annotated[str, typer.Argument(metavar="POOL", help="grit, retake, spotlight, plot_armor or preparation.")],
@@ -99,6 +100,7 @@ def spend(
 
 
 @app.command("stock")
+@writes
 def stock(ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1, as_json: JsonOption = False) -> None:
     """Put Props in the Ensemble Backpack (any time during an Episode).
 
@@ -112,6 +114,7 @@ def stock(ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1, as
 
 
 @app.command("take")
+@writes
 def take(ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1, as_json: JsonOption = False) -> None:
     """Take Props out of the Ensemble Backpack: only during a Montage Sequence.
 
@@ -125,6 +128,7 @@ def take(ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1, as_
 
 
 @app.command("holding")
+@writes
 def holding(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The Holding: a Home Base, a ship, a workshop, a community.")],
@@ -145,6 +149,7 @@ def holding(
 
 
 @app.command("xp")
+@writes
 def xp(
     ctx: typer.Context,
     entertaining: Annotated[bool, typer.Option("--entertaining/--not-entertaining", help="Did the Cast work together to make the Show entertaining?")],

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from .errors import Refused, UsageProblem
-from .options import JsonOption
+from .options import JsonOption, writes
 from .session import print_json, session, stdout_console
 
 if TYPE_CHECKING:
@@ -59,6 +59,7 @@ def _quoted(title: str) -> str:
 
 
 @season_app.command("start")
+@writes
 def season_start(
     ctx: typer.Context,
     title: Annotated[str, typer.Argument(help="The Season's title (optional).")] = "",
@@ -81,6 +82,7 @@ def season_start(
 
 
 @season_app.command("end")
+@writes
 def season_end(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """End the running Season (its last Episode must have ended).
 
@@ -102,6 +104,7 @@ def season_end(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
 
 @episode_app.command("start")
+@writes
 def episode_start(
     ctx: typer.Context,
     title: Annotated[str, typer.Argument(help="The Episode's title (optional).")] = "",
@@ -230,6 +233,7 @@ def _post_show_json(post_show: PostShow | None) -> dict[str, Any] | None:
 
 
 @episode_app.command("end")
+@writes
 def episode_end(
     ctx: typer.Context,
     cliffhanger: Annotated[str | None, typer.Option("--cliffhanger", help="How the Episode ends: the Subplot revealed, the hook left hanging.")] = None,
@@ -293,6 +297,7 @@ def episode_end(
 
 
 @episode_app.command("post-show")
+@writes
 def episode_post_show(
     ctx: typer.Context,
     acclaim: AcclaimOption = None,
@@ -365,6 +370,7 @@ def episode_list(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
 
 @scene_app.command("start")
+@writes
 def scene_start(
     ctx: typer.Context,
     goal: Annotated[str, typer.Option("--goal", "-g", help="What the Stars want out of the Scene.")] = "",
@@ -391,6 +397,7 @@ def scene_start(
 
 
 @scene_app.command("end")
+@writes
 def scene_end(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """End the Scene that is open.
 

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from . import completion
-from .options import JsonOption
+from .options import JsonOption, writes
 from .session import print_json, session, stdout_console
 
 
@@ -26,6 +26,7 @@ AmountOpt = Annotated[int, typer.Option("--amount", "-n", min=1, help="How many 
 ReasonOpt = Annotated[str, typer.Option("--reason", help="What it was for, shown in the log.")]
 
 
+@writes
 def spend(
     ctx: typer.Context,
     star: StarArg,
@@ -46,6 +47,7 @@ def spend(
     _report(s, ref, result, as_json)
 
 
+@writes
 def regain(
     ctx: typer.Context,
     star: StarArg,

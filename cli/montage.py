@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from .errors import UsageProblem
-from .options import JsonOption
+from .options import JsonOption, writes
 from .progress_common import (
     CHECK_FLAGS,
     Outcome,
@@ -46,6 +46,7 @@ FLAGS = {**CHECK_FLAGS, "montage_benefit": "--benefit"}
 BenefitFaces = faces_option("--benefit", "The d6s of the benefits, claim by claim (2 each on a Highlight).")
 
 @app.command("start")
+@writes
 def start(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """Begin the Episode's Montage Sequence (once per Episode; one a Disaster ended does not count).
 
@@ -99,6 +100,7 @@ def _claim(value: str) -> Any:
 
 
 @app.command("scene")
+@writes
 def scene(
     ctx: typer.Context,
     action: Annotated[str, typer.Argument(help="The Montage Action: " + ", ".join(ACTIONS) + ".")],
@@ -149,6 +151,7 @@ def scene(
 
 
 @app.command("stop")
+@writes
 def stop(
     ctx: typer.Context,
     free_prop: Annotated[list[str] | None, typer.Option("--free-prop", metavar="STAR=TYPE", help="Prop Mastery: the Type of a Star's free NORMAL Prop (repeatable).")] = None,

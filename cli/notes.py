@@ -7,10 +7,11 @@ from typing import Annotated
 import typer
 
 from .errors import Refused
-from .options import JsonOption
+from .options import JsonOption, writes
 from .session import print_json, session, stdout_console
 
 
+@writes
 def note(
     ctx: typer.Context,
     text: Annotated[str, typer.Argument(help="The note.")],

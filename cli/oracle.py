@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from .errors import UsageProblem
-from .options import JsonOption
+from .options import JsonOption, writes
 from .session import session
 from .subplot import FLAGS as SUBPLOT_FLAGS
 from .subplot import WritersDice, writers_dice
@@ -26,6 +26,7 @@ MenuDice = faces_option("--menu", "The 2d10 on the Consequence Menu, e.g. 5,7.")
 
 
 @app.command("ask")
+@writes
 def ask(
     ctx: typer.Context,
     question: Annotated[str, typer.Argument(help="A Yes/No question.")],
@@ -49,6 +50,7 @@ def ask(
 
 
 @app.command("menu")
+@writes
 def menu(
     ctx: typer.Context,
     level: Annotated[str, typer.Option("--difficulty", "-d", help="The failed check's original Difficulty: it sizes the Consequences.")],
@@ -79,6 +81,7 @@ def menu(
 
 @app.command("writers-turn")
 @writers_dice
+@writes
 def writers_turn(
     ctx: typer.Context,
     steps: Annotated[list[str], typer.Argument(help="The plan, in order: 'roll' rolls a Subplot (1 Studio Note), a number Reveals that Subplot (1, or 0 if marked free).")],

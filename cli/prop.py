@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from .options import JsonOption
+from .options import JsonOption, writes
 from .progress_common import Count, Reason, StarArg, prop, prop_type, record, recording
 from .world_common import faces_option, parse_faces
 
@@ -26,6 +26,7 @@ SettingDie = faces_option("--setting-die", "The d10 choosing a Setting-Specific 
 QualityDie = faces_option("--quality-die", "The d10 on the Quality table (Appendix E B).")
 
 @app.command("gain")
+@writes
 def gain(
     ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1,
     leave_behind: Annotated[bool, typer.Option("--leave-behind", help="Leave behind what cannot be carried, instead of refusing.")] = False,
@@ -44,6 +45,7 @@ def gain(
 
 
 @app.command("spend")
+@writes
 def spend(ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1, reason: Reason = "", as_json: JsonOption = False) -> None:
     """Props spent, given away or dropped: those in hand first, then the Backpack.
 
@@ -57,6 +59,7 @@ def spend(ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1, re
 
 
 @app.command("pack")
+@writes
 def pack(ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1, as_json: JsonOption = False) -> None:
     """Props moved from the hands into the Backpack, once a slot has room.
 
@@ -70,6 +73,7 @@ def pack(ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1, as_
 
 
 @app.command("trinket")
+@writes
 def trinket(
     ctx: typer.Context, star: StarArg,
     name: Annotated[str, typer.Argument(help="The Trinket.")],
@@ -92,6 +96,7 @@ PushOpt = Annotated[bool, typer.Option("--push", help="Push Your Limits: pay the
 
 
 @app.command("prepare")
+@writes
 def prepare(
     ctx: typer.Context, star: StarArg,
     kind: Annotated[str, typer.Argument(metavar="TYPE", help="The NORMAL Prop produced on-screen, e.g. Rations.")],
@@ -110,6 +115,7 @@ def prepare(
 
 
 @app.command("flashback")
+@writes
 def flashback(
     ctx: typer.Context, star: StarArg,
     action: Annotated[str, typer.Argument(help="The Flashback: " + ", ".join(FLASHBACKS) + ".")],
@@ -139,6 +145,7 @@ RANDOM_FLAGS = {"prop_type": "--type-die", "prop_subtype": "--subtype-die", "pro
 
 
 @app.command("random")
+@writes
 def random(
     ctx: typer.Context, star: StarArg,
     kind: Annotated[str | None, typer.Option("--type", metavar="TYPE", help="The Prop's Type is known: roll only its Quality.")] = None,

@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from .errors import UsageProblem
-from .options import JsonOption
+from .options import JsonOption, writes
 from .progress_common import (
     CHECK_FLAGS,
     Outcome,
@@ -47,6 +47,7 @@ def build(kind: str) -> typer.Typer:
     )
 
     @app.command("add")
+    @writes
     def add(ctx: typer.Context, star: StarArg, name: WithArg, as_json: JsonOption = False) -> None:
         from ..ledger import progress
 
@@ -57,6 +58,7 @@ def build(kind: str) -> typer.Typer:
                    f"    Example: showrunner {kind} add Mara 'The Harbourmaster'")
 
     @app.command("trade")
+    @writes
     def trade(
         ctx: typer.Context, star: StarArg, name: WithArg,
         level: Annotated[str, typer.Option("--difficulty", "-d", help="The Difficulty of the check (or the Sequence's ultimate Difficulty): its Tier's ◇ is exhausted.")],
@@ -75,6 +77,7 @@ def build(kind: str) -> typer.Typer:
                      f"    Example: showrunner {kind} trade Mara 'Captain Ilse' -d HARD --reason 'the harbour chase'")
 
     @app.command("resolve")
+    @writes
     def resolve(
         ctx: typer.Context, star: StarArg, name: WithArg,
         new_with: Annotated[str | None, typer.Option("--new-with", metavar="NAME", help="A Highlight shifts the focus to this Star or Actor.")] = None,

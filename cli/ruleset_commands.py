@@ -22,7 +22,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from . import completion
 from .errors import UsageProblem
-from .options import JsonOption
+from .options import JsonOption, writes
 from .session import Session, print_json, session, stdout_console
 
 if TYPE_CHECKING:
@@ -180,7 +180,7 @@ def check_command(rules: "Ruleset") -> typer.Typer:
         + "".join(f"\n\nExample: showrunner {line}" for line in _demo_lines(rules, "check ")[:1])
     )
     app = typer.Typer(add_completion=False)
-    app.command("check")(_command(run, _parameters(rules.check_input, rules.table_dice, f"{rules.name} check"), doc))
+    app.command("check")(writes(_command(run, _parameters(rules.check_input, rules.table_dice, f"{rules.name} check"), doc)))
     return app
 
 
@@ -207,7 +207,7 @@ def actions_app(rules: "Ruleset") -> typer.Typer:
             _record(s, ref, request.get("character"), lambda by: s.ledger.act(ref, _name, request, faces=faces or None, by=by), as_json)
 
         params = _parameters(action.input, action.table_dice if action.rolls else {}, f"{rules.name} {name}")
-        app.command(name)(_command(run, params, action.help))
+        app.command(name)(writes(_command(run, params, action.help)))
     return app
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import typer
 
 from .errors import Refused
-from .options import JsonOption
+from .options import JsonOption, writes
 from .session import print_json, session, stdout_console
 
 app = typer.Typer(
@@ -24,6 +24,7 @@ app = typer.Typer(
 
 
 @app.command("reveal")
+@writes
 def reveal(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """Director only: reveal the current dice seed and commit a new one.
 

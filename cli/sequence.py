@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from .errors import UsageProblem
-from .options import JsonOption
+from .options import JsonOption, writes
 from .session import print_json, session, stdout_console
 from .world_common import CheckOptions, check_flags, check_options, difficulty, director_only, recording, report
 
@@ -45,6 +45,7 @@ def _contribution(value: str) -> Any:
 
 
 @app.command("declare")
+@writes
 def declare(
     ctx: typer.Context,
     goal: Annotated[str, typer.Argument(help="The Sequence's goal, which also names it.")],
@@ -73,6 +74,7 @@ def declare(
 
 @app.command("beat")
 @check_options
+@writes
 def beat(
     ctx: typer.Context,
     goal: Annotated[str, typer.Argument(help="The running Sequence's goal.")],
@@ -146,6 +148,7 @@ def beat(
 
 
 @app.command("spend")
+@writes
 def spend(
     ctx: typer.Context,
     goal: Annotated[str, typer.Argument(help="The running Sequence's goal.")],

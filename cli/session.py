@@ -174,6 +174,11 @@ def session(ctx: typer.Context) -> Session:
 
 
 def print_json(document: Any) -> None:
+    from ..ledger.command_ids import current_command
+
+    given = current_command()
+    if given is not None and given.replayed is not None and isinstance(document, dict):
+        document = {**document, "replayed": True}  # a retry: nothing new was recorded
     sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False, default=str) + "\n")
 
 

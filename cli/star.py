@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from . import completion
-from .options import JsonOption
+from .options import JsonOption, writes
 from .session import print_json, session, stdout_console
 
 app = typer.Typer(
@@ -19,6 +19,7 @@ app = typer.Typer(
 
 
 @app.command("add")
+@writes
 def add(
     ctx: typer.Context,
     file: Annotated[

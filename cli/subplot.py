@@ -8,7 +8,7 @@ from typing import Annotated, Any, NamedTuple
 
 import typer
 
-from .options import JsonOption
+from .options import JsonOption, writes
 from .session import print_json, session, stdout_console
 from .world_common import director_only, faces_option, option_group, parse_faces, recording, report, stars_view
 
@@ -52,6 +52,7 @@ writers_dice = option_group(WritersDice, (RosterDie, PowerLevelDice, EventDie, B
 
 @app.command("generate")
 @writers_dice
+@writes
 def generate(
     ctx: typer.Context,
     plotter: Annotated[str | None, typer.Option("--plotter", help="Choose the Plotter instead of rolling on the roster.")] = None,
@@ -78,6 +79,7 @@ def generate(
 
 
 @app.command("pre-production")
+@writes
 def pre_production(
     ctx: typer.Context,
     power_level_dice: PowerLevelDice = None,
@@ -101,6 +103,7 @@ def pre_production(
 
 
 @app.command("reveal")
+@writes
 def reveal(
     ctx: typer.Context,
     number: Annotated[int, typer.Argument(help="The Subplot's number (`subplot list`).")],
@@ -125,6 +128,7 @@ def reveal(
 
 
 @app.command("resolve")
+@writes
 def resolve(
     ctx: typer.Context,
     number: Annotated[int, typer.Argument(help="The Revealed Subplot's number.")],

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from .errors import UsageProblem
-from .options import JsonOption
+from .options import JsonOption, writes
 from .session import print_json, session, stdout_console
 from .world_common import (
     CheckOptions,
@@ -40,6 +40,7 @@ class Kind(str, Enum):
 
 
 @app.command("create")
+@writes
 def create(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The Threat's name (never shared with an Actor or a Star).")],
@@ -137,6 +138,7 @@ def show(
 
 @app.command("strike")
 @check_options
+@writes
 def strike(
     ctx: typer.Context,
     target: Annotated[str, typer.Argument(help="The Opponent, Obstacle or Actor struck.")],

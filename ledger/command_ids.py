@@ -32,14 +32,14 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
-
-from eventsourcing.persistence import StoredEvent
-from pydantic_core import to_jsonable_python
 
 from .errors import LedgerError
 from .integrity import canonical_json
+
+if TYPE_CHECKING:
+    from eventsourcing.persistence import StoredEvent
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -47,9 +47,11 @@ SEPARATOR = "#"
 DIGEST_LENGTH = 32
 _GIVEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@+=-]{0,99}")
 
-# What a command's input is not: where it is recorded (the lineage is the id's scope), who
-# asks at a terminal after the dice are down, and the id itself.
-_NOT_INPUT = frozenset({"self", "ledger", "ref", "chooser", "command_id"})
+# What a command's input is not: where it is recorded (the lineage is the id's scope) or the
+# branch a fork is taken from (the command line's current branch, which `branch create`
+# itself changes: its retry would come from the new branch), who asks at a terminal after
+# the dice are down, and the id itself.
+_NOT_INPUT = frozenset({"self", "ledger", "ref", "source", "chooser", "command_id"})
 
 
 class InvalidCommandId(LedgerError, ValueError):
@@ -84,6 +86,8 @@ def given_part(command_id: str) -> str | None:
 
 
 def recorded_id(given: str, command: str, arguments: dict[str, Any]) -> RecordedId:
+    from pydantic_core import to_jsonable_python
+
     document = {"command": command, "input": to_jsonable_python(arguments)}
     digest = hashlib.sha256(canonical_json(document)).hexdigest()[:DIGEST_LENGTH]
     return RecordedId(f"{check_command_id(given)}{SEPARATOR}{digest}")
@@ -134,8 +138,7 @@ def command(fn: F) -> F:
     is recorded with a digest of the call's input, so a retry with other input is refused.
 
     The input is every argument but those in `_NOT_INPUT`, left out where it equals its default
-    (so a later parameter with a default does not change the digest of older commands), and a
-    branch given as an argument counts by its id.
+    (so a later parameter with a default does not change the digest of older commands).
     """
     signature = inspect.signature(fn)
 
@@ -147,7 +150,7 @@ def command(fn: F) -> F:
             given = current.id
         if given is not None and not isinstance(given, RecordedId):
             arguments = {
-                name: _plain(value)
+                name: value
                 for name, value in bound.arguments.items()
                 if name not in _NOT_INPUT and not _is_default(value, signature.parameters[name].default)
             }
@@ -162,12 +165,6 @@ def _is_default(value: Any, default: Any) -> bool:
     return value is default or (default is not inspect.Parameter.empty and type(value) is type(default) and value == default)
 
 
-def _plain(value: Any) -> Any:
-    from .service import BranchRef  # the service imports this module
-
-    return str(value.branch.id) if isinstance(value, BranchRef) else value
-
-
 # ----------------------------------------------------------------------- finding an old id
 
 
@@ -177,6 +174,8 @@ def stored_with_given_id(recorder: Any, segments: Iterable[tuple[UUID, int, int 
     A byte search in the database, without decoding: the caller decodes what it finds and
     checks the envelope's field (a payload may hold the same bytes inside a JSON key).
     """
+    from eventsourcing.persistence import StoredEvent
+
     marker = f'"command_id":"{given}{SEPARATOR}'.encode()
     found: list[StoredEvent] = []
     table = recorder.events_table_name
