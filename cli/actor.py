@@ -9,6 +9,7 @@ import typer
 
 from .errors import UsageProblem
 from .options import JsonOption, writes
+from .safe_text import markup
 from .session import print_json, session, stdout_console
 from .world_common import director_only, difficulty, faces_option, parse_faces, recording, report, stars_view
 
@@ -142,8 +143,8 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
     for a in actors:
         slot = w.roster.slot_of(a.name)
         table.add_row(
-            str(slot or "—"), a.name, a.power.top.value if a.power.top else "—", a.power.describe(),
-            f"{a.primary.value.title()}/{a.secondary.value.title()}", ties_text(a.bonds), ties_text(a.grudges),
+            str(slot or "—"), markup(a.name, lines=False), a.power.top.value if a.power.top else "—", a.power.describe(),
+            f"{a.primary.value.title()}/{a.secondary.value.title()}", markup(ties_text(a.bonds)), markup(ties_text(a.grudges)),
             "WRITTEN OFF" if a.written_off else "",
         )
     stdout_console().print(table)
@@ -182,9 +183,9 @@ def show(
     if a.written_off:
         rows.append(("Status", "WRITTEN OFF"))
     for label, value in rows:
-        grid.add_row(f"[bold]{label}[/]", value)
+        grid.add_row(f"[bold]{label}[/]", markup(value))
     console = stdout_console()
-    console.print(f"[bold]{a.name}[/]", highlight=False)
+    console.print(f"[bold]{markup(a.name, lines=False)}[/]", highlight=False)
     console.print(grid)
 
 

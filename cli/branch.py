@@ -8,6 +8,7 @@ import typer
 
 from . import completion
 from .options import JsonOption, writes
+from .safe_text import markup
 from .session import print_json, session, stderr_console, stdout_console
 
 app = typer.Typer(
@@ -187,13 +188,13 @@ def diff(
         table.add_column("type")
         table.add_column("what")
         for r in rows:
-            table.add_row(str(r.version), r.type, r.summary)
+            table.add_row(str(r.version), r.type, markup(r.summary))
         console.print(table)
     table = Table(title=f"Sheet differences ({len(changes)})")
     for column in ("Star", "field", a, b):
         table.add_column(column)
     for c in changes:
-        table.add_row(c.star, c.field, _cell(c.before), _cell(c.after))
+        table.add_row(markup(c.star, lines=False), c.field, markup(_cell(c.before)), markup(_cell(c.after)))
     console.print(table)
 
 

@@ -9,6 +9,7 @@ import typer
 from . import completion
 from .errors import Refused
 from .options import JsonOption, writes
+from .safe_text import markup
 from .session import print_json, session, stderr_console, stdout_console
 
 app = typer.Typer(
@@ -68,8 +69,8 @@ def new(
             }
         )
         return
-    stdout_console().print(f"Created campaign [bold]{entry.name}[/] ({entry.title}) on branch main.")
-    stderr_console().print(f"[dim]Director key file (keep it private): {key_file}[/]")
+    stdout_console().print(f"Created campaign [bold]{entry.name}[/] ({markup(entry.title)}) on branch main.")
+    stderr_console().print(f"[dim]Director key file (keep it private): {markup(str(key_file))}[/]")
 
 
 @app.command("list")
@@ -93,7 +94,7 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
     for column in ("", "name", "title", "ruleset", "id"):
         table.add_column(column)
     for c in campaigns:
-        table.add_row("*" if c.name == current else "", c.name, c.title, c.ruleset, c.id.hex[:8])
+        table.add_row("*" if c.name == current else "", c.name, markup(c.title, lines=False), markup(c.ruleset), c.id.hex[:8])
     stdout_console().print(table)
 
 
@@ -113,7 +114,7 @@ def use(
     if as_json:
         print_json({"campaign": _campaign_doc(entry)})
         return
-    stdout_console().print(f"Now using campaign [bold]{entry.name}[/] ({entry.title}).")
+    stdout_console().print(f"Now using campaign [bold]{entry.name}[/] ({markup(entry.title)}).")
 
 
 def _campaign_doc(entry) -> dict:

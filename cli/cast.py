@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from .options import JsonOption
+from .safe_text import markup
 from .session import print_json, session, stdout_console
 from .world_common import stars_view
 
@@ -51,12 +52,13 @@ def cast(
     for row in slots:
         actor = w.actor(row["actor"]) if row["actor"] else None
         table.add_row(
-            str(row["slot"]), row["state"].replace("_", " "), actor.name if actor else "—",
-            actor.power.describe() if actor else "", ties_text(actor.bonds) if actor else "",
-            ties_text(actor.grudges) if actor else "",
+            str(row["slot"]), row["state"].replace("_", " "), markup(actor.name, lines=False) if actor else "—",
+            actor.power.describe() if actor else "", markup(ties_text(actor.bonds)) if actor else "",
+            markup(ties_text(actor.grudges)) if actor else "",
         )
     for actor in off_roster:
-        table.add_row("—", "off roster", actor.name, actor.power.describe(), ties_text(actor.bonds), ties_text(actor.grudges))
+        table.add_row("—", "off roster", markup(actor.name, lines=False), actor.power.describe(), markup(ties_text(actor.bonds)),
+                      markup(ties_text(actor.grudges)))
     console = stdout_console()
     console.print(table)
     if w.threats:
@@ -64,7 +66,7 @@ def cast(
         for column in ("name", "kind", "Power Dice", "status"):
             threats.add_column(column)
         for t in w.threats.values():
-            threats.add_row(t.name, t.kind, t.power.describe(), t.status)
+            threats.add_row(markup(t.name, lines=False), t.kind, t.power.describe(), t.status)
         console.print(threats)
 
 

@@ -10,6 +10,7 @@ import typer
 from . import completion
 from .options import JsonOption
 from .progress import progress_bar
+from .safe_text import markup
 from .session import print_json, session, stdout_console
 
 if TYPE_CHECKING:
@@ -143,7 +144,7 @@ def stats(
     shown = [f"Star {wanted}"] if wanted else []
     shown += [f"{source.value} dice"] if source else []
     shown += [f"{colour.value} dice"] if colour else []
-    scope = f" ({', '.join(shown)})" if shown else ""
+    scope = markup(f" ({', '.join(shown)})", lines=False) if shown else ""
     who = "" if s.is_director else " — public checks only"
     if total == 0:
         console.print(f"No dice rolled on {ref.campaign.name}/{ref.branch.name}{scope}{who} yet.", highlight=False)
@@ -197,5 +198,5 @@ def _table(title: str, label: str, groups: list[GroupTest], sides: int):  # type
         p = "—" if t.p_value is None else (f"{t.p_value:.3f}" if t.p_value >= 0.001 else f"{t.p_value:.1e}")
         style = _STYLE.get(t.verdict, "red" if t.verdict.startswith("unlikely") else "")
         verdict = f"[{style}]{t.verdict}[/]" if style else t.verdict
-        table.add_row(g.group, str(t.n), *faces, f"{t.chi_square:.2f}", p, verdict)
+        table.add_row(markup(g.group, lines=False), str(t.n), *faces, f"{t.chi_square:.2f}", p, verdict)
     return table

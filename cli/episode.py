@@ -16,6 +16,7 @@ import typer
 
 from .errors import Refused, UsageProblem
 from .options import JsonOption, writes
+from .safe_text import markup
 from .session import print_json, session, stdout_console
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ def _versions(result: CommandResult) -> list[int]:
 
 
 def _quoted(title: str) -> str:
-    return f" “{title}”" if title else ""
+    return f" “{markup(title)}”" if title else ""
 
 
 # ----------------------------------------------------------------------- seasons
@@ -126,7 +127,7 @@ def episode_start(
         return
     console = stdout_console()
     for event in result.events[:-1]:
-        console.print(f"#{event.version} {event.fact.summary()}.")
+        console.print(f"#{event.version} {markup(event.fact.summary())}.")
     console.print(f"#{result.events[-1].version} Episode {fact.number}{_quoted(fact.title)} started (Season {fact.season}).")
 
 
@@ -290,7 +291,7 @@ def episode_end(
         return
     console = stdout_console()
     for event in ended.result.events:
-        console.print(f"#{event.version} {event.fact.summary()}.", highlight=False)
+        console.print(f"#{event.version} {markup(event.fact.summary())}.", highlight=False)
     console.print("Keep these digests (`showrunner verify --against DIGEST` proves the log still extends them):")
     console.print(f"this branch:    {ended.digest}", highlight=False, soft_wrap=True)
     console.print(f"every branch:   {whole}", highlight=False, soft_wrap=True)
@@ -331,7 +332,7 @@ def episode_post_show(
         print_json({"branch": ref.branch.name, "episode": event.fact.episode, "post_show": _post_show_json(event.fact.answers),
                     "events": _versions(result)})
         return
-    stdout_console().print(f"#{event.version} {event.fact.summary()}.", highlight=False)
+    stdout_console().print(f"#{event.version} {markup(event.fact.summary())}.", highlight=False)
 
 
 @episode_app.command("list")
@@ -362,7 +363,7 @@ def episode_list(ctx: typer.Context, as_json: JsonOption = False) -> None:
         table.add_column(column, justify="right" if column in ("Episode", "Season", "Scenes") else "left")
     for e in shape.episodes:
         span = f"#{e.start}–#{e.end}" if e.end is not None else f"#{e.start}– (on)"
-        table.add_row(str(e.number), str(e.season), e.title, str(len(e.scenes)), span, e.cliffhanger)
+        table.add_row(str(e.number), str(e.season), markup(e.title), str(len(e.scenes)), span, markup(e.cliffhanger))
     stdout_console().print(table)
 
 
@@ -393,7 +394,7 @@ def scene_start(
         print_json({"branch": ref.branch.name, "episode": fact.episode, "scene": fact.number, "goal": fact.goal,
                     "location": fact.location, "aesthetic": fact.aesthetic, "events": _versions(result)})
         return
-    stdout_console().print(f"#{event.version} {fact.summary()}.", highlight=False)
+    stdout_console().print(f"#{event.version} {markup(fact.summary())}.", highlight=False)
 
 
 @scene_app.command("end")
@@ -413,7 +414,7 @@ def scene_end(ctx: typer.Context, as_json: JsonOption = False) -> None:
         print_json({"branch": ref.branch.name, "episode": event.fact.episode, "scene": event.fact.number,
                     "events": _versions(result)})
         return
-    stdout_console().print(f"#{event.version} {event.fact.summary()}.", highlight=False)
+    stdout_console().print(f"#{event.version} {markup(event.fact.summary())}.", highlight=False)
 
 
 def register(root: typer.Typer) -> None:

@@ -47,7 +47,7 @@ def classify(error: BaseException) -> tuple[ExitCode, str] | None:
     if isinstance(error, ValidationError):
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
-        return ExitCode.REFUSED, f"{where}: {first['msg']}" if where else first["msg"]
+        return ExitCode.REFUSED, _shown(f"{where}: {first['msg']}" if where else first["msg"])
     if isinstance(error, UnicodeDecodeError):
         return ExitCode.REFUSED, f"the file is not UTF-8 text (byte {error.start})"
     return None
@@ -55,6 +55,13 @@ def classify(error: BaseException) -> tuple[ExitCode, str] | None:
 
 def _one_line(error: BaseException) -> str:
     if isinstance(error, OSError) and error.filename is not None:
-        return f"{error.filename}: {error.strerror or error}"
-    text = " ".join(str(error).split())
+        return _shown(f"{error.filename}: {error.strerror or error}")
+    text = _shown(" ".join(str(error).split()))
     return text or type(error).__name__
+
+
+def _shown(message: str) -> str:
+    # A message may quote what was typed or recorded: it must not move the cursor or reorder the line.
+    from ..domain.text import visible
+
+    return visible(message, lines=False)

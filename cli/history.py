@@ -9,6 +9,7 @@ import typer
 from .errors import Refused, UsageProblem
 from . import completion
 from .options import JsonOption
+from .safe_text import markup
 from .session import print_json, session, stdout_console
 
 
@@ -40,7 +41,7 @@ def log(
     ref = s.target()
     if star is not None:
         # An unknown Star is an error, not an empty page; "Mara" filters on "Mara Voss".
-        star = s.ledger.view(ref).state.character(star).name
+        star = s.seen(s.ledger.view(ref).state).character(star).name
     rows = list(entries(s.ledger.events(ref), director=s.is_director, topics=topics or None, star=star))
     pages = max(1, -(-len(rows) // per_page))
     if page > pages:
@@ -58,15 +59,15 @@ def log(
             }
         )
         return
-    table = Table(title=f"{ref.campaign.name}/{ref.branch.name} — page {page} of {pages} ({len(rows)} events)")
+    table = Table(title=markup(f"{ref.campaign.name}/{ref.branch.name} — page {page} of {pages} ({len(rows)} events)"))
     table.add_column("#", justify="right")
     table.add_column("when")
     table.add_column("type")
     table.add_column("by")
     table.add_column("what")
     for r in shown:
-        what = r.summary + (" [dim](director only)[/]" if r.visibility == "director" else "")
-        table.add_row(str(r.version), r.timestamp[:19].replace("T", " "), r.type, r.recorded_by, what)
+        what = markup(r.summary) + (" [dim](director only)[/]" if r.visibility == "director" else "")
+        table.add_row(str(r.version), markup(r.timestamp[:19].replace("T", " ")), markup(r.type), markup(r.recorded_by, lines=False), what)
     stdout_console().print(table)
 
 
@@ -97,7 +98,7 @@ def show(
         return
     head = Table.grid(padding=(0, 2))
     for key in ("version", "type", "topic", "timestamp", "recorded_by", "visibility", "command_id", "prev_hash", "hash"):
-        head.add_row(f"[bold]{key}[/]", str(doc[key]))
+        head.add_row(f"[bold]{key}[/]", markup(str(doc[key]), lines=False))
     stdout_console().print(
         Panel(Group(head, Pretty(doc["payload"], expand_all=True)), title=f"#{event.version} {event.type_name}")
     )
@@ -136,7 +137,7 @@ def replay(
         return
     console = stdout_console()
     title = state.pitch.title if state.pitch else ref.campaign.title
-    console.rule(f"{title} — {ref.branch.name} as of #{view.version}")
+    console.rule(markup(f"{title} — {ref.branch.name} as of #{view.version}", lines=False))
     for character in state.roster().values():
         console.print(render_character(ruleset_of(state), character, title_suffix=f" · #{view.version}"))
     e = getattr(state, "ensemble", None)

@@ -9,6 +9,7 @@ import typer
 
 from . import completion
 from .options import JsonOption, writes
+from .safe_text import markup
 from .session import print_json, session, stdout_console
 
 
@@ -80,7 +81,7 @@ def _report(s, ref, result, as_json: bool) -> None:
             }
         )
         return
-    stdout_console().print(f"#{event.version} {event.fact.summary()}")
+    stdout_console().print(f"#{event.version} {markup(event.fact.summary())}")
 
 
 def register(root: typer.Typer) -> None:

@@ -182,6 +182,7 @@ def show(ctx: typer.Context, as_json: JsonOption = False) -> None:
     from rich.table import Table
 
     from ..ledger.progress import ensemble_of
+    from .safe_text import markup
     from .session import print_json, stdout_console
 
     s, ref, _ = recording(ctx)
@@ -201,6 +202,6 @@ def show(ctx: typer.Context, as_json: JsonOption = False) -> None:
     for column in ("#", "Action", "Lead", "Difficulty", "Opposition", "Result", "Benefits"):
         table.add_column(column)
     for shot in sequence.scenes:
-        table.add_row(str(shot.number), shot.action.value.title(), shot.lead, shot.difficulty.value, str(shot.opposition),
-                      shot.outcome.label, "\n".join(shot.lines))
+        table.add_row(str(shot.number), shot.action.value.title(), markup(shot.lead, lines=False), shot.difficulty.value,
+                      str(shot.opposition), shot.outcome.label, markup("\n".join(shot.lines)))
     console.print(table)

@@ -9,6 +9,7 @@ import typer
 
 from . import completion
 from .errors import Refused, UsageProblem
+from .safe_text import markup, plain
 from .session import print_json, session, stdout_console
 
 if TYPE_CHECKING:
@@ -90,7 +91,7 @@ def _line(beat: Beat, director: bool, prefix: str = "", style: str = ""):
     from rich.text import Text
 
     text = Text(prefix, style="bold") if prefix else Text()
-    text.append(beat.text, style=style)
+    text.append(plain(beat.text), style=style)
     if director and beat.director_only:
         text.append("  (Director only)", style="bold red")
     if beat.cites:
@@ -110,15 +111,15 @@ def _print_recap(told: Recap, fmt: Format) -> None:
     from rich.text import Text
 
     console = stdout_console()
-    console.print(Text(f"{told.title}: {told.scope.label}", style="bold"))
-    console.print(Text(f"{told.campaign} · branch {told.branch} · {told.scope.heading()}", style="dim"))
+    console.print(Text(plain(f"{told.title}: {told.scope.label}", lines=False), style="bold"))
+    console.print(Text(plain(f"{told.campaign} · branch {told.branch} · {told.scope.heading()}", lines=False), style="dim"))
     if told.director:
         console.print(Text("Director's copy: lines marked (Director only) are not for the Stars.", style="bold red"))
     console.print()
     console.print(_line(told.opening, told.director, style="italic"))
     if told.fork is not None:
         f = told.fork
-        fork_text = Text(f.text, style="magenta")
+        fork_text = Text(plain(f.text), style="magenta")
         if f.cites:
             fork_text.append("  [" + ", ".join(f"#{c.version}" for c in f.cites) + "]", style="dim")
         console.print(fork_text)
@@ -127,7 +128,7 @@ def _print_recap(told: Recap, fmt: Format) -> None:
             for beat in f.here:
                 console.print(_line(beat, told.director, prefix="  ◦ "))
         if f.there:
-            console.print(Text(f"Meanwhile, on '{f.parent}':"))
+            console.print(Text(plain(f"Meanwhile, on '{f.parent}':", lines=False)))
             for beat in f.there:
                 console.print(_line(beat, told.director, prefix="  ◦ "))
     console.print()
@@ -156,13 +157,13 @@ def _print_comparison(c: Comparison, fmt: Format) -> None:
 
     console = stdout_console()
     shared = f"#1 to #{c.divergence}" if c.divergence else "no event"
-    console.print(Text(f"Two timelines of {c.title}", style="bold"))
-    console.print(Text(f"{c.campaign} · {c.a.branch} and {c.b.branch} share {shared}", style="dim"))
+    console.print(Text(plain(f"Two timelines of {c.title}", lines=False), style="bold"))
+    console.print(Text(plain(f"{c.campaign} · {c.a.branch} and {c.b.branch} share {shared}", lines=False), style="dim"))
     console.print()
     console.print(_line(c.opening, c.director, style="italic"))
     table = Table(show_lines=True)
-    table.add_column(f"{c.a.branch} (to #{c.a.head})", ratio=1)
-    table.add_column(f"{c.b.branch} (to #{c.b.head})", ratio=1)
+    table.add_column(markup(f"{c.a.branch} (to #{c.a.head})", lines=False), ratio=1)
+    table.add_column(markup(f"{c.b.branch} (to #{c.b.head})", lines=False), ratio=1)
     for i in range(max(len(c.a.beats), len(c.b.beats))):
         left = _line(c.a.beats[i], c.director) if i < len(c.a.beats) else Text("")
         right = _line(c.b.beats[i], c.director) if i < len(c.b.beats) else Text("")

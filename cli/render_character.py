@@ -12,9 +12,11 @@ def render_character(rules: Ruleset, character: Any, *, title_suffix: str = "") 
     from rich.console import Group
     from rich.panel import Panel
     from rich.table import Table
+    from rich.text import Text
 
     from ..domain.showrunner.sheet import StarSheet
     from .render_sheet import render_star_sheet
+    from .safe_text import markup, plain
 
     if isinstance(character, StarSheet):
         return render_star_sheet(character, title_suffix=title_suffix)
@@ -25,11 +27,11 @@ def render_character(rules: Ruleset, character: Any, *, title_suffix: str = "") 
         table.add_column("", style="bold")
         table.add_column("")
         for label, value in section.rows:
-            table.add_row(label, value)
+            table.add_row(Text(plain(label, lines=False)), Text(plain(value)))
         blocks.append(table)
     if not blocks:  # a ruleset without a sheet layout: its fields as they are
         table = Table(show_header=False, expand=True)
         for key, value in character.model_dump(mode="json").items():
-            table.add_row(key, str(value))
+            table.add_row(Text(plain(key, lines=False)), Text(plain(str(value))))
         blocks.append(table)
-    return Panel(Group(*blocks), title=f"[bold]{character.name}[/]{title_suffix}", title_align="left")
+    return Panel(Group(*blocks), title=f"[bold]{markup(character.name, lines=False)}[/]{markup(title_suffix)}", title_align="left")

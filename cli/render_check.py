@@ -20,6 +20,7 @@ from rich.text import Text
 from ..domain.showrunner.check import Die, Resolution
 from ..domain.showrunner.effects import Step
 from ..domain.showrunner.influence import LABELS
+from .safe_text import plain
 
 # Three distinct colours of d6, as at the table (5.2).
 ACTION_STYLE = "bold green"
@@ -94,7 +95,7 @@ def pool_table(title: str, pool: Sequence[Die], style: str) -> Table:
     table.add_column("dice", justify="right")
     table.add_column("from")
     for die in pool:
-        table.add_row(f"{die.dice:+d}" if die.dice < 0 else str(die.dice), Text(die.source))
+        table.add_row(f"{die.dice:+d}" if die.dice < 0 else str(die.dice), Text(plain(die.source)))
     total = sum(d.dice for d in pool)
     shown = max(0, total)
     note = f" (never below 0: {total})" if total < 0 else ""
@@ -109,7 +110,7 @@ def steps_table(steps: Sequence[Step]) -> Table:
     table.add_column("what")
     table.add_column("dice")
     for number, step in enumerate(steps, start=1):
-        table.add_row(str(number), step.kind, Text(step.text), faces_csv(step.faces) if step.faces else "")
+        table.add_row(str(number), Text(plain(step.kind)), Text(plain(step.text)), faces_csv(step.faces) if step.faces else "")
     return table
 
 
@@ -187,12 +188,12 @@ def render_check(resolution: Resolution, *, title: str, footer: str, pools_note:
     dice.add_row("Mark", Text(r.mark.label, style=_MARK_STYLES[r.mark.value]))
     effects = Table.grid(padding=(0, 1))
     for effect in r.effects:
-        effects.add_row("•", Text(effect_line(effect)))
+        effects.add_row("•", Text(plain(effect_line(effect))))
     if not r.effects:
         effects.add_row("•", Text("no change to any sheet", style="dim"))
     parts: list[RenderableType] = []
     if pools_note:
-        parts.append(Text(pools_note, style="dim"))
+        parts.append(Text(plain(pools_note), style="dim"))
     parts += [
         pools,
         dice,
@@ -201,7 +202,8 @@ def render_check(resolution: Resolution, *, title: str, footer: str, pools_note:
         effects,
         Text(f"Consequences due: {r.consequences_due}", style="bold yellow" if r.consequences_due else "bold"),
     ]
-    return Panel(Group(*parts), title=Text(title), subtitle=Text(footer), box=box.ROUNDED, title_align="left")
+    return Panel(Group(*parts), title=Text(plain(title, lines=False)), subtitle=Text(plain(footer, lines=False)),
+                 box=box.ROUNDED, title_align="left")
 
 
 # ----------------------------------------------------------------------- JSON

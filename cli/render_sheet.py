@@ -12,6 +12,7 @@ from rich.text import Text
 from ..domain.showrunner import backpack, career, progression
 from ..domain.showrunner.ladder import Difficulty
 from ..domain.showrunner.sheet import Ability, Award, HeroProp, Mastery, Pool, Relationship, Scar, StarSheet
+from .safe_text import plain
 
 # Marks readable without colour too (exported text, screen readers, a printed page).
 EMPTY = "◌"
@@ -40,7 +41,8 @@ def render_star_sheet(sheet: StarSheet, *, title_suffix: str = "") -> Renderable
         Columns([_props(sheet), _trinkets(sheet)]),
         Columns([_relationships("Bonds", sheet.bonds), _relationships("Grudges", sheet.grudges)]),
     ]
-    # Names come from players' files: every one goes in as Text, never as rich markup.
+    # Names come from players' files: every one goes in as Text, never as rich markup, and through
+    # `plain`, so that a control character recorded in one is shown, not obeyed.
     return Panel(Group(*parts), title=Text(f"Star Profile{title_suffix}"), box=box.DOUBLE)
 
 
@@ -52,11 +54,11 @@ def _track(used: int, size: int, symbol: str, style: str, crossed: int = 0) -> T
 
 
 def _header(sheet: StarSheet) -> RenderableType:
-    lines = [Text(sheet.name, style="bold")]
+    lines = [Text(plain(sheet.name, lines=False), style="bold")]
     if sheet.player:
-        lines.append(Text(f"Player: {sheet.player}"))
+        lines.append(Text(f"Player: {plain(sheet.player, lines=False)}"))
     if sheet.concept:
-        lines.append(Text(f"Concept: {sheet.concept}", style="italic"))
+        lines.append(Text(f"Concept: {plain(sheet.concept, lines=False)}", style="italic"))
     return Group(*lines)
 
 
@@ -66,9 +68,9 @@ def _slots(ability: Ability) -> Text:
         if text:
             text.append("  ")
         if isinstance(thing, Scar):
-            text.append(f"{number}: {thing.name} -{thing.penalty}", style="red")
+            text.append(f"{number}: {plain(thing.name, lines=False)} -{thing.penalty}", style="red")
         else:
-            text.append(f"{number}: {thing.name} +{thing.rank}", style="green")
+            text.append(f"{number}: {plain(thing.name, lines=False)} +{thing.rank}", style="green")
     return text
 
 
@@ -135,7 +137,7 @@ def _progress(sheet: StarSheet) -> RenderableType:
             xp.append(f"{name.value.capitalize()} {'complete' if left is None else f'{left} △ to the next milestone'}")
     for prop in sheet.hero_props:
         left = progression.hero_prop_xp_needed(prop)
-        xp.append(f"{prop.name} {'complete' if left is None else f'{left} △ to the next milestone'}")
+        xp.append(f"{plain(prop.name, lines=False)} {'complete' if left is None else f'{left} △ to the next milestone'}")
     table.add_row("XP", Text(" · ".join(xp) or "none"))
     return table
 
@@ -152,7 +154,7 @@ def _awards(sheet: StarSheet) -> RenderableType:
                                 f"{backpack.bundles(sheet)} Utility Bundle{'s' if backpack.bundles(sheet) != 1 else ''}; "
                                 f"Hero Prop Slots {len(sheet.hero_props)}/{backpack.hero_prop_slots(sheet)}"))
     if sheet.drawbacks:
-        table.add_row("Drawbacks", Text("; ".join(sheet.drawbacks), style="red"))
+        table.add_row("Drawbacks", Text(plain("; ".join(sheet.drawbacks), lines=False), style="red"))
     return table
 
 
@@ -162,14 +164,14 @@ def _hero_prop_row(table: Table, prop: HeroProp) -> None:
         if powers:
             powers.append("\n")
         locked = number > prop.unlocked_powers
-        powers.append(f"{'(locked) ' if locked else ''}{power}", style="dim" if locked else "")
+        powers.append(f"{'(locked) ' if locked else ''}{plain(power, lines=False)}", style="dim" if locked else "")
     tier = prop.difficulty_milestone
     milestones = Text(f"{prop.milestones}: {' '.join(prop.unlocked_milestones) or 'none'}\n")
     milestones.append(f"+{prop.bonus_dice} dice, up to {tier.letter if tier else '-'}", style="bold")
     wear = Text.assemble(_track(prop.wear, prop.wear_capacity, "⛉", "yellow"), f" {prop.wear}/{prop.wear_capacity}")
     xp = str(prop.xp) + (f" +{prop.permanent_xp} pen" if prop.permanent_xp else "")
     table.add_row(
-        Text(prop.name),
+        Text(plain(prop.name, lines=False)),
         wear,
         xp,
         powers,
@@ -203,7 +205,7 @@ def _props(sheet: StarSheet) -> RenderableType:
 def _trinkets(sheet: StarSheet) -> RenderableType:
     table = Table(title=f"Trinkets {len(sheet.trinkets)}/{backpack.trinket_slots(sheet)}", box=box.SIMPLE_HEAD, show_header=False)
     for trinket in sheet.trinkets:
-        table.add_row(Text(trinket))
+        table.add_row(Text(plain(trinket, lines=False)))
     return table
 
 
@@ -218,5 +220,5 @@ def _relationships(title: str, relationships: list[Relationship]) -> RenderableT
         )
         if relationship.extra_marked:
             marks = f"{'■' * relationship.extra_marked} " + marks
-        table.add_row(Text(relationship.with_), f"{relationship.tier.letter} ({relationship.tier.value})", marks)
+        table.add_row(Text(plain(relationship.with_, lines=False)), f"{relationship.tier.letter} ({relationship.tier.value})", marks)
     return table

@@ -10,6 +10,7 @@ import typer
 
 from .errors import UsageProblem
 from .options import JsonOption, writes
+from .safe_text import markup
 from .session import print_json, session, stdout_console
 from .world_common import CheckOptions, check_flags, check_options, difficulty, director_only, recording, report
 
@@ -209,14 +210,14 @@ def show(
         return
     for q in running:
         kind = "Set Piece" if q.set_piece else "Action Sequence"
-        table = Table(title=f"{kind}: {q.goal} · {q.difficulty.value}" + (f" against {q.against}" if q.against else ""))
+        table = Table(title=markup(f"{kind}: {q.goal} · {q.difficulty.value}" + (f" against {q.against}" if q.against else ""), lines=False))
         table.add_column("Beat", justify="right")
         table.add_column("at")
         table.add_column("outcome")
         table.add_column("progress")
         for b in q.played:
             progress = f"{b.progress.action} {b.progress.level.value if b.progress.level else ''}".strip() if b.progress else "—"
-            table.add_row(f"{b.number}{' (Climax)' if b.climax else ''}", b.difficulty.value, b.outcome, progress)
+            table.add_row(f"{b.number}{' (Climax)' if b.climax else ''}", b.difficulty.value, markup(b.outcome), progress)
         console.print(table)
         nxt = "the Climax" if q.at_climax else f"Setup Beat {q.next_beat}"
         pool = ", ".join(f"{n} {p}" for p, n in q.combo.items() if n) or "empty"

@@ -179,16 +179,18 @@ def print_json(document: Any) -> None:
     given = current_command()
     if given is not None and given.replayed is not None and isinstance(document, dict):
         document = {**document, "replayed": True}  # a retry: nothing new was recorded
-    sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False, default=str) + "\n")
+    from .safe_text import json_text
+
+    sys.stdout.write(json_text(json.dumps(document, indent=2, ensure_ascii=False, default=str)) + "\n")
 
 
 def stdout_console():
-    from rich.console import Console
+    from .safe_console import SafeConsole
 
-    return Console()
+    return SafeConsole()
 
 
 def stderr_console():
-    from rich.console import Console
+    from .safe_console import SafeConsole
 
-    return Console(stderr=True)
+    return SafeConsole(stderr=True)

@@ -9,6 +9,7 @@ import typer
 
 from . import completion
 from .options import JsonOption, writes
+from .safe_text import markup
 from .session import print_json, session, stdout_console
 
 app = typer.Typer(
@@ -45,7 +46,7 @@ def add(
     if as_json:
         print_json({"star": sheet.name, "events": [e.version for e in result.events], "branch": ref.branch.name})
         return
-    stdout_console().print(f"Added [bold]{sheet.name}[/] to {ref.campaign.name}/{ref.branch.name} as event #{result.last_version}.")
+    stdout_console().print(f"Added [bold]{markup(sheet.name)}[/] to {ref.campaign.name}/{ref.branch.name} as event #{result.last_version}.")
 
 
 @app.command("list")
@@ -73,7 +74,8 @@ def list_(
     for column in ("name", "player", "concept", ""):
         table.add_column(column)
     for x in stars:
-        table.add_row(x.name, getattr(x, "player", None) or "", getattr(x, "concept", None) or "", "WRITTEN OFF" if getattr(x, "written_off", False) else "")
+        table.add_row(*(markup(text, lines=False) for text in (x.name, getattr(x, "player", None) or "", getattr(x, "concept", None) or "")),
+                      "WRITTEN OFF" if getattr(x, "written_off", False) else "")
     stdout_console().print(table)
 
 

@@ -9,6 +9,7 @@ from typing import Annotated, Any, NamedTuple
 import typer
 
 from .options import JsonOption, writes
+from .safe_text import markup
 from .session import print_json, session, stdout_console
 from .world_common import director_only, faces_option, option_group, parse_faces, recording, report, stars_view
 
@@ -171,6 +172,6 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
         table.add_column(column)
     for p in w.subplots:
         status = p.status + (" (free Reveal)" if p.free_reveal and p.status == "stasis" else "")
-        table.add_row(str(p.number), status, p.plotter, p.power.value, subplot_words(p),
-                      "; ".join(effect_words(e) for e in p.effects))
+        table.add_row(str(p.number), status, markup(p.plotter, lines=False), p.power.value, markup(subplot_words(p)),
+                      markup("; ".join(effect_words(e) for e in p.effects)))
     stdout_console().print(table)

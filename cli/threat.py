@@ -11,6 +11,7 @@ import typer
 
 from .errors import UsageProblem
 from .options import JsonOption, writes
+from .safe_text import markup
 from .session import print_json, session, stdout_console
 from .world_common import (
     CheckOptions,
@@ -94,7 +95,7 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
     for column in ("name", "kind", "level", "Power Dice", "status"):
         table.add_column(column)
     for t in threats:
-        table.add_row(t.name, t.kind, t.power.top.value if t.power.top else "—", t.power.describe(), t.status)
+        table.add_row(markup(t.name, lines=False), t.kind, t.power.top.value if t.power.top else "—", t.power.describe(), t.status)
     stdout_console().print(table)
 
 
@@ -125,7 +126,7 @@ def show(
     if as_json:
         print_json({"branch": ref.branch.name, "threat": threat_json(t), "decisive_strike": strike})
         return
-    table = Table(title=f"{t.name} · {t.kind} · {t.status}")
+    table = Table(title=markup(f"{t.name} · {t.kind} · {t.status}", lines=False))
     table.add_column("die")
     table.add_column("pips = Opposition Dice", justify="right")
     for level, pip in zip(t.power.levels, t.power.pips):

@@ -9,6 +9,7 @@ import typer
 
 from .errors import Refused
 from .options import JsonOption
+from .safe_text import markup, plain
 from .session import print_json, session, stderr_console, stdout_console
 
 STYLES = {
@@ -71,14 +72,14 @@ def timeline(
         line = Text(lanes, style="dim")
         line.append(number, style="dim")
         line.append(mark, style="yellow" if row.kind == "decisive" else "")
-        line.append(text, style=STYLES.get(row.kind, ""))
+        line.append(plain(text, lines=False), style=STYLES.get(row.kind, ""))
         if row.director_only:
             line.append("  (Director only)", style="bold red")
         if row.kind in ("branch", "head") and row.branch == current.branch.name:
             line.append("  (current)", style="dim")
         console.print(line, highlight=False, soft_wrap=True)
     if html_file is not None:
-        stderr_console().print(f"Wrote {html_file}")
+        stderr_console().print(f"Wrote {markup(str(html_file), lines=False)}")
 
 
 def register(root: typer.Typer) -> None:

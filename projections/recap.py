@@ -27,6 +27,7 @@ from typing import Any
 from ..domain.errors import UnknownName
 from ..domain.events import RecapLine
 from ..domain.structure import EpisodeEnded, EpisodeStarted, SceneEnded, SceneStarted, SeasonEnded, SeasonStarted
+from ..domain.text import visible as escape_unsafe
 from ..ledger.events import LedgerEvent
 from ..ledger.facts import BranchForked, CampaignStarted
 from .log import visible
@@ -565,12 +566,15 @@ def build_comparison(
 # ----------------------------------------------------------------------- text forms
 
 
+_MARKDOWN = frozenset("\\`*_[]<>|~&")
+
+
 def _md(text: str) -> str:
-    """Text as literal Markdown: characters that would format are escaped."""
-    out = []
-    for ch in text:
-        out.append("\\" + ch if ch in "\\`*_[]<>|" else ch)
-    return "".join(out)
+    """Text as literal Markdown on one line: characters that would format are escaped, a line
+    break becomes a space (it could start a heading or end a table row), and a control or format
+    character recorded in it is written as an escape (`\\x1b`), never passed on."""
+    text = escape_unsafe(" ".join(text.split()))
+    return "".join("\\" + ch if ch in _MARKDOWN else ch for ch in text)
 
 
 def _md_line(beat: Beat, director: bool) -> str:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..domain.structure import EpisodeEnded, EpisodeStarted, SceneEnded, SceneStarted, SeasonEnded, SeasonStarted
+from ..domain.text import visible as escape_unsafe
 from ..ledger.events import LedgerEvent
 from ..ledger.facts import BranchForked, CampaignStarted
 from .log import visible
@@ -193,6 +194,11 @@ ul.legend { color: #555; }
 """
 
 
+def _html(text: str) -> str:
+    """Recorded text as HTML: markup escaped, a control or format character written as an escape."""
+    return html.escape(escape_unsafe(text, lines=False))
+
+
 def timeline_html(rows: Sequence[Row], *, campaign: str, title: str, director: bool = False) -> str:
     """A page that shows the same picture, with no link, script or font from anywhere else."""
     width = number_width(rows)
@@ -203,7 +209,7 @@ def timeline_html(rows: Sequence[Row], *, campaign: str, title: str, director: b
         body.append(
             f'<div class="{classes}"><span class="lanes">{html.escape(lanes)}</span>'
             f'<span class="v">{html.escape(number)}</span><span class="m">{html.escape(mark)}</span>'
-            f'<span class="t">{html.escape(text)}</span></div>'
+            f'<span class="t">{_html(text)}</span></div>'
         )
     legend = "".join(
         f"<li>{html.escape(m)} {html.escape(what)}</li>"
@@ -213,9 +219,9 @@ def timeline_html(rows: Sequence[Row], *, campaign: str, title: str, director: b
     view = "the Director's view (Director-only events marked)" if director else "what the Stars may see"
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<title>{html.escape(title)}: timeline</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
-        f"<h1>{html.escape(title)}: timeline</h1>\n"
-        f'<p class="meta">Campaign {html.escape(campaign)} · {html.escape(view)}</p>\n'
+        f"<title>{_html(title)}: timeline</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+        f"<h1>{_html(title)}: timeline</h1>\n"
+        f'<p class="meta">Campaign {_html(campaign)} · {html.escape(view)}</p>\n'
         '<div class="rows">\n' + "\n".join(body) + "\n</div>\n"
         f'<ul class="legend">{legend}</ul>\n</body>\n</html>\n'
     )
