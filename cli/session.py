@@ -175,12 +175,11 @@ def session(ctx: typer.Context) -> Session:
 
 def print_json(document: Any) -> None:
     from ..ledger.command_ids import current_command
+    from .safe_text import json_text
 
     given = current_command()
     if given is not None and given.replayed is not None and isinstance(document, dict):
         document = {**document, "replayed": True}  # a retry: nothing new was recorded
-    from .safe_text import json_text
-
     sys.stdout.write(json_text(json.dumps(document, indent=2, ensure_ascii=False, default=str)) + "\n")
 
 
