@@ -25,7 +25,8 @@ from .integrity import GENESIS_HASH, chain_hash, hashed_fields
 
 S = TypeVar("S")
 
-# How many recent command ids a stream remembers, to record a retried command once.
+# How many recent command ids a stream remembers, to record a retried command once: enough
+# for a reply lost in transit. An id the caller gave is found beyond it (ledger/command_ids.py).
 COMMAND_MEMORY = 512
 
 
