@@ -69,6 +69,8 @@ def _claim(value: str) -> Any:
             return Claim.model_validate(json.loads(text))
         except (ValueError, ValidationError) as e:
             raise UsageProblem(f"--claim: not a claim ({' '.join(str(e).split())[:160]})") from None
+        except RecursionError:
+            raise UsageProblem("--claim: not a claim (nested too deeply)") from None
     who, *pairs = [part.strip() for part in text.split(",")]
     if not who:
         raise UsageProblem("--claim: name the Star who benefits (or 'ensemble')")

@@ -76,7 +76,7 @@ class Session:
         try:
             data = json.loads(self._context_file.read_text(encoding="utf-8"))
             return data if isinstance(data, dict) else {}
-        except (FileNotFoundError, ValueError):
+        except (FileNotFoundError, ValueError, RecursionError):
             return {}
 
     def _remembered(self) -> dict[str, Any]:

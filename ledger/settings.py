@@ -88,6 +88,8 @@ def _read_config(path: Path) -> dict:
         return {}
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise SettingsError(f"{path}: not valid TOML ({e}); fix or remove the file") from None
+    except (ValueError, RecursionError):  # a number of thousands of digits; tables nested thousands deep
+        raise SettingsError(f"{path}: not valid TOML (a number too long or tables nested too deeply); fix or remove the file") from None
 
 
 def _int_setting(env: dict, config: dict, key: str, default: int) -> int:

@@ -196,3 +196,24 @@ def test_counts_in_a_star_file_are_capped(run: Runner, home: Path, tmp_path: Pat
     new_campaign(run)
     path = _star_file(tmp_path, "rich.toml", 'name = "Rich"\n' + INFLUENCE + "[abilities.fight]\nxp = 9223372036854775807\n")
     assert_refused(run("star", "add", "--file", path), 1, "rich.toml: abilities.fight.xp: must be at most 1000 (got 9223372036854775807)")
+
+
+def test_a_claim_nested_thousands_deep_is_one_line(run: Runner) -> None:
+    new_campaign(run)
+    for args in (("episode", "start"), ("montage", "start")):
+        assert run(*args).code == 0
+    deep = '{"a":' * 3000 + "1" + "}" * 3000
+    assert_refused(run("montage", "scene", "practice", "--lead", "Mara", "--ability", "fight", "--claim", deep), 2,
+                   "--claim: not a claim (nested too deeply)")
+
+
+@pytest.mark.parametrize("body", ["a = " + "[" * 3000 + "]" * 3000, "a = " + "1" * 5000], ids=["nested", "digits"])
+def test_a_config_file_nested_too_deeply_or_with_a_huge_number_is_one_line(run: Runner, home: Path, body: str) -> None:
+    (home / "config" / "config.toml").write_text(body + "\n", encoding="utf-8")
+    assert_refused(run("campaign", "list"), 2, "config.toml: not valid TOML (a number too long or tables nested too deeply)")
+
+
+def test_a_remembered_context_nested_too_deeply_is_forgotten(run: Runner, home: Path) -> None:
+    new_campaign(run)
+    (home / "config" / "context.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    assert_refused(run("log"), 1, "no campaign selected")
