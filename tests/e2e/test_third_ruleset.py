@@ -45,7 +45,7 @@ class CoinState(CampaignState):
         return self.model_copy(update={"flippers": {**self.flippers, name_key(flipper.name): flipper}})
 
 
-class FlipperJoined(CampaignFact, topic="test-coin/FlipperJoined"):
+class FlipperJoined(CampaignFact, topic="coin/FlipperJoined"):
     flipper: Flipper
 
     def apply(self, state: CoinState) -> CoinState:  # type: ignore[override]
@@ -59,7 +59,7 @@ def won(call: str, face: int) -> bool:
     return (face == 1) == (call == "heads")
 
 
-class CoinFlipped(RolledFact, topic="test-coin/CoinFlipped"):
+class CoinFlipped(RolledFact, topic="coin/CoinFlipped"):
     flipper: str
     call: Literal["heads", "tails"]
     rolls: tuple[Roll, ...]
@@ -89,7 +89,7 @@ class CoinFlipped(RolledFact, topic="test-coin/CoinFlipped"):
         return RecapLine(weight=50 if self.won else 10, text=f"{self.flipper} {'won' if self.won else 'lost'} the toss")
 
 
-class StakeRaised(CampaignFact, topic="test-coin/StakeRaised"):
+class StakeRaised(CampaignFact, topic="coin/StakeRaised"):
     flipper: str
     stake: int
 
