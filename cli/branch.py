@@ -167,7 +167,7 @@ def diff(
     split_hash = s.ledger.event(ref_a, split).hash if split else None
     only_a = list(entries(s.ledger.events(ref_a, after=split), director=s.is_director))
     only_b = list(entries(s.ledger.events(ref_b, after=split), director=s.is_director))
-    changes = sheet_changes(s.ledger.view(ref_a).state, s.ledger.view(ref_b).state)
+    changes = sheet_changes(s.seen(s.ledger.view(ref_a).state), s.seen(s.ledger.view(ref_b).state))
     if as_json:
         print_json(
             {

@@ -79,7 +79,7 @@ def stats(
 
     s = session(ctx)
     ref = s.target()
-    state = s.ledger.view(ref).state
+    state = s.seen(s.ledger.view(ref).state)
     # An unknown Star is an error, not an empty table; "Mara" picks "Mara Voss".
     wanted = state.character(star).name if star is not None else None
     engine = roll_index.engine_for(s.settings)

@@ -160,10 +160,11 @@ class Session:
         return self._head_state(ref).character(self.identity).name
 
     def _head_state(self, ref: BranchRef) -> CampaignState:
-        """The branch head as the command found it: who is who is asked several times, loaded once."""
+        """The branch head as a Star sees it (a Star is one of its characters, and a mistyped name
+        must not list the Director's): asked several times, loaded once."""
         key = ref.branch.id
         if key not in self._states:
-            self._states[key] = self.ledger.view(ref).state
+            self._states[key] = self.ledger.view(ref).state.as_seen_by_players()
         return self._states[key]
 
 

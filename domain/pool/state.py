@@ -37,6 +37,10 @@ class PoolState(CampaignState):
     def roster(self) -> Mapping[str, PoolCharacter]:
         return self.characters
 
+    def as_seen_by_players(self) -> PoolState:
+        """Without a hidden roll's outcome: a character whose last roll was hidden has none to show."""
+        return self.model_copy(update={"last_rolls": {k: r for k, r in self.last_rolls.items() if not r.hidden}})
+
     def member(self, name: str) -> PoolCharacter:
         found = self.character(name)
         assert isinstance(found, PoolCharacter)
