@@ -11,6 +11,7 @@ import typer
 from .errors import UsageProblem
 from .options import JsonOption
 from .progress import progress_bar
+from .safe_text import markup
 from .session import print_json, session, stdout_console
 
 
@@ -50,7 +51,7 @@ def export(
     if as_json:
         print_json({"file": str(path), "branch": ref.branch.name, "events": count - 1, "redacted": not s.is_director})
         return
-    stdout_console().print(f"Exported {count - 1} events of {ref.campaign.name}/{ref.branch.name} to {path}.")
+    stdout_console().print(f"Exported {count - 1} events of {ref.campaign.name}/{ref.branch.name} to {markup(str(path))}.")
 
 
 def import_(
