@@ -6,7 +6,7 @@ reader's screen, hide a word or reorder a line; so names and texts refuse them a
 and every face shows recorded text through `visible`. The kinds, and their limits:
 
 | kind            | holds                                                       | length   | lines |
-|-----------------|------------------------------------------------------------|----------|-------|
+|-----------------|-------------------------------------------------------------|----------|-------|
 | `Name`          | an Actor, Threat, Hero Prop, Specialty, Scar, Bond, Skill…  | to 80    | one   |
 | `CharacterName` | a player character (a Star, a d4 or d10 character): a Name  | to 80    | one   |
 |                 | that is not "Director" (`--as director` means the Director) |          |       |
@@ -52,7 +52,7 @@ def visible(text: str, *, lines: bool = True) -> str:
     """Text with every unsafe character written as a visible escape (`\\x1b`, `\\u202e`), so that
     recorded text shown anywhere can neither move the cursor nor reorder a line.
     `lines=False` escapes line breaks and tabs too."""
-    if text.isprintable() and (lines or "\t" not in text):
+    if text.isprintable():
         return text  # the usual case, at C speed
     return "".join(_escape(ch) if unsafe(ch, lines=lines) else ch for ch in text)
 
