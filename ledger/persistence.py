@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from eventsourcing.persistence import DatabaseError
+from eventsourcing.persistence import DatabaseError, OperationalError
 from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool, SQLiteFactory
 
 from .errors import LedgerBusy, LedgerError, SettingsError
@@ -101,10 +101,10 @@ class _DurableConnectionPool(SQLiteConnectionPool):
             return
         try:
             found = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
-        except sqlite3.DatabaseError as e:
+        except sqlite3.Error as e:
             if _is_damage(e):
                 raise _damaged(self.path, e) from None
-            raise
+            raise OperationalError(e) from e  # as the library reports it: "busy" is recognised
         if found != ["ok"]:
             detail = next((line for line in found if not line.startswith("***")), found[0])
             raise _damaged(self.path, " ".join(detail.split()))
