@@ -93,12 +93,13 @@ def test_json_keeps_recorded_text_exact_without_raw_bidi_characters(run: Runner,
     assert shown["event"]["payload"]["sheet"]["name"] == NAME
 
 
-def test_the_real_script_shows_a_recorded_name_escaped(cli, run: Runner, hostile: dict[str, int]) -> None:
-    for args in (("log",), ("sheet", "Evil")):
+def test_the_real_script_shows_recorded_text_escaped(cli, run: Runner, hostile: dict[str, int]) -> None:
+    for args, shown in ((("log",), "Knight [bold]"), (("sheet", "Evil"), "Knight [bold]"),
+                        (("show", hostile["note"]), "reversed [bold]loud[/bold]"), (("recap",), "reversed [bold]loud[/bold]")):
         result = cli(*args)
         assert result.code == 0, result
         _safe(result.out + result.err)
-        assert "\\x1b[31m\\u202eKnight [bold]" in result.out
+        assert "\\u202e" + shown in result.out, (args, result.out)
 
 
 def test_an_unknown_name_is_echoed_escaped(run: Runner, hostile: dict[str, int]) -> None:
