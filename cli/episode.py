@@ -178,7 +178,7 @@ class _Asker:
 
     def connection(self, star: str) -> tuple[str, str] | None:
         while True:
-            answer = self.text(f"New Bond or Grudge for {star}? ('bond NAME', 'grudge NAME', or empty for none)")
+            answer = self.text(f"New Bond or Grudge for {markup(star)}? ('bond NAME', 'grudge NAME', or empty for none)")
             if not answer:
                 return None
             kind, _, target = answer.partition(" ")
@@ -204,7 +204,7 @@ def _ask_post_show(asker: _Asker, answers: dict[str, Any], stars: list[str], cli
     given_connection = {name_key(c["star"]) for c in answers["connections"]}
     for star in stars:
         if not any(name_key(star).startswith(k) for k in given_acclaim):
-            amount = asker.whole(f"Acclaim {star} earned in the Relationship Phase")
+            amount = asker.whole(f"Acclaim {markup(star)} earned in the Relationship Phase")
             if amount:
                 answers["acclaim"].append({"star": star, "amount": amount})
         if not any(name_key(star).startswith(k) for k in given_connection):
