@@ -34,6 +34,7 @@ def timeline(
     """
     from rich.text import Text
 
+    from .private_files import private_file
     from ..projections.timeline import Track, number_width, timeline_html, timeline_rows
 
     s = session(ctx)
@@ -51,7 +52,8 @@ def timeline(
     if html_file is not None:
         page = timeline_html(rows, campaign=current.campaign.name, title=title, director=director)
         try:
-            html_file.write_text(page, encoding="utf-8")
+            with private_file(html_file) as f:
+                f.write(page)
         except IsADirectoryError:
             raise Refused(f"{html_file} is a folder; give a file name for --html") from None
         except FileNotFoundError:

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from .errors import UsageProblem
+from .private_files import private_file
 from .options import JsonOption
 from .progress import progress_bar
 from .safe_text import markup
@@ -40,14 +41,12 @@ def export(
             count += 1
         return
     path = Path(output)
-    tmp = path.with_name(path.name + ".partial")
     with progress_bar("Exporting", s.ledger.head(ref).version, enabled=not as_json) as advance:
-        with tmp.open("w", encoding="utf-8") as f:
+        with private_file(path) as f:
             for line in lines:
                 f.write(line + "\n")
                 count += 1
                 advance(count - 1)
-    tmp.replace(path)
     if as_json:
         print_json({"file": str(path), "branch": ref.branch.name, "events": count - 1, "redacted": not s.is_director})
         return

@@ -49,6 +49,10 @@ class SettingsError(LedgerError):
     pass
 
 
+class HiddenFromStar(LedgerError):
+    """A Star's command the rules decide on facts only the Director sees: the Director records it."""
+
+
 class RegistryDamaged(LedgerError):
     """The registry of campaigns or branches does not hold together: it was changed outside the ledger."""
 

@@ -28,7 +28,7 @@ from eventsourcing.persistence import (
 
 from ..domain.campaign import CampaignState, Pitch
 from ..domain.dice import DiceSource, TableDice
-from ..domain.errors import InvalidDice, InvalidSheet, UnknownName
+from ..domain.errors import DomainError, InvalidDice, InvalidSheet, UnknownName
 from ..domain.ruleset import Decided, RollContext
 from ..domain.rulesets import ruleset_of
 from ..domain.showrunner.check import Abandoned, CheckRequest, Chooser, resolve
@@ -53,6 +53,7 @@ from .errors import (
     EventNotFound,
     LedgerBusy,
     LedgerError,
+    HiddenFromStar,
     RegistryDamaged,
     UnreadableEvent,
 )
@@ -763,18 +764,36 @@ class Ledger:
         by: str,
         command_id: str | None,
     ) -> CommandResult:
-        def decide_at_head(state: CampaignState) -> Decided:
+        def decide_once(state: CampaignState, dice_state: CampaignState) -> Decided:
             if not rolls:
                 return decide(state, None)
-            roll_number = state.dice_rolls + 1
+            roll_number = dice_state.dice_rolls + 1
             dice: DiceSource
             if faces:
                 dice = TableDice(faces)
             else:
-                dice = LedgerDice(self.keys.load(ref.campaign.id, state.dice_commitment), ref.branch.id, roll_number)
-            decided = decide(state, RollContext(dice, roll_number, None if faces else state.dice_commitment))
+                seed = self.keys.load(ref.campaign.id, dice_state.dice_commitment)
+                dice = LedgerDice(seed, ref.branch.id, roll_number)
+            decided = decide(state, RollContext(dice, roll_number, None if faces else dice_state.dice_commitment))
             if isinstance(dice, TableDice):
                 dice.check_all_used()
+            return decided
+
+        def decide_at_head(state: CampaignState) -> Decided:
+            if by == DIRECTOR:
+                return decide_once(state, state)
+            # A Star acts on what a Star sees: deciding on the Star's view first means a
+            # refusal never tells what the Director hid (a hidden roll's outcome, say) ...
+            decide_once(state.as_seen_by_players(), state)
+            try:
+                decided = decide_once(state, state)
+            except DomainError:
+                raise HiddenFromStar(
+                    "the rules refuse this because of something only the Director sees; ask the Director to record it"
+                ) from None
+            # ... and a result the Director would have to hide is not shown to the Star who asked.
+            if any((item[1] if isinstance(item, tuple) else item.default_visibility) == "director" for item in decided):
+                raise HiddenFromStar("this records a Director-only result; ask the Director to record it")
             return decided
 
         return self.execute(ref, decide_at_head, by=by, command_id=command_id)

@@ -218,3 +218,16 @@ def test_a_remembered_context_nested_too_deeply_is_forgotten(run: Runner, home: 
     new_campaign(run)
     (home / "config" / "context.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     assert_refused(run("log"), 1, "no campaign selected")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("log", "--\x1b[2Jnope"), ("sheet", "Mara", "--at", "\x1b[2J\u202e5"), ("\x1b[31mnope",)],
+    ids=["unknown-option", "not-a-number", "unknown-command"],
+)
+def test_a_usage_error_echoes_what_was_typed_escaped(run: Runner, args: tuple[str, ...]) -> None:
+    new_campaign(run)
+    refused = run(*args)
+    assert refused.code == 2
+    assert "\x1b" not in refused.err and "\u202e" not in refused.err
+    assert len(refused.err_lines) == 1

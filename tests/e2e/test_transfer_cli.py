@@ -322,3 +322,26 @@ def test_export_then_import_into_each_backend(run, exported: Path, db_url: str, 
     assert log_events(run, db=db_url) == played
     assert run("verify", "--json", db=db_url).json()["ok"] is True
     assert_refused(run("import", exported, db=db_url), 1, "already in this database")
+
+
+def test_exports_and_timeline_pages_are_readable_by_their_owner_alone(run, tmp_path) -> None:
+    import stat
+
+    assert run("campaign", "new", "Private Files").code == 0
+    assert run("note", "--private", "The harbourmaster is the informant").code == 0
+    export = tmp_path / "x.jsonl"
+    page = tmp_path / "t.html"
+    assert run("export", "-o", export).code == 0
+    assert run("timeline", "--director", "--html", page).code == 0
+    for path in (export, page):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+        assert not path.with_name(path.name + ".partial").exists()
+    # An existing file is replaced by a private one, not written through its old mode.
+    export.chmod(0o644)
+    assert run("export", "-o", export).code == 0
+    assert stat.S_IMODE(export.stat().st_mode) == 0o600
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    refused = run("export", "-o", folder)
+    assert refused.code != 0 and "Traceback" not in refused.err
+    assert not (tmp_path / "a-folder.partial").exists()
