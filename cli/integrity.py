@@ -158,6 +158,7 @@ def _verify_all(s, drop: bool, as_json: bool) -> None:  # type: ignore[no-untype
         print_json(
             {
                 "ok": report.ok,
+                "storage": {"problem": _problem_doc(report.storage_problem)},
                 "catalog": {"checked": report.catalog_checked, "problem": _problem_doc(report.catalog_problem)},
                 "campaigns": [{**_campaign_doc(c), "dropped_snapshots": dropped.get(c.campaign, [])} for c in report.campaigns],
             }
@@ -165,8 +166,9 @@ def _verify_all(s, drop: bool, as_json: bool) -> None:  # type: ignore[no-untype
     else:
         for name, versions in dropped.items():
             _say_dropped(versions, name)
-        if report.catalog_problem is not None:
-            _say_failed(report.catalog_problem)
+        for problem in (report.storage_problem, report.catalog_problem):
+            if problem is not None:
+                _say_failed(problem)
         for campaign in report.campaigns:
             _say_campaign(campaign)
         if report.ok:

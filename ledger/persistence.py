@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -341,3 +341,19 @@ def delete_snapshot(recorder, stream_id, version: int) -> None:  # type: ignore[
             f"DELETE FROM {table} WHERE originator_id = ? AND originator_version = ?",  # noqa: S608 - the library's own table name
             (stream_id.hex, version),
         )
+
+
+def storage_damage(recorder) -> str | None:  # type: ignore[no-untyped-def]
+    """SQLite's own check of every page of the file, for `verify`: a damaged page no event read
+    touches is still damage. None when sound, and on PostgreSQL (which checks its own pages)."""
+    pool = getattr(recorder.datastore, "pool", None)
+    if not isinstance(pool, _DurableConnectionPool):
+        return None
+    try:
+        with closing(sqlite3.connect(f"{pool.path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
+            found = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
+    except sqlite3.Error as e:
+        return str(_damaged(pool.path, e))
+    if found == ["ok"]:
+        return None
+    return str(_damaged(pool.path, " ".join(next((f for f in found if not f.startswith("***")), found[0]).split())))

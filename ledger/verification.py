@@ -26,7 +26,7 @@ from .codec import decode_document, fields_for_hash
 from .errors import LedgerError, RegistryDamaged, UnreadableEvent
 from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignStarted
 from .integrity import GENESIS_HASH, CampaignDigest, Digest, Problem, VerifyReport, canonical_json, chain_hash
-from .persistence import delete_snapshot
+from .persistence import delete_snapshot, storage_damage
 from .registry import CATALOG_ID, MAIN, BranchEntry, CampaignEntry, check_name
 from .service import BranchRef, Ledger, _uuid
 from .streams import BranchSnapshot, Stream, fold_campaign
@@ -296,8 +296,16 @@ def _against_branch_digest(head: Digest, against: Digest, kept_hash: str | None)
     return None
 
 
+def storage_problem(ledger: Ledger) -> Problem | None:
+    damage = storage_damage(ledger.app.recorder)
+    return Problem(0, damage, "storage") if damage is not None else None
+
+
 def _registry_problem_for(ledger: Ledger, ref: BranchRef) -> Problem | None:
-    """The registry facts this branch's reading depends on: the catalog and the campaign's index."""
+    """What this branch's reading depends on beside its events: the file, the catalog, the campaign's index."""
+    problem = storage_problem(ledger)
+    if problem is not None:
+        return problem
     _, problem = verify_catalog(ledger)
     if problem is None:
         problem = verify_branch_index(ledger, ref.campaign).problem
@@ -434,13 +442,14 @@ class CampaignReport:
 
 @dataclass(frozen=True)
 class FullReport:
+    storage_problem: Problem | None
     catalog_checked: int
     catalog_problem: Problem | None
     campaigns: tuple[CampaignReport, ...]
 
     @property
     def ok(self) -> bool:
-        return self.catalog_problem is None and all(c.ok for c in self.campaigns)
+        return self.storage_problem is None and self.catalog_problem is None and all(c.ok for c in self.campaigns)
 
 
 def verify_campaign(
@@ -484,7 +493,9 @@ def verify_campaign(
 
 
 def verify_everything(ledger: Ledger, progress: Callable[[int], None] | None = None) -> FullReport:
-    """The catalog, then every campaign it names, each with all its branches."""
+    """The file, the catalog, then every campaign it names, each with all its branches."""
+    damage = storage_problem(ledger)
     checked, problem = verify_catalog(ledger)
-    reports = tuple(verify_campaign(ledger, c, progress=progress) for c in ledger.campaigns())
-    return FullReport(checked, problem, reports)
+    campaigns = ledger.campaigns() if problem is None else []
+    reports = tuple(verify_campaign(ledger, c, progress=progress) for c in campaigns)
+    return FullReport(damage, checked, problem, reports)

@@ -261,3 +261,23 @@ def test_the_real_script_names_a_damaged_file(cli: Runner, run: Runner, ledger_f
     for args in (("log",), ("note", "one more")):
         assert_refused(cli(*args), 1, "is damaged")
     assert digest(ledger_file) == before
+
+
+def test_verify_names_a_damaged_page_no_event_read_touches(run: Runner, ledger_file: Path) -> None:
+    """The snapshots table's root page damaged: `log` still reads, `verify` and `verify --all` say the file is damaged."""
+    data = bytearray(ledger_file.read_bytes())
+    page = 4096
+    with sqlite3.connect(f"{ledger_file.resolve().as_uri()}?mode=ro", uri=True) as conn:
+        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'stored_snapshots'").fetchone()[0]
+    conn.close()
+    data[(root - 1) * page:root * page] = b"\xff" * page
+    ledger_file.write_bytes(bytes(data))
+    before = digest(ledger_file)
+    assert run("log").code == 0
+    for args in (("verify",), ("verify", "--all")):
+        failed = run(*args)
+        assert failed.code == 1 and "Traceback" not in failed.err, failed
+        assert any("is damaged" in line and str(ledger_file) in line for line in failed.err_lines), failed.err
+    doc = run("verify", "--all", "--json")
+    assert doc.code == 1 and doc.json()["storage"]["problem"]["scope"] == "storage"
+    assert digest(ledger_file) == before
