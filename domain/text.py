@@ -17,7 +17,8 @@ and every face shows recorded text through `visible`. The kinds, and their limit
 Whether a name may be empty is each model's own rule. A Name given with spaces at its ends
 is kept without them. A Note may hold line breaks and tabs; nothing may hold any
 other control character (Unicode Cc), format character (Cf: bidi overrides and isolates,
-zero-width spaces and joiners, soft hyphens), line or paragraph separator, or lone surrogate.
+zero-width spaces, soft hyphens), line or paragraph separator, or lone surrogate. The two
+joiners (U+200C, U+200D) are letters' business, not the terminal's: emoji and scripts need them.
 
 The checks run only on input (inputs.py): a fact recorded before them still loads as it was.
 """
@@ -41,9 +42,16 @@ _UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 _LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
 
 
+# Format characters that spell words rather than steer the terminal: a family emoji is
+# joined by U+200D, and Persian or Hindi need U+200C between some letters.
+_JOINERS = frozenset("\u200c\u200d")
+
+
 def unsafe(ch: str, *, lines: bool = False) -> bool:
     """A character text may not hold (`lines`: a line break or a tab is allowed)."""
     if lines and ch in "\n\t":
+        return False
+    if ch in _JOINERS:
         return False
     return unicodedata.category(ch) in _UNSAFE_CATEGORIES
 

@@ -35,7 +35,6 @@ BAD_IN_ANY_TEXT = {
     "a first-strong isolate": ("\u2068", "invisible formatting character (U+2068)"),
     "a pop directional isolate": ("\u2069", "invisible formatting character (U+2069)"),
     "a zero-width space": ("\u200b", "invisible formatting character (U+200B)"),
-    "a zero-width joiner": ("\u200d", "invisible formatting character (U+200D)"),
     "a byte order mark": ("\ufeff", "invisible formatting character (U+FEFF)"),
     "a soft hyphen": ("\xad", "invisible formatting character (U+00AD)"),
     "a line separator": ("\u2028", "(U+2028)"),
@@ -233,3 +232,13 @@ def test_a_d4_adversary_is_checked_as_the_directors_input() -> None:
                                                magical_endurance=0)
     with pytest.raises(RuleViolation, match="name: must be plain text: character 5 is a control character"):
         decide_adversary(ResonanceState(), unchecked, None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Mara \U0001f468\u200d\U0001f469\u200d\U0001f467", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", "Zoë"],
+    ids=["a family emoji", "Persian with a non-joiner", "a diaeresis"],
+)
+@pytest.mark.parametrize("kind", [NAME, TITLE, LINE, NOTE], ids=["name", "title", "line", "note"])
+def test_emoji_and_scripts_that_need_joiners_are_welcome(kind, text) -> None:
+    assert kind.problem(text) is None
