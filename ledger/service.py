@@ -525,7 +525,8 @@ class Ledger:
         """Fork `source` after event `at` (its head if None). Copies no events."""
         check_name("branch", name)
         command_id = command_id or uuid.uuid4().hex
-        fork_commitment = self._fresh_seed_for(source.campaign.id)
+        fork_commitment: str | None = None
+        seeded = False
         for attempt in range(self.max_attempts):
             index = self.load_stream(source.campaign.id, source.campaign.id, fold_branch_index, BranchIndex())
             found = self._recorded(index, (Segment(source.campaign.id, 0, None),), command_id)
@@ -539,6 +540,9 @@ class Ledger:
             fork_at = head.version if at is None else at
             self._check_version(source, fork_at, head)
             parent_hash = self.event(source, fork_at).hash
+            if not seeded:
+                # Only once the fork is known to be possible: a refused one leaves no seed behind.
+                fork_commitment, seeded = self._fresh_seed_for(source.campaign.id), True
             branch_id = uuid.uuid4()
             branch = Stream(branch_id, source.campaign.id, fold_campaign, CampaignState(), version=fork_at, head_hash=parent_hash)
             stamp = dict(recorded_by=by, command_id=command_id, timestamp=self.clock())

@@ -291,3 +291,17 @@ def test_fork_then_replay_equals_the_parent_up_to_the_fork(stars, data):
 def story(state):
     """A state without its dice seed commitment: a fork's own seed is its only difference."""
     return state.model_copy(update={"dice_commitment": ""})
+
+
+def test_a_refused_fork_adds_no_seed_to_the_key_file(ledger):
+    ref = ledger.resolve(ledger.create_campaign(Pitch(title="No Stray Seeds")))
+    ledger.create_branch(ref, "taken")
+    key_file = ledger.keys.path(ref.campaign.id)
+    before = key_file.read_bytes()
+    with pytest.raises(BranchExists):
+        ledger.create_branch(ref, "taken")
+    with pytest.raises(EventNotFound):
+        ledger.create_branch(ref, "too-far", at=99)
+    assert key_file.read_bytes() == before
+    ledger.create_branch(ref, "fine")
+    assert key_file.read_bytes() != before  # a fork that lands keeps a seed of its own
