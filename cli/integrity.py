@@ -106,23 +106,28 @@ def _verify_branch(s, kept, drop: bool, as_json: bool) -> None:  # type: ignore[
     total = s.ledger.head(ref).version
     with progress_bar("Verifying", total, enabled=not as_json) as advance:
         report = verify_branch(s.ledger, ref, kept, progress=advance)
+    read_models = _read_model_problem(s)
+    ok = report.ok and read_models is None
     if as_json:
         print_json(
             {
                 "campaign": ref.campaign.name,
                 **_branch_doc(report),
+                "ok": ok,
                 "against": str(kept) if kept else None,
                 "dropped_snapshots": dropped,
+                "read_models": {"problem": _problem_doc(read_models)},
             }
         )
     else:
         _say_dropped(dropped)
-        if report.ok:
+        for problem in (report.problem, read_models):
+            if problem is not None:
+                _say_failed(problem)
+        if ok:
             extra = f", and it extends the kept digest #{kept.version}" if kept else ""
             stdout_console().print(f"[green]OK[/]: {report.checked} events of {ref.branch.name} verified{extra}.")
-        else:
-            _say_failed(report.problem)
-    if not report.ok:
+    if not ok:
         raise typer.Exit(ExitCode.REFUSED)
 
 
@@ -133,16 +138,23 @@ def _verify_campaign(s, kept, drop: bool, as_json: bool) -> None:  # type: ignor
     dropped = _drop_in_campaign(s, campaign) if drop else []
     with progress_bar("Verifying", _events_in(s, campaign), enabled=not as_json) as advance:
         report = verify_campaign(s.ledger, campaign, kept, progress=advance)
+    read_models = _read_model_problem(s)
+    ok = report.ok and read_models is None
     if as_json:
-        print_json({**_campaign_doc(report), "against": str(kept), "dropped_snapshots": dropped})
+        print_json({
+            **_campaign_doc(report), "ok": ok, "against": str(kept), "dropped_snapshots": dropped,
+            "read_models": {"problem": _problem_doc(read_models)},
+        })
     else:
         _say_dropped(dropped)
         _say_campaign(report)
-        if report.ok:
+        if read_models is not None:
+            _say_failed(read_models)
+        if ok:
             stdout_console().print(
                 f"[green]OK[/]: every branch of {campaign.name} verified, and the campaign extends the kept digest."
             )
-    if not report.ok:
+    if not ok:
         raise typer.Exit(ExitCode.REFUSED)
 
 
@@ -154,11 +166,14 @@ def _verify_all(s, drop: bool, as_json: bool) -> None:  # type: ignore[no-untype
     total = sum(_events_in(s, c) for c in campaigns)
     with progress_bar("Verifying", total, enabled=not as_json) as advance:
         report = verify_everything(s.ledger, progress=advance)
+    read_models = _read_model_problem(s)
+    ok = report.ok and read_models is None
     if as_json:
         print_json(
             {
-                "ok": report.ok,
+                "ok": ok,
                 "storage": {"problem": _problem_doc(report.storage_problem)},
+                "read_models": {"problem": _problem_doc(read_models)},
                 "catalog": {"checked": report.catalog_checked, "problem": _problem_doc(report.catalog_problem)},
                 "campaigns": [{**_campaign_doc(c), "dropped_snapshots": dropped.get(c.campaign, [])} for c in report.campaigns],
             }
@@ -171,15 +186,30 @@ def _verify_all(s, drop: bool, as_json: bool) -> None:  # type: ignore[no-untype
                 _say_failed(problem)
         for campaign in report.campaigns:
             _say_campaign(campaign)
-        if report.ok:
+        if read_models is not None:
+            _say_failed(read_models)
+        if ok:
             events = sum(b.checked for c in report.campaigns for b in c.branches)
             branches = sum(len(c.branches) for c in report.campaigns)
             stdout_console().print(
                 f"[green]OK[/]: the registry, {len(report.campaigns)} campaign(s), {branches} branch(es) "
                 f"and {events} events verified."
             )
-    if not report.ok:
+    if not ok:
         raise typer.Exit(ExitCode.REFUSED)
+
+
+def _read_model_problem(s):  # type: ignore[no-untyped-def]
+    """The SQL read models (the roll index of `dice stats`) against the log they are built from."""
+    from ..ledger.integrity import Problem
+    from ..projections import roll_index  # SQLAlchemy: paid by verify, not by every command
+
+    engine = roll_index.engine_for(s.settings)
+    try:
+        message = roll_index.check(s.ledger, engine)
+    finally:
+        engine.dispose()
+    return Problem(0, message, "read-model") if message is not None else None
 
 
 def _events_in(s, campaign) -> int:  # type: ignore[no-untyped-def]

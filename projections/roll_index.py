@@ -314,6 +314,51 @@ def position(engine: sa.Engine) -> int | None:
         return None if value is None else int(value)
 
 
+def check(ledger: Ledger, engine: sa.Engine) -> str | None:
+    """The roll index against the log: exactly the rows the events give, up to its tracked position.
+
+    `dice stats` reads its counts from here, so an edited row would change what it shows;
+    `verify` recomputes the rows and names the first that differs. None when it holds (or
+    when there is no index: then nothing is read from it).
+    """
+    at = position(engine)
+    if at is None:
+        return None
+    recorder, mapper = ledger.app.recorder, ledger.app.mapper
+    head = recorder.max_notification_id() or 0
+    if at > head:
+        return (
+            f"the roll index (dice stats) claims the log up to notification {at}, but the log ends at {head}: "
+            "it was changed outside the ledger; `showrunner dice stats --rebuild` rebuilds it"
+        )
+    columns = [c.name for c in roll_dice.columns]
+    expected: list[tuple[Any, ...]] = []
+    done = 0
+    while done < at:
+        batch = recorder.select_notifications(done, BATCH, stop=at, topics=rolled_topics(), inclusive_of_start=False)
+        for notification in batch:
+            expected += [_row_key(row, columns) for row in dice_rows(notification.id, mapper.to_domain_event(notification))]
+        if len(batch) < BATCH:
+            break
+        done = batch[-1].id
+    with _database_errors(), engine.connect() as conn:
+        query = sa.select(roll_dice).order_by(roll_dice.c.notification_id, roll_dice.c.seq)
+        actual = [_row_key(dict(row._mapping), columns) for row in conn.execute(query)]
+    if actual == expected:
+        return None
+    first = next((i for i, (a, e) in enumerate(zip(actual, expected, strict=False)) if a != e), min(len(actual), len(expected)))
+    where = (actual[first] if first < len(actual) else expected[first])[0]
+    return (
+        f"the roll index (dice stats) differs from the log at notification {where}: it was changed outside "
+        "the ledger; `showrunner dice stats --rebuild` rebuilds it"
+    )
+
+
+def _row_key(row: dict[str, Any], columns: list[str]) -> tuple[Any, ...]:
+    # The backends hand back ids as UUID or as text: compare them as text.
+    return tuple(str(row[c]) if c.endswith("_id") and c != "notification_id" else row[c] for c in columns)
+
+
 def _has_table(conn: sa.Connection, table: sa.Table) -> bool:
     # The inspector ignores schema_translate_map: name the ledger's schema to it.
     schema = conn.get_execution_options().get("schema_translate_map", {}).get(None)

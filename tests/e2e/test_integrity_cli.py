@@ -235,3 +235,24 @@ def test_a_malformed_campaign_digest_is_a_usage_error(run, played: list[dict], d
 
 def test_verify_all_and_against_together_is_a_usage_error(run, played: list[dict]) -> None:
     assert_refused(run("verify", "--all", "--against", f"8:{'a' * 64}"), 2, "--all checks every campaign")
+
+
+def test_verify_catches_an_edited_roll_index(run, db: str, played: list[dict]) -> None:
+    """`dice stats` reads its counts from the roll index: an edited row fails `verify` until rebuilt."""
+    assert run("check", "Mara", "fight", "-d", "HARD", "--action", "5,4,2", "--script", "5,4", "--no-input").code == 0
+    def stats() -> dict:
+        return {k: v for k, v in run("dice", "stats", "--json").json().items() if k != "index"}
+
+    before = stats()
+    assert run("verify").code == 0
+    with sqlite3.connect(db) as conn:
+        changed = conn.execute("UPDATE srl_roll_dice SET face = 6 WHERE seq = 0").rowcount
+    assert changed >= 1
+    assert stats() != before  # what a reader sees changed ...
+    for args in (("verify",), ("verify", "--all")):
+        failed = run(*args)  # ... and verify says so
+        assert failed.code == 1, failed
+        assert any("the roll index (dice stats) differs from the log" in line for line in failed.err_lines), failed.err
+    assert run("verify", "--all", "--json").json()["read_models"]["problem"]["scope"] == "read-model"
+    assert run("dice", "stats", "--rebuild").code == 0
+    assert run("verify").code == 0 and stats() == before

@@ -423,3 +423,21 @@ def test_filters_by_source_and_colour(ledger, engine, played):
     script = indexed(engine, played, colour="script")
     assert script == Counter({k: v for k, v in everything.items() if k[0] == "script"})
     assert sum(script.values()) == 10  # two Script Dice per check
+
+
+def test_check_holds_for_a_faithful_index_and_names_an_edited_one(ledger, engine, played):
+    assert roll_index.check(ledger, engine) is None  # no index yet: nothing is read from one
+    roll_index.catch_up(ledger, engine)
+    assert roll_index.check(ledger, engine) is None
+    with engine.begin() as conn:
+        conn.execute(sa.update(roll_index.roll_dice).where(roll_index.roll_dice.c.seq == 0).values(face=6))
+    assert "differs from the log" in roll_index.check(ledger, engine)
+    roll_index.rebuild(ledger, engine)
+    assert roll_index.check(ledger, engine) is None
+    with engine.begin() as conn:
+        conn.execute(sa.delete(roll_index.roll_dice).where(roll_index.roll_dice.c.seq == 1))
+    assert "differs from the log" in roll_index.check(ledger, engine)
+    roll_index.rebuild(ledger, engine)
+    with engine.begin() as conn:
+        conn.execute(sa.update(roll_index.tracking).values(position=10**9))  # new rolls would never be counted
+    assert "claims the log up to notification 1000000000" in roll_index.check(ledger, engine)
