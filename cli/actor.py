@@ -11,7 +11,7 @@ from .errors import UsageProblem
 from .options import JsonOption, writes
 from .safe_text import markup
 from .session import print_json, session, stdout_console
-from .world_common import director_only, difficulty, faces_option, parse_faces, recording, report, stars_view
+from .world_common import difficulty, director_only, faces_option, parse_faces, recording, report, stars_view
 
 app = typer.Typer(
     help="The Supporting Cast: Actors on the d100 roster (Appendix A).",
@@ -61,17 +61,55 @@ def create(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The Actor's name (never shared with a Star or a Threat).")],
     concept: Annotated[str, typer.Option("--concept", help="Who they are, in a few words.")] = "",
-    primary: Annotated[str | None, typer.Option("--primary", help=f"Primary Ability ({ABILITIES}); rolled on a d10 if not given.")] = None,
-    secondary: Annotated[str | None, typer.Option("--secondary", help="Secondary Ability; rolled if not given (a repeat of the Primary is rolled again).")] = None,
-    power_level: Annotated[str | None, typer.Option("--power-level", "-l", help="Power Level, NORMAL to GODLIKE; rolled on 3d6 if not given.")] = None,
-    pips: Annotated[str | None, typer.Option("--pips", metavar="P,P,…", help="The Power Dice given whole, NORMAL first, e.g. 3,4 (a HARD Actor): nothing is rolled for them.")] = None,
-    scale: Annotated[str, typer.Option("--scale", help="Scaled Power for a rolled Power Level: typical (middle die), minor (lowest) or powerful (highest).")] = "typical",
-    slot: Annotated[int | None, typer.Option("--slot", min=1, max=100, help="The roster slot (default: the next Unlocked, else the lowest empty).")] = None,
+    primary: Annotated[
+        str | None, typer.Option("--primary", help=f"Primary Ability ({ABILITIES}); rolled on a d10 if not given.")
+    ] = None,
+    secondary: Annotated[
+        str | None,
+        typer.Option(
+            "--secondary", help="Secondary Ability; rolled if not given (a repeat of the Primary is rolled again)."
+        ),
+    ] = None,
+    power_level: Annotated[
+        str | None,
+        typer.Option("--power-level", "-l", help="Power Level, NORMAL to GODLIKE; rolled on 3d6 if not given."),
+    ] = None,
+    pips: Annotated[
+        str | None,
+        typer.Option(
+            "--pips",
+            metavar="P,P,…",
+            help="The Power Dice given whole, NORMAL first, e.g. 3,4 (a HARD Actor): nothing is rolled for them.",
+        ),
+    ] = None,
+    scale: Annotated[
+        str,
+        typer.Option(
+            "--scale",
+            help="Scaled Power for a rolled Power Level: typical (middle die), minor (lowest) or powerful (highest).",
+        ),
+    ] = "typical",
+    slot: Annotated[
+        int | None,
+        typer.Option(
+            "--slot", min=1, max=100, help="The roster slot (default: the next Unlocked, else the lowest empty)."
+        ),
+    ] = None,
     specialty: Annotated[list[str] | None, typer.Option("--specialty", "-s", help="A Specialty (repeatable).")] = None,
     scar: Annotated[list[str] | None, typer.Option("--scar", help="A Scar (repeatable).")] = None,
     agenda: Annotated[str, typer.Option("--agenda", help="What they want.")] = "",
-    bond: Annotated[list[str] | None, typer.Option("--bond", metavar="LEVEL=NAME", help="A Bond slot, e.g. H=Grim (a Star's name makes it a Star's slot; repeatable).")] = None,
-    grudge: Annotated[list[str] | None, typer.Option("--grudge", metavar="LEVEL=NAME", help="A Grudge slot, e.g. N='Mara Voss' (repeatable).")] = None,
+    bond: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bond",
+            metavar="LEVEL=NAME",
+            help="A Bond slot, e.g. H=Grim (a Star's name makes it a Star's slot; repeatable).",
+        ),
+    ] = None,
+    grudge: Annotated[
+        list[str] | None,
+        typer.Option("--grudge", metavar="LEVEL=NAME", help="A Grudge slot, e.g. N='Mara Voss' (repeatable)."),
+    ] = None,
     ability_dice: AbilityDice = None,
     power_level_dice: PowerLevelDice = None,
     power: PowerFaces = None,
@@ -92,28 +130,46 @@ def create(
         given_pips = tuple(parse_faces({"pips": ("--pips", [pips], 6)})["pips"])
         if not given_pips:
             raise UsageProblem("--pips needs at least one die, like 3 or 3,4")
-    faces = parse_faces({
-        "ability": ("--ability-dice", ability_dice, 10), "power_level": ("--power-level-dice", power_level_dice, 6),
-        "power": ("--power", power, 6),
-    })
+    faces = parse_faces(
+        {
+            "ability": ("--ability-dice", ability_dice, 10),
+            "power_level": ("--power-level-dice", power_level_dice, 6),
+            "power": ("--power", power, 6),
+        }
+    )
     s = session(ctx)
     director_only(s, "casts Actors")
     ref = s.target()
     state = s.ledger.view(ref).state
     spec = ActorSpec(
-        name=name, concept=concept, scale=scale, primary=_ability("--primary", primary),  # type: ignore[arg-type]
-        secondary=_ability("--secondary", secondary), power_level=level, pips=given_pips,
-        specialties=tuple(specialty or ()), scars=tuple(scar or ()), agenda=agenda,
-        bonds=_ties("--bond", bond, state), grudges=_ties("--grudge", grudge, state), slot=slot,
+        name=name,
+        concept=concept,
+        scale=scale,
+        primary=_ability("--primary", primary),  # type: ignore[arg-type]
+        secondary=_ability("--secondary", secondary),
+        power_level=level,
+        pips=given_pips,
+        specialties=tuple(specialty or ()),
+        scars=tuple(scar or ()),
+        agenda=agenda,
+        bonds=_ties("--bond", bond, state),
+        grudges=_ties("--grudge", grudge, state),
+        slot=slot,
     )
-    result = recording(lambda: world.create_actor(s.ledger, ref, spec, faces=faces or None, by=s.recorded_by(ref)), FLAGS)
+    result = recording(
+        lambda: world.create_actor(s.ledger, ref, spec, faces=faces or None, by=s.recorded_by(ref)), FLAGS
+    )
     report(ref, result, as_json)
 
 
 def actor_json(actor: Any, slot: int | None) -> dict:
     data = actor.model_dump(mode="json")
-    return {**data, "slot": slot, "power_level": actor.power.top.value if actor.power.top else None,
-            "power_dice": actor.power.describe()}
+    return {
+        **data,
+        "slot": slot,
+        "power_level": actor.power.top.value if actor.power.top else None,
+        "power_dice": actor.power.describe(),
+    }
 
 
 def ties_text(ties: Any) -> str:
@@ -143,8 +199,13 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
     for a in actors:
         slot = w.roster.slot_of(a.name)
         table.add_row(
-            str(slot or "—"), markup(a.name, lines=False), a.power.top.value if a.power.top else "—", a.power.describe(),
-            f"{a.primary.value.title()}/{a.secondary.value.title()}", markup(ties_text(a.bonds)), markup(ties_text(a.grudges)),
+            str(slot or "—"),
+            markup(a.name, lines=False),
+            a.power.top.value if a.power.top else "—",
+            a.power.describe(),
+            f"{a.primary.value.title()}/{a.secondary.value.title()}",
+            markup(ties_text(a.bonds)),
+            markup(ties_text(a.grudges)),
             "WRITTEN OFF" if a.written_off else "",
         )
     stdout_console().print(table)
@@ -174,11 +235,16 @@ def show(
         return
     grid = Table.grid(padding=(0, 2))
     rows = [
-        ("Concept", a.concept or "—"), ("Roster slot", str(slot or "—")),
-        ("Power Level", a.power.top.value if a.power.top else "—"), ("Power Dice", a.power.describe()),
+        ("Concept", a.concept or "—"),
+        ("Roster slot", str(slot or "—")),
+        ("Power Level", a.power.top.value if a.power.top else "—"),
+        ("Power Dice", a.power.describe()),
         ("Abilities", f"{a.primary.value.title()} (Primary), {a.secondary.value.title()} (Secondary)"),
-        ("Specialties", ", ".join(a.specialties) or "—"), ("Scars", ", ".join(a.scars) or "—"),
-        ("Agenda", a.agenda or "—"), ("Bonds", ties_text(a.bonds)), ("Grudges", ties_text(a.grudges)),
+        ("Specialties", ", ".join(a.specialties) or "—"),
+        ("Scars", ", ".join(a.scars) or "—"),
+        ("Agenda", a.agenda or "—"),
+        ("Bonds", ties_text(a.bonds)),
+        ("Grudges", ties_text(a.grudges)),
     ]
     if a.written_off:
         rows.append(("Status", "WRITTEN OFF"))
@@ -195,7 +261,9 @@ def contest(
     ctx: typer.Context,
     first: Annotated[str, typer.Argument(help="One Actor.")],
     second: Annotated[str, typer.Argument(help="The other Actor.")],
-    level: Annotated[str, typer.Option("--difficulty", "-d", help="The Difficulty of the clash: the die whose pips are compared.")],
+    level: Annotated[
+        str, typer.Option("--difficulty", "-d", help="The Difficulty of the clash: the die whose pips are compared.")
+    ],
     as_json: JsonOption = False,
 ) -> None:
     """Actor against Actor off-screen (12.1J): no dice; the higher pips on the die at the
@@ -219,9 +287,22 @@ def contest(
 def tie(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The Actor whose Bond or Grudge moves.")],
-    bond: Annotated[str | None, typer.Option("--bond", metavar="NAME", help="The Star or Actor of the Bond that moves (or a new Bond).")] = None,
-    grudge: Annotated[str | None, typer.Option("--grudge", metavar="NAME", help="The Star or Actor of the Grudge that moves (or a new Grudge).")] = None,
-    to: Annotated[str | None, typer.Option("--to", metavar="LEVEL", help="The slot reached (default: one slot up; a new tie enters at NORMAL). Never above the Actor's Power Level.")] = None,
+    bond: Annotated[
+        str | None,
+        typer.Option("--bond", metavar="NAME", help="The Star or Actor of the Bond that moves (or a new Bond)."),
+    ] = None,
+    grudge: Annotated[
+        str | None,
+        typer.Option("--grudge", metavar="NAME", help="The Star or Actor of the Grudge that moves (or a new Grudge)."),
+    ] = None,
+    to: Annotated[
+        str | None,
+        typer.Option(
+            "--to",
+            metavar="LEVEL",
+            help="The slot reached (default: one slot up; a new tie enters at NORMAL). Never above the Actor's Power Level.",
+        ),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Move an Actor's Bond or Grudge up a slot, or to --to (12.1I): the person who held that slot

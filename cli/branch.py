@@ -24,7 +24,12 @@ def create(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The new branch's name.")],
     at: Annotated[int | None, typer.Option("--at", min=1, help="Fork after event N (default: the head).")] = None,
-    source: Annotated[str | None, typer.Option("--from", help="Branch to fork (default: the current branch).", autocompletion=completion.branches)] = None,
+    source: Annotated[
+        str | None,
+        typer.Option(
+            "--from", help="Branch to fork (default: the current branch).", autocompletion=completion.branches
+        ),
+    ] = None,
     use: Annotated[bool, typer.Option("--use/--no-use", help="Make the new branch the current one.")] = True,
     as_json: JsonOption = False,
 ) -> None:
@@ -181,7 +186,10 @@ def diff(
         )
         return
     console = stdout_console()
-    console.print(f"[bold]{a}[/] and [bold]{b}[/] share events #1 to #{split}" + (f" (hash {split_hash[:12]})" if split_hash else ""))
+    console.print(
+        f"[bold]{a}[/] and [bold]{b}[/] share events #1 to #{split}"
+        + (f" (hash {split_hash[:12]})" if split_hash else "")
+    )
     for name, rows in ((a, only_a), (b, only_b)):
         table = Table(title=f"Only in {name} ({len(rows)})")
         table.add_column("#", justify="right")

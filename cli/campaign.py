@@ -14,7 +14,7 @@ from .session import print_json, session, stderr_console, stdout_console
 
 app = typer.Typer(
     help="Create, list and choose campaigns.",
-    epilog="Example: showrunner campaign new \"Neon Harbor\"",
+    epilog='Example: showrunner campaign new "Neon Harbor"',
     no_args_is_help=True,
 )
 
@@ -29,9 +29,15 @@ def new(
     sfx_budget: Annotated[int, typer.Option("--sfx-budget", min=0, help="The show's SFX budget.")] = 0,
     ruleset: Annotated[
         str,
-        typer.Option("--ruleset", help="The rules the campaign is played by (`showrunner ruleset list`).", autocompletion=completion.rulesets),
+        typer.Option(
+            "--ruleset",
+            help="The rules the campaign is played by (`showrunner ruleset list`).",
+            autocompletion=completion.rulesets,
+        ),
     ] = "showrunner",
-    name: Annotated[str | None, typer.Option("--name", help="Short name used on the command line (default: from the title).")] = None,
+    name: Annotated[
+        str | None, typer.Option("--name", help="Short name used on the command line (default: from the title).")
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Create a campaign, commit a fresh dice seed, and make it the current campaign.
@@ -94,7 +100,9 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
     for column in ("", "name", "title", "ruleset", "id"):
         table.add_column(column)
     for c in campaigns:
-        table.add_row("*" if c.name == current else "", c.name, markup(c.title, lines=False), markup(c.ruleset), c.id.hex[:8])
+        table.add_row(
+            "*" if c.name == current else "", c.name, markup(c.title, lines=False), markup(c.ruleset), c.id.hex[:8]
+        )
     stdout_console().print(table)
 
 
@@ -119,4 +127,3 @@ def use(
 
 def _campaign_doc(entry) -> dict:
     return {"name": entry.name, "title": entry.title, "ruleset": entry.ruleset, "id": str(entry.id)}
-

@@ -48,14 +48,19 @@ _STYLE = {
 def stats(
     ctx: typer.Context,
     star: Annotated[
-        str | None, typer.Option("--star", "-s", help="Only the dice this Star rolled.", autocompletion=completion.stars)
+        str | None,
+        typer.Option("--star", "-s", help="Only the dice this Star rolled.", autocompletion=completion.stars),
     ] = None,
     source: Annotated[
-        SourceChoice | None, typer.Option("--source", help="Only ledger dice (derived from the seed) or table dice (typed in).")
+        SourceChoice | None,
+        typer.Option("--source", help="Only ledger dice (derived from the seed) or table dice (typed in)."),
     ] = None,
     colour: Annotated[
         ColourChoice | None,
-        typer.Option("--colour", help="Only dice of this colour (Action includes Retake re-rolls; other: Spotlight, Anomaly, Scar slots…)."),
+        typer.Option(
+            "--colour",
+            help="Only dice of this colour (Action includes Retake re-rolls; other: Spotlight, Anomaly, Scar slots…).",
+        ),
     ] = None,
     rebuild: Annotated[
         bool, typer.Option("--rebuild", help="Drop the roll index and rebuild it from the whole log first.")
@@ -149,9 +154,7 @@ def stats(
     if total == 0:
         console.print(f"No dice rolled on {ref.campaign.name}/{ref.branch.name}{scope}{who} yet.", highlight=False)
         return
-    console.print(
-        f"[bold]{total}[/] dice on {ref.campaign.name}/{ref.branch.name}{scope}{who}", highlight=False
-    )
+    console.print(f"[bold]{total}[/] dice on {ref.campaign.name}/{ref.branch.name}{scope}{who}", highlight=False)
     for title, label, groups in (
         ("By die colour", "Colour", by_colour),
         ("By Star", "Star", by_star),

@@ -33,7 +33,9 @@ def spend(
     star: StarArg,
     pool: PoolArg,
     amount: AmountOpt = 1,
-    push: Annotated[bool, typer.Option("--push", help="Push Your Limits: pay what the pool lacks by exhausting icons.")] = False,
+    push: Annotated[
+        bool, typer.Option("--push", help="Push Your Limits: pay what the pool lacks by exhausting icons.")
+    ] = False,
     reason: ReasonOpt = "",
     as_json: JsonOption = False,
 ) -> None:

@@ -16,7 +16,11 @@ def head(
     ctx: typer.Context,
     whole_campaign: Annotated[
         bool,
-        typer.Option("--campaign-digest", "--campaign", help="Print the campaign digest instead: every branch's name, fork point and head under one hash."),
+        typer.Option(
+            "--campaign-digest",
+            "--campaign",
+            help="Print the campaign digest instead: every branch's name, fork point and head under one hash.",
+        ),
     ] = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -35,13 +39,28 @@ def head(
     if whole_campaign:
         digest = campaign_digest(s.ledger, ref.campaign)
         if as_json:
-            print_json({"campaign": ref.campaign.name, "versions": list(digest.versions), "hash": digest.hash, "digest": str(digest)})
+            print_json(
+                {
+                    "campaign": ref.campaign.name,
+                    "versions": list(digest.versions),
+                    "hash": digest.hash,
+                    "digest": str(digest),
+                }
+            )
             return
         stdout_console().print(str(digest), highlight=False, soft_wrap=True)
         return
     branch_digest = s.ledger.head(ref)
     if as_json:
-        print_json({"campaign": ref.campaign.name, "branch": ref.branch.name, "version": branch_digest.version, "hash": branch_digest.hash, "digest": str(branch_digest)})
+        print_json(
+            {
+                "campaign": ref.campaign.name,
+                "branch": ref.branch.name,
+                "version": branch_digest.version,
+                "hash": branch_digest.hash,
+                "digest": str(branch_digest),
+            }
+        )
         return
     stdout_console().print(str(branch_digest), highlight=False, soft_wrap=True)
 
@@ -63,7 +82,10 @@ def verify(
     ] = False,
     drop_bad_snapshots: Annotated[
         bool,
-        typer.Option("--drop-bad-snapshots", help="First delete snapshots that are misplaced or do not match their events (they are only a cache)."),
+        typer.Option(
+            "--drop-bad-snapshots",
+            help="First delete snapshots that are misplaced or do not match their events (they are only a cache).",
+        ),
     ] = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -160,7 +182,9 @@ def _verify_all(s, drop: bool, as_json: bool) -> None:  # type: ignore[no-untype
                 "ok": report.ok,
                 "storage": {"problem": _problem_doc(report.storage_problem)},
                 "catalog": {"checked": report.catalog_checked, "problem": _problem_doc(report.catalog_problem)},
-                "campaigns": [{**_campaign_doc(c), "dropped_snapshots": dropped.get(c.campaign, [])} for c in report.campaigns],
+                "campaigns": [
+                    {**_campaign_doc(c), "dropped_snapshots": dropped.get(c.campaign, [])} for c in report.campaigns
+                ],
             }
         )
     else:
@@ -186,7 +210,9 @@ def _events_in(s, campaign) -> int:  # type: ignore[no-untyped-def]
     from ..ledger.errors import LedgerError
 
     try:
-        return sum(s.ledger.head(s.ledger.resolve(campaign, b.name)).version for b in s.ledger.registered_branches(campaign))
+        return sum(
+            s.ledger.head(s.ledger.resolve(campaign, b.name)).version for b in s.ledger.registered_branches(campaign)
+        )
     except LedgerError:
         return 0  # the verification itself names what is damaged
 
@@ -249,7 +275,9 @@ def _say_failed(problem) -> None:  # type: ignore[no-untyped-def]
 def _say_dropped(versions: list, campaign: str | None = None) -> None:  # type: ignore[type-arg]
     if versions:
         where = f" in {campaign}" if campaign else ""
-        stderr_console().print(f"Dropped bad snapshots{where} at " + ", ".join(f"#{v}" if isinstance(v, int) else v for v in versions))
+        stderr_console().print(
+            f"Dropped bad snapshots{where} at " + ", ".join(f"#{v}" if isinstance(v, int) else v for v in versions)
+        )
 
 
 def register(root: typer.Typer) -> None:

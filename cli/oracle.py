@@ -30,7 +30,9 @@ MenuDice = faces_option("--menu", "The 2d10 on the Consequence Menu, e.g. 5,7.")
 def ask(
     ctx: typer.Context,
     question: Annotated[str, typer.Argument(help="A Yes/No question.")],
-    level: Annotated[str, typer.Option("--difficulty", "-d", help="EASY (extremely likely) to EPIC (extremely unlikely).")] = "NORMAL",
+    level: Annotated[
+        str, typer.Option("--difficulty", "-d", help="EASY (extremely likely) to EPIC (extremely unlikely).")
+    ] = "NORMAL",
     oracle: OracleDice = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -44,8 +46,10 @@ def ask(
     faces = parse_faces({"oracle": ("--oracle", oracle, 6)})
     s = session(ctx)
     ref = s.target()
-    result = recording(lambda: world.ask_oracle(s.ledger, ref, question, chosen, faces=faces or None,
-                                                by=s.recorded_by(ref)), {"oracle": "--oracle"})
+    result = recording(
+        lambda: world.ask_oracle(s.ledger, ref, question, chosen, faces=faces or None, by=s.recorded_by(ref)),
+        {"oracle": "--oracle"},
+    )
     report(ref, result, as_json, answer=result.events[-1].fact.answer)
 
 
@@ -53,7 +57,10 @@ def ask(
 @writes
 def menu(
     ctx: typer.Context,
-    level: Annotated[str, typer.Option("--difficulty", "-d", help="The failed check's original Difficulty: it sizes the Consequences.")],
+    level: Annotated[
+        str,
+        typer.Option("--difficulty", "-d", help="The failed check's original Difficulty: it sizes the Consequences."),
+    ],
     disaster: Annotated[bool, typer.Option("--disaster", help="A Disaster: both options apply.")] = False,
     menu_dice: MenuDice = None,
     as_json: JsonOption = False,
@@ -68,8 +75,12 @@ def menu(
     faces = parse_faces({"menu": ("--menu", menu_dice, 10)})
     s = session(ctx)
     ref = s.target()
-    result = recording(lambda: world.consequence_menu(s.ledger, ref, chosen, disaster=disaster, faces=faces or None,
-                                                      by=s.recorded_by(ref)), {"menu": "--menu"})
+    result = recording(
+        lambda: world.consequence_menu(
+            s.ledger, ref, chosen, disaster=disaster, faces=faces or None, by=s.recorded_by(ref)
+        ),
+        {"menu": "--menu"},
+    )
     fact = result.events[-1].fact
     report(ref, result, as_json, options=[o.model_dump() for o in fact.options])
     if not as_json:
@@ -84,7 +95,12 @@ def menu(
 @writes
 def writers_turn(
     ctx: typer.Context,
-    steps: Annotated[list[str], typer.Argument(help="The plan, in order: 'roll' rolls a Subplot (1 Studio Note), a number Reveals that Subplot (1, or 0 if marked free).")],
+    steps: Annotated[
+        list[str],
+        typer.Argument(
+            help="The plan, in order: 'roll' rolls a Subplot (1 Studio Note), a number Reveals that Subplot (1, or 0 if marked free)."
+        ),
+    ],
     as_json: JsonOption = False,
     *,
     dice: WritersDice,
@@ -109,6 +125,7 @@ def writers_turn(
     s = session(ctx)
     director_only(s, "takes the Writer's Turn")
     ref = s.target()
-    result = recording(lambda: world.writers_turn(s.ledger, ref, plan, faces=faces or None, by=s.recorded_by(ref)),
-                       SUBPLOT_FLAGS)
+    result = recording(
+        lambda: world.writers_turn(s.ledger, ref, plan, faces=faces or None, by=s.recorded_by(ref)), SUBPLOT_FLAGS
+    )
     report(ref, result, as_json)

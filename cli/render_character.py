@@ -34,4 +34,8 @@ def render_character(rules: Ruleset, character: Any, *, title_suffix: str = "") 
         for key, value in character.model_dump(mode="json").items():
             table.add_row(Text(plain(key, lines=False)), Text(plain(str(value))))
         blocks.append(table)
-    return Panel(Group(*blocks), title=f"[bold]{markup(character.name, lines=False)}[/]{markup(title_suffix)}", title_align="left")
+    return Panel(
+        Group(*blocks),
+        title=f"[bold]{markup(character.name, lines=False)}[/]{markup(title_suffix)}",
+        title_align="left",
+    )

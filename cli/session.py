@@ -113,10 +113,7 @@ class Session:
         if remembered.get("campaign") != campaign:
             remembered = {}
         return (
-            self.branch
-            or os.environ.get("SHOWRUNNER_BRANCH")
-            or remembered.get("branches", {}).get(campaign)
-            or "main"
+            self.branch or os.environ.get("SHOWRUNNER_BRANCH") or remembered.get("branches", {}).get(campaign) or "main"
         )
 
     def target(self, branch: str | None = None) -> BranchRef:

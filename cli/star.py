@@ -25,7 +25,11 @@ def add(
     ctx: typer.Context,
     file: Annotated[
         Path,
-        typer.Option("--file", "-f", help="A character file (.toml or .json) of the campaign's ruleset: see docs/reference/star-file.md."),
+        typer.Option(
+            "--file",
+            "-f",
+            help="A character file (.toml or .json) of the campaign's ruleset: see docs/reference/star-file.md.",
+        ),
     ],
     as_json: JsonOption = False,
 ) -> None:
@@ -46,7 +50,9 @@ def add(
     if as_json:
         print_json({"star": sheet.name, "events": [e.version for e in result.events], "branch": ref.branch.name})
         return
-    stdout_console().print(f"Added [bold]{markup(sheet.name)}[/] to {ref.campaign.name}/{ref.branch.name} as event #{result.last_version}.")
+    stdout_console().print(
+        f"Added [bold]{markup(sheet.name)}[/] to {ref.campaign.name}/{ref.branch.name} as event #{result.last_version}."
+    )
 
 
 @app.command("list")
@@ -65,23 +71,41 @@ def list_(
     view = s.ledger.view(s.target(), at)
     stars = list(s.seen(view.state).roster().values())
     if as_json:
-        print_json({"branch": view.ref.branch.name, "as_of": view.version, "stars": [
-            {"name": x.name, "player": getattr(x, "player", None), "concept": getattr(x, "concept", None),
-             "written_off": getattr(x, "written_off", False)} for x in stars
-        ]})
+        print_json(
+            {
+                "branch": view.ref.branch.name,
+                "as_of": view.version,
+                "stars": [
+                    {
+                        "name": x.name,
+                        "player": getattr(x, "player", None),
+                        "concept": getattr(x, "concept", None),
+                        "written_off": getattr(x, "written_off", False),
+                    }
+                    for x in stars
+                ],
+            }
+        )
         return
     table = Table(title=f"{view.state.character_noun}s as of #{view.version}")
     for column in ("name", "player", "concept", ""):
         table.add_column(column)
     for x in stars:
-        table.add_row(*(markup(text, lines=False) for text in (x.name, getattr(x, "player", None) or "", getattr(x, "concept", None) or "")),
-                      "WRITTEN OFF" if getattr(x, "written_off", False) else "")
+        table.add_row(
+            *(
+                markup(text, lines=False)
+                for text in (x.name, getattr(x, "player", None) or "", getattr(x, "concept", None) or "")
+            ),
+            "WRITTEN OFF" if getattr(x, "written_off", False) else "",
+        )
     stdout_console().print(table)
 
 
 def sheet(
     ctx: typer.Context,
-    star: Annotated[str, typer.Argument(help="The Star's name (any case, or the start of it).", autocompletion=completion.stars)],
+    star: Annotated[
+        str, typer.Argument(help="The Star's name (any case, or the start of it).", autocompletion=completion.stars)
+    ],
     at: Annotated[int | None, typer.Option("--at", min=1, help="The sheet as of event N.")] = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -99,7 +123,9 @@ def sheet(
     if as_json:
         print_json({"branch": ref.branch.name, "as_of": view.version, "star": found.model_dump(mode="json")})
         return
-    stdout_console().print(render_character(ruleset_of(view.state), found, title_suffix=f" · {ref.branch.name} #{view.version}"))
+    stdout_console().print(
+        render_character(ruleset_of(view.state), found, title_suffix=f" · {ref.branch.name} #{view.version}")
+    )
 
 
 def register(root: typer.Typer) -> None:

@@ -9,8 +9,8 @@ from typing import Annotated
 import typer
 
 from .errors import UsageProblem
-from .private_files import private_file
 from .options import JsonOption
+from .private_files import private_file
 from .progress import progress_bar
 from .safe_text import markup
 from .session import print_json, session, stdout_console
@@ -50,7 +50,9 @@ def export(
     if as_json:
         print_json({"file": str(path), "branch": ref.branch.name, "events": count - 1, "redacted": not s.is_director})
         return
-    stdout_console().print(f"Exported {count - 1} events of {ref.campaign.name}/{ref.branch.name} to {markup(str(path))}.")
+    stdout_console().print(
+        f"Exported {count - 1} events of {ref.campaign.name}/{ref.branch.name} to {markup(str(path))}."
+    )
 
 
 def import_(

@@ -72,7 +72,9 @@ def read_character(
 def _document(data: bytes, suffix: str, noun: str) -> tuple[dict, str]:
     if suffix not in SUFFIXES:
         accepted = " or ".join(SUFFIXES)
-        raise FileProblem("", f"unsupported file type {shown(suffix or '(none)')}: a {noun} file must end in {accepted}")
+        raise FileProblem(
+            "", f"unsupported file type {shown(suffix or '(none)')}: a {noun} file must end in {accepted}"
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

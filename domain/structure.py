@@ -212,7 +212,11 @@ class PostShowAnswered(CampaignFact, topic="ledger/PostShowAnswered"):
         a = self.answers
         parts = [f"{x.star} earned {x.amount} Acclaim" for x in a.acclaim if x.amount]
         for c in a.connections:
-            parts.append(f"{c.star} formed a Bond with {c.target}" if c.kind == "bond" else f"{c.star} took a Grudge against {c.target}")
+            parts.append(
+                f"{c.star} formed a Bond with {c.target}"
+                if c.kind == "bond"
+                else f"{c.star} took a Grudge against {c.target}"
+            )
         if a.entertaining is not None or a.premise is not None:
             xp = a.ensemble_xp
             parts.append(f"the Cast earned {xp} Ensemble XP" if xp else "the Cast earned no Ensemble XP")
@@ -234,7 +238,13 @@ class PostShowAnswered(CampaignFact, topic="ledger/PostShowAnswered"):
 
 
 STRUCTURE_FACTS: tuple[type[CampaignFact], ...] = (
-    SeasonStarted, SeasonEnded, EpisodeStarted, SceneStarted, SceneEnded, EpisodeEnded, PostShowAnswered,
+    SeasonStarted,
+    SeasonEnded,
+    EpisodeStarted,
+    SceneStarted,
+    SceneEnded,
+    EpisodeEnded,
+    PostShowAnswered,
 )
 
 
@@ -305,7 +315,9 @@ def decide_post_show(state: CampaignState, post_show: PostShow) -> list[Campaign
             raise RuleViolation("no Episode has ended yet, so there is no Post-Show to answer")
         raise RuleViolation(f"the Post-Show of Episode {s.episode} is already recorded")
     if post_show.is_empty():
-        raise RuleViolation("the Post-Show needs at least one answer (Acclaim, a Bond or Grudge, or an Ensemble question)")
+        raise RuleViolation(
+            "the Post-Show needs at least one answer (Acclaim, a Bond or Grudge, or an Ensemble question)"
+        )
     return [PostShowAnswered(episode=s.episode, answers=check_post_show(state, post_show))]
 
 
@@ -330,7 +342,9 @@ def check_post_show(state: CampaignState, post_show: PostShow) -> PostShow:
     return post_show.model_copy(update={"acclaim": tuple(acclaim), "connections": tuple(connections)})
 
 
-def decide_start_scene(state: CampaignState, goal: str = "", location: str = "", aesthetic: str = "") -> list[CampaignFact]:
+def decide_start_scene(
+    state: CampaignState, goal: str = "", location: str = "", aesthetic: str = ""
+) -> list[CampaignFact]:
     s = state.structure
     if not s.episode_open:
         raise RuleViolation("no Episode is on; a Scene needs one: `showrunner episode start`")
@@ -338,7 +352,11 @@ def decide_start_scene(state: CampaignState, goal: str = "", location: str = "",
         raise RuleViolation(f"Scene {s.scene} is still open; end it first with `showrunner scene end`")
     return [
         SceneStarted(
-            episode=s.episode, number=s.scene + 1, goal=_clean(goal), location=_clean(location), aesthetic=_clean(aesthetic)
+            episode=s.episode,
+            number=s.scene + 1,
+            goal=_clean(goal),
+            location=_clean(location),
+            aesthetic=_clean(aesthetic),
         )
     ]
 
@@ -350,4 +368,3 @@ def decide_end_scene(state: CampaignState) -> list[CampaignFact]:
             raise RuleViolation("no Scene is open (no Episode is on either)")
         raise RuleViolation(f"no Scene is open in Episode {s.episode}; start one with `showrunner scene start`")
     return [SceneEnded(episode=s.episode, number=s.scene)]
-

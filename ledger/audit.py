@@ -60,15 +60,15 @@ class Audit:
 def audit(ledger: Ledger, ref: BranchRef, version: int, *, head: CampaignState | None = None) -> Audit:
     event = ledger.event(ref, version)
     if not isinstance(event.fact, RolledFact):
-        raise EventNotFound(f"event #{version} is a {event.type_name}, not a roll; `showrunner audit --all` lists the rolls")
+        raise EventNotFound(
+            f"event #{version} is a {event.type_name}, not a roll; `showrunner audit --all` lists the rolls"
+        )
     before = ledger.view(ref, version - 1).state
     head = head if head is not None else ledger.view(ref).state
     return _audit(event, before, head)
 
 
-def audit_all(
-    ledger: Ledger, ref: BranchRef, *, progress: Callable[[int], None] | None = None
-) -> Iterator[Audit]:
+def audit_all(ledger: Ledger, ref: BranchRef, *, progress: Callable[[int], None] | None = None) -> Iterator[Audit]:
     """Every roll of the branch, folding once through the history."""
     head = ledger.view(ref).state
     state = CampaignState()

@@ -13,8 +13,8 @@ from uuid import UUID
 from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
 from pydantic import ValidationError
 
-from .errors import UnreadableEvent
 from ..domain.events import fact_class
+from .errors import UnreadableEvent
 from .events import LedgerEvent
 from .integrity import hashed_fields
 
@@ -67,14 +67,11 @@ def decode_document(stored: StoredEvent) -> dict[str, Any]:
         return doc
     except (ValueError, UnicodeDecodeError) as e:
         raise UnreadableEvent(
-            f"event #{stored.originator_version} cannot be read ({e}); "
-            "the stored log was changed outside the ledger"
+            f"event #{stored.originator_version} cannot be read ({e}); the stored log was changed outside the ledger"
         ) from None
 
 
-def event_from_document(
-    branch: UUID, version: int, topic: str, doc: dict[str, Any]
-) -> LedgerEvent:
+def event_from_document(branch: UUID, version: int, topic: str, doc: dict[str, Any]) -> LedgerEvent:
     try:
         cls = fact_class(topic)
     except KeyError:
@@ -130,4 +127,3 @@ class FactMapper(Mapper):
         return event_from_document(
             branch, stored_event.originator_version, stored_event.topic, decode_document(stored_event)
         )
-

@@ -162,13 +162,17 @@ def command(fn: F) -> F:
 
 
 def _is_default(value: Any, default: Any) -> bool:
-    return value is default or (default is not inspect.Parameter.empty and type(value) is type(default) and value == default)
+    return value is default or (
+        default is not inspect.Parameter.empty and type(value) is type(default) and value == default
+    )
 
 
 # ----------------------------------------------------------------------- finding an old id
 
 
-def stored_with_given_id(recorder: Any, segments: Iterable[tuple[UUID, int, int | None]], given: str) -> list[StoredEvent]:
+def stored_with_given_id(
+    recorder: Any, segments: Iterable[tuple[UUID, int, int | None]], given: str
+) -> list[StoredEvent]:
     """The stored events in (after, upto] of each stream whose bytes hold `"command_id":"GIVEN#`.
 
     A byte search in the database, without decoding: the caller decodes what it finds and

@@ -50,8 +50,6 @@ class BranchForked(CampaignFact, topic="ledger/BranchForked"):
         return f"Branch '{self.name}' forked from '{self.parent_name}' at #{self.fork_version}"
 
 
-
-
 # The registry streams: which campaigns a database holds and which branches each has.
 
 
@@ -70,10 +68,6 @@ class BranchRegistered(Fact, topic="ledger/BranchRegistered"):
     fork_version: int
 
 
-
-
-
-
 class NoteRecorded(CampaignFact, topic="ledger/NoteRecorded"):
     """A line of narration or a Director's private note; changes no state."""
 
@@ -85,8 +79,6 @@ class NoteRecorded(CampaignFact, topic="ledger/NoteRecorded"):
     def recap(self) -> RecapLine | None:
         """Narration is what the table chose to write down: a notable beat, in its own words."""
         return RecapLine(weight=50, text=self.text, kind="note")
-
-
 
 
 class SeedRevealed(CampaignFact, topic="ledger/SeedRevealed"):
@@ -112,9 +104,6 @@ class SeedCommitted(CampaignFact, topic="ledger/SeedCommitted"):
 
     def summary(self) -> str:
         return f"New dice seed committed ({self.commitment[:12]}…)"
-
-
-
 
 
 def branch_fact_types() -> dict[str, type[Fact]]:

@@ -20,9 +20,9 @@ GENESIS_HASH = "0" * 64
 
 
 def canonical_json(document: dict[str, Any]) -> bytes:
-    return json.dumps(
-        document, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    ).encode("utf-8")
+    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode(
+        "utf-8"
+    )
 
 
 def hashed_fields(

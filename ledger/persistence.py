@@ -115,9 +115,7 @@ class DurableSQLiteFactory(SQLiteFactory):
     def __init__(self, env):  # type: ignore[no-untyped-def]
         super().__init__(env)
         old = self.datastore.pool
-        self.datastore.pool = _DurableConnectionPool(
-            db_name=old.db_name, lock_timeout=old.lock_timeout
-        )
+        self.datastore.pool = _DurableConnectionPool(db_name=old.db_name, lock_timeout=old.lock_timeout)
         old.close()
 
 
@@ -155,7 +153,7 @@ def _create_private_file(path: Path) -> None:
 
 
 def _sqlite_ledger(path: Path, lock_timeout: int) -> str:
-    """"missing", "empty" (no ledger tables yet) or "ledger"; refuses a file that cannot hold one.
+    """ "missing", "empty" (no ledger tables yet) or "ledger"; refuses a file that cannot hold one.
 
     Read through a read-only connection, so that looking never changes the file.
     """
@@ -189,7 +187,9 @@ def _sqlite_ledger(path: Path, lock_timeout: int) -> str:
         return "ledger"
     if held:
         # The ledger creates both tables before it writes a row: one alone, holding rows, is another program's.
-        raise SettingsError(f"{path} is another program's SQLite database ({ours[0]} without {_twin(ours[0])}), not a ledger; pass another --db")
+        raise SettingsError(
+            f"{path} is another program's SQLite database ({ours[0]} without {_twin(ours[0])}), not a ledger; pass another --db"
+        )
     return "empty"
 
 

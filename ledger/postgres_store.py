@@ -81,8 +81,7 @@ class BoundedApplicationRecorder(PostgresApplicationRecorder):
         for start in range(0, len(stored_events), _CHUNK):
             chunk = stored_events[start : start + _CHUNK]
             rows = [
-                self.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state)
-                for e in chunk
+                self.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state) for e in chunk
             ]
             curs.execute(query=self.insert_events_statement, params=(rows,))
             ids.extend(row["notification_id"] for row in curs.fetchall())  # a sync per chunk

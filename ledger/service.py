@@ -29,6 +29,7 @@ from eventsourcing.persistence import (
 from ..domain.campaign import CampaignState, Pitch
 from ..domain.dice import DiceSource, TableDice
 from ..domain.errors import DomainError, InvalidDice, InvalidSheet, UnknownName
+from ..domain.events import Fact, Visibility
 from ..domain.ruleset import Decided, RollContext
 from ..domain.rulesets import ruleset_of
 from ..domain.showrunner.check import Abandoned, CheckRequest, Chooser, resolve
@@ -39,10 +40,18 @@ from ..domain.showrunner.consequences import (
     PropChoice,
 )
 from ..domain.showrunner.consequences import decide as decide_consequence
+from ..domain.showrunner.events import (
+    CheckAbandoned,
+    CheckRolled,
+    ConsequenceSuffered,
+    InfluenceRegained,
+    InfluenceSpent,
+)
+from ..domain.showrunner.influence import PoolName, decide_regain, decide_spend
 from ..domain.showrunner.ladder import Difficulty
 from ..domain.showrunner.sheet import AbilityName
-from ..domain.showrunner.influence import PoolName, decide_regain, decide_spend
 from .codec import FactMapper, decode_document
+from .command_ids import CommandIdReused, RecordedId, command, given_part, note_replayed, stored_with_given_id
 from .dice import LedgerDice
 from .errors import (
     BranchExists,
@@ -51,16 +60,22 @@ from .errors import (
     CampaignNotFound,
     CommandConflict,
     EventNotFound,
+    HiddenFromStar,
     LedgerBusy,
     LedgerError,
-    HiddenFromStar,
     RegistryDamaged,
     UnreadableEvent,
 )
-from ..domain.events import Fact, Visibility
 from .events import LedgerEvent
-from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignStarted, NoteRecorded, SeedCommitted, SeedRevealed
-from ..domain.showrunner.events import CheckAbandoned, CheckRolled, ConsequenceSuffered, InfluenceRegained, InfluenceSpent
+from .facts import (
+    BranchForked,
+    BranchRegistered,
+    CampaignRegistered,
+    CampaignStarted,
+    NoteRecorded,
+    SeedCommitted,
+    SeedRevealed,
+)
 from .integrity import Digest
 from .persistence import is_busy_error
 from .registry import (
@@ -80,7 +95,6 @@ from .registry import (
 )
 from .seeds import KeyStore, commitment, new_seed
 from .streams import COMMAND_MEMORY, BranchSnapshot, Stream, fold_campaign
-from .command_ids import CommandIdReused, RecordedId, command, given_part, note_replayed, stored_with_given_id
 
 S = TypeVar("S")
 
@@ -166,7 +180,9 @@ class Ledger:
         catalog = self._load_registry(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog(), "the campaign catalog").state
         return sorted(catalog.campaigns.values(), key=lambda c: c.name)
 
-    def _load_registry(self, stream_id: UUID, campaign_id: UUID, fold: Callable[[S, Fact], S], initial: S, what: str) -> Stream[S]:
+    def _load_registry(
+        self, stream_id: UUID, campaign_id: UUID, fold: Callable[[S, Fact], S], initial: S, what: str
+    ) -> Stream[S]:
         """A registry stream; a damaged row is named as the registry's, not as a branch's event."""
         try:
             return self.load_stream(stream_id, campaign_id, fold, initial)
@@ -200,9 +216,7 @@ class Ledger:
         entry = index.by_name(branch_name)
         if entry is None:
             known = ", ".join(sorted(b.name for b in index.branches.values()))
-            raise BranchNotFound(
-                f"campaign '{campaign.name}' has no branch '{branch_name}' (branches: {known})"
-            )
+            raise BranchNotFound(f"campaign '{campaign.name}' has no branch '{branch_name}' (branches: {known})")
         return BranchRef(campaign, entry, tuple(lineage(index, entry)), index)
 
     # ----------------------------------------------------------------- reading
@@ -222,9 +236,7 @@ class Ledger:
         stream = self._load_branch(ref, at)
         return BranchView(ref, stream.version, stream.head_hash, stream.state)
 
-    def events(
-        self, ref: BranchRef, *, after: int = 0, upto: int | None = None
-    ) -> Iterator[LedgerEvent]:
+    def events(self, ref: BranchRef, *, after: int = 0, upto: int | None = None) -> Iterator[LedgerEvent]:
         for stored in self.stored_events(ref, after=after, upto=upto):
             yield self.app.mapper.to_domain_event(stored)
 
@@ -237,8 +249,7 @@ class Ledger:
     def _check_version(self, ref: BranchRef, version: int, head: Digest) -> None:
         if not 1 <= version <= head.version:
             raise EventNotFound(
-                f"branch '{ref.branch.name}' has events #1 to #{head.version}; "
-                f"there is no event #{version}"
+                f"branch '{ref.branch.name}' has events #1 to #{head.version}; there is no event #{version}"
             )
 
     def stored_events(self, ref: BranchRef, *, after: int = 0, upto: int | None = None) -> Iterator[StoredEvent]:
@@ -387,8 +398,7 @@ class Ledger:
                 self._take_snapshot(stream)
             return CommandResult(events, first_version=events[0].version, last_version=events[-1].version)
         raise CommandConflict(
-            f"branch '{ref.branch.name}' kept changing while this command ran "
-            f"({self.max_attempts} attempts); try again"
+            f"branch '{ref.branch.name}' kept changing while this command ran ({self.max_attempts} attempts); try again"
         )
 
     def _already_recorded(self, ref: BranchRef, first: int, last: int, replayed: bool = True) -> CommandResult:
@@ -499,12 +509,17 @@ class Ledger:
                 stamp = dict(recorded_by=by, command_id=command_id, timestamp=self.clock())
                 catalog.record(
                     CampaignRegistered(
-                        campaign_id=campaign_id, name=name, title=pitch.title,
-                        ruleset=pitch.ruleset, main_branch_id=main_id,
+                        campaign_id=campaign_id,
+                        name=name,
+                        title=pitch.title,
+                        ruleset=pitch.ruleset,
+                        main_branch_id=main_id,
                     ),
                     **stamp,
                 )
-                index.record(BranchRegistered(branch_id=main_id, name=MAIN, parent_branch_id=None, fork_version=0), **stamp)
+                index.record(
+                    BranchRegistered(branch_id=main_id, name=MAIN, parent_branch_id=None, fork_version=0), **stamp
+                )
                 main.record(CampaignStarted(name=name, pitch=pitch, dice_commitment=commitment(seed)), **stamp)
                 if self.save_streams(catalog, index, main) == "saved":
                     created = catalog.state.campaigns[campaign_id]
@@ -519,7 +534,12 @@ class Ledger:
 
     @command
     def create_branch(
-        self, source: BranchRef, name: str, *, at: int | None = None, by: str = DIRECTOR,
+        self,
+        source: BranchRef,
+        name: str,
+        *,
+        at: int | None = None,
+        by: str = DIRECTOR,
         command_id: str | None = None,
     ) -> BranchRef:
         """Fork `source` after event `at` (its head if None). Copies no events."""
@@ -544,16 +564,24 @@ class Ledger:
                 # Only once the fork is known to be possible: a refused one leaves no seed behind.
                 fork_commitment, seeded = self._fresh_seed_for(source.campaign.id), True
             branch_id = uuid.uuid4()
-            branch = Stream(branch_id, source.campaign.id, fold_campaign, CampaignState(), version=fork_at, head_hash=parent_hash)
+            branch = Stream(
+                branch_id, source.campaign.id, fold_campaign, CampaignState(), version=fork_at, head_hash=parent_hash
+            )
             stamp = dict(recorded_by=by, command_id=command_id, timestamp=self.clock())
             index.record(
-                BranchRegistered(branch_id=branch_id, name=name, parent_branch_id=source.branch.id, fork_version=fork_at),
+                BranchRegistered(
+                    branch_id=branch_id, name=name, parent_branch_id=source.branch.id, fork_version=fork_at
+                ),
                 **stamp,
             )
             branch.record(
                 BranchForked(
-                    name=name, parent_branch_id=source.branch.id, parent_name=source.branch.name,
-                    fork_version=fork_at, parent_hash=parent_hash, dice_commitment=fork_commitment,
+                    name=name,
+                    parent_branch_id=source.branch.id,
+                    parent_name=source.branch.name,
+                    fork_version=fork_at,
+                    parent_hash=parent_hash,
+                    dice_commitment=fork_commitment,
                 ),
                 **stamp,
             )
@@ -575,7 +603,9 @@ class Ledger:
     # ----------------------------------------------------------------- characters
 
     @command
-    def add_character(self, ref: BranchRef, character: Any, *, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
+    def add_character(
+        self, ref: BranchRef, character: Any, *, by: str = DIRECTOR, command_id: str | None = None
+    ) -> CommandResult:
         """Add a player character (a Star, in Showrunner) of the branch's ruleset."""
 
         def decide(state: CampaignState) -> list[Fact]:
@@ -591,8 +621,16 @@ class Ledger:
 
     @command
     def spend(
-        self, ref: BranchRef, star: str, pool: PoolName, amount: int = 1, *, push: bool = False,
-        reason: str = "", by: str = DIRECTOR, command_id: str | None = None,
+        self,
+        ref: BranchRef,
+        star: str,
+        pool: PoolName,
+        amount: int = 1,
+        *,
+        push: bool = False,
+        reason: str = "",
+        by: str = DIRECTOR,
+        command_id: str | None = None,
     ) -> CommandResult:
         def decide(state: CampaignState) -> list[Fact]:
             return [InfluenceSpent(spent=decide_spend(state, star, pool, amount, push=push), reason=reason)]
@@ -601,8 +639,15 @@ class Ledger:
 
     @command
     def regain(
-        self, ref: BranchRef, star: str, pool: PoolName, amount: int = 1, *,
-        reason: str = "", by: str = DIRECTOR, command_id: str | None = None,
+        self,
+        ref: BranchRef,
+        star: str,
+        pool: PoolName,
+        amount: int = 1,
+        *,
+        reason: str = "",
+        by: str = DIRECTOR,
+        command_id: str | None = None,
     ) -> CommandResult:
         def decide(state: CampaignState) -> list[Fact]:
             return [InfluenceRegained(regained=decide_regain(state, star, pool, amount), reason=reason)]
@@ -611,10 +656,20 @@ class Ledger:
 
     @command
     def consequence(
-        self, ref: BranchRef, star: str, kind: ConsequenceKind | str, difficulty: Difficulty | str, *,
-        count: int = 1, ability: AbilityName | str | None = None, hero_prop: str | None = None,
-        prop: PropChoice | str | None = None, push: bool = False,
-        faces: Mapping[str, Sequence[int]] | None = None, by: str = DIRECTOR, command_id: str | None = None,
+        self,
+        ref: BranchRef,
+        star: str,
+        kind: ConsequenceKind | str,
+        difficulty: Difficulty | str,
+        *,
+        count: int = 1,
+        ability: AbilityName | str | None = None,
+        hero_prop: str | None = None,
+        prop: PropChoice | str | None = None,
+        push: bool = False,
+        faces: Mapping[str, Sequence[int]] | None = None,
+        by: str = DIRECTOR,
+        command_id: str | None = None,
     ) -> CommandResult:
         """Decide and record a Consequence (14.3) on a Star's sheet.
 
@@ -624,8 +679,14 @@ class Ledger:
         """
         chosen = PropChoice.parse(prop) if isinstance(prop, str) else prop
         request = ConsequenceRequest(
-            star=star, kind=kind, difficulty=difficulty, count=count, ability=ability,  # type: ignore[arg-type]
-            hero_prop=hero_prop, prop=chosen, push=push,
+            star=star,
+            kind=kind,
+            difficulty=difficulty,
+            count=count,
+            ability=ability,  # type: ignore[arg-type]
+            hero_prop=hero_prop,
+            prop=chosen,
+            push=push,
         )
 
         def decide(state: CampaignState) -> list[Fact]:
@@ -636,7 +697,9 @@ class Ledger:
             else:
                 dice = DeferredDice(
                     "ledger",
-                    lambda: LedgerDice(self.keys.load(ref.campaign.id, state.dice_commitment), ref.branch.id, roll_number),
+                    lambda: LedgerDice(
+                        self.keys.load(ref.campaign.id, state.dice_commitment), ref.branch.id, roll_number
+                    ),
                 )
             resolution = decide_consequence(state, request, dice)
             if isinstance(dice, TableDice):
@@ -701,9 +764,15 @@ class Ledger:
                 resolution = resolve(state, request, dice, chooser)
             except Abandoned as walked_away:
                 assert walked_away.request is not None
-                return [CheckAbandoned(request=walked_away.request, rolls=walked_away.rolls,
-                                       roll_number=roll_number, dice_commitment=commitment_used,
-                                       effects=walked_away.effects)]
+                return [
+                    CheckAbandoned(
+                        request=walked_away.request,
+                        rolls=walked_away.rolls,
+                        roll_number=roll_number,
+                        dice_commitment=commitment_used,
+                        effects=walked_away.effects,
+                    )
+                ]
             if isinstance(dice, TableDice):
                 dice.check_all_used()
             from ..domain.showrunner.progress_events import with_milestones  # only a check needs it
@@ -852,4 +921,3 @@ class Ledger:
 
 def _uuid(value: UUID | str) -> UUID:
     return value if isinstance(value, UUID) else UUID(str(value))
-

@@ -75,9 +75,7 @@ def sqlite_path(url: str) -> Path:
     if url.startswith("sqlite:///"):
         return Path(unquote(url[len("sqlite:///") :])).expanduser()
     if url.startswith("sqlite://"):
-        raise SettingsError(
-            f"'{url}': write SQLite URLs as sqlite:///relative/path or sqlite:////absolute/path"
-        )
+        raise SettingsError(f"'{url}': write SQLite URLs as sqlite:///relative/path or sqlite:////absolute/path")
     return Path(url).expanduser()
 
 
@@ -89,7 +87,9 @@ def _read_config(path: Path) -> dict:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise SettingsError(f"{path}: not valid TOML ({e}); fix or remove the file") from None
     except (ValueError, RecursionError):  # a number of thousands of digits; tables nested thousands deep
-        raise SettingsError(f"{path}: not valid TOML (a number too long or tables nested too deeply); fix or remove the file") from None
+        raise SettingsError(
+            f"{path}: not valid TOML (a number too long or tables nested too deeply); fix or remove the file"
+        ) from None
 
 
 def _int_setting(env: dict, config: dict, key: str, default: int) -> int:
@@ -100,8 +100,7 @@ def _int_setting(env: dict, config: dict, key: str, default: int) -> int:
         value = int(raw)
     except (TypeError, ValueError):
         raise SettingsError(
-            f"{key} must be a whole number (got {raw!r}); "
-            f"check SHOWRUNNER_{key.upper()} or config.toml"
+            f"{key} must be a whole number (got {raw!r}); check SHOWRUNNER_{key.upper()} or config.toml"
         ) from None
     if value < 1:
         raise SettingsError(f"{key} must be at least 1 (got {value})")

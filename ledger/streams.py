@@ -7,7 +7,6 @@ command, and the stream records them, chaining each to the one before.
 from __future__ import annotations
 
 import json
-
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,8 +17,8 @@ from pydantic import BaseModel, ConfigDict, SerializeAsAny
 
 from ..domain.campaign import CampaignState
 from ..domain.errors import DomainError
-from ..domain.rulesets import ruleset
 from ..domain.events import Fact, Visibility
+from ..domain.rulesets import ruleset
 from .events import LedgerEvent
 from .integrity import GENESIS_HASH, chain_hash, hashed_fields
 
@@ -119,7 +118,9 @@ class BranchSnapshot(BaseModel):
         except (KeyError, TypeError, DomainError) as e:
             raise ValueError(f"not a branch snapshot: {e}") from None
         return cls(
-            version=raw.get("version"), head_hash=raw.get("head_hash"), recent_commands=raw.get("recent_commands"),
+            version=raw.get("version"),
+            head_hash=raw.get("head_hash"),
+            recent_commands=raw.get("recent_commands"),
             state=state_type.model_validate(raw["state"]),
         )
 

@@ -53,7 +53,14 @@ def sheet_changes(a: CampaignState, b: CampaignState) -> list[Change]:
         sheet_a, sheet_b = roster_a.get(key), roster_b.get(key)
         name = (sheet_a or sheet_b).name  # type: ignore[union-attr]
         if sheet_a is None or sheet_b is None:
-            changes.append(Change(name, "(whole sheet)", None if sheet_a is None else "present", None if sheet_b is None else "present"))
+            changes.append(
+                Change(
+                    name,
+                    "(whole sheet)",
+                    None if sheet_a is None else "present",
+                    None if sheet_b is None else "present",
+                )
+            )
             continue
         changes += _differences(name, sheet_a.model_dump(mode="json"), sheet_b.model_dump(mode="json"))
     for field in type(a).model_fields:

@@ -34,8 +34,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
-from ..ledger.errors import LedgerBusy, LedgerError
 from ..domain.events import RolledFact
+from ..ledger.errors import LedgerBusy, LedgerError
 from ..ledger.persistence import is_busy_error
 from ..ledger.registry import Segment
 from .stats import FaceCount
@@ -244,9 +244,7 @@ def _write_batch(conn: sa.Connection, old: int, new: int, rows: list[dict[str, A
     concurrent catch-up that already wrote this batch roll this one back.
     """
     moved = conn.execute(
-        sa.update(tracking)
-        .where(tracking.c.projection == NAME, tracking.c.position == old)
-        .values(position=new)
+        sa.update(tracking).where(tracking.c.projection == NAME, tracking.c.position == old).values(position=new)
     )
     if moved.rowcount != 1:
         raise _PositionMoved
@@ -328,9 +326,7 @@ def drop(engine: sa.Engine) -> None:
             conn.execute(sa.delete(tracking).where(tracking.c.projection == NAME))
 
 
-def rebuild(
-    ledger: Ledger, engine: sa.Engine, *, batch_size: int = BATCH, progress: Progress | None = None
-) -> CatchUp:
+def rebuild(ledger: Ledger, engine: sa.Engine, *, batch_size: int = BATCH, progress: Progress | None = None) -> CatchUp:
     """Drop the roll index and catch up again from the first notification."""
     drop(engine)
     return catch_up(ledger, engine, batch_size=batch_size, progress=progress)
@@ -343,9 +339,7 @@ def _database_errors() -> Iterator[None]:
         yield
     except sa_exc.DBAPIError as error:
         if is_busy_error(error):
-            raise LedgerBusy(
-                "the database is busy (another writer held it past the lock timeout); try again"
-            ) from None
+            raise LedgerBusy("the database is busy (another writer held it past the lock timeout); try again") from None
         text = str(error.orig).strip()
         first = text.splitlines()[0] if text else type(error.orig).__name__
         raise LedgerError(f"the roll index could not be updated: {first}") from None

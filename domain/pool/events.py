@@ -106,8 +106,10 @@ class PoolCheckRolled(_PoolRolled, topic="pool/CheckRolled"):
         r = self.resolution
         critical = "critical " if r.request.critical else ""
         hidden = ", hidden" if r.request.hidden else ""
-        return (f"{r.star} rolled {r.parts.label()} ({r.parts.size}d10) at DC {r.request.dc}, {critical}needing {r.need}: "
-                f"{r.degree.label}, net {r.counted.net}, margin {r.margin:+d} ({self._source()}{hidden})")
+        return (
+            f"{r.star} rolled {r.parts.label()} ({r.parts.size}d10) at DC {r.request.dc}, {critical}needing {r.need}: "
+            f"{r.degree.label}, net {r.counted.net}, margin {r.margin:+d} ({self._source()}{hidden})"
+        )
 
     def explain(self) -> list[str]:
         return explain_check(self.resolution, self._source())
@@ -123,13 +125,17 @@ class PoolCheckRolled(_PoolRolled, topic="pool/CheckRolled"):
             return RecapLine(weight=100, text=f"{r.star} botched {task}", kind="botch")
         if r.degree is Degree.PLENTY:
             if r.request.critical:
-                return RecapLine(weight=100, text=f"{r.star} pulled off {task} spectacularly, with {spare}", kind="critical")
+                return RecapLine(
+                    weight=100, text=f"{r.star} pulled off {task} spectacularly, with {spare}", kind="critical"
+                )
             return RecapLine(weight=50, text=f"{r.star} made {task} with {spare}")
         if r.degree is Degree.JUST_ENOUGH:
             return RecapLine(weight=50 if r.request.critical else 10, text=f"{r.star} just made {task}")
         short = -r.margin
-        return RecapLine(weight=50 if r.request.critical else 10,
-                         text=f"{r.star} fell {short} success{'es' if short != 1 else ''} short on {task}")
+        return RecapLine(
+            weight=50 if r.request.critical else 10,
+            text=f"{r.star} fell {short} success{'es' if short != 1 else ''} short on {task}",
+        )
 
 
 class PoolContestRolled(_PoolRolled, topic="pool/ContestRolled"):
@@ -154,11 +160,16 @@ class PoolContestRolled(_PoolRolled, topic="pool/ContestRolled"):
         r = self.resolution
         a, d = r.attacker_counted.kept, r.defender_counted.kept
         tie = ", a tie to the defender" if r.margin == 0 else ""
-        botched = "".join(f", {name} botched" for name, c in ((r.star, r.attacker_counted),
-                                                              (r.defender_name, r.defender_counted)) if c.botched)
+        botched = "".join(
+            f", {name} botched"
+            for name, c in ((r.star, r.attacker_counted), (r.defender_name, r.defender_counted))
+            if c.botched
+        )
         hidden = ", hidden" if r.request.hidden else ""
-        return (f"{r.star} contested {r.defender_name} ({r.attacker.label()} {r.attacker.size}d10 against "
-                f"{r.defender_size}d10): {r.winner_name} won, {a} to {d}{tie}{botched} ({self._source()}{hidden})")
+        return (
+            f"{r.star} contested {r.defender_name} ({r.attacker.label()} {r.attacker.size}d10 against "
+            f"{r.defender_size}d10): {r.winner_name} won, {a} to {d}{tie}{botched} ({self._source()}{hidden})"
+        )
 
     def explain(self) -> list[str]:
         return explain_contest(self.resolution, self._source())
@@ -166,7 +177,9 @@ class PoolContestRolled(_PoolRolled, topic="pool/ContestRolled"):
     def recap(self) -> RecapLine | None:
         r = self.resolution
         a, d = r.attacker_counted.kept, r.defender_counted.kept
-        botched = [name for name, c in ((r.star, r.attacker_counted), (r.defender_name, r.defender_counted)) if c.botched]
+        botched = [
+            name for name, c in ((r.star, r.attacker_counted), (r.defender_name, r.defender_counted)) if c.botched
+        ]
         if r.winner == "attacker":
             text = f"{r.star} beat {r.defender_name} in a contest of {r.attacker.label()}, {a} successes to {d}"
         elif r.margin == 0:
@@ -209,7 +222,9 @@ class PoolLuckRolled(_PoolRolled, topic="pool/LuckRolled"):
         r = self.resolution
         about = f" ({r.request.question})" if r.request.question else ""
         if r.after is not None and r.lucky:
-            return RecapLine(weight=50, text=f"Luck turned {r.character}'s failure into a fortunate mistake{about}", kind="luck")
+            return RecapLine(
+                weight=50, text=f"Luck turned {r.character}'s failure into a fortunate mistake{about}", kind="luck"
+            )
         if r.lucky:
             return RecapLine(weight=10, text=f"Luck favoured {r.character}{about}", kind="luck")
         return RecapLine(weight=10, text=f"Luck passed {r.character} by{about}", kind="luck")

@@ -34,7 +34,9 @@ def _kit(path: str, kit: object) -> object:
                 raise FileProblem(f"{path}.{key}", "unknown field (a Kit has a name and, if magic, charges)")
         name, charges = kit.get("name"), kit.get("charges")
         if not isinstance(name, str) or not name.strip():
-            raise FileProblem(f"{path}.name", "required: the Kit's name" if name is None else f"must be text (got {shown(name)})")
+            raise FileProblem(
+                f"{path}.name", "required: the Kit's name" if name is None else f"must be text (got {shown(name)})"
+            )
         if charges is None:
             return kit_named(name).model_dump()
         if not isinstance(charges, int) or isinstance(charges, bool) or charges < 0:

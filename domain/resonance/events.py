@@ -124,11 +124,18 @@ class CheckRolled(RolledFact, topic="resonance/CheckRolled"):
         if r.strike:
             return RecapLine(weight=ROUTINE, text=f"{r.roller} struck at {r.opponent} and missed", kind="strike")
         if r.failed_intent is not None:
-            return RecapLine(weight=NOTABLE, text=f"{r.roller}'s Spellcraft failed to {r.failed_intent}", kind="spellcraft")
+            return RecapLine(
+                weight=NOTABLE, text=f"{r.roller}'s Spellcraft failed to {r.failed_intent}", kind="spellcraft"
+            )
         if r.request.spellcraft is not None:
-            return RecapLine(weight=NOTABLE, text=f"{r.roller} used Spellcraft to {r.request.intent}", kind="spellcraft")
-        verb = f"succeeded at a {r.skill} check with Resonance {r.resonance}" if r.success else \
-            f"failed a {r.skill} check by {r.dissonance}"
+            return RecapLine(
+                weight=NOTABLE, text=f"{r.roller} used Spellcraft to {r.request.intent}", kind="spellcraft"
+            )
+        verb = (
+            f"succeeded at a {r.skill} check with Resonance {r.resonance}"
+            if r.success
+            else f"failed a {r.skill} check by {r.dissonance}"
+        )
         return RecapLine(weight=ROUTINE, text=f"{r.roller} {verb}", kind="check")
 
 
@@ -141,8 +148,11 @@ class InitiativeRolled(RolledFact, topic="resonance/InitiativeRolled"):
         return apply_initiative(state, self.resolution)
 
     def summary(self) -> str:
-        ties = f"; ties broken by {len(self.resolution.ties)} roll(s), {_source(self.dice_commitment)}" \
-            if self.resolution.ties else ""
+        ties = (
+            f"; ties broken by {len(self.resolution.ties)} roll(s), {_source(self.dice_commitment)}"
+            if self.resolution.ties
+            else ""
+        )
         return f"combat began; turn order {', '.join(self.resolution.order)}{ties}"
 
     def stars(self) -> tuple[str, ...]:
@@ -155,7 +165,10 @@ class InitiativeRolled(RolledFact, topic="resonance/InitiativeRolled"):
         return self.resolution.rolls
 
     def explain(self) -> list[str]:
-        return [f"{self.resolution.engine}: turn order by Speed ({_source(self.dice_commitment)})", *self.resolution.steps]
+        return [
+            f"{self.resolution.engine}: turn order by Speed ({_source(self.dice_commitment)})",
+            *self.resolution.steps,
+        ]
 
     def rejudge(self, before: ResonanceState) -> str | None:  # type: ignore[override]
         recorded = self.resolution
@@ -207,7 +220,9 @@ class FrontChanged(CampaignFact, topic="resonance/FrontChanged"):
         return (self.combatant,)
 
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=ROUTINE, text=f"{self.combatant} moved from {self.from_front} to {self.to_front}", kind="combat")
+        return RecapLine(
+            weight=ROUTINE, text=f"{self.combatant} moved from {self.from_front} to {self.to_front}", kind="combat"
+        )
 
 
 class CombatEnded(CampaignFact, topic="resonance/CombatEnded"):
@@ -239,8 +254,16 @@ class HarmSuffered(CampaignFact, topic="resonance/HarmSuffered"):
         d = self.dealt
         cause = f" from {self.cause}" if self.cause else ""
         if d.newly_removed:
-            return RecapLine(weight=DECISIVE, text=f"{d.target} suffered {d.levels} {d.type} Harm{cause} and was removed from the narrative", kind="removal")
-        return RecapLine(weight=NOTABLE if d.major else ROUTINE, text=f"{d.target} suffered {d.levels} {d.type} Harm{cause}", kind="harm")
+            return RecapLine(
+                weight=DECISIVE,
+                text=f"{d.target} suffered {d.levels} {d.type} Harm{cause} and was removed from the narrative",
+                kind="removal",
+            )
+        return RecapLine(
+            weight=NOTABLE if d.major else ROUTINE,
+            text=f"{d.target} suffered {d.levels} {d.type} Harm{cause}",
+            kind="harm",
+        )
 
 
 class KitUsed(CampaignFact, topic="resonance/KitUsed"):

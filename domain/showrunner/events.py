@@ -131,20 +131,32 @@ class CheckRolled(RolledFact, topic="showrunner/CheckRolled"):
         r = self.resolution
         req = r.request
         check = f"{r.original_difficulty.value} {req.ability.value.title()} check"
-        spends = [name for name, used in (
-            ("Plot Armor", req.plot_armor),
-            ("Spotlight", req.spotlight_steps > 0 or any(a.kind == "spotlight" for a in req.after_roll)),
-        ) if used]
+        spends = [
+            name
+            for name, used in (
+                ("Plot Armor", req.plot_armor),
+                ("Spotlight", req.spotlight_steps > 0 or any(a.kind == "spotlight" for a in req.after_roll)),
+            )
+            if used
+        ]
         spending = f", spending {' and '.join(spends)}" if spends else ""
         perfect = r.mark.value == "perfect_take"
         outcome = r.outcome.value
         if outcome == "highlight":
             take = " with a Perfect Take" if perfect else ""
-            return RecapLine(weight=100, text=f"{r.star} pulled off a Highlight{take} on a {check}{spending}.", kind="highlight")
+            return RecapLine(
+                weight=100, text=f"{r.star} pulled off a Highlight{take} on a {check}{spending}.", kind="highlight"
+            )
         if outcome == "disaster":
-            return RecapLine(weight=100, text=f"Disaster: {r.star}'s {check} went badly wrong{spending}.", kind="disaster")
+            return RecapLine(
+                weight=100, text=f"Disaster: {r.star}'s {check} went badly wrong{spending}.", kind="disaster"
+            )
         if perfect:
-            return RecapLine(weight=100, text=f"{r.star} nailed a Perfect Take: {r.outcome.label} on a {check}{spending}.", kind="perfect-take")
+            return RecapLine(
+                weight=100,
+                text=f"{r.star} nailed a Perfect Take: {r.outcome.label} on a {check}{spending}.",
+                kind="perfect-take",
+            )
         if outcome == "failure":
             return RecapLine(weight=50, text=f"{r.star} failed a {check}{spending}.", kind="failure")
         verb = "succeeded at" if outcome == "success" else "partly succeeded at"
@@ -206,7 +218,9 @@ class CheckAbandoned(RolledFact, topic="showrunner/CheckAbandoned"):
         from ..events import RecapLine
 
         what = f"{self.request.difficulty.value} {self.request.ability.value.title()} check"
-        return RecapLine(weight=10, text=f"{self.request.star} walked away from a {what} after seeing the dice.", kind="abandoned")
+        return RecapLine(
+            weight=10, text=f"{self.request.star} walked away from a {what} after seeing the dice.", kind="abandoned"
+        )
 
     def recorded_rolls(self) -> tuple[Roll, ...]:
         return self.rolls
@@ -223,7 +237,9 @@ class CheckAbandoned(RolledFact, topic="showrunner/CheckAbandoned"):
             if replay.left_over:
                 return f"the record holds {replay.left_over} roll(s) the engine did not ask for"
             if walked.effects != self.effects:
-                return f"the effects differ: recorded {len(self.effects)} effects, re-judged {len(walked.effects)} effects"
+                return (
+                    f"the effects differ: recorded {len(self.effects)} effects, re-judged {len(walked.effects)} effects"
+                )
             return None
         except DomainError as e:
             return f"the current engine refuses the recorded check: {e}"
@@ -265,8 +281,18 @@ class ConsequenceSuffered(CampaignFact, topic="showrunner/ConsequenceSuffered"):
 
 
 def _first_difference(recorded: Resolution, rejudged: Resolution) -> str:
-    names = ("action dice", "opposition dice", "script dice", "blocked dice", "remaining dice", "kept pair",
-             "effective Difficulty", "outcome", "mark", "effects")
+    names = (
+        "action dice",
+        "opposition dice",
+        "script dice",
+        "blocked dice",
+        "remaining dice",
+        "kept pair",
+        "effective Difficulty",
+        "outcome",
+        "mark",
+        "effects",
+    )
     for name, was, now in zip(names, recorded.judged(), rejudged.judged()):
         if was != now:
             verb = "differ" if name.endswith(("dice", "effects")) else "differs"

@@ -164,8 +164,12 @@ class _Working:
 
     def change(self) -> PowerChange:
         return PowerChange(
-            before=self.before, after=PowerDice(pips=tuple(self.pips)), defeated=self.defeated,
-            destroyed=self.destroyed, full=self.full, steps=tuple(self.steps),
+            before=self.before,
+            after=PowerDice(pips=tuple(self.pips)),
+            defeated=self.defeated,
+            destroyed=self.destroyed,
+            full=self.full,
+            steps=tuple(self.steps),
         )
 
 

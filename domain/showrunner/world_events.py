@@ -118,13 +118,22 @@ class ActorSpec(Input):
 def make_actor(spec: ActorSpec, dice: DiceSource) -> Actor:
     """Appendix A: roll what the table did not give, in the book's order."""
     fields: dict[str, Any] = dict(
-        concept=spec.concept, specialties=spec.specialties, scars=spec.scars, agenda=spec.agenda,
-        bonds=spec.bonds, grudges=spec.grudges,
+        concept=spec.concept,
+        specialties=spec.specialties,
+        scars=spec.scars,
+        agenda=spec.agenda,
+        bonds=spec.bonds,
+        grudges=spec.grudges,
     )
     if spec.pips is None:
         return roll_actor(
-            spec.name, dice, scale=spec.scale, primary=spec.primary, secondary=spec.secondary,
-            power_level=spec.power_level, **fields,
+            spec.name,
+            dice,
+            scale=spec.scale,
+            primary=spec.primary,
+            secondary=spec.secondary,
+            power_level=spec.power_level,
+            **fields,
         )
     power = PowerDice(pips=spec.pips)
     if not spec.pips:
@@ -157,7 +166,9 @@ class ActorCreated(WorldRoll, topic="showrunner/ActorCreated"):
         return f"{self.actor.name} joined the Supporting Cast in roster slot {self.slot} ({describe_actor(self.actor)})"
 
     def stars(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(p.name for p in (*self.actor.bonds.values(), *self.actor.grudges.values()) if p.star))
+        return tuple(
+            dict.fromkeys(p.name for p in (*self.actor.bonds.values(), *self.actor.grudges.values()) if p.star)
+        )
 
     def recap(self) -> RecapLine | None:
         concept = f", {self.actor.concept}" if self.actor.concept else ""
@@ -178,8 +189,9 @@ class ActorsContested(CampaignFact, topic="showrunner/ActorsContested"):
 
     def summary(self) -> str:
         result = f"{self.winner} wins" if self.winner else "a tie: both lose"
-        return (f"{self.first} ({self.pips[0]}) against {self.second} ({self.pips[1]}) at {self.difficulty.value}: "
-                f"{result}")
+        return (
+            f"{self.first} ({self.pips[0]}) against {self.second} ({self.pips[1]}) at {self.difficulty.value}: {result}"
+        )
 
     def recap(self) -> RecapLine | None:
         result = f"{self.winner} came out on top" if self.winner else "neither came out on top"
@@ -241,17 +253,23 @@ class ThreatCreated(WorldRoll, topic="showrunner/ThreatCreated"):
         return f"{self.kind.title()} '{self.name}' entered at {self.level.value} ({self.threat.power.describe()})"
 
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=50, text=f"A {self.level.value} {self.kind.title()}, {self.name}, entered the story.", kind="threat")
+        return RecapLine(
+            weight=50, text=f"A {self.level.value} {self.kind.title()}, {self.name}, entered the story.", kind="threat"
+        )
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
         return _differs("Threat", self.threat, decide_threat(self.name, self.kind, self.level, self.pips, dice))
 
 
-def decide_threat(name: str, kind: ThreatKind, level: Difficulty, pips: tuple[int, ...] | None, dice: DiceSource) -> Threat:
+def decide_threat(
+    name: str, kind: ThreatKind, level: Difficulty, pips: tuple[int, ...] | None, dice: DiceSource
+) -> Threat:
     if pips is None:
         return new_threat(name, kind, level, dice)
     if len(pips) != level.rank:
-        raise RuleViolation(f"a {level.value} Threat has {level.rank} Power Dice, NORMAL first: {len(pips)} pips were given")
+        raise RuleViolation(
+            f"a {level.value} Threat has {level.rank} Power Dice, NORMAL first: {len(pips)} pips were given"
+        )
     return Threat(name=name, kind=kind, power=PowerDice(pips=pips))
 
 
@@ -348,8 +366,10 @@ class SequenceDeclared(CampaignFact, topic="showrunner/SequenceDeclared"):
         against = f" against {s.against}" if s.against else ""
         kind = "Set Piece" if s.set_piece else "Action Sequence"
         strike = " (Decisive Strike)" if s.decisive else ""
-        return (f"{kind} declared: '{s.goal}' at {s.difficulty.value}{against}{strike}, {s.beats} Beats at "
-                f"{s.beat_difficulty.value}, Combo Pool {_pool_words(s.combo)}")
+        return (
+            f"{kind} declared: '{s.goal}' at {s.difficulty.value}{against}{strike}, {s.beats} Beats at "
+            f"{s.beat_difficulty.value}, Combo Pool {_pool_words(s.combo)}"
+        )
 
     def stars(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(c.star for c in self.contributions))
@@ -391,8 +411,10 @@ class SequenceBeatPlayed(WorldRoll, topic="showrunner/SequenceBeatPlayed"):
             text += f"; {self.effect.target}: {_effect_words(self.effect)}"
         if self.recorded.consequences:
             who = "every participant" if self.recorded.everyone else (self.star or "the Star who rolled")
-            text += (f"; {self.recorded.consequences} Consequence(s) at "
-                     f"{self.recorded.consequence_difficulty.value} for {who}")
+            text += (
+                f"; {self.recorded.consequences} Consequence(s) at "
+                f"{self.recorded.consequence_difficulty.value} for {who}"
+            )
         if self.recorded.sequence.finished:
             text += f"; the Sequence ends: {self.recorded.sequence.outcome}"
         return text
@@ -407,7 +429,9 @@ class SequenceBeatPlayed(WorldRoll, topic="showrunner/SequenceBeatPlayed"):
         effect = self.effect
         if effect is not None and effect.status in ("defeated", "destroyed", "complete"):
             verb = _FINISHED[effect.status]
-            return RecapLine(weight=100, text=f"In '{self.goal}', the Cast {verb} {effect.target}.", kind="threat-" + effect.status)
+            return RecapLine(
+                weight=100, text=f"In '{self.goal}', the Cast {verb} {effect.target}.", kind="threat-" + effect.status
+            )
         sequence = self.recorded.sequence
         if sequence.finished:
             return RecapLine(weight=50, text=f"The Sequence '{self.goal}' ended: {sequence.outcome}.", kind="sequence")
@@ -442,8 +466,10 @@ class ConsequencesDue(CampaignFact, topic="showrunner/ConsequencesDue"):
         which = "Climax" if self.climax else f"Setup Beat {self.beat}"
         who = ", ".join(self.who) if self.who else "the Star who rolled it"
         each = " each" if len(self.who) > 1 else ""
-        return (f"'{self.goal}' {which} ({self.outcome}): {self.count} Consequence{'s' if self.count > 1 else ''} "
-                f"at {self.difficulty.value}{each} due for {who} (apply with `showrunner consequence`)")
+        return (
+            f"'{self.goal}' {which} ({self.outcome}): {self.count} Consequence{'s' if self.count > 1 else ''} "
+            f"at {self.difficulty.value}{each} due for {who} (apply with `showrunner consequence`)"
+        )
 
     def stars(self) -> tuple[str, ...]:
         return self.who
@@ -519,12 +545,16 @@ class SubplotGenerated(WorldRoll, topic="showrunner/SubplotGenerated"):
     def recap(self) -> RecapLine | None:
         if self.outcome != "written" or self.subplot is None:
             return None
-        return RecapLine(weight=50, text=f"Behind the scenes, {self.subplot.plotter} began to plot.", kind="subplot-written")
+        return RecapLine(
+            weight=50, text=f"Behind the scenes, {self.subplot.plotter} began to plot.", kind="subplot-written"
+        )
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
         again = generate(_world(before), dice, plotter=self.plotter, pre_production=self.pre_production)
         return _differs(
-            "Subplot", (self.outcome, self.slot, self.cost, self.subplot), (again.outcome, again.slot, again.cost, again.subplot)
+            "Subplot",
+            (self.outcome, self.slot, self.cost, self.subplot),
+            (again.outcome, again.slot, again.cost, again.subplot),
         )
 
 
@@ -533,8 +563,10 @@ def subplot_words(s: Subplot) -> str:
     ally = f"{s.ally.name}{' (Star)' if s.ally.star else ''}"
     target = f"{s.target.name}{' (Star)' if s.target.star else ''}"
     approach = {"involve": "involves", "curry_favor": "curries favour with", "ask_star": "asks the Star"}[s.approach]
-    scheme = {"actor": "schemes against", "in_person": "confronts in person", "minion": "sends a minion against"}[s.scheme]
-    return (f"{s.plotter} at {s.power.value}, {s.event} event; {approach} {ally}; {scheme} {target}")
+    scheme = {"actor": "schemes against", "in_person": "confronts in person", "minion": "sends a minion against"}[
+        s.scheme
+    ]
+    return f"{s.plotter} at {s.power.value}, {s.event} event; {approach} {ally}; {scheme} {target}"
 
 
 def effect_words(effect: Any) -> str:
@@ -553,8 +585,10 @@ def effect_words(effect: Any) -> str:
     if kind == "minion_spawned":
         return f"{effect.minion.name} enters the Supporting Cast"
     if kind == "bounty_offered":
-        return (f"{effect.star} is offered a bounty of {effect.props} {effect.quality.value} Props"
-                f" to act against {effect.against.name}")
+        return (
+            f"{effect.star} is offered a bounty of {effect.props} {effect.quality.value} Props"
+            f" to act against {effect.against.name}"
+        )
     return kind
 
 
@@ -588,7 +622,9 @@ class SubplotRevealed(WorldRoll, topic="showrunner/SubplotRevealed"):
 
     def recap(self) -> RecapLine | None:
         s = self.subplot
-        return RecapLine(weight=100, text=f"Revealed: {s.plotter}'s Subplot — {subplot_words(s)}.", kind="subplot-revealed")
+        return RecapLine(
+            weight=100, text=f"Revealed: {s.plotter}'s Subplot — {subplot_words(s)}.", kind="subplot-revealed"
+        )
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
         world = _world(before)
@@ -630,10 +666,10 @@ class OracleAnswered(WorldRoll, topic="showrunner/OracleAnswered"):
     answer: str
 
     def summary(self) -> str:
-        return f"Oracle ({self.difficulty.value}): \"{self.question}\" {self.answer} ({self.faces[0]},{self.faces[1]})"
+        return f'Oracle ({self.difficulty.value}): "{self.question}" {self.answer} ({self.faces[0]},{self.faces[1]})'
 
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=10, text=f"The Oracle was asked \"{self.question}\": {self.answer}", kind="oracle")
+        return RecapLine(weight=10, text=f'The Oracle was asked "{self.question}": {self.answer}', kind="oracle")
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
         from .solorunner import ask_oracle
@@ -661,8 +697,10 @@ class ConsequenceMenuRolled(WorldRoll, topic="showrunner/ConsequenceMenuRolled")
     def summary(self) -> str:
         first, second = self.options
         how = "both apply (Disaster)" if self.disaster else "pick one"
-        return (f"Consequence Menu at {self.difficulty.value} ({self.faces[0]},{self.faces[1]}): "
-                f"{first.name} or {second.name}, {how}; {self.count} × size {self.size}")
+        return (
+            f"Consequence Menu at {self.difficulty.value} ({self.faces[0]},{self.faces[1]}): "
+            f"{first.name} or {second.name}, {how}; {self.count} × size {self.size}"
+        )
 
     def recap(self) -> RecapLine | None:
         return None
@@ -684,12 +722,31 @@ class WritersTurnTaken(CampaignFact, topic="showrunner/WritersTurnTaken"):
     plan: tuple[str, ...]
 
     def summary(self) -> str:
-        return f"Writer's Turn: {self.budget} of {self.studio_notes} Studio Notes on {', '.join(self.plan) or 'nothing'}"
+        return (
+            f"Writer's Turn: {self.budget} of {self.studio_notes} Studio Notes on {', '.join(self.plan) or 'nothing'}"
+        )
 
 
 __all__ = [
-    "ActorCreated", "ActorSpec", "ActorTieChanged", "ActorsContested", "ComboSpent", "ConsequencesDue", "ConsequenceMenuRolled", "Contribution", "OracleAnswered",
-    "SequenceBeatPlayed", "SequenceDeclared", "SubplotGenerated", "SubplotResolved", "SubplotRevealed",
-    "ThreatChecked", "ThreatCreated", "WorldRoll", "WritersTurnTaken", "changed_actors", "decide_threat",
+    "ActorCreated",
+    "ActorSpec",
+    "ActorTieChanged",
+    "ActorsContested",
+    "ComboSpent",
+    "ConsequencesDue",
+    "ConsequenceMenuRolled",
+    "Contribution",
+    "OracleAnswered",
+    "SequenceBeatPlayed",
+    "SequenceDeclared",
+    "SubplotGenerated",
+    "SubplotResolved",
+    "SubplotRevealed",
+    "ThreatChecked",
+    "ThreatCreated",
+    "WorldRoll",
+    "WritersTurnTaken",
+    "changed_actors",
+    "decide_threat",
     "make_actor",
 ]

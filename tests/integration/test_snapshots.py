@@ -10,9 +10,9 @@ from uuid import UUID
 import pytest
 
 from showrunner_ledger.domain.campaign import Pitch
-from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.domain.showrunner.ladder import Difficulty
 from showrunner_ledger.domain.showrunner.sheet import HeroProp, Influence, Relationship, StarSheet
+from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.service import Ledger
 from showrunner_ledger.ledger.streams import BranchSnapshot, fold_campaign

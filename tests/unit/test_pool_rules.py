@@ -34,8 +34,16 @@ need_st = st.integers(1, 6)
 
 @pytest.mark.parametrize(
     "dc, name",
-    [(3, "easy"), (4, "easy"), (5, "average"), (6, "average"), (7, "demanding"), (8, "hard"),
-     (9, "very hard"), (10, "near-impossible")],
+    [
+        (3, "easy"),
+        (4, "easy"),
+        (5, "average"),
+        (6, "average"),
+        (7, "demanding"),
+        (8, "hard"),
+        (9, "very hard"),
+        (10, "near-impossible"),
+    ],
 )
 def test_dc_names_follow_the_book(dc, name):
     assert dc_name(dc) == name
@@ -219,8 +227,9 @@ def test_at_dc_10_a_1_is_as_likely_as_a_success_so_big_pools_botch_more():
 
 
 def test_high_ability_means_high_reliability():
-    assert _chance(8, 7, Degree.PLENTY) + _chance(8, 7, Degree.JUST_ENOUGH) > \
-        _chance(3, 7, Degree.PLENTY) + _chance(3, 7, Degree.JUST_ENOUGH)
+    assert _chance(8, 7, Degree.PLENTY) + _chance(8, 7, Degree.JUST_ENOUGH) > _chance(3, 7, Degree.PLENTY) + _chance(
+        3, 7, Degree.JUST_ENOUGH
+    )
 
 
 # ----------------------------------------------------------------- contests and Luck
@@ -245,8 +254,9 @@ def test_the_attacker_wins_only_by_beating_the_defender(a, d, dc):
     assert (contest_winner(ca, cd) == "attacker") == (ca.kept > cd.kept)
 
 
-@pytest.mark.parametrize("face, luck, lucky", [(1, 5, True), (5, 5, True), (6, 5, False), (10, 9, False),
-                                               (10, 10, True), (1, 0, False)])
+@pytest.mark.parametrize(
+    "face, luck, lucky", [(1, 5, True), (5, 5, True), (6, 5, False), (10, 9, False), (10, 10, True), (1, 0, False)]
+)
 def test_luck_holds_on_a_d10_at_or_under_luck(face, luck, lucky):
     assert luck_holds(face, luck) is lucky
 

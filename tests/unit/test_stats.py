@@ -155,7 +155,10 @@ def test_grouping_adds_up_per_group_and_die_size():
     ]
     by_colour = grouped(counts, lambda c: c.colour, ("action", "opposition", "script", "other"))
     assert [(g.group, g.test.sides, g.test.n) for g in by_colour] == [
-        ("action", 6, 5), ("script", 6, 1), ("other", 6, 1), ("other", 10, 1),
+        ("action", 6, 5),
+        ("script", 6, 1),
+        ("other", 6, 1),
+        ("other", 10, 1),
     ]
     assert by_colour[0].test.counts == (5, 0, 0, 0, 0, 0)
     by_star = grouped(counts, lambda c: c.star)
