@@ -470,10 +470,10 @@ def print_table(title: str, headers: Sequence[str], rows: Iterable[Sequence[str]
     print()
     print(f"## {title}")
     print()
-    print("| " + " | ".join(h.ljust(w) for h, w in zip(headers, widths)) + " |")
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)) + " |")
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for r in rows:
-        cells = [c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))]
+        cells = [c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))]
         print("| " + " | ".join(cells) + " |")
     for note in notes:
         print(f"\n{note}")

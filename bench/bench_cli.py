@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
             for _, cmd in commands:
                 run_once(cmd, env)
         samples = {label: Sample() for label, _ in commands}
-        for r in range(args.runs):
+        for _ in range(args.runs):
             for label, cmd in commands:
                 samples[label].times.append(run_once(cmd, env))
         base = samples["python -c pass"].median

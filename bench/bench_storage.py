@@ -73,6 +73,11 @@ SAFE_COMMAND_BYTES = 1_000_000  # commands that stand in for one that could not 
 CHUNK = 200  # commands per timed chunk in the one-per-command measurement (= the snapshot interval)
 
 
+def sheet_at(ledger, ref, version: int, name: str):
+    """What `showrunner sheet NAME --at VERSION` computes."""
+    return ledger.view(ref, version).state.star(name)
+
+
 def runs_for(n: int, override: int | None) -> int:
     if override:
         return override
@@ -107,7 +112,7 @@ def bench_append(
         ref = start_campaign(ledger, star)
         try:
             with deadline(timeout):
-                seconds, result = timed(lambda: ledger.execute(ref, lambda state: make_facts(kind, n, star)))
+                seconds, result = timed(functools.partial(ledger.execute, ref, lambda state: make_facts(kind, n, star)))
         except NoReply:
             # The save never returned (seen on PostgreSQL with big commands): report it, move on.
             ledger.close()
@@ -130,7 +135,7 @@ def bench_append(
         ref_url = store.new_url("raw")
         reference = store.raw(ref_url)
         reference.create_events_table("raw_events")
-        raw_times.times.append(timed(lambda: reference.insert_many("raw_events", rows))[0])
+        raw_times.times.append(timed(functools.partial(reference.insert_many, "raw_events", rows))[0])
         reference.close()
         store.discard(ref_url)
 
@@ -238,7 +243,7 @@ def bench_history(
         json.loads(snap[3])
         raw.read_decode(ev_table, branch_id, gt=snap[1], lte=at)
 
-    for label, at in (("head", None), ("worst", n - 1)):
+    for at in (None, n - 1):  # the head, and the worst place: just below the next snapshot
         point = n if at is None else at
         snap = raw.latest(snap_table, branch_id, point)
         assert snap is not None, "no snapshot below the head"
@@ -309,7 +314,7 @@ def bench_history(
     raw_each = Sample()
     for start in range(0, k, CHUNK):
         chunk = rows[start : start + CHUNK]
-        raw_each.times.append(timed(lambda: reference.insert_each("raw_events", chunk))[0] / len(chunk))
+        raw_each.times.append(timed(functools.partial(reference.insert_each, "raw_events", chunk))[0] / len(chunk))
     reference.close()
     store.discard(ref_url)
     results.per_command.append(
@@ -366,7 +371,7 @@ def bench_intervals(store: Store, n: int, intervals: list[int], commands: int, s
         latest = raw.latest(table, ref.branch.id, head)
         below = raw.latest(table, ref.branch.id, head - 1)
         raw.close()
-        sheet = repeat(lambda: ledger.view(ref, head - 1).state.star(star.name), 15, warmup=2)
+        sheet = repeat(functools.partial(sheet_at, ledger, ref, head - 1, star.name), 15, warmup=2)
         ledger.close()
         store.discard(url)
         rows.append(
@@ -504,7 +509,7 @@ def bench_breakdown(store: Store, n: int, kind: str, star: StarSheet, runs: int,
     ]
     prevs = [e.prev_hash for e in events]
     envelopes = [e.model_dump() for e in events]
-    for d, e in zip(envelopes, events):
+    for d, e in zip(envelopes, events, strict=True):
         d["fact"] = e.fact
 
     def med(fn: Any) -> float:
@@ -512,7 +517,9 @@ def bench_breakdown(store: Store, n: int, kind: str, star: StarSheet, runs: int,
 
     record_parts = {
         "payload model_dump(mode='json') for the hash": med(lambda: [f.model_dump(mode="json") for f in facts]),
-        "canonical JSON + SHA-256 of each event": med(lambda: [chain_hash(p, f) for p, f in zip(prevs, fields)]),
+        "canonical JSON + SHA-256 of each event": med(
+            lambda: [chain_hash(p, f) for p, f in zip(prevs, fields, strict=True)]
+        ),
         "envelope: build each LedgerEvent": med(lambda: [LedgerEvent(**d) for d in envelopes]),
     }
 

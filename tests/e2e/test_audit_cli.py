@@ -222,7 +222,7 @@ def test_seed_reveal_then_every_ledger_roll_is_proven(run, db_url: str, home: Pa
     after = audited(run, "--all", "--verify-dice", db=db_url)
     assert (after["ok"], after["unproven"], after["mismatches"]) == (True, [], [])
     assert after["dice"] == {"table": 1, "unrevealed": 0, "verified": 2, "mismatch": 0}
-    for audit, roll_number in zip(after["audits"][1:], (2, 3)):
+    for audit, roll_number in zip(after["audits"][1:], (2, 3), strict=True):
         proofs = audit["dice"]["proofs"]
         assert all(p["ok"] and p["recorded"] == p["derived"] for p in proofs)
         plan = [(r["purpose"], len(r["faces"]), r["sides"]) for r in audit["rejudged"]["rolls"]]

@@ -214,7 +214,9 @@ def _random_mutation(kind: str, rng: random.Random, lines: list[str], data: byte
         return f"truncated at byte {at}", data[:at]
     if kind == "CRLF":
         ends = [rng.choice(["\r\n", "\n"]) for _ in lines]
-        return f"CRLF after some lines {ends!r:.40}", "".join(line + end for line, end in zip(lines, ends)).encode()
+        return f"CRLF after some lines {ends!r:.40}", "".join(
+            line + end for line, end in zip(lines, ends, strict=True)
+        ).encode()
     if kind == "blank line":
         i = rng.randrange(n + 1)
         blank = rng.choice(["", " ", "\t", "\r"])

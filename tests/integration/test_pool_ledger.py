@@ -287,25 +287,37 @@ def test_a_hidden_contest_is_director_only(ledger):
 @pytest.mark.parametrize(
     "call, error, message",
     [
-        (lambda l, r: l.roll(r, {**SNEAK, "dc": 11}), RuleViolation, "DC 11 is not a DC of this game"),
-        (lambda l, r: l.roll(r, {**SNEAK, "dc": 2}, faces={"pool": [1] * 7}), RuleViolation, "DC 2 is not a DC"),
-        (lambda l, r: l.roll(r, {**SNEAK, "required": 4}), RuleViolation, "requires 1 to 3 successes"),
-        (lambda l, r: l.roll(r, {**SNEAK, "character": "Nobody"}), UnknownName, "unknown character 'Nobody'"),
-        (lambda l, r: l.roll(r, SNEAK, faces={"pool": [10, 7, 3]}), InvalidDice, "needs 7 pool dice but 3 were given"),
+        (lambda led, r: led.roll(r, {**SNEAK, "dc": 11}), RuleViolation, "DC 11 is not a DC of this game"),
+        (lambda led, r: led.roll(r, {**SNEAK, "dc": 2}, faces={"pool": [1] * 7}), RuleViolation, "DC 2 is not a DC"),
+        (lambda led, r: led.roll(r, {**SNEAK, "required": 4}), RuleViolation, "requires 1 to 3 successes"),
+        (lambda led, r: led.roll(r, {**SNEAK, "character": "Nobody"}), UnknownName, "unknown character 'Nobody'"),
         (
-            lambda l, r: l.roll(r, SNEAK, faces={"pool": [10, 7, 3, 1, 2, 8, 9, 4]}),
+            lambda led, r: led.roll(r, SNEAK, faces={"pool": [10, 7, 3]}),
+            InvalidDice,
+            "needs 7 pool dice but 3 were given",
+        ),
+        (
+            lambda led, r: led.roll(r, SNEAK, faces={"pool": [10, 7, 3, 1, 2, 8, 9, 4]}),
             InvalidDice,
             "8 pool faces were given",
         ),
-        (lambda l, r: l.roll(r, SNEAK, faces={"pool": [10, 7, 3, 1, 2, 8, 12]}), InvalidDice, "12 is not a d10 face"),
         (
-            lambda l, r: l.act(r, "luck", {"character": "Brann", "after_failure": True}),
+            lambda led, r: led.roll(r, SNEAK, faces={"pool": [10, 7, 3, 1, 2, 8, 12]}),
+            InvalidDice,
+            "12 is not a d10 face",
+        ),
+        (
+            lambda led, r: led.act(r, "luck", {"character": "Brann", "after_failure": True}),
             RuleViolation,
             "no check or contest",
         ),
-        (lambda l, r: l.act(r, "contest", {**SNEAK, "defender": "the Watcher"}), RuleViolation, "--defender-pool N"),
-        (lambda l, r: l.act(r, "contest", {**SNEAK, "defender": "Ines"}), RuleViolation, "against themself"),
-        (lambda l, r: l.act(r, "dance", {"character": "Ines"}), UnknownName, "no action 'dance' .*contest, luck"),
+        (
+            lambda led, r: led.act(r, "contest", {**SNEAK, "defender": "the Watcher"}),
+            RuleViolation,
+            "--defender-pool N",
+        ),
+        (lambda led, r: led.act(r, "contest", {**SNEAK, "defender": "Ines"}), RuleViolation, "against themself"),
+        (lambda led, r: led.act(r, "dance", {"character": "Ines"}), UnknownName, "no action 'dance' .*contest, luck"),
     ],
 )
 def test_refused_input_leaves_the_log_unchanged(ledger, call, error, message):

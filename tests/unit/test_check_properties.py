@@ -84,7 +84,7 @@ def outcome_by_definition(kept: tuple[int, int], target: int) -> Outcome:
 
 def mark_by_definition(kept: tuple[int, int], script: tuple[int, int]) -> Mark:
     """Try both ways of pairing Result Dice with Script Dice; a 0 is no die and matches nothing."""
-    best = max(sum(1 for r, s in zip(kept, order) if r != 0 and r == s) for order in permutations(script))
+    best = max(sum(1 for r, s in zip(kept, order, strict=True) if r != 0 and r == s) for order in permutations(script))
     return [Mark.BAD_TAKE, Mark.HIT, Mark.PERFECT_TAKE][best]
 
 

@@ -4,6 +4,7 @@ contests and Luck, with the rulebook's own claims checked by exact probabilities
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 from math import comb
 
 import pytest
@@ -213,7 +214,7 @@ def _chance(pool: int, dc: int, wanted: Degree, need: int = 1) -> Fraction:
 
 def test_more_dice_mean_fewer_botches_from_three_dice_up_at_an_average_dc():
     chances = [_chance(n, 6, Degree.BOTCH) for n in range(3, 13)]
-    assert all(later < earlier for earlier, later in zip(chances, chances[1:]))
+    assert all(later < earlier for earlier, later in pairwise(chances))
 
 
 def test_one_die_botches_only_on_a_1_and_two_dice_botch_more_often():

@@ -270,7 +270,9 @@ hero_props = st.integers(1, 11).flatmap(
 )
 props = st.lists(st.tuples(st.sampled_from(PropType), st.sampled_from(Quality)), unique=True, max_size=5).flatmap(
     lambda kinds: st.tuples(*[st.integers(1, 10) for _ in kinds]).map(
-        lambda amounts: [{"type": t.value, "quality": q.value, "count": n} for (t, q), n in zip(kinds, amounts)]
+        lambda amounts: [
+            {"type": t.value, "quality": q.value, "count": n} for (t, q), n in zip(kinds, amounts, strict=True)
+        ]
     )
 )
 relationships = st.sampled_from(list(Difficulty)[1:]).flatmap(
