@@ -15,7 +15,7 @@ def parse_character_file(data: bytes, source: str) -> CharacterSheet:
     return read_character(data, source, CharacterSheet, to_model_form=_to_model_form)
 
 
-def _to_model_form(raw: dict) -> dict:
+def _to_model_form(raw: dict[str, object]) -> dict[str, object]:
     sheet = dict(raw)
     kits = raw.get("kits")
     if isinstance(kits, list):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from enum import Enum
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -76,7 +76,10 @@ StarName = Annotated[str, _Given, CHARACTER_NAME.validator()]
 SlotNumber = Annotated[int, _in_range(1, 10)]
 
 
-def _by_value_ignoring_case(cls: type[Enum], value: object) -> Enum | None:
+_Named = TypeVar("_Named", bound=Enum)
+
+
+def _by_value_ignoring_case(cls: type[_Named], value: object) -> _Named | None:
     if isinstance(value, str):
         wanted = value.strip().lower()
         for member in cls:

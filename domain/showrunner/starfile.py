@@ -23,12 +23,13 @@ def parse_star_file(data: bytes, *, source: str) -> StarSheet:
     )
 
 
-def _to_model_form(raw: dict) -> dict:
+def _to_model_form(raw: dict[str, object]) -> dict[str, object]:
     sheet = dict(raw)
-    if isinstance(raw.get("abilities"), dict):
-        sheet["abilities"] = {name: _ability(name, value) for name, value in raw["abilities"].items()}
-    if isinstance(raw.get("influence"), dict):
-        sheet["influence"] = {name: _pool(pool) for name, pool in raw["influence"].items()}
+    abilities, influence = raw.get("abilities"), raw.get("influence")
+    if isinstance(abilities, dict):
+        sheet["abilities"] = {name: _ability(name, value) for name, value in abilities.items()}
+    if isinstance(influence, dict):
+        sheet["influence"] = {name: _pool(pool) for name, pool in influence.items()}
     return sheet
 
 
