@@ -5,7 +5,7 @@ and `showrunner limit-break` (XP in pencil or pen, Appendix D).
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeAlias
 
 import typer
 
@@ -23,13 +23,21 @@ PathArg = Annotated[str, typer.Argument(metavar="PATH", help=f"The Career Path: 
 AWARDS = "artisan, method_actor, luminary, icon"
 MASTERIES = "retake, grit, spotlight, plot_armor, prop, hero_prop, preparation, limit, relationship"
 
-PathDie = faces_option("--die", "The d6 of Innate Aptitude or Backstory Rewrites.")
-OverloadFaces = faces_option("--overload", "The 2d10 of the Internal Overload table, in order.")
-MajorAnomalyFaces = faces_option("--major-anomaly", "The 2d10 of the Major Anomaly table, in order.")
-TimesFaces = faces_option("--times", "Broken: the d6 of how many Conditions.")
-RandomAbilityFaces = faces_option("--random-ability", "The d10s of random Abilities, in order.")
-ScarSlotFaces = faces_option("--scar-slot", "Scarred: the d10 slot rolls.")
-ChaosFaces = faces_option("--anomaly", "Chaos: the d100 regular Anomalies.")
+PathDie: TypeAlias = Annotated[
+    list[str] | None, faces_option("--die", "The d6 of Innate Aptitude or Backstory Rewrites.")
+]
+OverloadFaces: TypeAlias = Annotated[
+    list[str] | None, faces_option("--overload", "The 2d10 of the Internal Overload table, in order.")
+]
+MajorAnomalyFaces: TypeAlias = Annotated[
+    list[str] | None, faces_option("--major-anomaly", "The 2d10 of the Major Anomaly table, in order.")
+]
+TimesFaces: TypeAlias = Annotated[list[str] | None, faces_option("--times", "Broken: the d6 of how many Conditions.")]
+RandomAbilityFaces: TypeAlias = Annotated[
+    list[str] | None, faces_option("--random-ability", "The d10s of random Abilities, in order.")
+]
+ScarSlotFaces: TypeAlias = Annotated[list[str] | None, faces_option("--scar-slot", "Scarred: the d10 slot rolls.")]
+ChaosFaces: TypeAlias = Annotated[list[str] | None, faces_option("--anomaly", "Chaos: the d100 regular Anomalies.")]
 
 
 @app.command("mark")

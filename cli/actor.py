@@ -3,7 +3,7 @@
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeAlias
 
 import typer
 
@@ -20,9 +20,16 @@ app = typer.Typer(
 )
 
 ABILITIES = "channel, endure, fight, impress, move, sense, talk, think, travel, work"
-AbilityDice = faces_option("--ability-dice", "The d10s naming the Primary and Secondary Abilities, in order.")
-PowerLevelDice = faces_option("--power-level-dice", "The 3d6 of the Power Level.")
-PowerFaces = faces_option("--power", "The d6 pips of the Power Dice, highest die first (a 6 below the top re-rolls).")
+AbilityDice: TypeAlias = Annotated[
+    list[str] | None, faces_option("--ability-dice", "The d10s naming the Primary and Secondary Abilities, in order.")
+]
+PowerLevelDice: TypeAlias = Annotated[
+    list[str] | None, faces_option("--power-level-dice", "The 3d6 of the Power Level.")
+]
+PowerFaces: TypeAlias = Annotated[
+    list[str] | None,
+    faces_option("--power", "The d6 pips of the Power Dice, highest die first (a 6 below the top re-rolls)."),
+]
 FLAGS = {"ability": "--ability-dice", "power_level": "--power-level-dice", "power": "--power"}
 
 

@@ -15,9 +15,10 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 
 import typer
+from typer.models import OptionInfo
 
 from . import completion
 from .errors import ExitCode, Refused, UsageProblem
@@ -66,28 +67,48 @@ def _difficulties(ctx: typer.Context, incomplete: str) -> list[str]:
 TABLE = "Table dice (typed in from physical dice; any one makes every die a table die)"
 
 
-def _faces_option(flag: str, what: str) -> Any:
-    return Annotated[list[str] | None, typer.Option(flag, metavar="FACES", help=what, rich_help_panel=TABLE)]
+def _faces_option(flag: str, what: str) -> OptionInfo:
+    """A table-dice flag, for `Annotated[list[str] | None, _faces_option(...)]`."""
+    option: OptionInfo = typer.Option(flag, metavar="FACES", help=what, rich_help_panel=TABLE)
+    return option
 
 
-ActionFaces = _faces_option("--action", "The Action Dice, e.g. 1,4,5.")
-OppositionFaces = _faces_option(
-    "--opposition-dice", "The Opposition Dice, e.g. 1,5 (how many: --opposition and the rest)."
-)
-ScriptFaces = _faces_option("--script", "The two Script Dice, e.g. 4,2.")
-ActorSpecialtyDie = _faces_option("--actor-specialty-die", "The d6 of --actor-specialty.")
-ActorScarDie = _faces_option("--actor-scar-die", "The d6 of --actor-scar.")
-StudioNoteDie = _faces_option("--studio-note-die", "The d6 of --studio-note.")
-RetakeDice = _faces_option("--retake-dice", "The new faces of every Action re-roll, in order.")
-OppositionRetakeDice = _faces_option("--opposition-retake-dice", "The new faces of every Opposition re-roll, in order.")
-SpotlightDie = _faces_option("--spotlight-die", "The d6 of each --spotlight, in order.")
-AnomalyDie = _faces_option("--anomaly", "The d100 Anomaly rolls of a Channel check that Hits the Mark.")
-ScarSlotDie = _faces_option("--scar-slot", "The d10 slot rolls of the Plot Armor Scar, in order.")
-GritDice = _faces_option("--grit-dice", "The extra Action Dice of --grit-after, in order.")
-PowerDie = _faces_option(
-    "--power",
-    "With --against a Threat or Actor: the d6s its Power Dice re-roll (a cleared die's reset, a carry), in order.",
-)
+ActionFaces: TypeAlias = Annotated[list[str] | None, _faces_option("--action", "The Action Dice, e.g. 1,4,5.")]
+OppositionFaces: TypeAlias = Annotated[
+    list[str] | None,
+    _faces_option("--opposition-dice", "The Opposition Dice, e.g. 1,5 (how many: --opposition and the rest)."),
+]
+ScriptFaces: TypeAlias = Annotated[list[str] | None, _faces_option("--script", "The two Script Dice, e.g. 4,2.")]
+ActorSpecialtyDie: TypeAlias = Annotated[
+    list[str] | None, _faces_option("--actor-specialty-die", "The d6 of --actor-specialty.")
+]
+ActorScarDie: TypeAlias = Annotated[list[str] | None, _faces_option("--actor-scar-die", "The d6 of --actor-scar.")]
+StudioNoteDie: TypeAlias = Annotated[list[str] | None, _faces_option("--studio-note-die", "The d6 of --studio-note.")]
+RetakeDice: TypeAlias = Annotated[
+    list[str] | None, _faces_option("--retake-dice", "The new faces of every Action re-roll, in order.")
+]
+OppositionRetakeDice: TypeAlias = Annotated[
+    list[str] | None, _faces_option("--opposition-retake-dice", "The new faces of every Opposition re-roll, in order.")
+]
+SpotlightDie: TypeAlias = Annotated[
+    list[str] | None, _faces_option("--spotlight-die", "The d6 of each --spotlight, in order.")
+]
+AnomalyDie: TypeAlias = Annotated[
+    list[str] | None, _faces_option("--anomaly", "The d100 Anomaly rolls of a Channel check that Hits the Mark.")
+]
+ScarSlotDie: TypeAlias = Annotated[
+    list[str] | None, _faces_option("--scar-slot", "The d10 slot rolls of the Plot Armor Scar, in order.")
+]
+GritDice: TypeAlias = Annotated[
+    list[str] | None, _faces_option("--grit-dice", "The extra Action Dice of --grit-after, in order.")
+]
+PowerDie: TypeAlias = Annotated[
+    list[str] | None,
+    _faces_option(
+        "--power",
+        "With --against a Threat or Actor: the d6s its Power Dice re-roll (a cleared die's reset, a carry), in order.",
+    ),
+]
 SPENDS = "Spends after the roll (applied in this order: Grit, duplicates, retakes, opposition retakes, spotlights)"
 BEFORE = "Spends before the roll"
 OPPOSE = "Opposition"

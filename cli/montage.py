@@ -6,7 +6,7 @@ No `from __future__ import annotations` here: typer reads the option annotations
 """
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeAlias
 
 import typer
 
@@ -73,7 +73,9 @@ CLAIM_HELP = (
 )
 FLAGS = {**CHECK_FLAGS, "montage_benefit": "--benefit"}
 
-BenefitFaces = faces_option("--benefit", "The d6s of the benefits, claim by claim (2 each on a Highlight).")
+BenefitFaces: TypeAlias = Annotated[
+    list[str] | None, faces_option("--benefit", "The d6s of the benefits, claim by claim (2 each on a Highlight).")
+]
 
 
 @app.command("start")

@@ -4,7 +4,7 @@ Consequence Menu, and the Writer's Turn.
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
 import typer
 
@@ -21,8 +21,8 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-OracleDice = faces_option("--oracle", "The 2d6 of the Oracle, e.g. 5,3.")
-MenuDice = faces_option("--menu", "The 2d10 on the Consequence Menu, e.g. 5,7.")
+OracleDice: TypeAlias = Annotated[list[str] | None, faces_option("--oracle", "The 2d6 of the Oracle, e.g. 5,3.")]
+MenuDice: TypeAlias = Annotated[list[str] | None, faces_option("--menu", "The 2d10 on the Consequence Menu, e.g. 5,7.")]
 
 
 @app.command("ask")

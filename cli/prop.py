@@ -4,7 +4,7 @@ random Props (Chapter 8.1, Appendix E). A Prop spent for Action Dice is `check -
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
 import typer
 
@@ -25,10 +25,18 @@ PropArg = Annotated[
 ]
 FLASHBACKS = ("retroactive_planning", "environmental_preparation", "resource_trade", "montage_action")
 
-TypeDie = faces_option("--type-die", "The d10 on the random Prop table (Appendix E A).")
-SubtypeDice = faces_option("--subtype-die", "The d10s on its sub-table, in order.")
-SettingDie = faces_option("--setting-die", "The d10 choosing a Setting-Specific Prop.")
-QualityDie = faces_option("--quality-die", "The d10 on the Quality table (Appendix E B).")
+TypeDie: TypeAlias = Annotated[
+    list[str] | None, faces_option("--type-die", "The d10 on the random Prop table (Appendix E A).")
+]
+SubtypeDice: TypeAlias = Annotated[
+    list[str] | None, faces_option("--subtype-die", "The d10s on its sub-table, in order.")
+]
+SettingDie: TypeAlias = Annotated[
+    list[str] | None, faces_option("--setting-die", "The d10 choosing a Setting-Specific Prop.")
+]
+QualityDie: TypeAlias = Annotated[
+    list[str] | None, faces_option("--quality-die", "The d10 on the Quality table (Appendix E B).")
+]
 
 
 @app.command("gain")

@@ -4,7 +4,7 @@ the Director alone, and changes nothing until `subplot reveal N` brings it on-sc
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any, NamedTuple, TypeAlias
 
 import typer
 
@@ -26,11 +26,18 @@ FLAGS = {
     "bounty": "--bounty",
     "power": "--power",
 }
-RosterDie = faces_option("--roster-die", "The d100 rolled on the Supporting Cast Roster for the Plotter.")
-PowerLevelDice = faces_option("--power-level-dice", "The 3d6 of the Subplot's Power.")
-EventDie = faces_option("--event", "The d100 Event (01-50 Aid, 51-100 Harm).")
-BountyDice = faces_option("--bounty", "The d6s of Props in a Star's bounty.")
-PowerDice = faces_option("--power", "The d6s of a minion's pips and of the dice the Reveal re-rolls, in order.")
+RosterDie: TypeAlias = Annotated[
+    list[str] | None, faces_option("--roster-die", "The d100 rolled on the Supporting Cast Roster for the Plotter.")
+]
+PowerLevelDice: TypeAlias = Annotated[
+    list[str] | None, faces_option("--power-level-dice", "The 3d6 of the Subplot's Power.")
+]
+EventDie: TypeAlias = Annotated[list[str] | None, faces_option("--event", "The d100 Event (01-50 Aid, 51-100 Harm).")]
+BountyDice: TypeAlias = Annotated[list[str] | None, faces_option("--bounty", "The d6s of Props in a Star's bounty.")]
+PowerDice: TypeAlias = Annotated[
+    list[str] | None,
+    faces_option("--power", "The d6s of a minion's pips and of the dice the Reveal re-rolls, in order."),
+]
 
 
 def writers_faces(roster: Any, power_level: Any, event: Any, bounty: Any, power: Any) -> dict[str, list[int]]:

@@ -4,8 +4,8 @@ Decisive Strike. A check against one is `showrunner check STAR ABILITY -d D --ag
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from enum import Enum
-from typing import Annotated, Any
+from enum import StrEnum
+from typing import Annotated, Any, TypeAlias
 
 import typer
 
@@ -31,12 +31,15 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-RolledPips = faces_option(
-    "--power", "The d6 pips rolled, highest die first (a 6 below the top adds a pip above and is re-rolled)."
-)
+RolledPips: TypeAlias = Annotated[
+    list[str] | None,
+    faces_option(
+        "--power", "The d6 pips rolled, highest die first (a 6 below the top adds a pip above and is re-rolled)."
+    ),
+]
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     opponent = "opponent"
     obstacle = "obstacle"
     project = "project"
@@ -150,7 +153,7 @@ def show(
     table = Table(title=markup(f"{t.name} · {t.kind} · {t.status}", lines=False))
     table.add_column("die")
     table.add_column("pips = Opposition Dice", justify="right")
-    for level, pip in zip(t.power.levels, t.power.pips):
+    for level, pip in zip(t.power.levels, t.power.pips, strict=True):
         table.add_row(level.value, str(pip))
     console = stdout_console()
     console.print(table)

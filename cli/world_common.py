@@ -8,9 +8,10 @@ import functools
 import inspect
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Annotated, Any, NamedTuple, TypeVar
+from typing import Annotated, Any, NamedTuple, TypeAlias, TypeVar
 
 import typer
+from typer.models import OptionInfo
 
 from .errors import Refused, UsageProblem
 from .session import print_json, stdout_console
@@ -20,8 +21,10 @@ T = TypeVar("T")
 LADDER = "NORMAL, HARD, FORMIDABLE, EPIC, LEGENDARY, MYTHIC, ASCENDANT, GODLIKE (or N, H, F, E, L, M, A, G)"
 
 
-def faces_option(flag: str, what: str) -> Any:
-    return Annotated[list[str] | None, typer.Option(flag, metavar="FACES", help=what, rich_help_panel=TABLE)]
+def faces_option(flag: str, what: str) -> OptionInfo:
+    """A table-dice flag, for `Annotated[list[str] | None, faces_option(...)]`."""
+    option: OptionInfo = typer.Option(flag, metavar="FACES", help=what, rich_help_panel=TABLE)
+    return option
 
 
 def parse_faces(given: Mapping[str, tuple[str, Sequence[str] | None, int]]) -> dict[str, list[int]]:
@@ -177,14 +180,26 @@ Keep = Annotated[
     typer.Option("--keep", "-k", metavar="A,B", help="The two Result Dice to keep (default: the best pair)."),
 ]
 Push = Annotated[bool, typer.Option("--push", help="Push Your Limits to pay a spend the pools cannot.")]
-ActionFaces = faces_option("--action", "The Action Dice of the check, e.g. 1,4,5.")
-OppositionFaces = faces_option("--opposition-dice", "The Opposition Dice of the check (as many as the target's pips).")
-ScriptFaces = faces_option("--script", "The two Script Dice of the check, e.g. 4,2.")
-PowerFaces = faces_option(
-    "--power", "The d6s the target's Power Dice re-roll (a cleared die's reset, a carry), in order."
-)
-ScarSlotFaces = faces_option("--scar-slot", "The d10 slot rolls of a Plot Armor Scar, in order.")
-AnomalyFaces = faces_option("--anomaly", "The d100 Anomaly rolls of a Channel check that Hits the Mark.")
+ActionFaces: TypeAlias = Annotated[
+    list[str] | None, faces_option("--action", "The Action Dice of the check, e.g. 1,4,5.")
+]
+OppositionFaces: TypeAlias = Annotated[
+    list[str] | None,
+    faces_option("--opposition-dice", "The Opposition Dice of the check (as many as the target's pips)."),
+]
+ScriptFaces: TypeAlias = Annotated[
+    list[str] | None, faces_option("--script", "The two Script Dice of the check, e.g. 4,2.")
+]
+PowerFaces: TypeAlias = Annotated[
+    list[str] | None,
+    faces_option("--power", "The d6s the target's Power Dice re-roll (a cleared die's reset, a carry), in order."),
+]
+ScarSlotFaces: TypeAlias = Annotated[
+    list[str] | None, faces_option("--scar-slot", "The d10 slot rolls of a Plot Armor Scar, in order.")
+]
+AnomalyFaces: TypeAlias = Annotated[
+    list[str] | None, faces_option("--anomaly", "The d100 Anomaly rolls of a Channel check that Hits the Mark.")
+]
 
 CHECK_DICE = ("action", "opposition", "script", "power", "scar_slot", "anomaly")
 """The dice purposes a check against the world may ask for, named as `check` names them (FACE_FLAGS)."""
@@ -233,7 +248,11 @@ class CheckOptions(NamedTuple):
         from .check import FACE_FLAGS
 
         values = dict(
-            zip(CHECK_DICE, (self.action, self.opposition_dice, self.script, self.power, self.scar_slot, self.anomaly))
+            zip(
+                CHECK_DICE,
+                (self.action, self.opposition_dice, self.script, self.power, self.scar_slot, self.anomaly),
+                strict=True,
+            )
         )
         return parse_faces({p: (FACE_FLAGS[p][0], values[p], FACE_FLAGS[p][1]) for p in CHECK_DICE})
 
