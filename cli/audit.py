@@ -166,8 +166,7 @@ def render_audit(found: Audit, *, verify_dice: bool) -> Any:
                 f"{request.star} abandoned a {request.ability.value.title()} check at {request.difficulty.value} after the roll; {who}."
             ),
             Text(
-                "Re-run up to the choice against the sheet as of #%d, the engine asks for exactly these rolls:"
-                % (event.version - 1)
+                f"Re-run up to the choice against the sheet as of #{event.version - 1}, the engine asks for exactly these rolls:"
             ),
         ]
         for r in fact.rolls:

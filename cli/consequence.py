@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -13,7 +13,7 @@ from .options import JsonOption, writes
 from .session import print_json, session, stdout_console
 
 
-class KindChoice(str, Enum):
+class KindChoice(StrEnum):
     grit_loss = "grit-loss"
     conditions = "conditions"
     wear = "wear"

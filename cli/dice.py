@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -23,12 +23,12 @@ app = typer.Typer(
 )
 
 
-class SourceChoice(str, Enum):
+class SourceChoice(StrEnum):
     ledger = "ledger"
     table = "table"
 
 
-class ColourChoice(str, Enum):
+class ColourChoice(StrEnum):
     action = "action"
     opposition = "opposition"
     script = "script"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -13,7 +13,7 @@ from .safe_text import markup
 from .session import print_json, session, stdout_console
 
 
-class PoolChoice(str, Enum):
+class PoolChoice(StrEnum):
     grit = "grit"
     retake = "retake"
     spotlight = "spotlight"

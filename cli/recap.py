@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ..projections.recap import Beat, Comparison, Recap
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     rich = "rich"
     md = "md"
     json = "json"

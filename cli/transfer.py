@@ -41,12 +41,14 @@ def export(
             count += 1
         return
     path = Path(output)
-    with progress_bar("Exporting", s.ledger.head(ref).version, enabled=not as_json) as advance:
-        with private_file(path) as f:
-            for line in lines:
-                f.write(line + "\n")
-                count += 1
-                advance(count - 1)
+    with (
+        progress_bar("Exporting", s.ledger.head(ref).version, enabled=not as_json) as advance,
+        private_file(path) as f,
+    ):
+        for line in lines:
+            f.write(line + "\n")
+            count += 1
+            advance(count - 1)
     if as_json:
         print_json({"file": str(path), "branch": ref.branch.name, "events": count - 1, "redacted": not s.is_director})
         return
