@@ -333,12 +333,12 @@ def check_post_show(state: CampaignState, post_show: PostShow) -> PostShow:
         acclaim.append(answer.model_copy(update={"star": name}))
     connections: list[ConnectionAnswer] = []
     chosen: set[str] = set()
-    for answer in post_show.connections:
-        name = state.character(answer.star).name
+    for connection in post_show.connections:
+        name = state.character(connection.star).name
         if name in chosen:
             raise RuleViolation(f"{name} may add one new Bond OR one new Grudge at the end of an Episode, not two")
         chosen.add(name)
-        connections.append(answer.model_copy(update={"star": name, "target": _clean(answer.target)}))
+        connections.append(connection.model_copy(update={"star": name, "target": _clean(connection.target)}))
     return post_show.model_copy(update={"acclaim": tuple(acclaim), "connections": tuple(connections)})
 
 

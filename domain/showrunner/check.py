@@ -10,10 +10,10 @@ resolution, which is what lets an audit re-judge a recorded check.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from enum import Enum
 from itertools import combinations
-from typing import Literal, Protocol
+from typing import Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
@@ -37,7 +37,7 @@ from .effects import (
 )
 from .influence import LABELS, PoolName, decide_regain, decide_spend
 from .ladder import Difficulty, Quality
-from .sheet import AbilityName, CareerPath, Mastery, PropType, Scar, Specialty, StarSheet
+from .sheet import Ability, AbilityName, CareerPath, Mastery, PropType, Scar, Specialty, StarSheet
 from .state import ShowrunnerState
 
 ENGINE = "showrunner-check/1"
@@ -195,7 +195,7 @@ class Resolution(BaseModel):
     consequences_due: int
     effects: tuple[Effect, ...]
 
-    def judged(self) -> tuple:
+    def judged(self) -> tuple[object, ...]:
         """What an audit compares: every decision of the check."""
         return (
             self.action,
@@ -310,8 +310,7 @@ def resolve(
     if request.preparation:
         check.spend("preparation", request.preparation, "a NORMAL Prop produced and spent")
         action_pool.append(Die(source="Preparation (a NORMAL Prop)", dice=request.preparation))
-    for spend in _count(request.props):
-        prop, count = spend
+    for prop, count in _count(request.props):
         _spend_props(check, prop, count)
         action_pool.append(Die(source=f"{prop.quality.value} {prop.type.value} Prop spent", dice=count))
     if request.power_alone and request.hero_prop is None:
@@ -509,14 +508,17 @@ def best_pair(remaining: Sequence[int], script: Sequence[int], target: int) -> t
             -(pair[0] + pair[1]),
         )
 
-    pairs = {tuple(sorted(pair, reverse=True)) for pair in combinations(dice, 2)}
-    return min(pairs, key=lambda pair: (rank(pair), pair))  # type: ignore[return-value]
+    pairs = {(max(a, b), min(a, b)) for a, b in combinations(dice, 2)}
+    return min(pairs, key=lambda pair: (rank(pair), pair))
 
 
 # ----------------------------------------------------------------------- helpers
 
 
-def _slot(slots, kind, name: str, star: str, ability: str):  # type: ignore[no-untyped-def]
+_Slotted = TypeVar("_Slotted", Specialty, Scar)
+
+
+def _slot(slots: Collection[Specialty | Scar], kind: type[_Slotted], name: str, star: str, ability: str) -> _Slotted:
     wanted = " ".join(name.split()).casefold()
     for slot in slots:
         if isinstance(slot, kind) and " ".join(slot.name.split()).casefold() == wanted:
@@ -717,7 +719,7 @@ def _check_keep(keep: tuple[int, int], remaining: Sequence[int]) -> tuple[int, i
     return keep
 
 
-def _rewards(check: _Check, ability, outcome: Outcome, mark: Mark) -> None:  # type: ignore[no-untyped-def]
+def _rewards(check: _Check, ability: Ability, outcome: Outcome, mark: Mark) -> None:
     request = check.request
     if mark is not Mark.BAD_TAKE:
         check.regain("retake", 1, "Hit the Mark")

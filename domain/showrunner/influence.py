@@ -16,7 +16,7 @@ from .state import ShowrunnerState
 
 PoolName = Literal["grit", "retake", "spotlight", "plot_armor", "preparation"]
 POOLS: tuple[PoolName, ...] = ("grit", "retake", "spotlight", "plot_armor", "preparation")
-LABELS = {
+LABELS: dict[PoolName, str] = {
     "grit": "Grit",
     "retake": "Retake",
     "spotlight": "Spotlight",

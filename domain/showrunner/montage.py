@@ -296,10 +296,11 @@ def scene_difficulty(action: MontageAction, tier: Quality | None) -> Difficulty:
         if action is MontageAction.UPGRADE and tier is Quality.NORMAL:
             raise RuleViolation("Upgrade raises Props to HARD, FORMIDABLE or EPIC: NORMAL is no new Quality")
         return Difficulty(tier.value)
+    difficulty = rule.difficulty
+    assert difficulty is not None  # only the tiered actions leave it to the scene
     if tier is not None:
-        raise RuleViolation(f"{action.value.title()} is always {rule.difficulty.value}: it takes no tier")  # type: ignore[union-attr]
-    assert rule.difficulty is not None
-    return rule.difficulty
+        raise RuleViolation(f"{action.value.title()} is always {difficulty.value}: it takes no tier")
+    return difficulty
 
 
 def _check_open(state: ShowrunnerState, sequence: MontageSequence, action: MontageAction) -> None:
@@ -566,11 +567,12 @@ def _convert(
         source, target, quality_from, quality_to = claim.into, claim.into, quality_step(tier, -1), tier
     else:
         source, targets = CONVERSIONS[action]
-        target = claim.into or (targets[0] if len(targets) == 1 else None)
-        if target not in targets:
+        into = claim.into or (targets[0] if len(targets) == 1 else None)
+        if into is None or into not in targets:
             raise RuleViolation(
                 f"{action.value.title()} makes one of {', '.join(t.value for t in targets)}: name it (into)"
             )
+        target = into
         quality_from = quality_to = claim.convert
     have = held(sheet, source, quality_from)
     converted = min(amount, have, claim.at_most if claim.at_most is not None else amount)
@@ -619,6 +621,16 @@ def _shop(state: ShowrunnerState, star: str, claim: Claim, fee_waived: bool, lin
 
 
 # ------------------------------------------------------------------ stopping
+
+
+_MASTERED_POOLS: tuple[tuple[PoolName, Mastery], ...] = (
+    ("retake", Mastery.RETAKE),
+    ("grit", Mastery.GRIT),
+    ("spotlight", Mastery.SPOTLIGHT),
+    ("plot_armor", Mastery.PLOT_ARMOR),
+    ("preparation", Mastery.PREPARATION),
+)
+"""The Influence pools a Mastery refills by 1 when a Montage stops, in the order they are told."""
 
 
 class MontageStopped(_Record):
@@ -680,16 +692,10 @@ def stop_montage(
                 sheet, _ = gain_hero_prop_xp(sheet, prop.name, 1)
                 lines.append(f"{name}: 1 XP in {prop.name}")
         state = state.with_star(sheet)
-        for pool, mastery in (
-            ("retake", Mastery.RETAKE),
-            ("grit", Mastery.GRIT),
-            ("spotlight", Mastery.SPOTLIGHT),
-            ("plot_armor", Mastery.PLOT_ARMOR),
-            ("preparation", Mastery.PREPARATION),
-        ):
+        for pool, mastery in _MASTERED_POOLS:
             if mastery in sheet.masteries:
-                state, kept = regain_influence(state, name, pool, 1)  # type: ignore[arg-type]
-                lines.append(f"{name}: regained {kept} {LABELS[pool]}")  # type: ignore[index]
+                state, kept = regain_influence(state, name, pool, 1)
+                lines.append(f"{name}: regained {kept} {LABELS[pool]}")
     ensemble = state.ensemble.model_copy(update={"montage_episode": sequence.episode})
     return MontageStopped(
         sequence=sequence.model_copy(update={"ended": "stopped"}),

@@ -422,14 +422,13 @@ def limit_break(
         name, text = INTERNAL_OVERLOAD[roll]
         overloads.append(Overload(roll=roll, name=name, text=text, changes=tuple(changes)))
     anomalies = []
-    pending = (
+    pending: list[tuple[int, Difficulty]] = (
         [(fixed_anomaly, resist)]
         if fixed_anomaly is not None
         else [(r, resist) for r in _table_rolls(dice, "major_anomaly")]
     )
     while pending:
         roll, level = pending.pop(0)
-        assert roll is not None
         if roll == 20:  # Roll Again, Empowered: one step higher, and it may chain
             pending[0:0] = [(r, level.step(1)) for r in _table_rolls(dice, "major_anomaly")]
             continue

@@ -19,6 +19,7 @@ from .sheet import AbilityName, CareerPath, Mastery, Relationship, StarSheet
 from .state import ShowrunnerState
 
 Kind = Literal["bond", "grudge"]
+_KINDS: tuple[Kind, ...] = ("bond", "grudge")
 Intent = Literal["aid", "harm"]
 
 TIER_NAMES: dict[Difficulty, tuple[str, str]] = {
@@ -53,16 +54,20 @@ def _list(kind: Kind) -> str:
     return "bonds" if kind == "bond" else "grudges"
 
 
+def _held(sheet: StarSheet, kind: Kind) -> list[Relationship]:
+    return sheet.bonds if kind == "bond" else sheet.grudges
+
+
 def find(sheet: StarSheet, kind: Kind, with_: str) -> Relationship:
-    for relationship in getattr(sheet, _list(kind)):
+    for relationship in _held(sheet, kind):
         if name_key(relationship.with_) == name_key(with_):
             return relationship
-    known = ", ".join(r.with_ for r in getattr(sheet, _list(kind))) or "none"
+    known = ", ".join(r.with_ for r in _held(sheet, kind)) or "none"
     raise UnknownName(f"{sheet.name} has no {kind.title()} with '{with_}' ({kind.title()}s: {known})")
 
 
 def _replace(sheet: StarSheet, kind: Kind, old: Relationship, new: Relationship | None) -> StarSheet:
-    kept = [new if r is old else r for r in getattr(sheet, _list(kind))]
+    kept = [new if r is old else r for r in _held(sheet, kind)]
     return sheet.model_copy(update={_list(kind): [r for r in kept if r is not None]})
 
 
@@ -225,13 +230,11 @@ def add_relationship(state: ShowrunnerState, star: str, kind: Kind, with_: str) 
     name = " ".join(with_.split())
     if not name:
         raise RuleViolation("a Bond or Grudge is held with a named Star or Actor")
-    for existing in getattr(sheet, _list(kind)):
+    for existing in _held(sheet, kind):
         if name_key(existing.with_) == name_key(name):
             raise RuleViolation(f"{sheet.name} already has a {kind.title()} with {existing.with_}")
     new = Relationship(with_=name)
-    sheet = sheet.model_copy(
-        update={_list(kind): [*getattr(sheet, _list(kind)), new], "relationship_added_episode": episode}
-    )
+    sheet = sheet.model_copy(update={_list(kind): [*_held(sheet, kind), new], "relationship_added_episode": episode})
     return state.with_star(sheet)
 
 
@@ -325,11 +328,11 @@ def resolve_relationship(
         name = " ".join((new_with or "").split())
         if not name:
             raise RuleViolation("a Highlight shifts the focus: name the new Star or Actor (new_with)")
-        if any(name_key(r.with_) == name_key(name) for r in getattr(sheet, _list(kind))):
+        if any(name_key(r.with_) == name_key(name) for r in _held(sheet, kind)):
             raise RuleViolation(f"{sheet.name} already has a {kind.title()} with {name}")
     elif new_with is not None:
         raise RuleViolation("only a Highlight shifts the relationship to someone new")
-    others = [(k, r) for k in ("bond", "grudge") for r in getattr(sheet, _list(k)) if r is not relationship]  # type: ignore[arg-type]
+    others = [(k, r) for k in _KINDS for r in _held(sheet, k) if r is not relationship]
     target = None
     if outcome is Outcome.DISASTER and others:
         if other is None:

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from ..campaign import name_key
+from ..campaign import CampaignState, name_key
 from ..dice import DiceSource, ReplayDice, Roll
 from ..errors import DomainError, RuleViolation
 from ..events import CampaignFact, RecapLine, RolledFact, Visibility
@@ -31,7 +31,20 @@ from .sheet import AbilityName
 from .state import ShowrunnerState
 from .threats import CheckEffect, Threat, ThreatKind, check_against, new_threat, strike_decisively
 from .world import World
-from .writers_room import Subplot, generate, resolve, reveal
+from .writers_room import (
+    BondAdvanced,
+    DieCleared,
+    GambitCalled,
+    MinionSpawned,
+    PipAdded,
+    PowerLevelRaised,
+    SchemeContest,
+    Subplot,
+    SubplotEffect,
+    generate,
+    resolve,
+    reveal,
+)
 
 
 class _Frozen(BaseModel):
@@ -42,7 +55,7 @@ def _with_world(state: ShowrunnerState, world: World) -> ShowrunnerState:
     return state.model_copy(update={"world": world})
 
 
-def _world(state: Any) -> World:
+def _world(state: CampaignState) -> World:
     return getattr(state, "world", None) or World()
 
 
@@ -381,8 +394,8 @@ class SequenceDeclared(CampaignFact, topic="showrunner/SequenceDeclared"):
         return RecapLine(weight=50, text=f"The Cast launched {kind}: {s.goal}{against}.", kind="sequence")
 
 
-def _pool_words(pools: Mapping[str, int]) -> str:
-    return ", ".join(f"{n} {LABELS[p]}" for p, n in pools.items() if n) or "empty"  # type: ignore[index]
+def _pool_words(pools: Mapping[PoolName, int]) -> str:
+    return ", ".join(f"{n} {LABELS[p]}" for p, n in pools.items() if n) or "empty"
 
 
 class SequenceBeatPlayed(WorldRoll, topic="showrunner/SequenceBeatPlayed"):
@@ -569,27 +582,24 @@ def subplot_words(s: Subplot) -> str:
     return f"{s.plotter} at {s.power.value}, {s.event} event; {approach} {ally}; {scheme} {target}"
 
 
-def effect_words(effect: Any) -> str:
-    kind = effect.kind
-    if kind in ("pip_added", "die_cleared"):
-        verb = "gains a pip" if kind == "pip_added" else "loses a die"
+def effect_words(effect: SubplotEffect) -> str:
+    if isinstance(effect, PipAdded | DieCleared):
+        verb = "gains a pip" if isinstance(effect, PipAdded) else "loses a die"
         return f"{effect.actor} {verb} at {effect.level.value} ({effect.why})"
-    if kind == "power_level_raised":
+    if isinstance(effect, PowerLevelRaised):
         return f"{effect.actor} rises one Power Level"
-    if kind == "bond_advanced":
+    if isinstance(effect, BondAdvanced):
         return f"{effect.actor}'s Bond with {effect.toward.name} rises to {effect.level.value}"
-    if kind == "scheme_contest":
+    if isinstance(effect, SchemeContest):
         return f"{effect.plotter} schemes against {effect.target} at {effect.level.value}"
-    if kind == "gambit_called":
+    if isinstance(effect, GambitCalled):
         return f"{effect.by} calls a {effect.level.value} Gambit on {effect.star}"
-    if kind == "minion_spawned":
+    if isinstance(effect, MinionSpawned):
         return f"{effect.minion.name} enters the Supporting Cast"
-    if kind == "bounty_offered":
-        return (
-            f"{effect.star} is offered a bounty of {effect.props} {effect.quality.value} Props"
-            f" to act against {effect.against.name}"
-        )
-    return kind
+    return (
+        f"{effect.star} is offered a bounty of {effect.props} {effect.quality.value} Props"
+        f" to act against {effect.against.name}"
+    )
 
 
 class SubplotRevealed(WorldRoll, topic="showrunner/SubplotRevealed"):

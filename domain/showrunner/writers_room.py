@@ -205,6 +205,7 @@ def generate(
     Event, Ally and Target. `cast` supplies the Actor when the roll lands on an Unlocked slot or
     a written-off Actor's."""
     cost = generation_cost(pre_production)
+    slot: int | None  # a chosen Plotter may hold no roster slot
     if plotter is None:
         spark = _roll_plotter(world, dice, cast, cost)
         if isinstance(spark, Generation):
