@@ -3,7 +3,7 @@
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated, Any, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 
 import typer
 
@@ -12,6 +12,11 @@ from .options import JsonOption, writes
 from .safe_text import markup
 from .session import print_json, session, stdout_console
 from .world_common import difficulty, director_only, faces_option, parse_faces, recording, report, stars_view
+
+if TYPE_CHECKING:
+    from ..domain.campaign import CampaignState
+    from ..domain.showrunner.actors import Actor, TieKind, Ties
+    from ..domain.showrunner.sheet import AbilityName
 
 app = typer.Typer(
     help="The Supporting Cast: Actors on the d100 roster (Appendix A).",
@@ -33,7 +38,7 @@ PowerFaces: TypeAlias = Annotated[
 FLAGS = {"ability": "--ability-dice", "power_level": "--power-level-dice", "power": "--power"}
 
 
-def _ability(flag: str, value: str | None) -> Any:
+def _ability(flag: str, value: str | None) -> "AbilityName | None":
     from ..domain.showrunner.sheet import AbilityName
 
     if value is None:
@@ -44,11 +49,11 @@ def _ability(flag: str, value: str | None) -> Any:
         raise UsageProblem(f"{flag}: unknown Ability '{value}' (Abilities: {ABILITIES})") from None
 
 
-def _ties(flag: str, values: list[str] | None, state: Any) -> dict:
+def _ties(flag: str, values: list[str] | None, state: "CampaignState") -> "Ties":
     from ..domain.errors import UnknownName
     from ..domain.showrunner.actors import Person
 
-    ties: dict = {}
+    ties: Ties = {}
     for value in values or []:
         level_text, sep, name = value.partition("=")
         if not sep or not name.strip():
@@ -152,7 +157,7 @@ def create(
         name=name,
         concept=concept,
         scale=scale,
-        primary=_ability("--primary", primary),  # type: ignore[arg-type]
+        primary=_ability("--primary", primary),
         secondary=_ability("--secondary", secondary),
         power_level=level,
         pips=given_pips,
@@ -169,7 +174,7 @@ def create(
     report(ref, result, as_json)
 
 
-def actor_json(actor: Any, slot: int | None) -> dict:
+def actor_json(actor: "Actor", slot: int | None) -> dict[str, Any]:
     data = actor.model_dump(mode="json")
     return {
         **data,
@@ -179,7 +184,7 @@ def actor_json(actor: Any, slot: int | None) -> dict:
     }
 
 
-def ties_text(ties: Any) -> str:
+def ties_text(ties: "Ties") -> str:
     return ", ".join(f"{level.letter} {p.name}{' ★' if p.star else ''}" for level, p in ties.items()) or "—"
 
 
@@ -278,6 +283,7 @@ def contest(
 
     Example: showrunner actor contest Grim Baron -d HARD
     """
+    from ..domain.showrunner.world_events import ActorsContested
     from ..ledger import world
 
     chosen = difficulty("--difficulty", level)
@@ -286,6 +292,7 @@ def contest(
     ref = s.target()
     result = world.contest_actors(s.ledger, ref, first, second, chosen, by=s.recorded_by(ref))
     fact = result.events[-1].fact
+    assert isinstance(fact, ActorsContested)
     report(ref, result, as_json, winner=fact.winner, pips=list(fact.pips))
 
 
@@ -318,6 +325,7 @@ def tie(
 
     Example: showrunner actor tie Grim --bond 'Mara Voss' --to HARD
     """
+    from ..domain.showrunner.world_events import ActorTieChanged
     from ..ledger import world
 
     if (bond is None) == (grudge is None):
@@ -326,7 +334,8 @@ def tie(
     s = session(ctx)
     director_only(s, "moves an Actor's Bonds and Grudges")
     ref = s.target()
-    kind = "bond" if bond is not None else "grudge"
+    kind: TieKind = "bond" if bond is not None else "grudge"
     result = world.set_actor_tie(s.ledger, ref, name, kind, bond or grudge or "", level, by=s.recorded_by(ref))
     fact = result.events[-1].fact
+    assert isinstance(fact, ActorTieChanged)
     report(ref, result, as_json, kind=kind, slots=actor_json(fact.actor, None)[kind + "s"])

@@ -98,6 +98,7 @@ def consequence(
     """
     from ..domain.errors import UnknownName
     from ..domain.showrunner.consequences import ConsequenceKind, PropChoice, option_problem
+    from ..domain.showrunner.events import ConsequenceSuffered
     from ..domain.showrunner.ladder import Difficulty
     from ..domain.showrunner.sheet import AbilityName
 
@@ -139,7 +140,9 @@ def consequence(
         by=s.recorded_by(ref),
     )
     event = result.events[-1]
-    resolution = event.fact.resolution
+    suffered = event.fact
+    assert isinstance(suffered, ConsequenceSuffered)
+    resolution = suffered.resolution
     if as_json:
         print_json(
             {

@@ -70,12 +70,14 @@ def season_start(
 
     Example: showrunner season start 'The Drowned City'
     """
+    from ..domain.structure import SeasonStarted
     from ..ledger.structure import start_season
 
     s = session(ctx)
     ref = _director_target(s, "start a Season")
     result = start_season(s.ledger, ref, title, by=s.recorded_by(ref))
     fact = result.events[-1].fact
+    assert isinstance(fact, SeasonStarted)
     if as_json:
         print_json({"branch": ref.branch.name, "season": fact.number, "title": fact.title, "events": _versions(result)})
         return
@@ -89,12 +91,14 @@ def season_end(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
     Example: showrunner season end
     """
+    from ..domain.structure import SeasonEnded
     from ..ledger.structure import end_season
 
     s = session(ctx)
     ref = _director_target(s, "end a Season")
     result = end_season(s.ledger, ref, by=s.recorded_by(ref))
     fact = result.events[-1].fact
+    assert isinstance(fact, SeasonEnded)
     if as_json:
         print_json({"branch": ref.branch.name, "season": fact.number, "events": _versions(result)})
         return
@@ -115,12 +119,14 @@ def episode_start(
 
     Example: showrunner episode start 'The Flooded Vault'
     """
+    from ..domain.structure import EpisodeStarted
     from ..ledger.structure import start_episode
 
     s = session(ctx)
     ref = _director_target(s, "start an Episode")
     result = start_episode(s.ledger, ref, title, by=s.recorded_by(ref))
     fact = result.events[-1].fact
+    assert isinstance(fact, EpisodeStarted)
     if as_json:
         print_json(
             {
@@ -303,7 +309,7 @@ def episode_end(
 
     Example: showrunner episode end --cliffhanger "Lady Shore's fleet is in the bay" --acclaim Mara=1 --bond "Tobias=the Harbourmaster" --entertaining --premise
     """
-    from ..domain.structure import PostShow, decide_end_episode
+    from ..domain.structure import EpisodeEnded, PostShow, decide_end_episode
     from ..ledger.structure import end_episode
     from ..ledger.verification import campaign_digest
 
@@ -327,6 +333,7 @@ def episode_end(
     whole = campaign_digest(s.ledger, ref.campaign)
     facts = [e.fact for e in ended.result.events]
     end_fact = facts[0]
+    assert isinstance(end_fact, EpisodeEnded)
     recorded_post_show = next((f.answers for f in facts if hasattr(f, "answers")), None)
     if as_json:
         print_json(
@@ -367,7 +374,7 @@ def episode_post_show(
 
     Example: showrunner episode post-show --acclaim Mara=1 --grudge "Tobias=Lady Shore" --entertaining --no-premise
     """
-    from ..domain.structure import PostShow, check_post_show, decide_post_show
+    from ..domain.structure import PostShow, PostShowAnswered, check_post_show, decide_post_show
     from ..ledger.structure import answer_post_show
 
     s = session(ctx)
@@ -382,17 +389,19 @@ def episode_post_show(
         _ask_post_show(_Asker(stdout_console()), answers, stars, "")
     result = answer_post_show(s.ledger, ref, PostShow.model_validate(answers), by=s.recorded_by(ref))
     event = result.events[-1]
+    fact = event.fact
+    assert isinstance(fact, PostShowAnswered)
     if as_json:
         print_json(
             {
                 "branch": ref.branch.name,
-                "episode": event.fact.episode,
-                "post_show": _post_show_json(event.fact.answers),
+                "episode": fact.episode,
+                "post_show": _post_show_json(fact.answers),
                 "events": _versions(result),
             }
         )
         return
-    stdout_console().print(f"#{event.version} {markup(event.fact.summary())}.", highlight=False)
+    stdout_console().print(f"#{event.version} {markup(fact.summary())}.", highlight=False)
 
 
 @episode_app.command("list")
@@ -445,6 +454,7 @@ def scene_start(
 
     Example: showrunner scene start --location 'the Customs House' --goal 'crack the flooded vault' --aesthetic 'neon rain'
     """
+    from ..domain.structure import SceneStarted
     from ..ledger.structure import start_scene
 
     s = session(ctx)
@@ -452,6 +462,7 @@ def scene_start(
     result = start_scene(s.ledger, ref, goal=goal, location=location, aesthetic=aesthetic, by=s.recorded_by(ref))
     event = result.events[-1]
     fact = event.fact
+    assert isinstance(fact, SceneStarted)
     if as_json:
         print_json(
             {
@@ -475,23 +486,26 @@ def scene_end(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
     Example: showrunner scene end
     """
+    from ..domain.structure import SceneEnded
     from ..ledger.structure import end_scene
 
     s = session(ctx)
     ref = _director_target(s, "end a Scene")
     result = end_scene(s.ledger, ref, by=s.recorded_by(ref))
     event = result.events[-1]
+    fact = event.fact
+    assert isinstance(fact, SceneEnded)
     if as_json:
         print_json(
             {
                 "branch": ref.branch.name,
-                "episode": event.fact.episode,
-                "scene": event.fact.number,
+                "episode": fact.episode,
+                "scene": fact.number,
                 "events": _versions(result),
             }
         )
         return
-    stdout_console().print(f"#{event.version} {markup(event.fact.summary())}.", highlight=False)
+    stdout_console().print(f"#{event.version} {markup(fact.summary())}.", highlight=False)
 
 
 def register(root: typer.Typer) -> None:

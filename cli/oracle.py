@@ -4,7 +4,7 @@ Consequence Menu, and the Writer's Turn.
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated, TypeAlias
+from typing import TYPE_CHECKING, Annotated, TypeAlias
 
 import typer
 
@@ -14,6 +14,9 @@ from .session import session
 from .subplot import FLAGS as SUBPLOT_FLAGS
 from .subplot import WritersDice, writers_dice
 from .world_common import difficulty, director_only, faces_option, parse_faces, recording, report
+
+if TYPE_CHECKING:
+    from ..domain.showrunner.solorunner import PlanStep
 
 app = typer.Typer(
     help="Solorunner: the Oracle, the Consequence Menu and the Writer's Turn (Chapter 14).",
@@ -40,6 +43,7 @@ def ask(
 
     Example: showrunner oracle ask 'Is the harbourmaster lying?' -d HARD
     """
+    from ..domain.showrunner.world_events import OracleAnswered
     from ..ledger import world
 
     chosen = difficulty("--difficulty", level, easy=True)
@@ -50,7 +54,9 @@ def ask(
         lambda: world.ask_oracle(s.ledger, ref, question, chosen, faces=faces or None, by=s.recorded_by(ref)),
         {"oracle": "--oracle"},
     )
-    report(ref, result, as_json, answer=result.events[-1].fact.answer)
+    fact = result.events[-1].fact
+    assert isinstance(fact, OracleAnswered)
+    report(ref, result, as_json, answer=fact.answer)
 
 
 @app.command("menu")
@@ -69,6 +75,7 @@ def menu(
 
     Example: showrunner oracle menu -d HARD --disaster
     """
+    from ..domain.showrunner.world_events import ConsequenceMenuRolled
     from ..ledger import world
 
     chosen = difficulty("--difficulty", level, easy=True)
@@ -82,6 +89,7 @@ def menu(
         {"menu": "--menu"},
     )
     fact = result.events[-1].fact
+    assert isinstance(fact, ConsequenceMenuRolled)
     report(ref, result, as_json, options=[o.model_dump() for o in fact.options])
     if not as_json:
         from .session import stdout_console
@@ -112,7 +120,7 @@ def writers_turn(
     """
     from ..ledger import world
 
-    plan: list = []
+    plan: list[PlanStep] = []
     for step in steps:
         word = step.strip().lower()
         if word == "roll":

@@ -34,12 +34,16 @@ def reveal(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
     Example: showrunner seed reveal && showrunner audit --all --verify-dice
     """
+    from ..ledger.facts import SeedCommitted, SeedRevealed
+
     s = session(ctx)
     if not s.is_director:
         raise Refused("only the Director can reveal the dice seed (drop --as)")
     ref = s.target()
     result = s.ledger.reveal_seed(ref, by=s.recorded_by(ref))
     revealed, committed = result.events[0], result.events[-1]
+    old_seed, new_seed = revealed.fact, committed.fact
+    assert isinstance(old_seed, SeedRevealed) and isinstance(new_seed, SeedCommitted)
     if as_json:
         print_json(
             {
@@ -48,23 +52,21 @@ def reveal(ctx: typer.Context, as_json: JsonOption = False) -> None:
                 "events": [e.version for e in result.events],
                 "revealed": {
                     "event": revealed.version,
-                    "commitment": revealed.fact.commitment,
-                    "seed": revealed.fact.seed,
+                    "commitment": old_seed.commitment,
+                    "seed": old_seed.seed,
                 },
-                "committed": {"event": committed.version, "commitment": committed.fact.commitment},
+                "committed": {"event": committed.version, "commitment": new_seed.commitment},
             }
         )
         return
     console = stdout_console()
     console.print(
-        f"#{revealed.version} revealed the seed committed as {revealed.fact.commitment}",
+        f"#{revealed.version} revealed the seed committed as {old_seed.commitment}",
         highlight=False,
         soft_wrap=True,
     )
-    console.print(f"    seed {revealed.fact.seed}", highlight=False, soft_wrap=True)
-    console.print(
-        f"#{committed.version} committed a new seed: {committed.fact.commitment}", highlight=False, soft_wrap=True
-    )
+    console.print(f"    seed {old_seed.seed}", highlight=False, soft_wrap=True)
+    console.print(f"#{committed.version} committed a new seed: {new_seed.commitment}", highlight=False, soft_wrap=True)
     console.print(
         "Every ledger roll made with the revealed seed can now be proven: showrunner audit --all --verify-dice",
         highlight=False,
