@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -11,6 +11,9 @@ from .errors import Refused
 from .options import JsonOption, writes
 from .safe_text import markup
 from .session import print_json, session, stderr_console, stdout_console
+
+if TYPE_CHECKING:
+    from ..ledger.registry import CampaignEntry
 
 app = typer.Typer(
     help="Create, list and choose campaigns.",
@@ -125,5 +128,5 @@ def use(
     stdout_console().print(f"Now using campaign [bold]{entry.name}[/] ({markup(entry.title)}).")
 
 
-def _campaign_doc(entry) -> dict:
+def _campaign_doc(entry: CampaignEntry) -> dict[str, Any]:
     return {"name": entry.name, "title": entry.title, "ruleset": entry.ruleset, "id": str(entry.id)}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -11,6 +11,10 @@ from . import completion
 from .options import JsonOption, writes
 from .safe_text import markup
 from .session import print_json, session, stdout_console
+
+if TYPE_CHECKING:
+    from ..ledger.service import BranchRef, CommandResult
+    from .session import Session
 
 
 class PoolChoice(StrEnum):
@@ -70,7 +74,7 @@ def regain(
     _report(s, ref, result, as_json)
 
 
-def _report(s, ref, result, as_json: bool) -> None:
+def _report(s: Session, ref: BranchRef, result: CommandResult, as_json: bool) -> None:
     event = result.events[-1]
     if as_json:
         print_json(

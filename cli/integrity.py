@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -10,6 +11,12 @@ from .errors import ExitCode, UsageProblem
 from .options import JsonOption
 from .progress import progress_bar
 from .session import print_json, session, stderr_console, stdout_console
+
+if TYPE_CHECKING:
+    from ..ledger.integrity import CampaignDigest, Digest, Problem, VerifyReport
+    from ..ledger.registry import CampaignEntry
+    from ..ledger.verification import CampaignReport
+    from .session import Session
 
 
 def head(
@@ -120,7 +127,7 @@ def verify(
         _verify_branch(s, kept_branch, drop_bad_snapshots, as_json)
 
 
-def _verify_branch(s, kept, drop: bool, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+def _verify_branch(s: Session, kept: Digest | None, drop: bool, as_json: bool) -> None:
     from ..ledger.verification import drop_bad_snapshots, verify_branch
 
     ref = s.target()
@@ -139,7 +146,7 @@ def _verify_branch(s, kept, drop: bool, as_json: bool) -> None:  # type: ignore[
         )
     else:
         _say_dropped(dropped)
-        if report.ok:
+        if report.problem is None:
             extra = f", and it extends the kept digest #{kept.version}" if kept else ""
             stdout_console().print(f"[green]OK[/]: {report.checked} events of {ref.branch.name} verified{extra}.")
         else:
@@ -148,7 +155,7 @@ def _verify_branch(s, kept, drop: bool, as_json: bool) -> None:  # type: ignore[
         raise typer.Exit(ExitCode.REFUSED)
 
 
-def _verify_campaign(s, kept, drop: bool, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+def _verify_campaign(s: Session, kept: CampaignDigest, drop: bool, as_json: bool) -> None:
     from ..ledger.verification import verify_campaign
 
     campaign = s.ledger.campaign(s.campaign_name())
@@ -168,7 +175,7 @@ def _verify_campaign(s, kept, drop: bool, as_json: bool) -> None:  # type: ignor
         raise typer.Exit(ExitCode.REFUSED)
 
 
-def _verify_all(s, drop: bool, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+def _verify_all(s: Session, drop: bool, as_json: bool) -> None:
     from ..ledger.verification import verify_catalog, verify_everything
 
     campaigns = s.ledger.campaigns() if verify_catalog(s.ledger)[1] is None else []
@@ -206,7 +213,7 @@ def _verify_all(s, drop: bool, as_json: bool) -> None:  # type: ignore[no-untype
         raise typer.Exit(ExitCode.REFUSED)
 
 
-def _events_in(s, campaign) -> int:  # type: ignore[no-untyped-def]
+def _events_in(s: Session, campaign: CampaignEntry) -> int:
     from ..ledger.errors import LedgerError
 
     try:
@@ -217,7 +224,7 @@ def _events_in(s, campaign) -> int:  # type: ignore[no-untyped-def]
         return 0  # the verification itself names what is damaged
 
 
-def _drop_in_campaign(s, campaign) -> list[str]:  # type: ignore[no-untyped-def]
+def _drop_in_campaign(s: Session, campaign: CampaignEntry) -> list[str]:
     from ..ledger.errors import LedgerError
     from ..ledger.verification import drop_bad_snapshots
 
@@ -231,11 +238,11 @@ def _drop_in_campaign(s, campaign) -> list[str]:  # type: ignore[no-untyped-def]
     return dropped
 
 
-def _problem_doc(problem) -> dict | None:  # type: ignore[no-untyped-def]
+def _problem_doc(problem: Problem | None) -> dict[str, Any] | None:
     return {"version": problem.version, "scope": problem.scope, "message": problem.message} if problem else None
 
 
-def _branch_doc(report) -> dict:  # type: ignore[no-untyped-def]
+def _branch_doc(report: VerifyReport) -> dict[str, Any]:
     return {
         "branch": report.branch,
         "ok": report.ok,
@@ -245,7 +252,7 @@ def _branch_doc(report) -> dict:  # type: ignore[no-untyped-def]
     }
 
 
-def _campaign_doc(report) -> dict:  # type: ignore[no-untyped-def]
+def _campaign_doc(report: CampaignReport) -> dict[str, Any]:
     return {
         "campaign": report.campaign,
         "ok": report.ok,
@@ -256,7 +263,7 @@ def _campaign_doc(report) -> dict:  # type: ignore[no-untyped-def]
     }
 
 
-def _say_campaign(report) -> None:  # type: ignore[no-untyped-def]
+def _say_campaign(report: CampaignReport) -> None:
     problems = [report.registry.problem, report.problem]
     problems += [b.problem for b in report.branches]
     for problem in problems:
@@ -264,7 +271,7 @@ def _say_campaign(report) -> None:  # type: ignore[no-untyped-def]
             _say_failed(problem)
 
 
-def _say_failed(problem) -> None:  # type: ignore[no-untyped-def]
+def _say_failed(problem: Problem) -> None:
     from rich.markup import escape
 
     where = f" at event #{problem.version}" if problem.scope == "event" else ""
@@ -272,7 +279,7 @@ def _say_failed(problem) -> None:  # type: ignore[no-untyped-def]
     stderr_console().print(f"[red]FAILED[/]{where}: {escape(problem.message)}", soft_wrap=True, highlight=False)
 
 
-def _say_dropped(versions: list, campaign: str | None = None) -> None:  # type: ignore[type-arg]
+def _say_dropped(versions: Sequence[int | str], campaign: str | None = None) -> None:
     if versions:
         where = f" in {campaign}" if campaign else ""
         stderr_console().print(

@@ -13,6 +13,8 @@ from .safe_text import markup, plain
 from .session import print_json, session, stdout_console
 
 if TYPE_CHECKING:
+    from rich.text import Text
+
     from ..projections.recap import Beat, Comparison, Recap
 
 
@@ -133,7 +135,7 @@ def recap(
 # ----------------------------------------------------------------------- output
 
 
-def _line(beat: Beat, director: bool, prefix: str = "", style: str = ""):
+def _line(beat: Beat, director: bool, prefix: str = "", style: str = "") -> Text:
     from rich.text import Text
 
     text = Text(prefix, style="bold") if prefix else Text()
