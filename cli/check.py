@@ -28,7 +28,10 @@ from .session import print_json, session, stdout_console
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from ..domain.campaign import CampaignState
     from ..domain.showrunner.check import AfterRoll, CheckRequest, View
+    from ..domain.showrunner.world_events import ThreatChecked
+    from ..ledger.service import BranchRef, CommandResult
 
 ABILITIES = ("channel", "endure", "fight", "move", "impress", "sense", "talk", "think", "travel", "work")
 LADDER_HELP = (
@@ -384,7 +387,7 @@ def check(
     career = _career(acclaim)
     props = tuple(_prop(p) for p in prop or [])
     kept = _keep(keep) if keep is not None else None
-    after: list = [AfterRoll(kind="grit") for _ in range(grit_after)]
+    after: list[AfterRoll] = [AfterRoll(kind="grit") for _ in range(grit_after)]
     after += [AfterRoll(kind="duplicate", faces=(_face("--duplicate", f),)) for f in duplicate or []]
     after += [AfterRoll(kind="retake", faces=_spend_faces("--retake", v)) for v in retake or []]
     after += [
@@ -416,7 +419,7 @@ def check(
         raise Refused("only the Director spends Studio Notes (drop --as)")
     ref = s.target()
     head_state = s.ledger.view(ref).state
-    name = head_state.star(star).name
+    name = head_state.character(star).name
     s.check_acting_for(ref, name)
     request = CheckRequest(
         star=name,
@@ -489,8 +492,8 @@ def _trade(value: "str | None") -> Any:
     return Trade(kind=kind.strip().lower(), name=name.strip())
 
 
-def _report(ref: Any, result: Any, as_json: bool) -> None:
-    from ..domain.showrunner.events import CheckAbandoned
+def _report(ref: "BranchRef", result: "CommandResult", as_json: bool) -> None:
+    from ..domain.showrunner.events import CheckAbandoned, CheckRolled
     from ..domain.showrunner.progress_events import MilestonesReached
     from ..domain.showrunner.world_events import ThreatChecked
     from .render_check import render_check, resolution_json
@@ -498,9 +501,8 @@ def _report(ref: Any, result: Any, as_json: bool) -> None:
     # The check; after it a ThreatChecked (--against a Threat or Actor) and the milestones it crossed.
     event = result.events[0]
     fact = event.fact
-    moved_event = next((e for e in result.events if isinstance(e.fact, ThreatChecked)), None)
-    moved = moved_event.fact if moved_event is not None else None
-    settled = [e for e in result.events if isinstance(e.fact, MilestonesReached)]
+    moved = next(((e.version, e.fact) for e in result.events if isinstance(e.fact, ThreatChecked)), None)
+    settled = [(e.version, e.fact) for e in result.events if isinstance(e.fact, MilestonesReached)]
     if isinstance(fact, CheckAbandoned):
         kept = ", and what was spent stays spent" if fact.effects else ""
         sys.stderr.write(
@@ -508,6 +510,7 @@ def _report(ref: Any, result: Any, as_json: bool) -> None:
             f"(CheckAbandoned, roll #{fact.roll_number}) and cannot be rolled again{kept}\n"
         )
         raise typer.Exit(ExitCode.INTERRUPTED)
+    assert isinstance(fact, CheckRolled)
     r = fact.resolution
     source = "ledger" if fact.dice_commitment else "table"
     if as_json:
@@ -524,11 +527,11 @@ def _report(ref: Any, result: Any, as_json: bool) -> None:
                 **resolution_json(r),
                 "summary": fact.summary(),
                 **(
-                    {"milestones": {"events": [e.version for e in settled], "lines": list(settled[0].fact.lines)}}
+                    {"milestones": {"events": [version for version, _ in settled], "lines": list(settled[0][1].lines)}}
                     if settled
                     else {}
                 ),
-                **({"threat": _threat_json(moved)} if moved is not None else {}),
+                **({"threat": _threat_json(moved[1])} if moved is not None else {}),
             }
         )
         return
@@ -537,27 +540,26 @@ def _report(ref: Any, result: Any, as_json: bool) -> None:
     footer = f"recorded as event #{event.version} on {ref.branch.name} · {dice}"
     stdout_console().print(render_check(r, title=title, footer=footer))
     if moved is not None:
-        stdout_console().print(
-            f"#{moved_event.version} {moved.summary()}", markup=False, highlight=False, soft_wrap=True
-        )
-    for e in settled:
-        stdout_console().print(f"#{e.version} {e.fact.summary()}", markup=False, highlight=False, soft_wrap=True)
+        version, effect = moved
+        stdout_console().print(f"#{version} {effect.summary()}", markup=False, highlight=False, soft_wrap=True)
+    for version, milestones in settled:
+        stdout_console().print(f"#{version} {milestones.summary()}", markup=False, highlight=False, soft_wrap=True)
 
 
-def _world_target(state: Any, against: "str | None") -> "str | None":
+def _world_target(state: "CampaignState", against: "str | None") -> "str | None":
     """The Threat or Actor `--against` names in the world, or None for free text."""
     from ..domain.errors import UnknownName
+    from ..domain.showrunner.state import ShowrunnerState
 
-    world = getattr(state, "world", None)
-    if against is None or world is None:
+    if against is None or not isinstance(state, ShowrunnerState):
         return None
     try:
-        return world.target(against).name
+        return state.world.target(against).name
     except UnknownName:
         return None
 
 
-def _threat_json(fact: Any) -> dict:
+def _threat_json(fact: "ThreatChecked") -> dict[str, Any]:
     from .threat import effect_json
 
     return effect_json(fact)
@@ -577,7 +579,7 @@ class TerminalChooser:
     def __init__(self, console: "Console", request: "CheckRequest") -> None:
         self.console = console
         self.request = request
-        self._answers: dict[str, Any] = {}
+        self._answers: dict[str, AfterRoll | tuple[int, int]] = {}
         self._abandoned = False
 
     def choose(self, view: "View") -> "AfterRoll | tuple[int, int]":

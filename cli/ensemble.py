@@ -4,12 +4,15 @@ proximity and consent recorded), the Ensemble Backpack, Holdings, Ensemble XP an
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from .options import JsonOption, writes
 from .progress_common import Count, Reason, StarArg, pool, prop, quality_of, record, recording
+
+if TYPE_CHECKING:
+    from ..domain.showrunner.state import EnsemblePool
 
 app = typer.Typer(
     help="The Ensemble (10.3): the shared pool, the Ensemble Backpack, Holdings, Ensemble XP and Levels.",
@@ -22,7 +25,7 @@ PropArg = Annotated[
 POOL_NAMES = ("grit", "retake", "spotlight", "plot_armor", "preparation")
 
 
-def ensemble_json(pool: Any) -> dict:
+def ensemble_json(pool: "EnsemblePool") -> dict[str, Any]:
     from ..domain.showrunner import ensemble as rules
 
     return {

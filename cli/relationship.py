@@ -6,7 +6,7 @@ ledger), and resolve one with a Think check. Every box marked: it Advances, with
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -25,19 +25,25 @@ from .progress_common import (
 )
 from .world_common import ActionFaces, Grit, Keep, OppositionFaces, Push, ScriptFaces, Specialty, difficulty
 
+if TYPE_CHECKING:
+    from ..domain.showrunner.relationships import Kind
+
 WithArg = Annotated[str, typer.Argument(metavar="WITH", help="The Star or Actor the relationship is with.")]
 
 
-def _other(value: str | None) -> tuple[str, str] | None:
+def _other(value: str | None) -> "tuple[Kind, str] | None":
     if value is None:
         return None
     kind, sep, name = value.partition(":")
-    if not sep or kind.strip().lower() not in ("bond", "grudge") or not name.strip():
-        raise UsageProblem(f"--other: '{value}' is not bond:NAME or grudge:NAME")
-    return kind.strip().lower(), name.strip()  # type: ignore[return-value]
+    kind, name = kind.strip().lower(), name.strip()
+    if sep and name and kind == "bond":
+        return "bond", name
+    if sep and name and kind == "grudge":
+        return "grudge", name
+    raise UsageProblem(f"--other: '{value}' is not bond:NAME or grudge:NAME")
 
 
-def build(kind: str) -> typer.Typer:
+def build(kind: "Kind") -> typer.Typer:
     title = kind.title()
     app = typer.Typer(
         help=f"{title}s (10.1, 10.2): add at the end of an Episode, Trade, resolve.",
@@ -51,7 +57,7 @@ def build(kind: str) -> typer.Typer:
         from ..ledger import progress
 
         s, ref, by = recording(ctx, star)
-        record(ref, lambda: progress.add_relationship(s.ledger, ref, star, kind, name, by=by), as_json)  # type: ignore[arg-type]
+        record(ref, lambda: progress.add_relationship(s.ledger, ref, star, kind, name, by=by), as_json)
 
     add.__doc__ = (
         f"At the end of an Episode, a new {title} at N (one new Bond OR Grudge per Star per Episode).\n\n"
@@ -97,7 +103,7 @@ def build(kind: str) -> typer.Typer:
                 kind,
                 name,
                 chosen,
-                acclaim_path=career,  # type: ignore[arg-type]
+                acclaim_path=career,
                 reason=reason,
                 by=by,
             ),
@@ -164,7 +170,7 @@ def build(kind: str) -> typer.Typer:
                 check=options,
                 outcome=given,
                 new_with=new_with,
-                other=_other(other),  # type: ignore[arg-type]
+                other=_other(other),
                 episodes_since_written_off=forgotten,
                 faces=faces or None,
                 by=by,

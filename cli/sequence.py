@@ -4,7 +4,7 @@ spend from the Combo Pool.
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -14,24 +14,30 @@ from .safe_text import markup
 from .session import print_json, session, stdout_console
 from .world_common import CheckOptions, check_flags, check_options, difficulty, director_only, recording, report
 
+if TYPE_CHECKING:
+    from ..domain.showrunner.influence import PoolName
+    from ..domain.showrunner.sequences import Sequence
+    from ..domain.showrunner.world_events import Contribution
+
 app = typer.Typer(
     help="Action Sequences and Set Pieces (Chapter 7).",
     epilog="Example: showrunner sequence declare 'Crack the vault' -d FORMIDABLE --beats 2 --from Mara:grit --against Vault",
     no_args_is_help=True,
 )
 
-POOLS = ("grit", "retake", "spotlight", "plot_armor", "preparation")
+POOLS: "tuple[PoolName, ...]" = ("grit", "retake", "spotlight", "plot_armor", "preparation")
 OUTCOMES = ("highlight", "success", "partial", "failure", "disaster")
 
 
-def _pool(flag: str, value: str) -> str:
-    pool = value.strip().lower().replace("-", "_").replace(" ", "_")
-    if pool not in POOLS:
-        raise UsageProblem(f"{flag}: '{value}' is not an Influence pool ({', '.join(POOLS)})")
-    return pool
+def _pool(flag: str, value: str) -> "PoolName":
+    given = value.strip().lower().replace("-", "_").replace(" ", "_")
+    for pool in POOLS:
+        if pool == given:
+            return pool
+    raise UsageProblem(f"{flag}: '{value}' is not an Influence pool ({', '.join(POOLS)})")
 
 
-def _contribution(value: str) -> Any:
+def _contribution(value: str) -> "Contribution":
     from ..domain.showrunner.world_events import Contribution
 
     parts = [p.strip() for p in value.split(":")]
@@ -42,7 +48,7 @@ def _contribution(value: str) -> Any:
         if not parts[2].isdigit() or int(parts[2]) < 1:
             raise UsageProblem(f"--from: '{parts[2]}' is not a positive amount")
         amount = int(parts[2])
-    return Contribution(star=parts[0], pool=_pool("--from", parts[1]), amount=amount)  # type: ignore[arg-type]
+    return Contribution(star=parts[0], pool=_pool("--from", parts[1]), amount=amount)
 
 
 @app.command("declare")
@@ -141,7 +147,7 @@ def beat(
     s = session(ctx)
     ref = s.target()
     if request is not None:
-        name = s.ledger.view(ref).state.star(request.star).name
+        name = s.ledger.view(ref).state.character(request.star).name
         s.check_acting_for(ref, name)
         request = request.model_copy(update={"star": name})
     else:
@@ -235,7 +241,7 @@ def spend(
     report(ref, result, as_json)
 
 
-def sequence_json(sequence: Any) -> dict:
+def sequence_json(sequence: "Sequence") -> dict[str, Any]:
     return {
         **sequence.model_dump(mode="json"),
         "beat_difficulty": sequence.beat_difficulty.value,

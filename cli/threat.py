@@ -5,7 +5,7 @@ No `from __future__ import annotations` here: typer reads the option annotations
 """
 
 from enum import StrEnum
-from typing import Annotated, Any, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 
 import typer
 
@@ -24,6 +24,10 @@ from .world_common import (
     recording,
     report,
 )
+
+if TYPE_CHECKING:
+    from ..domain.showrunner.threats import Threat
+    from ..domain.showrunner.world_events import ThreatChecked
 
 app = typer.Typer(
     help="Threats: Opponents, Obstacles and Projects with Power Dice (12.1).",
@@ -87,7 +91,7 @@ def create(
     report(ref, result, as_json)
 
 
-def threat_json(threat: Any) -> dict:
+def threat_json(threat: "Threat") -> dict[str, Any]:
     return {
         **threat.model_dump(mode="json"),
         "power_level": threat.power.top.value if threat.power.top else None,
@@ -141,7 +145,7 @@ def show(
     ref = s.target()
     t = world_of(s.ledger, ref).threat(name)
     try:
-        strike: dict | None = {
+        strike: dict[str, Any] | None = {
             "difficulty": decisive_strike_difficulty(t.power).value,
             "opposition": decisive_strike_opposition(t.power),
         }
@@ -187,7 +191,7 @@ def strike(
     faces = check.faces()
     s = session(ctx)
     ref = s.target()
-    name = s.ledger.view(ref).state.star(star).name
+    name = s.ledger.view(ref).state.character(star).name
     s.check_acting_for(ref, name)
     request = request.model_copy(update={"star": name})
     result = recording(
@@ -199,7 +203,7 @@ def strike(
     report(ref, result, as_json)
 
 
-def effect_json(fact: Any) -> dict:
+def effect_json(fact: "ThreatChecked") -> dict[str, Any]:
     """What a ThreatChecked did, for `check --json`."""
     return {
         "target": fact.target,
