@@ -151,6 +151,7 @@ def render_audit(found: Audit, *, verify_dice: bool) -> Any:
     from rich.text import Text
 
     from ..domain.showrunner.events import CheckAbandoned, CheckRolled
+    from ..domain.showrunner.state import ShowrunnerState
     from .render_check import effect_line, render_check
 
     event = found.event
@@ -185,7 +186,9 @@ def render_audit(found: Audit, *, verify_dice: bool) -> Any:
             verify_dice=verify_dice,
             matched="every die, block, pair, outcome, mark and effect re-judged the same",
         )
-        rejudged = fact.rejudged(found.before)[0]  # type: ignore[arg-type]
+        before = found.before
+        assert isinstance(before, ShowrunnerState)  # a Showrunner check is made on a Showrunner campaign
+        rejudged = fact.rejudged(before)[0]
         shown = rejudged or fact.resolution
         what = "re-judged" if rejudged is not None else "as recorded (the engine could not re-judge it)"
         title = f"Audit of #{event.version} · {shown.star} · {shown.request.ability.value.title()} at {shown.original_difficulty.value}"
@@ -213,6 +216,7 @@ def render_audit(found: Audit, *, verify_dice: bool) -> Any:
 
 def audit_json(found: Audit) -> dict[str, Any]:
     from ..domain.showrunner.events import CheckAbandoned, CheckRolled
+    from ..domain.showrunner.state import ShowrunnerState
     from .render_check import resolution_json
 
     event = found.event
@@ -250,7 +254,9 @@ def audit_json(found: Audit) -> dict[str, Any]:
         )
     elif isinstance(fact, CheckRolled):
         recorded = fact.resolution
-        rejudged = fact.rejudged(found.before)[0]  # type: ignore[arg-type]
+        before = found.before
+        assert isinstance(before, ShowrunnerState)  # a Showrunner check is made on a Showrunner campaign
+        rejudged = fact.rejudged(before)[0]
         document.update(
             ability=recorded.request.ability.value,
             difficulty=recorded.request.difficulty.value,

@@ -14,6 +14,8 @@ from .safe_text import markup
 from .session import print_json, session, stdout_console
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from ..projections.stats import GroupTest
 
 app = typer.Typer(
@@ -175,7 +177,7 @@ def _group_json(key: str, group: GroupTest) -> dict[str, Any]:
     return {key: group.group, **group.test.as_json()}
 
 
-def _table(title: str, label: str, groups: list[GroupTest], sides: int):  # type: ignore[no-untyped-def]
+def _table(title: str, label: str, groups: list[GroupTest], sides: int) -> Table:
     from rich.table import Table
 
     table = Table(title=title, title_justify="left")

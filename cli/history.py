@@ -134,7 +134,7 @@ def replay(
     from rich.table import Table
 
     from ..domain.rulesets import ruleset_of
-    from .render_character import render_character
+    from .render_character import character_json, render_character
 
     s = session(ctx)
     ref = s.target()
@@ -148,7 +148,7 @@ def replay(
                 "hash": view.head_hash,
                 "pitch": state.pitch.model_dump(mode="json") if state.pitch else None,
                 "ruleset": state.pitch.ruleset if state.pitch else None,
-                "stars": {x.name: x.model_dump(mode="json") for x in state.roster().values()},
+                "stars": {x.name: character_json(x) for x in state.roster().values()},
                 "state": state.model_dump(mode="json", exclude={"pitch"}),
             }
         )

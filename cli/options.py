@@ -63,6 +63,6 @@ def writes(command: Callable[..., Any]) -> Callable[..., Any]:
             )
         return result
 
-    recording.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    recording.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]  # inspect.signature (so typer) reads it; a function's type does not declare it
     recording.__annotations__ = {p.name: p.annotation for p in parameters}
     return recording

@@ -66,6 +66,9 @@ def _parameters(model: "type[BaseModel]", dice: Mapping[str, str], where: str) -
         help_text = (info.description or name.replace("_", " ")) + _choices(info.annotation)
         required = info.is_required()
         kind, repeats = _option_type(info.annotation, f"{where}.{name}")
+        # Built at run time from the model's fields: what typer reads, not types mypy can follow.
+        annotation: Any
+        default: Any
         if name == "character":
             spec = typer.Argument(help=help_text, autocompletion=completion.stars)
             annotation, default = str, inspect.Parameter.empty
@@ -75,7 +78,7 @@ def _parameters(model: "type[BaseModel]", dice: Mapping[str, str], where: str) -
             annotation, default = bool, bool(info.default) if not required else False
         else:
             spec = typer.Option(f"--{name.replace('_', '-')}", help=help_text + (" (repeatable)" if repeats else ""))
-            annotation = list[kind] | None if repeats else (kind if required else kind | None)
+            annotation = types.GenericAlias(list, kind) | None if repeats else (kind if required else kind | None)
             default = inspect.Parameter.empty if required and not repeats else None
             if not required and not repeats and info.default is not None:
                 default = info.default
@@ -126,7 +129,7 @@ def _request(model: "type[BaseModel]", kwargs: dict[str, Any]) -> dict[str, Any]
 
 
 def _command(fn: Callable[..., None], params: list[inspect.Parameter], doc: str) -> Callable[..., None]:
-    fn.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    fn.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]  # inspect.signature (so typer) reads it; a function's type does not declare it
     fn.__doc__ = doc
     return fn
 

@@ -46,12 +46,13 @@ def add(
     ref = s.target()
     rules = ruleset(ref.campaign.ruleset)
     sheet = rules.parse_character(file.read_bytes(), file.name)
+    name: str = sheet.name  # type: ignore[attr-defined]  # every ruleset's character model has a name; Ruleset.parse_character can only say BaseModel
     result = s.ledger.add_character(ref, sheet, by=s.recorded_by(ref))
     if as_json:
-        print_json({"star": sheet.name, "events": [e.version for e in result.events], "branch": ref.branch.name})
+        print_json({"star": name, "events": [e.version for e in result.events], "branch": ref.branch.name})
         return
     stdout_console().print(
-        f"Added [bold]{markup(sheet.name)}[/] to {ref.campaign.name}/{ref.branch.name} as event #{result.last_version}."
+        f"Added [bold]{markup(name)}[/] to {ref.campaign.name}/{ref.branch.name} as event #{result.last_version}."
     )
 
 
@@ -114,14 +115,14 @@ def sheet(
     Examples: showrunner sheet Mara  ·  showrunner sheet Mara --at 12 --json
     """
     from ..domain.rulesets import ruleset_of
-    from .render_character import render_character
+    from .render_character import character_json, render_character
 
     s = session(ctx)
     ref = s.target()
     view = s.ledger.view(ref, at)
     found = s.seen(view.state).character(star)
     if as_json:
-        print_json({"branch": ref.branch.name, "as_of": view.version, "star": found.model_dump(mode="json")})
+        print_json({"branch": ref.branch.name, "as_of": view.version, "star": character_json(found)})
         return
     stdout_console().print(
         render_character(ruleset_of(view.state), found, title_suffix=f" · {ref.branch.name} #{view.version}")

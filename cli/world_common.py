@@ -284,7 +284,7 @@ def option_group(
             given = {name: kwargs.pop(name) for name in options._fields}
             command(*args, **{keyword: options(**given)}, **kwargs)
 
-        with_options.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+        with_options.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]  # inspect.signature (so typer) reads it; a function's type does not declare it
         with_options.__annotations__ = {p.name: p.annotation for p in parameters}
         return with_options
 
