@@ -44,7 +44,7 @@ class Audit:
     proofs: tuple[DiceProof, ...] = field(default=())
 
     @property
-    def fact(self) -> RolledFact:
+    def fact(self) -> RolledFact[CampaignState]:
         assert isinstance(self.event.fact, RolledFact)
         return self.event.fact
 
@@ -91,7 +91,9 @@ def _audit(event: LedgerEvent, before: CampaignState, head: CampaignState) -> Au
     return Audit(event, before, problem, dice, proofs)
 
 
-def _prove(event: LedgerEvent, fact: RolledFact, head: CampaignState) -> tuple[str, tuple[DiceProof, ...]]:
+def _prove(
+    event: LedgerEvent, fact: RolledFact[CampaignState], head: CampaignState
+) -> tuple[str, tuple[DiceProof, ...]]:
     if fact.dice_commitment is None:
         return "table", ()
     seed_hex = head.revealed_seeds.get(fact.dice_commitment)

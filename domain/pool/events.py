@@ -37,10 +37,10 @@ from .state import PoolState
 _COLOURS = {POOL: "pool", DEFENDER: "defender", LUCK: "luck"}
 
 
-class PoolCharacterJoined(CampaignFact, topic="pool/CharacterJoined"):
+class PoolCharacterJoined(CampaignFact[PoolState], topic="pool/CharacterJoined"):
     character: PoolCharacter
 
-    def apply(self, state: PoolState) -> PoolState:  # type: ignore[override]
+    def apply(self, state: PoolState) -> PoolState:
         return state.with_character(self.character)
 
     def summary(self) -> str:
@@ -50,7 +50,7 @@ class PoolCharacterJoined(CampaignFact, topic="pool/CharacterJoined"):
         return (self.character.name,)
 
 
-class _PoolRolled(RolledFact):
+class _PoolRolled(RolledFact[PoolState]):
     """What the three rolls share: the recorded rolls, re-judging from them, dice colours."""
 
     def _resolution(self) -> Any:
@@ -68,7 +68,7 @@ class _PoolRolled(RolledFact):
     def _source(self) -> str:
         return "ledger dice" if self.dice_commitment else "table dice"
 
-    def rejudge(self, before: PoolState) -> str | None:  # type: ignore[override]
+    def rejudge(self, before: PoolState) -> str | None:
         recorded = self._resolution()
         replay = ReplayDice(recorded.rolls)
         try:
@@ -96,7 +96,7 @@ class PoolCheckRolled(_PoolRolled, topic="pool/CheckRolled"):
     def _resolver(self) -> Callable[[PoolState, Any, DiceSource], Any]:
         return resolve_check
 
-    def apply_roll(self, state: PoolState) -> PoolState:  # type: ignore[override]
+    def apply_roll(self, state: PoolState) -> PoolState:
         return apply_check(state, self.resolution, self.roll_number)
 
     def stars(self) -> tuple[str, ...]:
@@ -149,7 +149,7 @@ class PoolContestRolled(_PoolRolled, topic="pool/ContestRolled"):
     def _resolver(self) -> Callable[[PoolState, Any, DiceSource], Any]:
         return resolve_contest
 
-    def apply_roll(self, state: PoolState) -> PoolState:  # type: ignore[override]
+    def apply_roll(self, state: PoolState) -> PoolState:
         return apply_contest(state, self.resolution, self.roll_number)
 
     def stars(self) -> tuple[str, ...]:
@@ -203,7 +203,7 @@ class PoolLuckRolled(_PoolRolled, topic="pool/LuckRolled"):
     def _resolver(self) -> Callable[[PoolState, Any, DiceSource], Any]:
         return resolve_luck
 
-    def apply_roll(self, state: PoolState) -> PoolState:  # type: ignore[override]
+    def apply_roll(self, state: PoolState) -> PoolState:
         return apply_luck(state, self.resolution)
 
     def stars(self) -> tuple[str, ...]:

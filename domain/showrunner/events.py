@@ -17,10 +17,10 @@ from .sheet import StarSheet
 from .state import ShowrunnerState
 
 
-class StarJoined(CampaignFact, topic="showrunner/StarJoined"):
+class StarJoined(CampaignFact[ShowrunnerState], topic="showrunner/StarJoined"):
     sheet: StarSheet
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return state.with_star(self.sheet)
 
     def summary(self) -> str:
@@ -35,11 +35,11 @@ class StarJoined(CampaignFact, topic="showrunner/StarJoined"):
         return RecapLine(weight=10, text=f"{self.sheet.name} joined the cast.", kind="cast")
 
 
-class InfluenceSpent(CampaignFact, topic="showrunner/InfluenceSpent"):
+class InfluenceSpent(CampaignFact[ShowrunnerState], topic="showrunner/InfluenceSpent"):
     spent: Spent
     reason: Line = ""
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return apply_spend(state, self.spent)
 
     def summary(self) -> str:
@@ -64,11 +64,11 @@ class InfluenceSpent(CampaignFact, topic="showrunner/InfluenceSpent"):
         return RecapLine(weight=10, text=text, kind="spend") if self.reason else None
 
 
-class InfluenceRegained(CampaignFact, topic="showrunner/InfluenceRegained"):
+class InfluenceRegained(CampaignFact[ShowrunnerState], topic="showrunner/InfluenceRegained"):
     regained: Regained
     reason: Line = ""
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return apply_regain(state, self.regained)
 
     def summary(self) -> str:
@@ -105,12 +105,12 @@ def dice_colour(purpose: str) -> str:
     return _COLOUR_OF.get(purpose, "other")
 
 
-class CheckRolled(RolledFact, topic="showrunner/CheckRolled"):
+class CheckRolled(RolledFact[ShowrunnerState], topic="showrunner/CheckRolled"):
     """An Ability Check with everything needed to re-judge it: inputs, every die, every effect."""
 
     resolution: Resolution
 
-    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         return apply_resolution(state, self.resolution)
 
     def summary(self) -> str:
@@ -171,7 +171,7 @@ class CheckRolled(RolledFact, topic="showrunner/CheckRolled"):
     def explain(self) -> list[str]:
         return [step.text for step in self.resolution.steps]
 
-    def rejudge(self, before: ShowrunnerState) -> str | None:  # type: ignore[override]
+    def rejudge(self, before: ShowrunnerState) -> str | None:
         return self.rejudged(before)[1]
 
     def rejudged(self, before: ShowrunnerState) -> tuple[Resolution | None, str | None]:
@@ -196,7 +196,7 @@ class _WalksAway:
         raise Abandoned()
 
 
-class CheckAbandoned(RolledFact, topic="showrunner/CheckAbandoned"):
+class CheckAbandoned(RolledFact[ShowrunnerState], topic="showrunner/CheckAbandoned"):
     """A Star saw the dice and walked away: the roll is spent, and the table can see it."""
 
     request: CheckRequest
@@ -204,7 +204,7 @@ class CheckAbandoned(RolledFact, topic="showrunner/CheckAbandoned"):
     effects: tuple[Effect, ...] = ()
     """What was spent before walking away stays spent."""
 
-    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         state = apply_effects(state, self.effects)
         return state.model_copy(update={"dice_rolls": state.dice_rolls + 1})
 
@@ -228,7 +228,7 @@ class CheckAbandoned(RolledFact, topic="showrunner/CheckAbandoned"):
     def dice_colour(self, purpose: str) -> str:
         return dice_colour(purpose)
 
-    def rejudge(self, before: ShowrunnerState) -> str | None:  # type: ignore[override]
+    def rejudge(self, before: ShowrunnerState) -> str | None:
         """Re-run the request up to the choice: the engine must ask for exactly the recorded rolls."""
         replay = ReplayDice(self.rolls)
         try:
@@ -246,7 +246,7 @@ class CheckAbandoned(RolledFact, topic="showrunner/CheckAbandoned"):
         return "the recorded request resolves without a choice, so it cannot have been abandoned"
 
 
-class ConsequenceSuffered(CampaignFact, topic="showrunner/ConsequenceSuffered"):
+class ConsequenceSuffered(CampaignFact[ShowrunnerState], topic="showrunner/ConsequenceSuffered"):
     """A Consequence on a Star's sheet (14.3): the request, every step, the dice and the effects."""
 
     resolution: ConsequenceResolution
@@ -255,7 +255,7 @@ class ConsequenceSuffered(CampaignFact, topic="showrunner/ConsequenceSuffered"):
     dice_commitment: str | None = None
     """For ledger dice: the commitment of the seed they were derived from."""
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return apply_consequence(state, self.resolution)
 
     def summary(self) -> str:

@@ -116,11 +116,11 @@ class _Decides:
         return f"{head}: {'; '.join(self.lines)}" if self.lines else head
 
 
-class ProgressFact(_Decides, CampaignFact):
+class ProgressFact(_Decides, CampaignFact[ShowrunnerState]):
     changed: Changed = Field(default_factory=Changed)
     lines: tuple[str, ...] = ()
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return self.changed.apply(state)
 
 
@@ -133,12 +133,12 @@ class OneStarFact(ProgressFact):
         return (self.star,)
 
 
-class ProgressRoll(_Decides, RolledFact):
+class ProgressRoll(_Decides, RolledFact[ShowrunnerState]):
     changed: Changed = Field(default_factory=Changed)
     lines: tuple[str, ...] = ()
     rolls: tuple[Roll, ...] = ()
 
-    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         return self.changed.apply(state)
 
     def recorded_rolls(self) -> tuple[Roll, ...]:
@@ -151,7 +151,7 @@ class ProgressRoll(_Decides, RolledFact):
         faces = [f"{r.purpose}: {','.join(map(str, r.faces))} (d{r.sides})" for r in self.rolls]
         return [self.summary(), *faces]
 
-    def rejudge(self, before: ShowrunnerState) -> str | None:  # type: ignore[override]
+    def rejudge(self, before: ShowrunnerState) -> str | None:
         replay = ReplayDice(self.rolls)
         try:
             after, _, extra = self.redo(before, replay)

@@ -59,7 +59,7 @@ def _world(state: CampaignState) -> World:
     return getattr(state, "world", None) or World()
 
 
-class WorldRoll(RolledFact):
+class WorldRoll(RolledFact[ShowrunnerState]):
     """A world fact that may roll: the dice it asked for are kept, in order, in `rolls`."""
 
     rolls: tuple[Roll, ...] = ()
@@ -76,7 +76,7 @@ class WorldRoll(RolledFact):
     def explain(self) -> list[str]:
         return [self.summary()]
 
-    def rejudge(self, before: ShowrunnerState) -> str | None:  # type: ignore[override]
+    def rejudge(self, before: ShowrunnerState) -> str | None:
         replay = ReplayDice(self.rolls)
         try:
             problem = self.decide_again(before, replay)
@@ -172,7 +172,7 @@ class ActorCreated(WorldRoll, topic="showrunner/ActorCreated"):
     actor: Actor
     slot: int
 
-    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         return _with_world(state, _world(state).cast(self.actor, self.slot))
 
     def summary(self) -> str:
@@ -191,7 +191,7 @@ class ActorCreated(WorldRoll, topic="showrunner/ActorCreated"):
         return _differs("Actor", self.actor, make_actor(self.spec, dice))
 
 
-class ActorsContested(CampaignFact, topic="showrunner/ActorsContested"):
+class ActorsContested(CampaignFact[ShowrunnerState], topic="showrunner/ActorsContested"):
     """12.1J: two Actors clash off-screen; no dice: the higher pips at the Difficulty win, a tie loses both."""
 
     first: str
@@ -211,7 +211,7 @@ class ActorsContested(CampaignFact, topic="showrunner/ActorsContested"):
         return RecapLine(weight=50, text=f"{self.first} clashed with {self.second}: {result}.", kind="contest")
 
 
-class ActorTieChanged(CampaignFact, topic="showrunner/ActorTieChanged"):
+class ActorTieChanged(CampaignFact[ShowrunnerState], topic="showrunner/ActorTieChanged"):
     """12.1I: the table moves an Actor's Bond or Grudge up a slot (or to a named one); the person
     who held that slot swaps down into the old one, or leaves the web if there was none."""
 
@@ -226,7 +226,7 @@ class ActorTieChanged(CampaignFact, topic="showrunner/ActorTieChanged"):
     actor: Actor
     """The Actor after the move."""
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return _with_world(state, _world(state).with_actor(self.actor))
 
     def summary(self) -> str:
@@ -259,7 +259,7 @@ class ThreatCreated(WorldRoll, topic="showrunner/ThreatCreated"):
     """The pips given at the table instead of rolled."""
     threat: Threat
 
-    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         return _with_world(state, _world(state).add_threat(self.threat))
 
     def summary(self) -> str:
@@ -325,7 +325,7 @@ class ThreatChecked(WorldRoll, topic="showrunner/ThreatChecked"):
     actor: Actor | None = None
     """The target after the check."""
 
-    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         return _with_world(state, _with_target(_world(state), self.threat, self.actor))
 
     def summary(self) -> str:
@@ -365,13 +365,13 @@ class Contribution(_Frozen):
     amount: int = Field(ge=1)
 
 
-class SequenceDeclared(CampaignFact, topic="showrunner/SequenceDeclared"):
+class SequenceDeclared(CampaignFact[ShowrunnerState], topic="showrunner/SequenceDeclared"):
     """7.1: a goal, its Beats and its Starting Combo Pool (the spends are their own facts, just before)."""
 
     sequence: Sequence
     contributions: tuple[Contribution, ...] = ()
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return _with_world(state, _world(state).with_sequence(self.sequence))
 
     def summary(self) -> str:
@@ -409,7 +409,7 @@ class SequenceBeatPlayed(WorldRoll, topic="showrunner/SequenceBeatPlayed"):
     threat: Threat | None = None
     actor: Actor | None = None
 
-    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         world = _with_target(_world(state), self.threat, self.actor)
         sequence = self.recorded.sequence
         world = world.without_sequence(self.goal) if sequence.finished else world.with_sequence(sequence)
@@ -459,7 +459,7 @@ class SequenceBeatPlayed(WorldRoll, topic="showrunner/SequenceBeatPlayed"):
         return _differs("Beat", (self.recorded, self.effect), (played.recorded, played.effect))
 
 
-class ConsequencesDue(CampaignFact, topic="showrunner/ConsequencesDue"):
+class ConsequencesDue(CampaignFact[ShowrunnerState], topic="showrunner/ConsequencesDue"):
     """The Consequences a Beat calls for (5.2, 7.3B), recorded for the table to apply one by one
     with `showrunner consequence`: which of the Consequence Menu's kinds is the table's choice."""
 
@@ -491,7 +491,7 @@ class ConsequencesDue(CampaignFact, topic="showrunner/ConsequencesDue"):
         return None
 
 
-class ComboSpent(CampaignFact, topic="showrunner/ComboSpent"):
+class ComboSpent(CampaignFact[ShowrunnerState], topic="showrunner/ComboSpent"):
     """7.2: a participant spends from the Combo Pool as from their own Profile."""
 
     goal: str
@@ -500,7 +500,7 @@ class ComboSpent(CampaignFact, topic="showrunner/ComboSpent"):
     star: str | None = None
     reason: Line = ""
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         world = _world(state)
         return _with_world(state, world.with_sequence(spend_combo(world.sequence(self.goal), self.pool, self.amount)))
 
@@ -534,7 +534,7 @@ class SubplotGenerated(WorldRoll, topic="showrunner/SubplotGenerated"):
     cost: int = 0
     subplot: Subplot | None = None
 
-    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         world = _world(state)
         if self.outcome == "slot_unlocked" and self.slot is not None:
             world = world.with_roster(world.roster.with_slot(self.slot, None))
@@ -614,7 +614,7 @@ class SubplotRevealed(WorldRoll, topic="showrunner/SubplotRevealed"):
     """Every Actor the Reveal changed or cast, as it left them."""
     roster: Roster
 
-    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         world = _world(state)
         actors = {**world.actors, **{name_key(a.name): a for a in self.actors}}
         world = world.model_copy(update={"actors": actors, "roster": self.roster}).with_subplot(self.subplot)
@@ -647,13 +647,13 @@ def changed_actors(before: World, after: World) -> tuple[Actor, ...]:
     return tuple(a for key, a in after.actors.items() if before.actors.get(key) != a)
 
 
-class SubplotResolved(CampaignFact, topic="showrunner/SubplotResolved"):
+class SubplotResolved(CampaignFact[ShowrunnerState], topic="showrunner/SubplotResolved"):
     """The story has settled a Revealed Subplot: its Plotter may have another."""
 
     number: int
     plotter: str
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return _with_world(state, resolve(_world(state), self.number))
 
     def summary(self) -> str:
@@ -722,7 +722,7 @@ class ConsequenceMenuRolled(WorldRoll, topic="showrunner/ConsequenceMenuRolled")
         return _differs("menu roll", self.faces, again.faces)
 
 
-class WritersTurnTaken(CampaignFact, topic="showrunner/WritersTurnTaken"):
+class WritersTurnTaken(CampaignFact[ShowrunnerState], topic="showrunner/WritersTurnTaken"):
     """14.1B: the world spends half the Studio Notes (the steps are the facts that follow)."""
 
     default_visibility: ClassVar[Visibility] = "director"
