@@ -7,8 +7,7 @@ other rulesets' CheckRolled in the log's type names; the topics are `pool/<PastT
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import Protocol
 
 from ..dice import DiceSource, ReplayDice, Roll
 from ..errors import DomainError
@@ -37,6 +36,15 @@ from .state import PoolState
 _COLOURS = {POOL: "pool", DEFENDER: "defender", LUCK: "luck"}
 
 
+class _Resolution(Protocol):
+    """What re-judging reads of a check's, a contest's or a Luck roll's resolution."""
+
+    @property
+    def rolls(self) -> tuple[Roll, ...]: ...
+
+    def judged(self) -> tuple[tuple[str, object], ...]: ...
+
+
 class PoolCharacterJoined(CampaignFact[PoolState], topic="pool/CharacterJoined"):
     character: PoolCharacter
 
@@ -53,10 +61,11 @@ class PoolCharacterJoined(CampaignFact[PoolState], topic="pool/CharacterJoined")
 class _PoolRolled(RolledFact[PoolState]):
     """What the three rolls share: the recorded rolls, re-judging from them, dice colours."""
 
-    def _resolution(self) -> Any:
+    def _resolution(self) -> _Resolution:
         raise NotImplementedError
 
-    def _resolver(self) -> Callable[[PoolState, Any, DiceSource], Any]:
+    def _resolve_again(self, before: PoolState, dice: DiceSource) -> _Resolution:
+        """The recorded request decided again with `dice`."""
         raise NotImplementedError
 
     def recorded_rolls(self) -> tuple[Roll, ...]:
@@ -72,7 +81,7 @@ class _PoolRolled(RolledFact[PoolState]):
         recorded = self._resolution()
         replay = ReplayDice(recorded.rolls)
         try:
-            rejudged = self._resolver()(before, recorded.request, replay)
+            rejudged = self._resolve_again(before, replay)
         except DomainError as e:
             return f"the current engine refuses the recorded roll: {e}"
         if replay.left_over:
@@ -93,8 +102,8 @@ class PoolCheckRolled(_PoolRolled, topic="pool/CheckRolled"):
     def _resolution(self) -> CheckResolution:
         return self.resolution
 
-    def _resolver(self) -> Callable[[PoolState, Any, DiceSource], Any]:
-        return resolve_check
+    def _resolve_again(self, before: PoolState, dice: DiceSource) -> CheckResolution:
+        return resolve_check(before, self.resolution.request, dice)
 
     def apply_roll(self, state: PoolState) -> PoolState:
         return apply_check(state, self.resolution, self.roll_number)
@@ -146,8 +155,8 @@ class PoolContestRolled(_PoolRolled, topic="pool/ContestRolled"):
     def _resolution(self) -> ContestResolution:
         return self.resolution
 
-    def _resolver(self) -> Callable[[PoolState, Any, DiceSource], Any]:
-        return resolve_contest
+    def _resolve_again(self, before: PoolState, dice: DiceSource) -> ContestResolution:
+        return resolve_contest(before, self.resolution.request, dice)
 
     def apply_roll(self, state: PoolState) -> PoolState:
         return apply_contest(state, self.resolution, self.roll_number)
@@ -200,8 +209,8 @@ class PoolLuckRolled(_PoolRolled, topic="pool/LuckRolled"):
     def _resolution(self) -> LuckResolution:
         return self.resolution
 
-    def _resolver(self) -> Callable[[PoolState, Any, DiceSource], Any]:
-        return resolve_luck
+    def _resolve_again(self, before: PoolState, dice: DiceSource) -> LuckResolution:
+        return resolve_luck(before, self.resolution.request, dice)
 
     def apply_roll(self, state: PoolState) -> PoolState:
         return apply_luck(state, self.resolution)

@@ -118,7 +118,7 @@ class CheckResolution(BaseModel):
     """The Spellcraft intent this check failed, now barred for the character."""
     steps: tuple[str, ...] = ()
 
-    def judged(self) -> tuple:
+    def judged(self) -> tuple[object, ...]:
         """What an audit compares: every decision of the check."""
         return (
             self.dice_count,

@@ -48,7 +48,7 @@ class InitiativeResolution(BaseModel):
     rolls: tuple[Roll, ...]
     steps: tuple[str, ...]
 
-    def judged(self) -> tuple:
+    def judged(self) -> tuple[object, ...]:
         return (self.speeds, self.ties, self.order)
 
 

@@ -207,7 +207,7 @@ class ConsequenceResolution(BaseModel):
     def written_off(self) -> bool:
         return any(isinstance(e, WrittenOff) for e in self.effects)
 
-    def judged(self) -> tuple:
+    def judged(self) -> tuple[object, ...]:
         """What an audit compares: every decision."""
         return (self.consequences, self.size, self.effects)
 

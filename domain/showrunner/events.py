@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..dice import ReplayDice, Roll
 from ..errors import DomainError
-from ..events import CampaignFact, RolledFact
+from ..events import CampaignFact, RecapLine, RolledFact
 from ..text import Line
 from .check import Abandoned, CheckRequest, Resolution, View, apply_resolution, resolve
 from .consequences import ConsequenceResolution, apply_consequence
@@ -29,9 +29,7 @@ class StarJoined(CampaignFact[ShowrunnerState], topic="showrunner/StarJoined"):
     def stars(self) -> tuple[str, ...]:
         return (self.sheet.name,)
 
-    def recap(self):
-        from ..events import RecapLine
-
+    def recap(self) -> RecapLine | None:
         return RecapLine(weight=10, text=f"{self.sheet.name} joined the cast.", kind="cast")
 
 
@@ -51,10 +49,8 @@ class InfluenceSpent(CampaignFact[ShowrunnerState], topic="showrunner/InfluenceS
     def stars(self) -> tuple[str, ...]:
         return (self.spent.star,)
 
-    def recap(self):
+    def recap(self) -> RecapLine | None:
         """Big spends (Plot Armor, Spotlight, Pushing Their Limits) are notable; a spend with a reason is routine."""
-        from ..events import RecapLine
-
         s = self.spent
         why = f" ({self.reason})" if self.reason else ""
         pushed = ", pushing their limits" if s.exhausted else ""
@@ -81,9 +77,7 @@ class InfluenceRegained(CampaignFact[ShowrunnerState], topic="showrunner/Influen
     def stars(self) -> tuple[str, ...]:
         return (self.regained.star,)
 
-    def recap(self):
-        from ..events import RecapLine
-
+    def recap(self) -> RecapLine | None:
         if not self.reason:
             return None
         r = self.regained
@@ -124,10 +118,8 @@ class CheckRolled(RolledFact[ShowrunnerState], topic="showrunner/CheckRolled"):
     def stars(self) -> tuple[str, ...]:
         return (self.resolution.star,)
 
-    def recap(self):
+    def recap(self) -> RecapLine | None:
         """Highlights, Disasters and Perfect Takes are decisive; a Failure or a big spend notable."""
-        from ..events import RecapLine
-
         r = self.resolution
         req = r.request
         check = f"{r.original_difficulty.value} {req.ability.value.title()} check"
@@ -214,9 +206,7 @@ class CheckAbandoned(RolledFact[ShowrunnerState], topic="showrunner/CheckAbandon
     def stars(self) -> tuple[str, ...]:
         return (self.request.star,)
 
-    def recap(self):
-        from ..events import RecapLine
-
+    def recap(self) -> RecapLine | None:
         what = f"{self.request.difficulty.value} {self.request.ability.value.title()} check"
         return RecapLine(
             weight=10, text=f"{self.request.star} walked away from a {what} after seeing the dice.", kind="abandoned"
@@ -267,10 +257,8 @@ class ConsequenceSuffered(CampaignFact[ShowrunnerState], topic="showrunner/Conse
     def stars(self) -> tuple[str, ...]:
         return (self.resolution.star,)
 
-    def recap(self):
+    def recap(self) -> RecapLine | None:
         """Being written off the Show is decisive; a Scar notable; any other Consequence routine."""
-        from ..events import RecapLine
-
         r = self.resolution
         if r.written_off:
             return RecapLine(weight=100, text=f"{r.star} was written off the Show.", kind="written-off")

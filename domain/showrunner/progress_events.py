@@ -13,8 +13,8 @@ Topics are forever: never rename one; add a schema version and an upcaster inste
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal, Self
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -99,18 +99,22 @@ class _Decides:
 
     lines: tuple[str, ...]
 
+    if TYPE_CHECKING:
+        # Provided by the pydantic fact it is mixed into.
+        def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self: ...
+
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         raise NotImplementedError
 
     @classmethod
     def decided(cls, state: ShowrunnerState, dice: DiceSource | None = None, **inputs: Any) -> Self:
-        draft = cls(**inputs)  # type: ignore[call-arg]
+        draft = cls(**inputs)
         recorder = RecordingDice(dice) if dice is not None else None
         after, lines, extra = draft.redo(state, recorder)
         update: dict[str, Any] = {"changed": changes(state, after), "lines": tuple(lines), **extra}
         if recorder is not None:
             update["rolls"] = tuple(recorder.rolls)
-        return draft.model_copy(update=update)  # type: ignore[attr-defined]
+        return draft.model_copy(update=update)
 
     def _text(self, head: str) -> str:
         return f"{head}: {'; '.join(self.lines)}" if self.lines else head
@@ -346,7 +350,7 @@ class RandomPropFound(OneStarRoll, topic="showrunner/RandomPropFound"):
 
 
 def running_montage(state: ShowrunnerState) -> mtg.MontageSequence:
-    sequence = state.ensemble.montage
+    sequence: mtg.MontageSequence | None = state.ensemble.montage  # typed loosely in state.py
     structure = state.structure
     if sequence is None or not structure.episode_open or sequence.episode != structure.episode:
         raise RuleViolation("no Montage Sequence is running: start one with `showrunner montage start`")
@@ -667,11 +671,12 @@ class AwardsSeasonHeld(OneStarFact, topic="showrunner/AwardsSeasonHeld"):
     ability: AbilityName | None = None
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
-        chosen = [c for c in (self.award, self.mastery, self.ability) if c is not None]
+        chosen: list[Award | Mastery | career.MasterAbility] = [c for c in (self.award, self.mastery) if c is not None]
+        if self.ability is not None:
+            chosen.append(career.MasterAbility(ability=self.ability))
         if len(chosen) != 1:
             raise RuleViolation("a nomination is won as one Award, one Mastery or one Mastered Ability")
-        choice = career.MasterAbility(ability=self.ability) if self.ability is not None else chosen[0]
-        won = career.awards_season(state, self.star, self.path, choice)  # type: ignore[arg-type]
+        won = career.awards_season(state, self.star, self.path, chosen[0])
         return won.state, list(won.lines), {}
 
     def what(self) -> str:
@@ -795,13 +800,13 @@ class MilestonesReached(ProgressFact, topic="showrunner/MilestonesReached"):
         return RecapLine(weight=50, text="; ".join(self.lines) + ".", kind="milestone")
 
 
-def with_milestones(state: ShowrunnerState, facts: list[Fact], star: str) -> list[Fact]:
+def with_milestones(state: ShowrunnerState, facts: Sequence[CampaignFact[ShowrunnerState]], star: str) -> list[Fact]:
     """The facts of a check, and after them the milestones its XP filled, crossed in the same save."""
     after = state
     for fact in facts:
-        after = fact.apply(after)  # type: ignore[attr-defined]
+        after = fact.apply(after)
     settled = MilestonesReached.decided(after, None, star=star)
-    return [*facts, settled] if settled.changed.stars else facts
+    return [*facts, settled] if settled.changed.stars else list(facts)
 
 
 class LimitBroken(OneStarRoll, topic="showrunner/LimitBroken"):

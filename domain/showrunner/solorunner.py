@@ -50,7 +50,7 @@ def ask_oracle(question: str, dice: DiceSource, difficulty: Difficulty = Difficu
     if target is None:
         raise RuleViolation(f"the Oracle's Difficulty runs from EASY to EPIC, not {difficulty.value}")
     first, second = dice.roll("oracle", 2)
-    outcome: OutcomeLabel = judge((first, second), target).value  # type: ignore[assignment]
+    outcome: OutcomeLabel = judge((first, second), target).value
     return OracleAnswer(
         question=question, difficulty=difficulty, faces=(first, second), outcome=outcome, answer=ORACLE_ANSWERS[outcome]
     )
