@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, ValidationError
 
 from ..errors import RuleViolation
 from ..inputs import INPUT, Input, Many
@@ -70,8 +70,8 @@ def decide_adversary(state: ResonanceState, request: AdversaryInput, roll: RollC
     )
     try:
         sheet = CharacterSheet.model_validate(fields, context=INPUT)
-    except ValueError as e:
-        first = e.errors()[0]  # type: ignore[attr-defined]
+    except ValidationError as e:
+        first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise RuleViolation(f"adversary {request.character}: {where}: {first['msg']}") from None
     state.check_character_is_new(sheet.name)

@@ -315,15 +315,16 @@ def _rewrite(sheet: StarSheet, rewrites: tuple[Rewrite, ...], lines: list[str]) 
             lines.append(f"{label}: {ability.conditions} Condition{'s' if ability.conditions != 1 else ''} cleared")
             ability = ability.model_copy(update={"conditions": 0})
         else:
-            there = ability.slots.get(rewrite.slot) if rewrite.slot is not None else None
-            if not isinstance(there, Scar):
-                raise RuleViolation(f"{label} slot {rewrite.slot} holds no Scar to soften")
+            slot = rewrite.slot
+            there = ability.slots.get(slot) if slot is not None else None
+            if slot is None or not isinstance(there, Scar):
+                raise RuleViolation(f"{label} slot {slot} holds no Scar to soften")
             slots = dict(ability.slots)
             if there.penalty > 1:
-                slots[rewrite.slot] = there.model_copy(update={"penalty": there.penalty - 1})  # type: ignore[index]
+                slots[slot] = there.model_copy(update={"penalty": there.penalty - 1})
                 lines.append(f'{label} Scar "{there.name}" -{there.penalty} → -{there.penalty - 1}')
             else:
-                del slots[rewrite.slot]  # type: ignore[arg-type]
+                del slots[slot]
                 lines.append(f'{label} Scar "{there.name}" healed and gone')
             ability = ability.model_copy(update={"slots": slots})
         sheet = sheet.model_copy(update={"abilities": {**sheet.abilities, rewrite.ability: ability}})
