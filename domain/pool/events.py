@@ -86,7 +86,7 @@ class _PoolRolled(RolledFact[PoolState]):
             return f"the current engine refuses the recorded roll: {e}"
         if replay.left_over:
             return f"the record holds {replay.left_over} roll(s) the engine did not ask for"
-        for (name, was), (_, now) in zip(recorded.judged(), rejudged.judged()):
+        for (name, was), (_, now) in zip(recorded.judged(), rejudged.judged(), strict=True):
             if was != now:
                 return f"the {name} differ{'s' if not name.endswith(('dice', 's')) else ''}: recorded {_show(was)}, re-judged {_show(now)}"
         if rejudged != recorded:

@@ -471,7 +471,7 @@ def apply_resolution(state: ResonanceState, resolution: CheckResolution) -> Reso
 
 
 def first_difference(recorded: CheckResolution, rejudged: CheckResolution) -> str:
-    for name, was, now in zip(JUDGED_NAMES, recorded.judged(), rejudged.judged()):
+    for name, was, now in zip(JUDGED_NAMES, recorded.judged(), rejudged.judged(), strict=True):
         if was != now:
             return f"the {name} differs: recorded {_show(was)}, re-judged {_show(now)}"
     return "the re-judged check differs from the record"

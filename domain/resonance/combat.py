@@ -93,11 +93,13 @@ def resolve_initiative(state: ResonanceState, names: list[str], dice: DiceSource
             tied = pending.pop(0)
             faces = recording.roll("initiative", len(tied), SIDES)
             ties.append(TieRoll(names=tuple(tied), faces=tuple(faces)))
-            steps.append(f"tie at Speed {speed}: " + ", ".join(f"{n} rolled {f}" for n, f in zip(tied, faces)))
-            for name, face in zip(tied, faces):
+            steps.append(
+                f"tie at Speed {speed}: " + ", ".join(f"{n} rolled {f}" for n, f in zip(tied, faces, strict=True))
+            )
+            for name, face in zip(tied, faces, strict=True):
                 tie_faces.setdefault(name, []).append(face)
             for face in sorted(set(faces), reverse=True):
-                again = [n for n, f in zip(tied, faces) if f == face]
+                again = [n for n, f in zip(tied, faces, strict=True) if f == face]
                 if len(again) > 1:
                     pending.append(again)
     order = tuple(turn_order(speeds, tie_faces))

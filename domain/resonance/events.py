@@ -180,7 +180,9 @@ class InitiativeRolled(RolledFact[ResonanceState], topic="resonance/InitiativeRo
         left = _rolls_left(replay)
         if left:
             return left
-        for name, was, now in zip(("Speeds", "tie rolls", "turn order"), recorded.judged(), rejudged.judged()):
+        for name, was, now in zip(
+            ("Speeds", "tie rolls", "turn order"), recorded.judged(), rejudged.judged(), strict=True
+        ):
             if was != now:
                 return f"the {name} differ: recorded {was}, re-judged {now}"
         return None

@@ -164,7 +164,7 @@ def slot_room(
     types = {p.type for p in props}
     if prop_type not in types:
         if prop_type is PropType.MONEY:
-            free = slots - len(types - {PropType.MONEY}) if not money_slots else money_slots
+            free = money_slots if money_slots else slots - len(types - {PropType.MONEY})
         else:
             free = slots - money_slots - len(types - {PropType.MONEY})
         if free <= 0:

@@ -281,7 +281,7 @@ def _first_difference(recorded: Resolution, rejudged: Resolution) -> str:
         "mark",
         "effects",
     )
-    for name, was, now in zip(names, recorded.judged(), rejudged.judged()):
+    for name, was, now in zip(names, recorded.judged(), rejudged.judged(), strict=True):
         if was != now:
             verb = "differ" if name.endswith(("dice", "effects")) else "differs"
             return f"the {name} {verb}: recorded {_show(was)}, re-judged {_show(now)}"

@@ -249,7 +249,7 @@ def gain_hero_prop_xp(
     if amount < 0:
         raise RuleViolation(f"XP gained cannot be negative (got {amount})")
     prop = sheet.hero_prop(name)
-    track = tuple(zip(MILESTONE_ORDER, HERO_PROP_XP))
+    track = tuple(zip(MILESTONE_ORDER, HERO_PROP_XP, strict=True))
     marked = _mark(track, prop.milestones, prop.xp, prop.permanent_xp, prop.extra_xp_boxes, amount, permanent=permanent)
     milestones, xp, pen, reached, lost = marked.position, marked.xp, marked.pen, marked.reached, marked.lost
     capacity = prop.wear_capacity + reached.count(WEAR_UPGRADE)
