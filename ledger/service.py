@@ -12,6 +12,7 @@ import random
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal, TypeVar
@@ -19,16 +20,18 @@ from uuid import UUID
 
 from eventsourcing.application import Application
 from eventsourcing.persistence import (
+    AggregateRecorder,
     IntegrityError,
     InterfaceError,
     OperationalError,
     PersistenceError,
     StoredEvent,
 )
+from pydantic import BaseModel
 
 from ..domain.campaign import CampaignState, Pitch
 from ..domain.dice import DiceSource, TableDice
-from ..domain.errors import DomainError, InvalidDice, InvalidSheet, UnknownName
+from ..domain.errors import DomainError, InvalidDice, InvalidSheet, RuleViolation, UnknownName
 from ..domain.events import Fact, Visibility
 from ..domain.ruleset import Decided, RollContext
 from ..domain.rulesets import ruleset_of
@@ -50,6 +53,7 @@ from ..domain.showrunner.events import (
 from ..domain.showrunner.influence import PoolName, decide_regain, decide_spend
 from ..domain.showrunner.ladder import Difficulty
 from ..domain.showrunner.sheet import AbilityName
+from ..domain.showrunner.state import ShowrunnerState
 from .codec import FactMapper, decode_document
 from .command_ids import CommandIdReused, RecordedId, command, given_part, note_replayed, stored_with_given_id
 from .dice import LedgerDice
@@ -94,7 +98,7 @@ from .registry import (
     slug,
 )
 from .seeds import KeyStore, commitment, new_seed
-from .streams import COMMAND_MEMORY, BranchSnapshot, Stream, fold_campaign
+from .streams import COMMAND_MEMORY, BranchSnapshot, Stamp, Stream, Unsaved, fold_campaign
 
 S = TypeVar("S")
 
@@ -103,12 +107,13 @@ PAGE = 2000
 DIRECTOR = "director"
 
 
-class LedgerApplication(Application):
+class LedgerApplication(Application[UUID]):
     """eventsourcing's Application, given our mapper; persistence comes from the env."""
 
     name = "ShowrunnerLedger"
+    mapper: FactMapper
 
-    def construct_mapper(self) -> FactMapper:  # type: ignore[override]
+    def construct_mapper(self) -> FactMapper:
         return FactMapper()
 
 
@@ -146,6 +151,13 @@ class CommandResult:
     last_version: int = 0
 
 
+def _showrunner(state: CampaignState, what: str) -> ShowrunnerState:
+    """The state of a Showrunner campaign, for the commands of Showrunner's own rules."""
+    if not isinstance(state, ShowrunnerState):
+        raise RuleViolation(f"{what} belong to Showrunner campaigns")
+    return state
+
+
 def _now() -> datetime:
     from datetime import UTC
 
@@ -158,13 +170,14 @@ class Ledger:
         app: LedgerApplication,
         *,
         keys: KeyStore,
-        clock: Callable[[], datetime] = _now,
+        clock: Callable[[], datetime] | None = None,
         snapshot_interval: int = 200,
         max_attempts: int = 60,
     ) -> None:
+        """`clock` gives each command's timestamp; None for the time now, in UTC."""
         self.app = app
         self.keys = keys
-        self.clock = clock
+        self.clock = clock or _now
         self.snapshot_interval = snapshot_interval
         self.max_attempts = max_attempts
         self.retries = 0  # conflicts seen by this process, for tests and benchmarks
@@ -325,7 +338,10 @@ class Ledger:
 
     def _take_snapshot(self, stream: Stream[CampaignState]) -> None:
         snapshot = BranchSnapshot.of(stream)
-        try:
+        # Another writer snapshotted this very version (IntegrityError), or the database
+        # stayed busy: the command has committed and a snapshot is only a cache, so never
+        # report a recorded command as failed (it would be re-run).
+        with suppress(PersistenceError, LedgerBusy):
             self._snapshots.insert_events(
                 [
                     StoredEvent(
@@ -336,11 +352,6 @@ class Ledger:
                     )
                 ]
             )
-        except (PersistenceError, LedgerBusy):
-            # Another writer snapshotted this very version (IntegrityError), or the
-            # database stayed busy: the command has committed and a snapshot is only a
-            # cache, so never report a recorded command as failed (it would be re-run).
-            pass
 
     # ----------------------------------------------------------------- commands
 
@@ -445,7 +456,7 @@ class Ledger:
                 versions.append(stored.originator_version)
         return (recorded, min(versions), max(versions)) if versions else None
 
-    def save_streams(self, *streams: Any) -> Literal["saved", "conflict", "unknown"]:
+    def save_streams(self, *streams: Unsaved) -> Literal["saved", "conflict", "unknown"]:
         """Save the pending events of several streams in one transaction.
 
         "conflict": another writer took a version first (reload and decide again);
@@ -506,7 +517,7 @@ class Ledger:
                     raise CampaignExists(f"a campaign named '{name}' already exists; pick another --name")
                 index = Stream(campaign_id, campaign_id, fold_branch_index, BranchIndex())
                 main = Stream(main_id, campaign_id, fold_campaign, CampaignState())
-                stamp = dict(recorded_by=by, command_id=command_id, timestamp=self.clock())
+                stamp = Stamp(recorded_by=by, command_id=command_id, timestamp=self.clock())
                 catalog.record(
                     CampaignRegistered(
                         campaign_id=campaign_id,
@@ -567,7 +578,7 @@ class Ledger:
             branch = Stream(
                 branch_id, source.campaign.id, fold_campaign, CampaignState(), version=fork_at, head_hash=parent_hash
             )
-            stamp = dict(recorded_by=by, command_id=command_id, timestamp=self.clock())
+            stamp = Stamp(recorded_by=by, command_id=command_id, timestamp=self.clock())
             index.record(
                 BranchRegistered(
                     branch_id=branch_id, name=name, parent_branch_id=source.branch.id, fork_version=fork_at
@@ -604,7 +615,7 @@ class Ledger:
 
     @command
     def add_character(
-        self, ref: BranchRef, character: Any, *, by: str = DIRECTOR, command_id: str | None = None
+        self, ref: BranchRef, character: BaseModel, *, by: str = DIRECTOR, command_id: str | None = None
     ) -> CommandResult:
         """Add a player character (a Star, in Showrunner) of the branch's ruleset."""
 
@@ -614,7 +625,7 @@ class Ledger:
                 raise InvalidSheet(
                     f"this campaign is played by {rules.title}: a {type(character).__name__} cannot join it"
                 )
-            state.check_character_is_new(character.name)
+            state.check_character_is_new(character.name)  # type: ignore[attr-defined]  # every ruleset's character model has a name; Ruleset.character_type can only say BaseModel
             return [rules.joined(character)]
 
         return self.execute(ref, decide, by=by, command_id=command_id)
@@ -633,7 +644,8 @@ class Ledger:
         command_id: str | None = None,
     ) -> CommandResult:
         def decide(state: CampaignState) -> list[Fact]:
-            return [InfluenceSpent(spent=decide_spend(state, star, pool, amount, push=push), reason=reason)]
+            spent = decide_spend(_showrunner(state, "Influence pools"), star, pool, amount, push=push)
+            return [InfluenceSpent(spent=spent, reason=reason)]
 
         return self.execute(ref, decide, by=by, command_id=command_id)
 
@@ -650,7 +662,8 @@ class Ledger:
         command_id: str | None = None,
     ) -> CommandResult:
         def decide(state: CampaignState) -> list[Fact]:
-            return [InfluenceRegained(regained=decide_regain(state, star, pool, amount), reason=reason)]
+            regained = decide_regain(_showrunner(state, "Influence pools"), star, pool, amount)
+            return [InfluenceRegained(regained=regained, reason=reason)]
 
         return self.execute(ref, decide, by=by, command_id=command_id)
 
@@ -683,13 +696,14 @@ class Ledger:
             kind=kind,
             difficulty=difficulty,
             count=count,
-            ability=ability,  # type: ignore[arg-type]
+            ability=ability,
             hero_prop=hero_prop,
             prop=chosen,
             push=push,
         )
 
-        def decide(state: CampaignState) -> list[Fact]:
+        def decide(campaign_state: CampaignState) -> list[Fact]:
+            state = _showrunner(campaign_state, "Consequences")
             roll_number = state.dice_rolls + 1
             dice: DiceSource
             if faces:
@@ -746,8 +760,9 @@ class Ledger:
         """
         shown = False
 
-        def decide(state: CampaignState) -> list[Fact]:
+        def decide(campaign_state: CampaignState) -> list[Fact]:
             nonlocal shown
+            state = _showrunner(campaign_state, "Showrunner Ability Checks")
             if shown:
                 raise CommandConflict(
                     "another roll was recorded on this branch while you chose; yours was not recorded: roll again"
@@ -786,7 +801,7 @@ class Ledger:
     def roll(
         self,
         ref: BranchRef,
-        request: Any,
+        request: object,
         *,
         faces: Mapping[str, Sequence[int]] | None = None,
         by: str = DIRECTOR,
@@ -795,6 +810,7 @@ class Ledger:
         """A check of the branch's ruleset: table dice when faces are given, else ledger dice."""
 
         def decide(state: CampaignState, roll: RollContext | None) -> Decided:
+            assert roll is not None, "a check always rolls (rolls=True)"
             rules = ruleset_of(state)
             return rules.decide_check(state, rules.check_input.model_validate(request), roll)
 
@@ -805,7 +821,7 @@ class Ledger:
         self,
         ref: BranchRef,
         action: str,
-        request: Any,
+        request: object,
         *,
         faces: Mapping[str, Sequence[int]] | None = None,
         by: str = DIRECTOR,
@@ -901,11 +917,11 @@ class Ledger:
         found = self.app.recorder.select_events(stream_id, limit=1)
         return found[0] if found else None
 
-    def snapshot_rows(self, stream_id: UUID, *, after: int, upto: int | None) -> list[StoredEvent]:
+    def snapshot_rows(self, stream_id: UUID, *, after: int, upto: int | None) -> Sequence[StoredEvent]:
         return self._snapshots.select_events(stream_id, gt=after, lte=upto)
 
     @property
-    def snapshot_recorder(self) -> Any:
+    def snapshot_recorder(self) -> AggregateRecorder:
         return self._snapshots
 
     def registered_branches(self, campaign: CampaignEntry) -> list[BranchEntry]:

@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypedDict, TypeVar
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, SerializeAsAny
@@ -27,6 +27,29 @@ S = TypeVar("S")
 # How many recent command ids a stream remembers, to record a retried command once: enough
 # for a reply lost in transit. An id the caller gave is found beyond it (ledger/command_ids.py).
 COMMAND_MEMORY = 512
+
+
+class Stamp(TypedDict):
+    """What every event one command records carries alike: `Stream.record`'s envelope arguments."""
+
+    recorded_by: str
+    command_id: str
+    timestamp: datetime
+
+
+class Unsaved(Protocol):
+    """What `Ledger.save_streams` saves: an aggregate to eventsourcing's Application.save(),
+    which collects its new events, and whose pending events are dropped when the save fails."""
+
+    @property
+    def id(self) -> UUID: ...
+
+    @property
+    def version(self) -> int: ...
+
+    pending: list[LedgerEvent]
+
+    def collect_events(self) -> list[LedgerEvent]: ...
 
 
 @dataclass

@@ -15,7 +15,7 @@ import json
 import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 from ..domain.campaign import CampaignState
@@ -30,7 +30,7 @@ from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignS
 from .integrity import GENESIS_HASH, chain_hash
 from .registry import CATALOG_ID, MAIN, NO_CAMPAIGN, BranchIndex, Catalog, check_name, fold_branch_index, fold_catalog
 from .service import BranchRef, Ledger
-from .streams import Stream, fold_campaign
+from .streams import Stamp, Stream, fold_campaign
 
 FORMAT = "showrunner-ledger/export"
 FORMAT_VERSION = 1
@@ -52,6 +52,8 @@ HEADER_FIELDS = ("format", "format_version", "campaign", "branch", "lineage", "e
 CAMPAIGN_FIELDS = ("id", "name", "title", "ruleset")
 LINEAGE_FIELDS = ("branch_id", "name", "parent_branch_id", "fork_version")
 HEAD_FIELDS = ("version", "hash")
+
+T = TypeVar("T")
 
 
 def export_lines(ledger: Ledger, ref: BranchRef, *, director: bool = True) -> Iterator[str]:
@@ -188,7 +190,7 @@ def import_checked(ledger: Ledger, checked: CheckedExport, *, name: str | None =
     by_stream: dict[UUID, list[LedgerEvent]] = {}
     for event in checked.events:
         by_stream.setdefault(event.originator_id, []).append(event)
-    stamp = dict(recorded_by="director", command_id=f"import:{checked.head.hash}", timestamp=ledger.clock())
+    stamp = Stamp(recorded_by="director", command_id=f"import:{checked.head.hash}", timestamp=ledger.clock())
     catalog = ledger.load_stream(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog())
     catalog.record(
         CampaignRegistered(
@@ -222,6 +224,7 @@ class _Batch:
 
     def __init__(self, stream_id: UUID, events: list[LedgerEvent]) -> None:
         self.id = stream_id
+        self.version = events[-1].version
         self.pending = events
 
     def collect_events(self) -> list[LedgerEvent]:
@@ -522,7 +525,7 @@ class _Fields:
         if missing is not None:
             raise BadImport(f"line {number}: {what} lacks '{path}{missing}'")
 
-    def _typed(self, key: str, kind: type, wanted: str) -> Any:
+    def _typed(self, key: str, kind: type[T], wanted: str) -> T:
         value = self.doc[key]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise BadImport(
