@@ -222,7 +222,9 @@ def _check_against_branches(ledger: Ledger, campaign: CampaignEntry, entries: li
         except (UnreadableEvent, KeyError, TypeError):
             return _registry_problem(number, f"{where}: the branch's first event cannot be read")
         if number == 1:
-            pitch = payload.get("pitch") if isinstance(payload.get("pitch"), dict) else {}
+            pitch = payload.get("pitch")
+            if not isinstance(pitch, dict):
+                pitch = {}
             if first.topic != CampaignStarted.topic or doc.get("campaign") != str(campaign.id):
                 return _registry_problem(number, f"{where}: the main branch's stream does not start this campaign")
             if pitch.get("title") != campaign.title or pitch.get("ruleset") != campaign.ruleset:
