@@ -38,7 +38,7 @@ def _showrunner(state: CampaignState) -> ShowrunnerState:
 
 def _after(state: ShowrunnerState, facts: Sequence[Fact]) -> ShowrunnerState:
     for fact in facts:
-        state = fact.apply(state)  # type: ignore[attr-defined]
+        state = fact.apply(state)  # type: ignore[attr-defined]  # every fact here is a CampaignFact[ShowrunnerState]; with_milestones returns them as list[Fact]
     return state
 
 

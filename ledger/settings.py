@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
@@ -79,7 +80,7 @@ def sqlite_path(url: str) -> Path:
     return Path(url).expanduser()
 
 
-def _read_config(path: Path) -> dict:
+def _read_config(path: Path) -> dict[str, object]:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -92,7 +93,7 @@ def _read_config(path: Path) -> dict:
         ) from None
 
 
-def _int_setting(env: dict, config: dict, key: str, default: int) -> int:
+def _int_setting(env: Mapping[str, str], config: Mapping[str, object], key: str, default: int) -> int:
     raw = env.get(f"SHOWRUNNER_{key.upper()}", config.get(key, default))
     try:
         if isinstance(raw, bool) or not isinstance(raw, (int, str)):
@@ -107,7 +108,7 @@ def _int_setting(env: dict, config: dict, key: str, default: int) -> int:
     return value
 
 
-def _config_db(config: dict, config_dir: Path) -> str | None:
+def _config_db(config: Mapping[str, object], config_dir: Path) -> str | None:
     """A relative SQLite path in config.toml is relative to the config file, not the shell."""
     db = config.get("db")
     if db is None:

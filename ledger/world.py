@@ -16,14 +16,14 @@ from typing import Any, Literal, TypeVar
 from ..domain.campaign import CampaignState, name_key
 from ..domain.dice import RecordingDice
 from ..domain.errors import AlreadyExists, RuleViolation, UnknownName
-from ..domain.events import Fact
+from ..domain.events import CampaignFact, Fact
 from ..domain.showrunner import sequences as seq_rules
 from ..domain.showrunner import threats as threat_rules
 from ..domain.showrunner import writers_room
 from ..domain.showrunner.actors import Actor, Person, TieKind, set_tie
 from ..domain.showrunner.check import Abandoned, CheckRequest, Chooser, resolve
 from ..domain.showrunner.events import CheckAbandoned, CheckRolled, InfluenceRegained, InfluenceSpent
-from ..domain.showrunner.influence import decide_regain, decide_spend
+from ..domain.showrunner.influence import PoolName, decide_regain, decide_spend
 from ..domain.showrunner.ladder import Difficulty
 from ..domain.showrunner.power_dice import decisive_strike_difficulty, decisive_strike_opposition
 from ..domain.showrunner.progress_events import with_milestones
@@ -74,9 +74,9 @@ def _showrunner(state: CampaignState) -> ShowrunnerState:
     return state
 
 
-def _after(state: ShowrunnerState, facts: Sequence[Fact]) -> ShowrunnerState:
+def _after(state: ShowrunnerState, facts: Sequence[CampaignFact[ShowrunnerState]]) -> ShowrunnerState:
     for fact in facts:
-        state = fact.apply(state)  # type: ignore[attr-defined]
+        state = fact.apply(state)
     return state
 
 
@@ -389,7 +389,7 @@ def declare_sequence(
             target_name = target.name
             builds = isinstance(target, Threat) and target.kind == "project"
             _check_standing(target)
-        pools: dict[str, int] = {}
+        pools: dict[PoolName, int] = {}
         for c in contributions:
             pools[c.pool] = pools.get(c.pool, 0) + c.amount
         named = [c.model_copy(update={"star": state.star(c.star).name}) for c in contributions]
@@ -400,7 +400,7 @@ def declare_sequence(
             pools,
             against=target_name,
             builds=builds,
-            decisive=decisive,  # type: ignore[arg-type]
+            decisive=decisive,
             contributors=tuple(c.star for c in named),
         )
         seq_rules.begin(world, sequence)
@@ -515,7 +515,7 @@ def spend_combo(
     ledger: Ledger,
     ref: BranchRef,
     goal: str,
-    pool: str,
+    pool: PoolName,
     amount: int = 1,
     *,
     star: str | None = None,
@@ -530,10 +530,10 @@ def spend_combo(
         state = _showrunner(state)
         sequence = state.world.sequence(goal)
         if lowers_set_piece:
-            seq_rules.refuse_blockbuster_spend(sequence, pool)  # type: ignore[arg-type]
-        seq_rules.spend_combo(sequence, pool, amount)  # type: ignore[arg-type]
+            seq_rules.refuse_blockbuster_spend(sequence, pool)
+        seq_rules.spend_combo(sequence, pool, amount)
         who = state.star(star).name if star else None
-        return [ComboSpent(goal=sequence.goal, pool=pool, amount=amount, star=who, reason=reason)]  # type: ignore[arg-type]
+        return [ComboSpent(goal=sequence.goal, pool=pool, amount=amount, star=who, reason=reason)]
 
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 
@@ -803,7 +803,7 @@ def consequence_menu(
                 difficulty=difficulty,
                 disaster=disaster,
                 faces=menu.faces,
-                options=options,  # type: ignore[arg-type]
+                options=options,
                 count=menu.count,
                 size=menu.size,
                 **stamp,

@@ -28,13 +28,14 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 from urllib.parse import parse_qs, unquote, urlsplit
+from uuid import UUID
 
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
-from ..domain.events import RolledFact
+from ..domain.events import RolledFact, Visibility
 from ..ledger.errors import LedgerBusy, LedgerError
 from ..ledger.persistence import is_busy_error
 from ..ledger.registry import Segment
@@ -43,6 +44,7 @@ from .stats import FaceCount
 if TYPE_CHECKING:
     from eventsourcing.persistence import Notification
 
+    from ..ledger.events import LedgerEvent
     from ..ledger.service import Ledger
     from ..ledger.settings import Settings
 
@@ -140,13 +142,34 @@ def engine_for(settings: Settings) -> sa.Engine:
 # ---------------------------------------------------------------------- rows
 
 
-def dice_rows(notification_id: int, event: Any) -> list[dict[str, Any]]:
-    """The roll index rows of one decoded event (a `LedgerEvent`); none for other facts."""
+class DiceRow(TypedDict):
+    """One row of `srl_roll_dice`."""
+
+    notification_id: int
+    seq: int
+    stream_id: UUID
+    version: int
+    campaign_id: UUID
+    kind: str
+    visibility: Visibility
+    recorded_by: str
+    roll_number: int
+    star: str
+    roll_seq: int
+    purpose: str
+    colour: str
+    sides: int
+    face: int
+    source: str
+
+
+def dice_rows(notification_id: int, event: LedgerEvent) -> list[DiceRow]:
+    """The roll index rows of one decoded event; none for other facts."""
     fact = event.fact
     if not isinstance(fact, RolledFact):
         return []
     kind, star = type(fact).__name__, fact.roller()
-    rows = []
+    rows: list[DiceRow] = []
     for roll_seq, roll in enumerate(fact.recorded_rolls()):
         for face in roll.faces:
             rows.append(
@@ -215,7 +238,7 @@ def catch_up(
             notifications: Sequence[Notification] = recorder.select_notifications(
                 position, batch_size, stop=stop, topics=rolled_topics(), inclusive_of_start=False
             )
-            rows: list[dict[str, Any]] = []
+            rows: list[DiceRow] = []
             for notification in notifications:
                 rows.extend(dice_rows(notification.id, mapper.to_domain_event(notification)))
             # A short batch is everything matching up to `stop`: the events between the
@@ -236,7 +259,7 @@ def catch_up(
         return CatchUp(start, position, events, dice, batches)
 
 
-def _write_batch(conn: sa.Connection, old: int, new: int, rows: list[dict[str, Any]]) -> None:
+def _write_batch(conn: sa.Connection, old: int, new: int, rows: list[DiceRow]) -> None:
     """One batch, inside the caller's transaction: move the position first, then the rows.
 
     Moving the position first takes the write lock at once (a SQLite transaction that
@@ -387,4 +410,7 @@ def face_counts(
     keys = (roll_dice.c.colour, roll_dice.c.star, roll_dice.c.source, roll_dice.c.sides, roll_dice.c.face)
     query = sa.select(*keys, sa.func.count().label("count")).where(where).group_by(*keys)
     with _database_errors(), engine.connect() as conn:
-        return [FaceCount(r.colour, r.star, r.source, r.sides, r.face, int(r.count)) for r in conn.execute(query)]
+        return [
+            FaceCount(colour, star, source, sides, face, int(count))
+            for colour, star, source, sides, face, count in conn.execute(query)
+        ]
