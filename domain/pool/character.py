@@ -6,7 +6,7 @@ pool is built from them is `pool_for`, here too, so the sheet and the rules agre
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
@@ -47,7 +47,7 @@ Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1), NA
 CharacterName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1), CHARACTER_NAME.validator()]
 
 
-class Stat(str, Enum):
+class Stat(StrEnum):
     """The seven stats a pool draws on. The book names Power and Social; the rest complete a body,
     a mind and a will."""
 

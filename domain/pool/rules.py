@@ -8,7 +8,7 @@ successes required gives the degree; `margin` = net − required is kept with it
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import Enum
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
@@ -54,7 +54,7 @@ def needed(required: int, critical: bool) -> int:
     return required * 2 if critical else required
 
 
-class Degree(str, Enum):
+class Degree(StrEnum):
     """How well it went, best first."""
 
     PLENTY = "plenty"

@@ -7,7 +7,7 @@ in one place (docs/rules.md).
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,7 +20,7 @@ from .sheet import Mastery, Prop, PropType, StarSheet
 from .state import ShowrunnerState
 
 
-class PropClass(str, Enum):
+class PropClass(StrEnum):
     """The three classes of Prop Types (8.1A)."""
 
     PRODUCTION = "production"
@@ -297,7 +297,7 @@ def regain_influence(state: ShowrunnerState, star: str, pool: PoolName, amount: 
 # ------------------------------------------------------------------ Preparation and Flashbacks
 
 
-class FlashbackAction(str, Enum):
+class FlashbackAction(StrEnum):
     """The common Flashback actions of 8.1E."""
 
     RETROACTIVE_PLANNING = "retroactive_planning"

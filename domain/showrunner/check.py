@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Sequence
-from enum import Enum
+from enum import StrEnum
 from itertools import combinations
 from typing import Literal, Protocol, TypeVar
 
@@ -52,7 +52,7 @@ QUALITY_REGAIN: dict[Quality, PoolName] = {
 PLOT_ARMOR_SCAR = "Plot Armor scar"
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     HIGHLIGHT = "highlight"
     SUCCESS = "success"
     PARTIAL = "partial"
@@ -69,7 +69,7 @@ class Outcome(str, Enum):
         return {"partial": 1, "failure": 1, "disaster": 2}.get(self.value, 0)
 
 
-class Mark(str, Enum):
+class Mark(StrEnum):
     PERFECT_TAKE = "perfect_take"
     HIT = "hit"
     BAD_TAKE = "bad_take"

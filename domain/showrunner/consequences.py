@@ -33,7 +33,7 @@ Readings (docs/rules.md, "Consequences"):
 from __future__ import annotations
 
 from collections.abc import Callable
-from enum import Enum
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -62,7 +62,7 @@ ENGINE = "showrunner-consequence/1"
 """Named in every recorded Consequence; a rules change that alters outcomes gets a new version."""
 
 
-class ConsequenceKind(str, Enum):
+class ConsequenceKind(StrEnum):
     """The Consequences of Section 14.3 that change the Star's own sheet."""
 
     GRIT_LOSS = "grit-loss"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from enum import Enum
+from enum import StrEnum
 from typing import Protocol, TypeVar
 
 # Target a Result Die must meet (RULES-NOTES): above EPIC a single check cannot be rolled.
@@ -37,7 +37,7 @@ def _by_name_or_letter(members: Iterable[_Rung], value: object) -> _Rung | None:
     return None
 
 
-class Difficulty(str, Enum):
+class Difficulty(StrEnum):
     """Low to high; also the Power Levels of Actors and the Tiers of Relationships."""
 
     EASY = "EASY"
@@ -76,7 +76,7 @@ class Difficulty(str, Enum):
 _LADDER = tuple(Difficulty)
 
 
-class Quality(str, Enum):
+class Quality(StrEnum):
     """The four Qualities a Prop can have (Chapter 8.1)."""
 
     NORMAL = "NORMAL"

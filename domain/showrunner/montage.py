@@ -10,7 +10,7 @@ Disaster ends the Sequence with nothing, and the Cast may try again later in the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from enum import Enum
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -45,7 +45,7 @@ ENSEMBLE = "ensemble"
 (the Ensemble Backpack, opened during Montages, 10.3B)."""
 
 
-class MontageAction(str, Enum):
+class MontageAction(StrEnum):
     """The Montage Actions of Section 9.2, in the book's order."""
 
     PRACTICE = "practice"

@@ -7,7 +7,7 @@ capacity); rules that need history or other sheets belong to the ledger.
 from __future__ import annotations
 
 import json
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Annotated, ClassVar, Literal, TypeVar
 
 from pydantic import (
@@ -76,7 +76,7 @@ StarName = Annotated[str, _Given, CHARACTER_NAME.validator()]
 SlotNumber = Annotated[int, _in_range(1, 10)]
 
 
-_Named = TypeVar("_Named", bound=Enum)
+_Named = TypeVar("_Named", bound=StrEnum)
 
 
 def _by_value_ignoring_case(cls: type[_Named], value: object) -> _Named | None:
@@ -88,7 +88,7 @@ def _by_value_ignoring_case(cls: type[_Named], value: object) -> _Named | None:
     return None
 
 
-class AbilityName(str, Enum):
+class AbilityName(StrEnum):
     """The ten Abilities, in the book's order."""
 
     CHANNEL = "channel"
@@ -107,7 +107,7 @@ class AbilityName(str, Enum):
         return _by_value_ignoring_case(cls, value)
 
 
-class CareerPath(str, Enum):
+class CareerPath(StrEnum):
     """The four Career Paths Acclaim is spent on (Chapter 11.1)."""
 
     TRAINING = "training"
@@ -120,7 +120,7 @@ class CareerPath(str, Enum):
         return _by_value_ignoring_case(cls, value)
 
 
-class Mastery(str, Enum):
+class Mastery(StrEnum):
     """Actor and Character Masteries other than an Ability's ⇧ (Chapter 11.2, Choice 2)."""
 
     RETAKE = "retake"
@@ -138,7 +138,7 @@ class Mastery(str, Enum):
         return _by_value_ignoring_case(cls, value)
 
 
-class Award(str, Enum):
+class Award(StrEnum):
     """The four Awards of Awards Season, one per Career Path (Chapter 11.2, Choice 1)."""
 
     ARTISAN = "artisan"
@@ -151,7 +151,7 @@ class Award(str, Enum):
         return _by_value_ignoring_case(cls, value)
 
 
-class PropType(str, Enum):
+class PropType(StrEnum):
     """The Prop Types of Chapter 8.1A, spelled as the book lists them."""
 
     JUNK = "Junk"
