@@ -28,13 +28,13 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from showrunner_ledger.domain.campaign import Pitch
+from showrunner_ledger.domain.events import Fact
+from showrunner_ledger.domain.showrunner.events import InfluenceRegained, InfluenceSpent, StarJoined
 from showrunner_ledger.domain.showrunner.influence import Regained, Spent
 from showrunner_ledger.domain.showrunner.sheet import StarSheet
 from showrunner_ledger.domain.showrunner.starfile import parse_star_file
 from showrunner_ledger.ledger.bootstrap import bootstrap
-from showrunner_ledger.domain.events import Fact
 from showrunner_ledger.ledger.facts import NoteRecorded
-from showrunner_ledger.domain.showrunner.events import InfluenceRegained, InfluenceSpent, StarJoined
 from showrunner_ledger.ledger.service import BranchRef, Ledger
 from showrunner_ledger.ledger.settings import Settings
 
@@ -310,9 +310,7 @@ class RawPostgres(Raw):
                 name,
             )
         )
-        self.conn.execute(
-            sql.SQL("CREATE UNIQUE INDEX ON {} (notification_id ASC)").format(self._t(name))
-        )
+        self.conn.execute(sql.SQL("CREATE UNIQUE INDEX ON {} (notification_id ASC)").format(self._t(name)))
 
     def insert_many(self, table: str, rows: Sequence[Row]) -> None:
         statement = self._sql(
@@ -472,10 +470,10 @@ def print_table(title: str, headers: Sequence[str], rows: Iterable[Sequence[str]
     print()
     print(f"## {title}")
     print()
-    print("| " + " | ".join(h.ljust(w) for h, w in zip(headers, widths)) + " |")
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)) + " |")
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for r in rows:
-        cells = [c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))]
+        cells = [c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))]
         print("| " + " | ".join(cells) + " |")
     for note in notes:
         print(f"\n{note}")

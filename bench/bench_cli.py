@@ -71,11 +71,18 @@ def run_once(argv: list[str], env: dict[str, str]) -> float:
 _IMPORT_LINE = re.compile(r"^import time:\s+(\d+)\s+\|\s+(\d+)\s+\|(\s*)(\S+)")
 
 
-def import_profile(argv: list[str], env: dict[str, str], modules: dict[str, list[float]] | None = None) -> tuple[dict[str, float], float]:
+def import_profile(
+    argv: list[str], env: dict[str, str], modules: dict[str, list[float]] | None = None
+) -> tuple[dict[str, float], float]:
     """Seconds of import time by top-level package (self times, so they add up), and the total.
     With `modules`, also collects each module's self time."""
-    done = subprocess.run([sys.executable, "-X", "importtime", *argv], env=env,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", *argv],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     groups: dict[str, float] = defaultdict(float)
     total = 0.0
     for line in done.stderr.splitlines():
@@ -94,13 +101,22 @@ def import_profile(argv: list[str], env: dict[str, str], modules: dict[str, list
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sizes", default="10000", help="event counts of the larger databases (default: %(default)s)")
     parser.add_argument("--runs", type=int, default=10, help="timed runs of each command (default: %(default)s)")
-    parser.add_argument("--warmup", type=int, default=2, help="untimed runs of each command first (default: %(default)s)")
-    parser.add_argument("--showrunner", default=str(Path(sys.executable).with_name("showrunner")),
-                        help="the console script (default: the one next to this Python)")
-    parser.add_argument("--workdir", default=None, help="where the SQLite files go (default: the system's temporary folder)")
+    parser.add_argument(
+        "--warmup", type=int, default=2, help="untimed runs of each command first (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--showrunner",
+        default=str(Path(sys.executable).with_name("showrunner")),
+        help="the console script (default: the one next to this Python)",
+    )
+    parser.add_argument(
+        "--workdir", default=None, help="where the SQLite files go (default: the system's temporary folder)"
+    )
     args = parser.parse_args(argv)
     sizes = parse_sizes(args.sizes)
     if not Path(args.showrunner).exists():
@@ -131,25 +147,40 @@ def main(argv: list[str] | None = None) -> int:
             ("showrunner --help", [sr, "--help"]),
         ]
         for n, db in databases.items():
-            commands.append((f"showrunner sheet ({n:,} events)", [sr, "--db", db, "--campaign", "bench", "sheet", "Mara Voss"]))
+            commands.append(
+                (f"showrunner sheet ({n:,} events)", [sr, "--db", db, "--campaign", "bench", "sheet", "Mara Voss"])
+            )
 
         for _ in range(args.warmup):
             for _, cmd in commands:
                 run_once(cmd, env)
         samples = {label: Sample() for label, _ in commands}
-        for r in range(args.runs):
+        for _ in range(args.runs):
             for label, cmd in commands:
                 samples[label].times.append(run_once(cmd, env))
         base = samples["python -c pass"].median
         rows = []
         for label, _ in commands:
             s = samples[label]
-            rows.append([label, ms(s.median), ms(min(s.times)), pct(s.spread), f"{s.median / base:.1f}x",
-                         ms(s.median - base) if label != "python -c pass" else "-"])
-        print_table("Wall time of one command (a new process each time)",
-                    ["command", "median ms", "min ms", "spread", "x python -c pass", "ms above python -c pass"], rows,
-                    ["`sheet` runs `showrunner --db DB --campaign bench sheet \"Mara Voss\"` and draws the sheet with rich "
-                     "(output to a pipe). Databases: SQLite, snapshots every 200 events."])
+            rows.append(
+                [
+                    label,
+                    ms(s.median),
+                    ms(min(s.times)),
+                    pct(s.spread),
+                    f"{s.median / base:.1f}x",
+                    ms(s.median - base) if label != "python -c pass" else "-",
+                ]
+            )
+        print_table(
+            "Wall time of one command (a new process each time)",
+            ["command", "median ms", "min ms", "spread", "x python -c pass", "ms above python -c pass"],
+            rows,
+            [
+                '`sheet` runs `showrunner --db DB --campaign bench sheet "Mara Voss"` and draws the sheet with rich '
+                "(output to a pipe). Databases: SQLite, snapshots every 200 events."
+            ],
+        )
 
         # The sheet's own work: a second `main()` in the same process pays no start-up and no imports.
         warm_script = (
@@ -190,14 +221,27 @@ def main(argv: list[str] | None = None) -> int:
             warm = second_call([python, "-c", warm_script, "--db", db, "--campaign", "bench", "sheet", "Mara Voss"])
             core = second_call([python, "-c", ledger_script, db])
             cold = samples[f"showrunner sheet ({n:,} events)"].median
-            warm_rows.append([f"{n:,}", ms(cold), ms(warm.median), f"{warm.median / cold:.0%}", ms(core.median),
-                              f"{core.median / cold:.0%}"])
-        print_table("Where a `sheet` command's time goes, past start-up and imports",
-                    ["events", "whole command ms", "second call ms", "share", "of which the ledger ms", "share"], warm_rows,
-                    ["Second call: `main([...sheet...])` run twice in one Python process, the second timed (settings, typer "
-                     "building its commands, the ledger's work, drawing the sheet with rich). The ledger: `bootstrap`, "
-                     "`campaign`, `resolve`, `view(ref).state.star(name)`, `close`, likewise the second of two calls. "
-                     f"Medians of {args.runs} processes each."])
+            warm_rows.append(
+                [
+                    f"{n:,}",
+                    ms(cold),
+                    ms(warm.median),
+                    f"{warm.median / cold:.0%}",
+                    ms(core.median),
+                    f"{core.median / cold:.0%}",
+                ]
+            )
+        print_table(
+            "Where a `sheet` command's time goes, past start-up and imports",
+            ["events", "whole command ms", "second call ms", "share", "of which the ledger ms", "share"],
+            warm_rows,
+            [
+                "Second call: `main([...sheet...])` run twice in one Python process, the second timed (settings, typer "
+                "building its commands, the ledger's work, drawing the sheet with rich). The ledger: `bootstrap`, "
+                "`campaign`, `resolve`, `view(ref).state.star(name)`, `close`, likewise the second of two calls. "
+                f"Medians of {args.runs} processes each."
+            ],
+        )
 
         biggest = max(databases)
         sheet_cmd = [sr, "--db", databases[biggest], "--campaign", "bench", "sheet", "Mara Voss"]
@@ -212,15 +256,25 @@ def main(argv: list[str] | None = None) -> int:
         rows = [[k, ms(v), f"{v / totals.median:.0%}"] for k, v in shown]
         rows.append(["(everything else)", ms(rest), f"{rest / totals.median:.0%}"])
         rows.append(["all imports", ms(totals.median), "100%"])
-        print_table(f"Import time of `showrunner sheet` ({biggest:,} events), by package",
-                    ["package", "ms (self, median of 5)", "share"], rows,
-                    ["From `python -X importtime`, which slows imports down a little itself: read the shares. "
-                     "Self times, so a package's row excludes what it imports from other packages."])
+        print_table(
+            f"Import time of `showrunner sheet` ({biggest:,} events), by package",
+            ["package", "ms (self, median of 5)", "share"],
+            rows,
+            [
+                "From `python -X importtime`, which slows imports down a little itself: read the shares. "
+                "Self times, so a package's row excludes what it imports from other packages."
+            ],
+        )
         slowest = sorted(((statistics.median(v), k) for k, v in per_module.items()), reverse=True)[:12]
-        print_table("The slowest modules to import (self time)", ["module", "ms (median of 5)", "share of all imports"],
-                    [[k, ms(v), f"{v / totals.median:.0%}"] for v, k in slowest],
-                    ["A module's self time includes building the classes it defines (pydantic models build their "
-                     "validators then)."])
+        print_table(
+            "The slowest modules to import (self time)",
+            ["module", "ms (median of 5)", "share of all imports"],
+            [[k, ms(v), f"{v / totals.median:.0%}"] for v, k in slowest],
+            [
+                "A module's self time includes building the classes it defines (pydantic models build their "
+                "validators then)."
+            ],
+        )
         print()
         print(f"Load average at the end: {os.getloadavg()[0]:.2f}.")
         print(f"Total time: {time.perf_counter() - started:.0f} s.")

@@ -73,6 +73,11 @@ SAFE_COMMAND_BYTES = 1_000_000  # commands that stand in for one that could not 
 CHUNK = 200  # commands per timed chunk in the one-per-command measurement (= the snapshot interval)
 
 
+def sheet_at(ledger, ref, version: int, name: str):
+    """What `showrunner sheet NAME --at VERSION` computes."""
+    return ledger.view(ref, version).state.star(name)
+
+
 def runs_for(n: int, override: int | None) -> int:
     if override:
         return override
@@ -94,8 +99,9 @@ class Results:
 # ---------------------------------------------------------------------------- append in one command
 
 
-def bench_append(store: Store, n: int, kind: str, star: StarSheet, runs: int, keep: bool,
-                 timeout: float) -> tuple[dict, str | None]:
+def bench_append(
+    store: Store, n: int, kind: str, star: StarSheet, runs: int, keep: bool, timeout: float
+) -> tuple[dict, str | None]:
     ledger_times, raw_times = Sample(), Sample()
     kept: str | None = None
     size = 0.0
@@ -106,7 +112,7 @@ def bench_append(store: Store, n: int, kind: str, star: StarSheet, runs: int, ke
         ref = start_campaign(ledger, star)
         try:
             with deadline(timeout):
-                seconds, result = timed(lambda: ledger.execute(ref, lambda state: make_facts(kind, n, star)))
+                seconds, result = timed(functools.partial(ledger.execute, ref, lambda state: make_facts(kind, n, star)))
         except NoReply:
             # The save never returned (seen on PostgreSQL with big commands): report it, move on.
             ledger.close()
@@ -129,7 +135,7 @@ def bench_append(store: Store, n: int, kind: str, star: StarSheet, runs: int, ke
         ref_url = store.new_url("raw")
         reference = store.raw(ref_url)
         reference.create_events_table("raw_events")
-        raw_times.times.append(timed(lambda: reference.insert_many("raw_events", rows))[0])
+        raw_times.times.append(timed(functools.partial(reference.insert_many, "raw_events", rows))[0])
         reference.close()
         store.discard(ref_url)
 
@@ -138,12 +144,20 @@ def bench_append(store: Store, n: int, kind: str, star: StarSheet, runs: int, ke
         else:
             store.discard(url)
     row = dict(
-        n=n, kind=kind, runs=len(ledger_times.times), bytes_per_event=round(size),
-        ledger_s=ledger_times.median, ledger_spread=ledger_times.spread,
-        raw_s=raw_times.median, raw_spread=raw_times.spread, no_reply=no_reply,
+        n=n,
+        kind=kind,
+        runs=len(ledger_times.times),
+        bytes_per_event=round(size),
+        ledger_s=ledger_times.median,
+        ledger_spread=ledger_times.spread,
+        raw_s=raw_times.median,
+        raw_spread=raw_times.spread,
+        no_reply=no_reply,
     )
-    progress(f"append {n:,} {kind} in one command: {rate(n, row['ledger_s'])} events/s "
-             f"(raw {rate(n, row['raw_s'])}, {ratio(row['ledger_s'], row['raw_s'])})")
+    progress(
+        f"append {n:,} {kind} in one command: {rate(n, row['ledger_s'])} events/s "
+        f"(raw {rate(n, row['raw_s'])}, {ratio(row['ledger_s'], row['raw_s'])})"
+    )
     return row, kept
 
 
@@ -184,21 +198,30 @@ def bench_replay(store: Store, url: str, n: int, kind: str, runs: int) -> dict:
     raw.close()
     ledger.close()
     row = dict(
-        n=n, kind=kind, events=total, runs=runs,
-        decode_s=decode_s.median, decode_spread=decode_s.spread,
-        fold_s=fold_s.median, fold_spread=fold_s.spread,
-        raw_s=raw_s.median, raw_spread=raw_s.spread,
+        n=n,
+        kind=kind,
+        events=total,
+        runs=runs,
+        decode_s=decode_s.median,
+        decode_spread=decode_s.spread,
+        fold_s=fold_s.median,
+        fold_spread=fold_s.spread,
+        raw_s=raw_s.median,
+        raw_spread=raw_s.spread,
     )
-    progress(f"replay {total:,} {kind}: decode {rate(total, decode_s.median)}/s, fold {rate(total, fold_s.median)}/s, "
-             f"raw {rate(total, raw_s.median)}/s")
+    progress(
+        f"replay {total:,} {kind}: decode {rate(total, decode_s.median)}/s, fold {rate(total, fold_s.median)}/s, "
+        f"raw {rate(total, raw_s.median)}/s"
+    )
     return row
 
 
 # ---------------------------------------------------------------------------- a realistic history
 
 
-def bench_history(store: Store, n: int, star: StarSheet, commands: int, fold_row: dict | None,
-                  results: Results, fast_runs: int) -> None:
+def bench_history(
+    store: Store, n: int, star: StarSheet, commands: int, fold_row: dict | None, results: Results, fast_runs: int
+) -> None:
     """A branch of N `play` events recorded in commands of 200 (snapshots every 200, the
     default): sheet loads, forks after N, then `commands` more commands of one event."""
     url = store.new_url(f"history-{n}")
@@ -220,28 +243,41 @@ def bench_history(store: Store, n: int, star: StarSheet, commands: int, fold_row
         json.loads(snap[3])
         raw.read_decode(ev_table, branch_id, gt=snap[1], lte=at)
 
-    for label, at in (("head", None), ("worst", n - 1)):
+    for at in (None, n - 1):  # the head, and the worst place: just below the next snapshot
         point = n if at is None else at
         snap = raw.latest(snap_table, branch_id, point)
         assert snap is not None, "no snapshot below the head"
         tail = point - snap[1]
         ledger_s = repeat(functools.partial(sheet_at, at), fast_runs, warmup=2)
         raw_s = repeat(functools.partial(raw_sheet, point), fast_runs, warmup=2)
-        results.sheet.append(dict(
-            n=n, case=f"snapshot #{snap[1]:,} + {tail} events", tail=tail, at=point,
-            ledger_s=ledger_s.median, ledger_spread=ledger_s.spread, raw_s=raw_s.median,
-            snapshot_bytes=len(snap[3]),
-        ))
+        results.sheet.append(
+            dict(
+                n=n,
+                case=f"snapshot #{snap[1]:,} + {tail} events",
+                tail=tail,
+                at=point,
+                ledger_s=ledger_s.median,
+                ledger_spread=ledger_s.spread,
+                raw_s=raw_s.median,
+                snapshot_bytes=len(snap[3]),
+            )
+        )
     snap = raw.latest(snap_table, branch_id, n)
     decode_snap = repeat(lambda: BranchSnapshot.load(snap[3]), fast_runs, warmup=2)
     results.sheet[-1]["snapshot_decode_s"] = decode_snap.median
     results.sheet[-2]["snapshot_decode_s"] = decode_snap.median
     if fold_row is not None:
-        results.sheet.append(dict(
-            n=n, case=f"no snapshot: fold all {fold_row['events']:,} events", tail=fold_row["events"],
-            at=fold_row["events"], ledger_s=fold_row["fold_s"], ledger_spread=fold_row["fold_spread"],
-            raw_s=fold_row["raw_s"],
-        ))
+        results.sheet.append(
+            dict(
+                n=n,
+                case=f"no snapshot: fold all {fold_row['events']:,} events",
+                tail=fold_row["events"],
+                at=fold_row["events"],
+                ledger_s=fold_row["fold_s"],
+                ledger_spread=fold_row["fold_spread"],
+                raw_s=fold_row["raw_s"],
+            )
+        )
     progress(f"sheet at {n:,}: {ms(results.sheet[-3 if fold_row else -2]['ledger_s'])} ms with a snapshot")
 
     # -- forks after N
@@ -278,16 +314,25 @@ def bench_history(store: Store, n: int, star: StarSheet, commands: int, fold_row
     raw_each = Sample()
     for start in range(0, k, CHUNK):
         chunk = rows[start : start + CHUNK]
-        raw_each.times.append(timed(lambda: reference.insert_each("raw_events", chunk))[0] / len(chunk))
+        raw_each.times.append(timed(functools.partial(reference.insert_each, "raw_events", chunk))[0] / len(chunk))
     reference.close()
     store.discard(ref_url)
-    results.per_command.append(dict(
-        n=n, commands=k, chunks=len(wall.times),
-        ledger_s=wall.median, ledger_spread=wall.spread, cpu_s=cpu.median,
-        raw_s=raw_each.median, raw_spread=raw_each.spread,
-    ))
-    progress(f"{k:,} commands of one event on {n:,}: {rate(1, wall.median)} events/s "
-             f"(raw one transaction per row: {rate(1, raw_each.median)})")
+    results.per_command.append(
+        dict(
+            n=n,
+            commands=k,
+            chunks=len(wall.times),
+            ledger_s=wall.median,
+            ledger_spread=wall.spread,
+            cpu_s=cpu.median,
+            raw_s=raw_each.median,
+            raw_spread=raw_each.spread,
+        )
+    )
+    progress(
+        f"{k:,} commands of one event on {n:,}: {rate(1, wall.median)} events/s "
+        f"(raw one transaction per row: {rate(1, raw_each.median)})"
+    )
     raw.close()
     ledger.close()
     store.discard(url)
@@ -326,12 +371,22 @@ def bench_intervals(store: Store, n: int, intervals: list[int], commands: int, s
         latest = raw.latest(table, ref.branch.id, head)
         below = raw.latest(table, ref.branch.id, head - 1)
         raw.close()
-        sheet = repeat(lambda: ledger.view(ref, head - 1).state.star(star.name), 15, warmup=2)
+        sheet = repeat(functools.partial(sheet_at, ledger, ref, head - 1, star.name), 15, warmup=2)
         ledger.close()
         store.discard(url)
-        rows.append(dict(n=n, interval=interval, commands=commands, ledger_s=wall.median, cpu_s=cpu.median,
-                         spread=wall.spread, snapshot_bytes=len(latest[3]), sheet_s=sheet.median,
-                         sheet_tail=head - 1 - below[1]))
+        rows.append(
+            dict(
+                n=n,
+                interval=interval,
+                commands=commands,
+                ledger_s=wall.median,
+                cpu_s=cpu.median,
+                spread=wall.spread,
+                snapshot_bytes=len(latest[3]),
+                sheet_s=sheet.median,
+                sheet_tail=head - 1 - below[1],
+            )
+        )
         progress(f"snapshot interval {interval}: {rate(1, wall.median)} commands/s, CPU {ms(cpu.median)} ms/command")
     return rows
 
@@ -431,21 +486,30 @@ def bench_breakdown(store: Store, n: int, kind: str, star: StarSheet, runs: int,
     ts = ledger.clock()
     command_id = uuid.uuid4().hex
     facts = make_facts(kind, n, star)
-    stream = Stream(ref.branch.id, ref.campaign.id, fold_campaign, base.state, version=base.version, head_hash=base.head_hash)
+    stream = Stream(
+        ref.branch.id, ref.campaign.id, fold_campaign, base.state, version=base.version, head_hash=base.head_hash
+    )
     for f in facts:
         stream.record(f, recorded_by="director", command_id=command_id, timestamp=ts)
     events: list[LedgerEvent] = stream.pending
     fields = [
         hashed_fields(
-            campaign=str(ref.campaign.id), branch=str(ref.branch.id), version=e.version, topic=e.topic,
-            schema=type(e.fact).schema_version, timestamp=ts.isoformat(), recorded_by="director",
-            visibility=e.visibility, command_id=command_id, payload=e.fact.model_dump(mode="json"),
+            campaign=str(ref.campaign.id),
+            branch=str(ref.branch.id),
+            version=e.version,
+            topic=e.topic,
+            schema=type(e.fact).schema_version,
+            timestamp=ts.isoformat(),
+            recorded_by="director",
+            visibility=e.visibility,
+            command_id=command_id,
+            payload=e.fact.model_dump(mode="json"),
         )
         for e in events
     ]
     prevs = [e.prev_hash for e in events]
     envelopes = [e.model_dump() for e in events]
-    for d, e in zip(envelopes, events):
+    for d, e in zip(envelopes, events, strict=True):
         d["fact"] = e.fact
 
     def med(fn: Any) -> float:
@@ -453,7 +517,9 @@ def bench_breakdown(store: Store, n: int, kind: str, star: StarSheet, runs: int,
 
     record_parts = {
         "payload model_dump(mode='json') for the hash": med(lambda: [f.model_dump(mode="json") for f in facts]),
-        "canonical JSON + SHA-256 of each event": med(lambda: [chain_hash(p, f) for p, f in zip(prevs, fields)]),
+        "canonical JSON + SHA-256 of each event": med(
+            lambda: [chain_hash(p, f) for p, f in zip(prevs, fields, strict=True)]
+        ),
         "envelope: build each LedgerEvent": med(lambda: [LedgerEvent(**d) for d in envelopes]),
     }
 
@@ -497,9 +563,19 @@ def bench_breakdown(store: Store, n: int, kind: str, star: StarSheet, runs: int,
     replay_steps["everything else"] = r["whole"] - sum(replay_steps.values())
     ledger.close()
     store.discard(url)
-    progress(f"breakdown {kind} at {n:,}: append {whole * 1e6 / n:.1f} µs/event, replay {r['whole'] * 1e6 / total:.1f} µs/event")
-    return dict(n=n, kind=kind, append=append_steps, append_whole=whole, record_parts=record_parts,
-                replay=replay_steps, replay_whole=r["whole"], replay_events=total)
+    progress(
+        f"breakdown {kind} at {n:,}: append {whole * 1e6 / n:.1f} µs/event, replay {r['whole'] * 1e6 / total:.1f} µs/event"
+    )
+    return dict(
+        n=n,
+        kind=kind,
+        append=append_steps,
+        append_whole=whole,
+        record_parts=record_parts,
+        replay=replay_steps,
+        replay_whole=r["whole"],
+        replay_events=total,
+    )
 
 
 # ---------------------------------------------------------------------------- tables
@@ -508,107 +584,240 @@ def bench_breakdown(store: Store, n: int, kind: str, star: StarSheet, runs: int,
 def print_results(results: Results, store: Store, commands: int) -> None:
     print_table(
         "Append N events in one command",
-        ["N", "workload", "bytes/event", "runs", "ledger ms", "ledger events/s", "spread", "raw events/s", "ledger/raw"],
         [
-            [f"{r['n']:,}", r["kind"], str(r["bytes_per_event"]), str(r["runs"]), ms(r["ledger_s"]), rate(r["n"], r["ledger_s"]),
-             pct(r["ledger_spread"]), rate(r["n"], r["raw_s"]), ratio(r["ledger_s"], r["raw_s"])]
-            if not r.get("hung") else
-            [f"{r['n']:,}", r["kind"], f"~{r['bytes_per_event']}", str(r["runs"]), f"no reply in {r['hung']:g} s",
-             "-", "-", "-", "-"]
+            "N",
+            "workload",
+            "bytes/event",
+            "runs",
+            "ledger ms",
+            "ledger events/s",
+            "spread",
+            "raw events/s",
+            "ledger/raw",
+        ],
+        [
+            [
+                f"{r['n']:,}",
+                r["kind"],
+                str(r["bytes_per_event"]),
+                str(r["runs"]),
+                ms(r["ledger_s"]),
+                rate(r["n"], r["ledger_s"]),
+                pct(r["ledger_spread"]),
+                rate(r["n"], r["raw_s"]),
+                ratio(r["ledger_s"], r["raw_s"]),
+            ]
+            if not r.get("hung")
+            else [
+                f"{r['n']:,}",
+                r["kind"],
+                f"~{r['bytes_per_event']}",
+                str(r["runs"]),
+                f"no reply in {r['hung']:g} s",
+                "-",
+                "-",
+                "-",
+                "-",
+            ]
             for r in results.append
         ],
-        ["Ledger: one `Ledger.execute` whose decision returns N facts (hash chain, one save, one snapshot). "
-         "Raw: the same stored rows, executemany in one transaction into an empty table of the same schema."
-         + (" `no reply`: the save never returned; the run gave up on it (the remaining runs of that row were "
-            "not attempted)." if any(r.get("hung") for r in results.append) else "")]
-        + [f"{r['n']:,} `{r['kind']}`: {r['no_reply']}; the row shows the runs before it."
-           for r in results.append if r.get("no_reply")],
+        [
+            "Ledger: one `Ledger.execute` whose decision returns N facts (hash chain, one save, one snapshot). "
+            "Raw: the same stored rows, executemany in one transaction into an empty table of the same schema."
+            + (
+                " `no reply`: the save never returned; the run gave up on it (the remaining runs of that row were "
+                "not attempted)."
+                if any(r.get("hung") for r in results.append)
+                else ""
+            )
+        ]
+        + [
+            f"{r['n']:,} `{r['kind']}`: {r['no_reply']}; the row shows the runs before it."
+            for r in results.append
+            if r.get("no_reply")
+        ],
     )
     print_table(
         "Append one event per command",
-        ["events before", "commands", "ledger events/s", "ms/command", "client CPU ms/command", "spread",
-         "raw events/s", "ledger/raw"],
         [
-            [f"{r['n']:,}", f"{r['commands']:,}", rate(1, r["ledger_s"]), ms(r["ledger_s"]), ms(r["cpu_s"]),
-             pct(r["ledger_spread"]), rate(1, r["raw_s"]), ratio(r["ledger_s"], r["raw_s"])]
+            "events before",
+            "commands",
+            "ledger events/s",
+            "ms/command",
+            "client CPU ms/command",
+            "spread",
+            "raw events/s",
+            "ledger/raw",
+        ],
+        [
+            [
+                f"{r['n']:,}",
+                f"{r['commands']:,}",
+                rate(1, r["ledger_s"]),
+                ms(r["ledger_s"]),
+                ms(r["cpu_s"]),
+                pct(r["ledger_spread"]),
+                rate(1, r["raw_s"]),
+                ratio(r["ledger_s"], r["raw_s"]),
+            ]
             for r in results.per_command
         ],
-        [f"Ledger: `Ledger.note` commands (each loads the branch head: nearest snapshot + tail, then one save), "
-         f"appended to a branch that already holds N events (snapshots every 200); at most {commands:,} commands "
-         f"per size, timed in chunks of {CHUNK}, median chunk. Raw: the same rows, one transaction per row."],
+        [
+            f"Ledger: `Ledger.note` commands (each loads the branch head: nearest snapshot + tail, then one save), "
+            f"appended to a branch that already holds N events (snapshots every 200); at most {commands:,} commands "
+            f"per size, timed in chunks of {CHUNK}, median chunk. Raw: the same rows, one transaction per row."
+        ],
     )
     print_table(
         "Replay N events",
-        ["events", "workload", "runs", "decode events/s", "spread", "fold events/s", "spread", "raw events/s",
-         "decode/raw", "fold/raw"],
         [
-            [f"{r['events']:,}", r["kind"], str(r["runs"]), rate(r["events"], r["decode_s"]), pct(r["decode_spread"]),
-             rate(r["events"], r["fold_s"]), pct(r["fold_spread"]), rate(r["events"], r["raw_s"]),
-             ratio(r["decode_s"], r["raw_s"]), ratio(r["fold_s"], r["raw_s"])]
+            "events",
+            "workload",
+            "runs",
+            "decode events/s",
+            "spread",
+            "fold events/s",
+            "spread",
+            "raw events/s",
+            "decode/raw",
+            "fold/raw",
+        ],
+        [
+            [
+                f"{r['events']:,}",
+                r["kind"],
+                str(r["runs"]),
+                rate(r["events"], r["decode_s"]),
+                pct(r["decode_spread"]),
+                rate(r["events"], r["fold_s"]),
+                pct(r["fold_spread"]),
+                rate(r["events"], r["raw_s"]),
+                ratio(r["decode_s"], r["raw_s"]),
+                ratio(r["fold_s"], r["raw_s"]),
+            ]
             for r in results.replay
         ],
-        ["Decode: `Ledger.events(ref)` (select, json.loads, upcast, pydantic validation). Fold: `Ledger.view(ref)` "
-         "on a branch without snapshots (decode + fold every event into the campaign state). "
-         "Raw: one SELECT of the same rows, json.loads of each state."],
+        [
+            "Decode: `Ledger.events(ref)` (select, json.loads, upcast, pydantic validation). Fold: `Ledger.view(ref)` "
+            "on a branch without snapshots (decode + fold every event into the campaign state). "
+            "Raw: one SELECT of the same rows, json.loads of each state."
+        ],
     )
     print_table(
         "Sheet load: Ledger.view(ref).state.star(name)",
-        ["N", "what is read", "ledger ms", "N / time (events/s)", "raw ms", "ledger/raw", "snapshot bytes",
-         "snapshot decode ms"],
         [
-            [f"{r['n']:,}", r["case"], ms(r["ledger_s"]), rate(r["at"], r["ledger_s"]), ms(r["raw_s"]),
-             ratio(r["ledger_s"], r["raw_s"]), f"{r.get('snapshot_bytes', 0):,}" if r.get("snapshot_bytes") else "-",
-             ms(r["snapshot_decode_s"]) if r.get("snapshot_decode_s") else "-"]
+            "N",
+            "what is read",
+            "ledger ms",
+            "N / time (events/s)",
+            "raw ms",
+            "ledger/raw",
+            "snapshot bytes",
+            "snapshot decode ms",
+        ],
+        [
+            [
+                f"{r['n']:,}",
+                r["case"],
+                ms(r["ledger_s"]),
+                rate(r["at"], r["ledger_s"]),
+                ms(r["raw_s"]),
+                ratio(r["ledger_s"], r["raw_s"]),
+                f"{r.get('snapshot_bytes', 0):,}" if r.get("snapshot_bytes") else "-",
+                ms(r["snapshot_decode_s"]) if r.get("snapshot_decode_s") else "-",
+            ]
             for r in results.sheet
         ],
-        ["A branch of N `play` events recorded in commands of 200 (snapshot interval 200, the default). "
-         "Head: the sheet now; worst: the sheet at N-1, 199 events past the nearest snapshot. "
-         "No snapshot: the replay measurement above (fold of a `play` branch). "
-         "Raw: SELECT the snapshot row and the tail rows, json.loads each."],
+        [
+            "A branch of N `play` events recorded in commands of 200 (snapshot interval 200, the default). "
+            "Head: the sheet now; worst: the sheet at N-1, 199 events past the nearest snapshot. "
+            "No snapshot: the replay measurement above (fold of a `play` branch). "
+            "Raw: SELECT the snapshot row and the tail rows, json.loads each."
+        ],
     )
     print_table(
         "Fork after event N",
         ["N", "ledger ms", "N / time (events/s)", "spread", "raw ms", "ledger/raw"],
         [
-            [f"{r['n']:,}", ms(r["ledger_s"]), rate(r["n"], r["ledger_s"]), pct(r["ledger_spread"]), ms(r["raw_s"]),
-             ratio(r["ledger_s"], r["raw_s"])]
+            [
+                f"{r['n']:,}",
+                ms(r["ledger_s"]),
+                rate(r["n"], r["ledger_s"]),
+                pct(r["ledger_spread"]),
+                ms(r["raw_s"]),
+                ratio(r["ledger_s"], r["raw_s"]),
+            ]
             for r in results.fork
         ],
-        ["Ledger: `Ledger.create_branch(ref, name, at=N)`, which reads the branch index, the head and event N, "
-         "then saves 2 events (the index entry and BranchForked) and resolves the new branch. "
-         "Raw: the same 2 rows inserted in one transaction."],
+        [
+            "Ledger: `Ledger.create_branch(ref, name, at=N)`, which reads the branch index, the head and event N, "
+            "then saves 2 events (the index entry and BranchForked) and resolves the new branch. "
+            "Raw: the same 2 rows inserted in one transaction."
+        ],
     )
     if results.build:
         print_table(
             "Building the histories (commands of up to 200 events)",
             ["N", "commands", "seconds", "events/s"],
-            [[f"{r['n']:,}", f"{r['commands']:,}", f"{r['seconds']:.1f}", rate(r["events"], r["seconds"])]
-             for r in results.build],
+            [
+                [f"{r['n']:,}", f"{r['commands']:,}", f"{r['seconds']:.1f}", rate(r["events"], r["seconds"])]
+                for r in results.build
+            ],
         )
     if results.intervals:
         n = results.intervals[0]["n"]
         print_table(
             f"One-event commands against the snapshot interval (branch of {n:,} events)",
-            ["interval", "commands", "events/s", "ms/command", "client CPU ms/command", "spread", "snapshot bytes",
-             "sheet ms, worst tail", "worst tail"],
-            [[str(r["interval"]), f"{r['commands']:,}", rate(1, r["ledger_s"]), ms(r["ledger_s"]), ms(r["cpu_s"]),
-              pct(r["spread"]), f"{r['snapshot_bytes']:,}", ms(r["sheet_s"]), str(r["sheet_tail"])]
-             for r in results.intervals],
-            ["Each row: a fresh branch of N `play` events recorded with that snapshot interval, then `note` commands "
-             "timed in chunks of 200 (median chunk). Sheet: `Ledger.view(ref, at).state.star(name)` at the event "
-             "just before a snapshot (the longest tail that interval allows, of `note` events)."],
+            [
+                "interval",
+                "commands",
+                "events/s",
+                "ms/command",
+                "client CPU ms/command",
+                "spread",
+                "snapshot bytes",
+                "sheet ms, worst tail",
+                "worst tail",
+            ],
+            [
+                [
+                    str(r["interval"]),
+                    f"{r['commands']:,}",
+                    rate(1, r["ledger_s"]),
+                    ms(r["ledger_s"]),
+                    ms(r["cpu_s"]),
+                    pct(r["spread"]),
+                    f"{r['snapshot_bytes']:,}",
+                    ms(r["sheet_s"]),
+                    str(r["sheet_tail"]),
+                ]
+                for r in results.intervals
+            ],
+            [
+                "Each row: a fresh branch of N `play` events recorded with that snapshot interval, then `note` commands "
+                "timed in chunks of 200 (median chunk). Sheet: `Ledger.view(ref, at).state.star(name)` at the event "
+                "just before a snapshot (the longest tail that interval allows, of `note` events)."
+            ],
         )
     for b in results.breakdown:
         n = b["n"]
         rows = [[step, f"{v * 1e6 / n:.1f}", f"{v / b['append_whole']:.0%}"] for step, v in b["append"].items()]
         rows.append(["whole command (with timers)", f"{b['append_whole'] * 1e6 / n:.1f}", "100%"])
         rows += [[f"  alone: {step}", f"{v * 1e6 / n:.1f}", "-"] for step, v in b["record_parts"].items()]
-        print_table(f"Where an append's time goes: {n:,} `{b['kind']}` events in one command", ["step", "µs/event", "share"], rows,
-                    ["One `Ledger.execute`, with timers around its steps (the run with the median time of 3). Indented rows are parts of the row "
-                     "above; the `alone` rows time parts of `record` by themselves over the same events."])
+        print_table(
+            f"Where an append's time goes: {n:,} `{b['kind']}` events in one command",
+            ["step", "µs/event", "share"],
+            rows,
+            [
+                "One `Ledger.execute`, with timers around its steps (the run with the median time of 3). Indented rows are parts of the row "
+                "above; the `alone` rows time parts of `record` by themselves over the same events."
+            ],
+        )
         m = b["replay_events"]
         rows = [[step, f"{v * 1e6 / m:.1f}", f"{v / b['replay_whole']:.0%}"] for step, v in b["replay"].items()]
-        rows.append(["whole: Ledger.view without snapshots (with timers)", f"{b['replay_whole'] * 1e6 / m:.1f}", "100%"])
+        rows.append(
+            ["whole: Ledger.view without snapshots (with timers)", f"{b['replay_whole'] * 1e6 / m:.1f}", "100%"]
+        )
         print_table(f"Where a replay's time goes: {m:,} `{b['kind']}` events", ["step", "µs/event", "share"], rows)
 
 
@@ -616,24 +825,74 @@ def print_results(results: Results, store: Store, commands: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", default="1000,10000,100000", help="event counts N, comma-separated (default: %(default)s)")
-    parser.add_argument("--db", default="sqlite", help="'sqlite' (files in a scratch folder) or a postgresql:// URL; "
-                        "with ?schema=NAME the run uses schemas NAME_1, NAME_2, … and drops them (default: %(default)s)")
-    parser.add_argument("--kinds", default="note,play,star", help=f"workloads for append and replay: {', '.join(KINDS)} (default: %(default)s)")
-    parser.add_argument("--star-max", type=int, default=10_000, help="largest N for the `star` workload, whose payloads are big (default: %(default)s)")
-    parser.add_argument("--max-command-mb", type=float, default=0,
-                        help="skip one-command appends whose events would store more than this many MB (default: no limit)")
-    parser.add_argument("--command-timeout", type=float, default=None,
-                        help="give up on a one-command append after this many seconds and report it (default: 20 on "
-                        "PostgreSQL, where big saves can hang; none on SQLite)")
-    parser.add_argument("--commands", type=int, default=1_000, help="at most this many one-event commands per size (default: %(default)s)")
-    parser.add_argument("--runs", type=int, default=None, help="runs per measurement (default: 7 up to 1k, 5 up to 10k, 3 above)")
-    parser.add_argument("--fast-runs", type=int, default=15, help="runs for sheet loads and forks (default: %(default)s)")
-    parser.add_argument("--breakdown", type=int, default=10_000, help="N for the step-by-step breakdown; 0 to skip (default: %(default)s)")
-    parser.add_argument("--intervals", default="25,50,100,200,500", help="snapshot intervals to compare for one-event commands (default: %(default)s)")
-    parser.add_argument("--interval-size", type=int, default=10_000, help="N for the snapshot-interval comparison; 0 to skip (default: %(default)s)")
-    parser.add_argument("--workdir", default=None, help="where the SQLite files go (default: the system's temporary folder)")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--sizes", default="1000,10000,100000", help="event counts N, comma-separated (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--db",
+        default="sqlite",
+        help="'sqlite' (files in a scratch folder) or a postgresql:// URL; "
+        "with ?schema=NAME the run uses schemas NAME_1, NAME_2, … and drops them (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--kinds",
+        default="note,play,star",
+        help=f"workloads for append and replay: {', '.join(KINDS)} (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--star-max",
+        type=int,
+        default=10_000,
+        help="largest N for the `star` workload, whose payloads are big (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--max-command-mb",
+        type=float,
+        default=0,
+        help="skip one-command appends whose events would store more than this many MB (default: no limit)",
+    )
+    parser.add_argument(
+        "--command-timeout",
+        type=float,
+        default=None,
+        help="give up on a one-command append after this many seconds and report it (default: 20 on "
+        "PostgreSQL, where big saves can hang; none on SQLite)",
+    )
+    parser.add_argument(
+        "--commands",
+        type=int,
+        default=1_000,
+        help="at most this many one-event commands per size (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--runs", type=int, default=None, help="runs per measurement (default: 7 up to 1k, 5 up to 10k, 3 above)"
+    )
+    parser.add_argument(
+        "--fast-runs", type=int, default=15, help="runs for sheet loads and forks (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--breakdown",
+        type=int,
+        default=10_000,
+        help="N for the step-by-step breakdown; 0 to skip (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--intervals",
+        default="25,50,100,200,500",
+        help="snapshot intervals to compare for one-event commands (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--interval-size",
+        type=int,
+        default=10_000,
+        help="N for the snapshot-interval comparison; 0 to skip (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--workdir", default=None, help="where the SQLite files go (default: the system's temporary folder)"
+    )
     parser.add_argument("--json", dest="json_out", default=None, help="also write every number to this JSON file")
     args = parser.parse_args(argv)
 
@@ -655,7 +914,10 @@ def main(argv: list[str] | None = None) -> int:
         print()
         print(f"- machine: {machine_line()}")
         print(f"- database: {store.label}")
-        print(f"- sizes: {', '.join(f'{n:,}' for n in sizes)}; workloads: " + "; ".join(f"`{k}` = {KIND_HELP[k]}" for k in kinds))
+        print(
+            f"- sizes: {', '.join(f'{n:,}' for n in sizes)}; workloads: "
+            + "; ".join(f"`{k}` = {KIND_HELP[k]}" for k in kinds)
+        )
         sys.stdout.flush()
         skipped: list[str] = []
         notes: list[str] = []
@@ -667,8 +929,10 @@ def main(argv: list[str] | None = None) -> int:
                     skipped.append(f"`star` at N={n:,} (above --star-max {args.star_max:,})")
                     continue
                 if n * KIND_BYTES[kind] > max_command_bytes:
-                    skipped.append(f"append of {n:,} `{kind}` events in one command (about "
-                                   f"{n * KIND_BYTES[kind] / 1e6:.0f} MB, above --max-command-mb {args.max_command_mb:g})")
+                    skipped.append(
+                        f"append of {n:,} `{kind}` events in one command (about "
+                        f"{n * KIND_BYTES[kind] / 1e6:.0f} MB, above --max-command-mb {args.max_command_mb:g})"
+                    )
                     kept = None
                 else:
                     row, kept = bench_append(store, n, kind, star, runs, True, args.command_timeout)
@@ -677,7 +941,9 @@ def main(argv: list[str] | None = None) -> int:
                     batch = max(1, SAFE_COMMAND_BYTES // KIND_BYTES[kind])
                     progress(f"recording {n:,} {kind} in commands of {batch:,} for the replay")
                     kept = build_in_commands(store, n, kind, star, batch)
-                    notes.append(f"the replay branch of {n:,} `{kind}` events was recorded in commands of {batch:,} events")
+                    notes.append(
+                        f"the replay branch of {n:,} `{kind}` events was recorded in commands of {batch:,} events"
+                    )
                 assert kept is not None
                 replay_row = bench_replay(store, kept, n, kind, runs)
                 results.replay.append(replay_row)
@@ -693,14 +959,20 @@ def main(argv: list[str] | None = None) -> int:
                 if kind == "star" and args.breakdown > args.star_max:
                     continue
                 if args.breakdown * KIND_BYTES[kind] >= min(max_command_bytes, hung_bytes):
-                    skipped.append(f"breakdown of `{kind}` at {args.breakdown:,} (its one command would store "
-                                   f"{args.breakdown * KIND_BYTES[kind] / 1e6:.0f} MB, as big as one that got no reply)")
+                    skipped.append(
+                        f"breakdown of `{kind}` at {args.breakdown:,} (its one command would store "
+                        f"{args.breakdown * KIND_BYTES[kind] / 1e6:.0f} MB, as big as one that got no reply)"
+                    )
                     continue
                 try:
-                    results.breakdown.append(bench_breakdown(store, args.breakdown, kind, star, 3, args.command_timeout))
+                    results.breakdown.append(
+                        bench_breakdown(store, args.breakdown, kind, star, 3, args.command_timeout)
+                    )
                 except NoReply:
-                    skipped.append(f"breakdown of `{kind}` at {args.breakdown:,} (its command got no reply within "
-                                   f"{args.command_timeout:g} s)")
+                    skipped.append(
+                        f"breakdown of `{kind}` at {args.breakdown:,} (its command got no reply within "
+                        f"{args.command_timeout:g} s)"
+                    )
 
         print_results(results, store, args.commands)
         elapsed = time.perf_counter() - started
@@ -713,8 +985,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Total time: {elapsed:.0f} s.")
         if args.json_out:
             with open(args.json_out, "w", encoding="utf-8") as f:
-                json.dump(dict(machine=machine_line(), database=store.label, sizes=sizes, kinds=kinds,
-                               elapsed_s=elapsed, **results.__dict__), f, indent=2, default=str)
+                json.dump(
+                    dict(
+                        machine=machine_line(),
+                        database=store.label,
+                        sizes=sizes,
+                        kinds=kinds,
+                        elapsed_s=elapsed,
+                        **results.__dict__,
+                    ),
+                    f,
+                    indent=2,
+                    default=str,
+                )
     finally:
         store.close()
     return 0

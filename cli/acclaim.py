@@ -5,7 +5,7 @@ and `showrunner limit-break` (XP in pencil or pen, Appendix D).
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeAlias
 
 import typer
 
@@ -23,20 +23,32 @@ PathArg = Annotated[str, typer.Argument(metavar="PATH", help=f"The Career Path: 
 AWARDS = "artisan, method_actor, luminary, icon"
 MASTERIES = "retake, grit, spotlight, plot_armor, prop, hero_prop, preparation, limit, relationship"
 
-PathDie = faces_option("--die", "The d6 of Innate Aptitude or Backstory Rewrites.")
-OverloadFaces = faces_option("--overload", "The 2d10 of the Internal Overload table, in order.")
-MajorAnomalyFaces = faces_option("--major-anomaly", "The 2d10 of the Major Anomaly table, in order.")
-TimesFaces = faces_option("--times", "Broken: the d6 of how many Conditions.")
-RandomAbilityFaces = faces_option("--random-ability", "The d10s of random Abilities, in order.")
-ScarSlotFaces = faces_option("--scar-slot", "Scarred: the d10 slot rolls.")
-ChaosFaces = faces_option("--anomaly", "Chaos: the d100 regular Anomalies.")
+PathDie: TypeAlias = Annotated[
+    list[str] | None, faces_option("--die", "The d6 of Innate Aptitude or Backstory Rewrites.")
+]
+OverloadFaces: TypeAlias = Annotated[
+    list[str] | None, faces_option("--overload", "The 2d10 of the Internal Overload table, in order.")
+]
+MajorAnomalyFaces: TypeAlias = Annotated[
+    list[str] | None, faces_option("--major-anomaly", "The 2d10 of the Major Anomaly table, in order.")
+]
+TimesFaces: TypeAlias = Annotated[list[str] | None, faces_option("--times", "Broken: the d6 of how many Conditions.")]
+RandomAbilityFaces: TypeAlias = Annotated[
+    list[str] | None, faces_option("--random-ability", "The d10s of random Abilities, in order.")
+]
+ScarSlotFaces: TypeAlias = Annotated[list[str] | None, faces_option("--scar-slot", "Scarred: the d10 slot rolls.")]
+ChaosFaces: TypeAlias = Annotated[list[str] | None, faces_option("--anomaly", "Chaos: the d100 regular Anomalies.")]
+
 
 @app.command("mark")
 @writes
 def mark(
-    ctx: typer.Context, star: StarArg, on: PathArg,
+    ctx: typer.Context,
+    star: StarArg,
+    on: PathArg,
     amount: Annotated[int, typer.Option("--amount", "-n", min=1, help="How much Acclaim.")] = 1,
-    reason: Reason = "", as_json: JsonOption = False,
+    reason: Reason = "",
+    as_json: JsonOption = False,
 ) -> None:
     """Mark Acclaim on a Path (the Post-Show's Acclaim, a relationship with every Tier used, …).
 
@@ -54,7 +66,9 @@ def _choice(chosen: Any, choice: str, learn: str | None, abilities: str | None, 
 
     if choice == "actor":
         if learn or abilities or rewrites:
-            raise UsageProblem("the Actor's Choice advances the Path's Influence: it takes no --learn, --abilities or --rewrite")
+            raise UsageProblem(
+                "the Actor's Choice advances the Path's Influence: it takes no --learn, --abilities or --rewrite"
+            )
         return career.ActorsChoice()
     if choice != "character":
         raise UsageProblem(f"--choice: '{choice}' is not actor or character")
@@ -65,35 +79,70 @@ def _choice(chosen: Any, choice: str, learn: str | None, abilities: str | None, 
         parts = learn.split(":", 2)
         if len(parts) < 2 or not parts[1].strip().isdigit():
             raise UsageProblem(f"--learn: '{learn}' is not ABILITY:SLOT[:SPECIALTY]")
-        return career.LearnSkill(ability=ability("--learn", parts[0].strip()), slot=int(parts[1]),
-                                 specialty=parts[2].strip() if len(parts) > 2 and parts[2].strip() else None)
+        return career.LearnSkill(
+            ability=ability("--learn", parts[0].strip()),
+            slot=int(parts[1]),
+            specialty=parts[2].strip() if len(parts) > 2 and parts[2].strip() else None,
+        )
     if kind == "persistence":
         return career.ExpandKit()
     if kind == "talent":
         if not abilities:
-            raise UsageProblem("Talent's Character's Choice is Innate Aptitude: --abilities a,b,… (1 permanent XP each, 1d6 of them)")
-        return career.InnateAptitude(abilities=tuple(ability("--abilities", a.strip()) for a in abilities.split(",") if a.strip()))
+            raise UsageProblem(
+                "Talent's Character's Choice is Innate Aptitude: --abilities a,b,… (1 permanent XP each, 1d6 of them)"
+            )
+        return career.InnateAptitude(
+            abilities=tuple(ability("--abilities", a.strip()) for a in abilities.split(",") if a.strip())
+        )
     if not rewrites:
-        raise UsageProblem("Destiny's Character's Choice is Backstory Rewrites: --rewrite clear:ABILITY or soften:ABILITY:SLOT (repeatable)")
+        raise UsageProblem(
+            "Destiny's Character's Choice is Backstory Rewrites: --rewrite clear:ABILITY or soften:ABILITY:SLOT (repeatable)"
+        )
     made = []
     for value in rewrites:
         what, _, rest = value.partition(":")
         name, _, slot = rest.partition(":")
         if what not in ("clear", "soften") or not name:
             raise UsageProblem(f"--rewrite: '{value}' is not clear:ABILITY or soften:ABILITY:SLOT")
-        made.append(career.Rewrite(what="clear_conditions" if what == "clear" else "soften_scar",
-                                   ability=ability("--rewrite", name), slot=int(slot) if slot.isdigit() else None))
+        made.append(
+            career.Rewrite(
+                what="clear_conditions" if what == "clear" else "soften_scar",
+                ability=ability("--rewrite", name),
+                slot=int(slot) if slot.isdigit() else None,
+            )
+        )
     return career.BackstoryRewrites(rewrites=tuple(made))
 
 
 @app.command("complete")
 @writes
 def complete(
-    ctx: typer.Context, star: StarArg, on: PathArg,
-    choice: Annotated[str, typer.Option("--choice", help="actor (advance the Path's Influence) or character (the Path's own reward).")],
-    learn: Annotated[str | None, typer.Option("--learn", metavar="ABILITY:SLOT[:SPECIALTY]", help="Training: +1 Specialty (a new one needs its name).")] = None,
-    abilities: Annotated[str | None, typer.Option("--abilities", metavar="A,B,…", help="Talent: the Abilities for 1d6 permanent XP, one each, in order.")] = None,
-    rewrite: Annotated[list[str] | None, typer.Option("--rewrite", metavar="clear:ABILITY|soften:ABILITY:SLOT", help="Destiny: the rewrites, in order; 1d6 of them are made (repeatable).")] = None,
+    ctx: typer.Context,
+    star: StarArg,
+    on: PathArg,
+    choice: Annotated[
+        str, typer.Option("--choice", help="actor (advance the Path's Influence) or character (the Path's own reward).")
+    ],
+    learn: Annotated[
+        str | None,
+        typer.Option(
+            "--learn", metavar="ABILITY:SLOT[:SPECIALTY]", help="Training: +1 Specialty (a new one needs its name)."
+        ),
+    ] = None,
+    abilities: Annotated[
+        str | None,
+        typer.Option(
+            "--abilities", metavar="A,B,…", help="Talent: the Abilities for 1d6 permanent XP, one each, in order."
+        ),
+    ] = None,
+    rewrite: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rewrite",
+            metavar="clear:ABILITY|soften:ABILITY:SLOT",
+            help="Destiny: the rewrites, in order; 1d6 of them are made (repeatable).",
+        ),
+    ] = None,
     die: PathDie = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -109,17 +158,26 @@ def complete(
     purpose = {"innate_aptitude": "innate_aptitude", "backstory_rewrites": "backstory_rewrites"}.get(made.kind, "die")
     faces = parse_faces({purpose: ("--die", die, 6)})
     s, ref, by = recording(ctx, star)
-    record(ref, lambda: progress.complete_path(s.ledger, ref, star, chosen, made, faces=faces or None, by=by), as_json,
-           {"innate_aptitude": "--die", "backstory_rewrites": "--die"})
+    record(
+        ref,
+        lambda: progress.complete_path(s.ledger, ref, star, chosen, made, faces=faces or None, by=by),
+        as_json,
+        {"innate_aptitude": "--die", "backstory_rewrites": "--die"},
+    )
 
 
 @app.command("awards-season")
 @writes
 def awards_season(
-    ctx: typer.Context, star: StarArg, on: PathArg,
+    ctx: typer.Context,
+    star: StarArg,
+    on: PathArg,
     award: Annotated[str | None, typer.Option("--award", help=f"The Path's Award: {AWARDS}.")] = None,
     mastery: Annotated[str | None, typer.Option("--mastery", help=f"A Mastery: {MASTERIES}.")] = None,
-    master: Annotated[str | None, typer.Option("--master-ability", metavar="ABILITY", help="An Ability becomes Mastered (⇧, +1 base die).")] = None,
+    master: Annotated[
+        str | None,
+        typer.Option("--master-ability", metavar="ABILITY", help="An Ability becomes Mastered (⇧, +1 base die)."),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Awards Season: a nomination (two Major Milestones on the Path) won as its Award (once ever)
@@ -140,14 +198,20 @@ def awards_season(
         raise UsageProblem(f"unknown Award or Mastery (Awards: {AWARDS}; Masteries: {MASTERIES})") from None
     mastered = ability("--master-ability", master) if master is not None else None
     s, ref, by = recording(ctx, star)
-    record(ref, lambda: progress.awards_season(s.ledger, ref, star, chosen, award=won_award, mastery=won_mastery,
-                                               ability=mastered, by=by), as_json)
+    record(
+        ref,
+        lambda: progress.awards_season(
+            s.ledger, ref, star, chosen, award=won_award, mastery=won_mastery, ability=mastered, by=by
+        ),
+        as_json,
+    )
 
 
 @app.command("use-award")
 @writes
 def use_award(
-    ctx: typer.Context, star: StarArg,
+    ctx: typer.Context,
+    star: StarArg,
     award: Annotated[str, typer.Argument(help=f"The Award: {AWARDS}.")],
     note: Annotated[str, typer.Option("--note", help="What it was used for.")] = "",
     as_json: JsonOption = False,
@@ -169,12 +233,16 @@ def use_award(
 
 @writes
 def xp(
-    ctx: typer.Context, star: StarArg,
+    ctx: typer.Context,
+    star: StarArg,
     amount: Annotated[int, typer.Argument(min=1, help="How much XP.")],
     on_ability: Annotated[str | None, typer.Option("--ability", "-a", help="The Ability.")] = None,
     hero_prop: Annotated[str | None, typer.Option("--hero-prop", metavar="NAME", help="The Hero Prop.")] = None,
-    pen: Annotated[bool, typer.Option("--pen", help="Permanent XP, marked in pen: kept when the track clears.")] = False,
-    reason: Reason = "", as_json: JsonOption = False,
+    pen: Annotated[
+        bool, typer.Option("--pen", help="Permanent XP, marked in pen: kept when the track clears.")
+    ] = False,
+    reason: Reason = "",
+    as_json: JsonOption = False,
 ) -> None:
     """Mark XP on an Ability or a Hero Prop and cross every milestone it fills (a check settles its own).
 
@@ -186,20 +254,37 @@ def xp(
         raise UsageProblem("name one of --ability or --hero-prop")
     chosen = ability("--ability", on_ability) if on_ability is not None else None
     s, ref, by = recording(ctx, star)
-    record(ref, lambda: progress.gain_xp(s.ledger, ref, star, amount, ability=chosen, hero_prop=hero_prop, permanent=pen,
-                                         reason=reason, by=by), as_json)
+    record(
+        ref,
+        lambda: progress.gain_xp(
+            s.ledger, ref, star, amount, ability=chosen, hero_prop=hero_prop, permanent=pen, reason=reason, by=by
+        ),
+        as_json,
+    )
 
 
-LIMIT_FLAGS = {"overload": "--overload", "major_anomaly": "--major-anomaly", "overload_times": "--times",
-               "random_ability": "--random-ability", "scar_slot": "--scar-slot", "anomaly": "--anomaly"}
+LIMIT_FLAGS = {
+    "overload": "--overload",
+    "major_anomaly": "--major-anomaly",
+    "overload_times": "--times",
+    "random_ability": "--random-ability",
+    "scar_slot": "--scar-slot",
+    "anomaly": "--anomaly",
+}
 
 
 @writes
 def limit_break(
-    ctx: typer.Context, star: StarArg,
+    ctx: typer.Context,
+    star: StarArg,
     resist: Annotated[str, typer.Option("--resist", "-r", help="The Difficulty to resist the Anomaly's side-effects.")],
-    overload: Annotated[int | None, typer.Option("--fixed-overload", min=3, max=20, help="The table always suffers this Internal Overload.")] = None,
-    anomaly_entry: Annotated[int | None, typer.Option("--fixed-anomaly", min=3, max=20, help="The table always suffers this Major Anomaly.")] = None,
+    overload: Annotated[
+        int | None,
+        typer.Option("--fixed-overload", min=3, max=20, help="The table always suffers this Internal Overload."),
+    ] = None,
+    anomaly_entry: Annotated[
+        int | None, typer.Option("--fixed-anomaly", min=3, max=20, help="The table always suffers this Major Anomaly.")
+    ] = None,
     overload_dice: OverloadFaces = None,
     major: MajorAnomalyFaces = None,
     times: TimesFaces = None,
@@ -215,14 +300,25 @@ def limit_break(
     from ..ledger import progress
 
     level = difficulty("--resist", resist)
-    faces = parse_faces({
-        "overload": ("--overload", overload_dice, 10), "major_anomaly": ("--major-anomaly", major, 10),
-        "overload_times": ("--times", times, 6), "random_ability": ("--random-ability", random_ability, 10),
-        "scar_slot": ("--scar-slot", scar_slot, 10), "anomaly": ("--anomaly", anomaly, 100),
-    })
+    faces = parse_faces(
+        {
+            "overload": ("--overload", overload_dice, 10),
+            "major_anomaly": ("--major-anomaly", major, 10),
+            "overload_times": ("--times", times, 6),
+            "random_ability": ("--random-ability", random_ability, 10),
+            "scar_slot": ("--scar-slot", scar_slot, 10),
+            "anomaly": ("--anomaly", anomaly, 100),
+        }
+    )
     s, ref, by = recording(ctx, star)
-    record(ref, lambda: progress.break_limit(s.ledger, ref, star, level, fixed_overload=overload, fixed_anomaly=anomaly_entry,
-                                             faces=faces or None, by=by), as_json, LIMIT_FLAGS)
+    record(
+        ref,
+        lambda: progress.break_limit(
+            s.ledger, ref, star, level, fixed_overload=overload, fixed_anomaly=anomaly_entry, faces=faces or None, by=by
+        ),
+        as_json,
+        LIMIT_FLAGS,
+    )
 
 
 def register(root: typer.Typer) -> None:

@@ -3,7 +3,7 @@
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 
 import typer
 
@@ -11,7 +11,12 @@ from .errors import UsageProblem
 from .options import JsonOption, writes
 from .safe_text import markup
 from .session import print_json, session, stdout_console
-from .world_common import director_only, difficulty, faces_option, parse_faces, recording, report, stars_view
+from .world_common import difficulty, director_only, faces_option, parse_faces, recording, report, stars_view
+
+if TYPE_CHECKING:
+    from ..domain.campaign import CampaignState
+    from ..domain.showrunner.actors import Actor, TieKind, Ties
+    from ..domain.showrunner.sheet import AbilityName
 
 app = typer.Typer(
     help="The Supporting Cast: Actors on the d100 roster (Appendix A).",
@@ -20,13 +25,20 @@ app = typer.Typer(
 )
 
 ABILITIES = "channel, endure, fight, impress, move, sense, talk, think, travel, work"
-AbilityDice = faces_option("--ability-dice", "The d10s naming the Primary and Secondary Abilities, in order.")
-PowerLevelDice = faces_option("--power-level-dice", "The 3d6 of the Power Level.")
-PowerFaces = faces_option("--power", "The d6 pips of the Power Dice, highest die first (a 6 below the top re-rolls).")
+AbilityDice: TypeAlias = Annotated[
+    list[str] | None, faces_option("--ability-dice", "The d10s naming the Primary and Secondary Abilities, in order.")
+]
+PowerLevelDice: TypeAlias = Annotated[
+    list[str] | None, faces_option("--power-level-dice", "The 3d6 of the Power Level.")
+]
+PowerFaces: TypeAlias = Annotated[
+    list[str] | None,
+    faces_option("--power", "The d6 pips of the Power Dice, highest die first (a 6 below the top re-rolls)."),
+]
 FLAGS = {"ability": "--ability-dice", "power_level": "--power-level-dice", "power": "--power"}
 
 
-def _ability(flag: str, value: str | None) -> Any:
+def _ability(flag: str, value: str | None) -> "AbilityName | None":
     from ..domain.showrunner.sheet import AbilityName
 
     if value is None:
@@ -37,11 +49,11 @@ def _ability(flag: str, value: str | None) -> Any:
         raise UsageProblem(f"{flag}: unknown Ability '{value}' (Abilities: {ABILITIES})") from None
 
 
-def _ties(flag: str, values: list[str] | None, state: Any) -> dict:
+def _ties(flag: str, values: list[str] | None, state: "CampaignState") -> "Ties":
     from ..domain.errors import UnknownName
     from ..domain.showrunner.actors import Person
 
-    ties: dict = {}
+    ties: Ties = {}
     for value in values or []:
         level_text, sep, name = value.partition("=")
         if not sep or not name.strip():
@@ -61,17 +73,55 @@ def create(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The Actor's name (never shared with a Star or a Threat).")],
     concept: Annotated[str, typer.Option("--concept", help="Who they are, in a few words.")] = "",
-    primary: Annotated[str | None, typer.Option("--primary", help=f"Primary Ability ({ABILITIES}); rolled on a d10 if not given.")] = None,
-    secondary: Annotated[str | None, typer.Option("--secondary", help="Secondary Ability; rolled if not given (a repeat of the Primary is rolled again).")] = None,
-    power_level: Annotated[str | None, typer.Option("--power-level", "-l", help="Power Level, NORMAL to GODLIKE; rolled on 3d6 if not given.")] = None,
-    pips: Annotated[str | None, typer.Option("--pips", metavar="P,P,…", help="The Power Dice given whole, NORMAL first, e.g. 3,4 (a HARD Actor): nothing is rolled for them.")] = None,
-    scale: Annotated[str, typer.Option("--scale", help="Scaled Power for a rolled Power Level: typical (middle die), minor (lowest) or powerful (highest).")] = "typical",
-    slot: Annotated[int | None, typer.Option("--slot", min=1, max=100, help="The roster slot (default: the next Unlocked, else the lowest empty).")] = None,
+    primary: Annotated[
+        str | None, typer.Option("--primary", help=f"Primary Ability ({ABILITIES}); rolled on a d10 if not given.")
+    ] = None,
+    secondary: Annotated[
+        str | None,
+        typer.Option(
+            "--secondary", help="Secondary Ability; rolled if not given (a repeat of the Primary is rolled again)."
+        ),
+    ] = None,
+    power_level: Annotated[
+        str | None,
+        typer.Option("--power-level", "-l", help="Power Level, NORMAL to GODLIKE; rolled on 3d6 if not given."),
+    ] = None,
+    pips: Annotated[
+        str | None,
+        typer.Option(
+            "--pips",
+            metavar="P,P,…",
+            help="The Power Dice given whole, NORMAL first, e.g. 3,4 (a HARD Actor): nothing is rolled for them.",
+        ),
+    ] = None,
+    scale: Annotated[
+        str,
+        typer.Option(
+            "--scale",
+            help="Scaled Power for a rolled Power Level: typical (middle die), minor (lowest) or powerful (highest).",
+        ),
+    ] = "typical",
+    slot: Annotated[
+        int | None,
+        typer.Option(
+            "--slot", min=1, max=100, help="The roster slot (default: the next Unlocked, else the lowest empty)."
+        ),
+    ] = None,
     specialty: Annotated[list[str] | None, typer.Option("--specialty", "-s", help="A Specialty (repeatable).")] = None,
     scar: Annotated[list[str] | None, typer.Option("--scar", help="A Scar (repeatable).")] = None,
     agenda: Annotated[str, typer.Option("--agenda", help="What they want.")] = "",
-    bond: Annotated[list[str] | None, typer.Option("--bond", metavar="LEVEL=NAME", help="A Bond slot, e.g. H=Grim (a Star's name makes it a Star's slot; repeatable).")] = None,
-    grudge: Annotated[list[str] | None, typer.Option("--grudge", metavar="LEVEL=NAME", help="A Grudge slot, e.g. N='Mara Voss' (repeatable).")] = None,
+    bond: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bond",
+            metavar="LEVEL=NAME",
+            help="A Bond slot, e.g. H=Grim (a Star's name makes it a Star's slot; repeatable).",
+        ),
+    ] = None,
+    grudge: Annotated[
+        list[str] | None,
+        typer.Option("--grudge", metavar="LEVEL=NAME", help="A Grudge slot, e.g. N='Mara Voss' (repeatable)."),
+    ] = None,
     ability_dice: AbilityDice = None,
     power_level_dice: PowerLevelDice = None,
     power: PowerFaces = None,
@@ -92,31 +142,49 @@ def create(
         given_pips = tuple(parse_faces({"pips": ("--pips", [pips], 6)})["pips"])
         if not given_pips:
             raise UsageProblem("--pips needs at least one die, like 3 or 3,4")
-    faces = parse_faces({
-        "ability": ("--ability-dice", ability_dice, 10), "power_level": ("--power-level-dice", power_level_dice, 6),
-        "power": ("--power", power, 6),
-    })
+    faces = parse_faces(
+        {
+            "ability": ("--ability-dice", ability_dice, 10),
+            "power_level": ("--power-level-dice", power_level_dice, 6),
+            "power": ("--power", power, 6),
+        }
+    )
     s = session(ctx)
     director_only(s, "casts Actors")
     ref = s.target()
     state = s.ledger.view(ref).state
     spec = ActorSpec(
-        name=name, concept=concept, scale=scale, primary=_ability("--primary", primary),  # type: ignore[arg-type]
-        secondary=_ability("--secondary", secondary), power_level=level, pips=given_pips,
-        specialties=tuple(specialty or ()), scars=tuple(scar or ()), agenda=agenda,
-        bonds=_ties("--bond", bond, state), grudges=_ties("--grudge", grudge, state), slot=slot,
+        name=name,
+        concept=concept,
+        scale=scale,
+        primary=_ability("--primary", primary),
+        secondary=_ability("--secondary", secondary),
+        power_level=level,
+        pips=given_pips,
+        specialties=tuple(specialty or ()),
+        scars=tuple(scar or ()),
+        agenda=agenda,
+        bonds=_ties("--bond", bond, state),
+        grudges=_ties("--grudge", grudge, state),
+        slot=slot,
     )
-    result = recording(lambda: world.create_actor(s.ledger, ref, spec, faces=faces or None, by=s.recorded_by(ref)), FLAGS)
+    result = recording(
+        lambda: world.create_actor(s.ledger, ref, spec, faces=faces or None, by=s.recorded_by(ref)), FLAGS
+    )
     report(ref, result, as_json)
 
 
-def actor_json(actor: Any, slot: int | None) -> dict:
+def actor_json(actor: "Actor", slot: int | None) -> dict[str, Any]:
     data = actor.model_dump(mode="json")
-    return {**data, "slot": slot, "power_level": actor.power.top.value if actor.power.top else None,
-            "power_dice": actor.power.describe()}
+    return {
+        **data,
+        "slot": slot,
+        "power_level": actor.power.top.value if actor.power.top else None,
+        "power_dice": actor.power.describe(),
+    }
 
 
-def ties_text(ties: Any) -> str:
+def ties_text(ties: "Ties") -> str:
     return ", ".join(f"{level.letter} {p.name}{' ★' if p.star else ''}" for level, p in ties.items()) or "—"
 
 
@@ -143,8 +211,13 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
     for a in actors:
         slot = w.roster.slot_of(a.name)
         table.add_row(
-            str(slot or "—"), markup(a.name, lines=False), a.power.top.value if a.power.top else "—", a.power.describe(),
-            f"{a.primary.value.title()}/{a.secondary.value.title()}", markup(ties_text(a.bonds)), markup(ties_text(a.grudges)),
+            str(slot or "—"),
+            markup(a.name, lines=False),
+            a.power.top.value if a.power.top else "—",
+            a.power.describe(),
+            f"{a.primary.value.title()}/{a.secondary.value.title()}",
+            markup(ties_text(a.bonds)),
+            markup(ties_text(a.grudges)),
             "WRITTEN OFF" if a.written_off else "",
         )
     stdout_console().print(table)
@@ -174,11 +247,16 @@ def show(
         return
     grid = Table.grid(padding=(0, 2))
     rows = [
-        ("Concept", a.concept or "—"), ("Roster slot", str(slot or "—")),
-        ("Power Level", a.power.top.value if a.power.top else "—"), ("Power Dice", a.power.describe()),
+        ("Concept", a.concept or "—"),
+        ("Roster slot", str(slot or "—")),
+        ("Power Level", a.power.top.value if a.power.top else "—"),
+        ("Power Dice", a.power.describe()),
         ("Abilities", f"{a.primary.value.title()} (Primary), {a.secondary.value.title()} (Secondary)"),
-        ("Specialties", ", ".join(a.specialties) or "—"), ("Scars", ", ".join(a.scars) or "—"),
-        ("Agenda", a.agenda or "—"), ("Bonds", ties_text(a.bonds)), ("Grudges", ties_text(a.grudges)),
+        ("Specialties", ", ".join(a.specialties) or "—"),
+        ("Scars", ", ".join(a.scars) or "—"),
+        ("Agenda", a.agenda or "—"),
+        ("Bonds", ties_text(a.bonds)),
+        ("Grudges", ties_text(a.grudges)),
     ]
     if a.written_off:
         rows.append(("Status", "WRITTEN OFF"))
@@ -195,7 +273,9 @@ def contest(
     ctx: typer.Context,
     first: Annotated[str, typer.Argument(help="One Actor.")],
     second: Annotated[str, typer.Argument(help="The other Actor.")],
-    level: Annotated[str, typer.Option("--difficulty", "-d", help="The Difficulty of the clash: the die whose pips are compared.")],
+    level: Annotated[
+        str, typer.Option("--difficulty", "-d", help="The Difficulty of the clash: the die whose pips are compared.")
+    ],
     as_json: JsonOption = False,
 ) -> None:
     """Actor against Actor off-screen (12.1J): no dice; the higher pips on the die at the
@@ -203,6 +283,7 @@ def contest(
 
     Example: showrunner actor contest Grim Baron -d HARD
     """
+    from ..domain.showrunner.world_events import ActorsContested
     from ..ledger import world
 
     chosen = difficulty("--difficulty", level)
@@ -211,6 +292,7 @@ def contest(
     ref = s.target()
     result = world.contest_actors(s.ledger, ref, first, second, chosen, by=s.recorded_by(ref))
     fact = result.events[-1].fact
+    assert isinstance(fact, ActorsContested)
     report(ref, result, as_json, winner=fact.winner, pips=list(fact.pips))
 
 
@@ -219,9 +301,22 @@ def contest(
 def tie(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The Actor whose Bond or Grudge moves.")],
-    bond: Annotated[str | None, typer.Option("--bond", metavar="NAME", help="The Star or Actor of the Bond that moves (or a new Bond).")] = None,
-    grudge: Annotated[str | None, typer.Option("--grudge", metavar="NAME", help="The Star or Actor of the Grudge that moves (or a new Grudge).")] = None,
-    to: Annotated[str | None, typer.Option("--to", metavar="LEVEL", help="The slot reached (default: one slot up; a new tie enters at NORMAL). Never above the Actor's Power Level.")] = None,
+    bond: Annotated[
+        str | None,
+        typer.Option("--bond", metavar="NAME", help="The Star or Actor of the Bond that moves (or a new Bond)."),
+    ] = None,
+    grudge: Annotated[
+        str | None,
+        typer.Option("--grudge", metavar="NAME", help="The Star or Actor of the Grudge that moves (or a new Grudge)."),
+    ] = None,
+    to: Annotated[
+        str | None,
+        typer.Option(
+            "--to",
+            metavar="LEVEL",
+            help="The slot reached (default: one slot up; a new tie enters at NORMAL). Never above the Actor's Power Level.",
+        ),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Move an Actor's Bond or Grudge up a slot, or to --to (12.1I): the person who held that slot
@@ -230,6 +325,7 @@ def tie(
 
     Example: showrunner actor tie Grim --bond 'Mara Voss' --to HARD
     """
+    from ..domain.showrunner.world_events import ActorTieChanged
     from ..ledger import world
 
     if (bond is None) == (grudge is None):
@@ -238,7 +334,8 @@ def tie(
     s = session(ctx)
     director_only(s, "moves an Actor's Bonds and Grudges")
     ref = s.target()
-    kind = "bond" if bond is not None else "grudge"
+    kind: TieKind = "bond" if bond is not None else "grudge"
     result = world.set_actor_tie(s.ledger, ref, name, kind, bond or grudge or "", level, by=s.recorded_by(ref))
     fact = result.events[-1].fact
+    assert isinstance(fact, ActorTieChanged)
     report(ref, result, as_json, kind=kind, slots=actor_json(fact.actor, None)[kind + "s"])

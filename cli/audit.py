@@ -34,12 +34,19 @@ STATUS_TEXT = {
     "verified": "ledger dice: verified, every face re-derived from the revealed seed",
     "mismatch": "ledger dice: MISMATCH with the revealed seed",
 }
-STATUS_SHORT = {"table": "table", "unrevealed": "ledger: seed not revealed", "verified": "ledger: verified", "mismatch": "ledger: MISMATCH"}
+STATUS_SHORT = {
+    "table": "table",
+    "unrevealed": "ledger: seed not revealed",
+    "verified": "ledger: verified",
+    "mismatch": "ledger: MISMATCH",
+}
 
 
 def audit(
     ctx: typer.Context,
-    version: Annotated[int | None, typer.Argument(help="The check's event number on the current branch.", min=1)] = None,
+    version: Annotated[
+        int | None, typer.Argument(help="The check's event number on the current branch.", min=1)
+    ] = None,
     all_checks: Annotated[bool, typer.Option("--all", help="Audit every check of the branch.")] = False,
     verify_dice: Annotated[
         bool, typer.Option("--verify-dice", help="Also require every ledger roll to be provable (its seed revealed).")
@@ -77,8 +84,16 @@ def _audit_one(s: Any, ref: Any, version: int, *, verify_dice: bool, as_json: bo
         raise Refused(f"event #{version} is for the Director only")
     failures = _failures(found, verify_dice)
     if as_json:
-        print_json({"campaign": ref.campaign.name, "branch": ref.branch.name, "ok": not failures,
-                    "verify_dice": verify_dice, "audit": audit_json(found), "failures": failures})
+        print_json(
+            {
+                "campaign": ref.campaign.name,
+                "branch": ref.branch.name,
+                "ok": not failures,
+                "verify_dice": verify_dice,
+                "audit": audit_json(found),
+                "failures": failures,
+            }
+        )
     else:
         stdout_console().print(render_audit(found, verify_dice=verify_dice))
     if failures:
@@ -105,7 +120,8 @@ def _proof_lines(found: Audit) -> list[str]:
 
     return [
         f"{p.purpose} dice recorded {faces_csv(p.recorded)}, derived from the seed {faces_csv(p.derived)}"
-        for p in found.proofs if not p.ok
+        for p in found.proofs
+        if not p.ok
     ]
 
 
@@ -119,7 +135,9 @@ def _verdict(found: Audit, *, verify_dice: bool, matched: str) -> list[Any]:
     else:
         verdict.append(Text.assemble(("MISMATCH", "bold red"), f" with the record: {found.problem}"))
     dice_style = {"verified": "green", "mismatch": "bold red", "unrevealed": "yellow", "table": "yellow"}[status]
-    verdict.append(Text.assemble(("Dice", "bold"), f" (roll #{found.fact.roll_number}): ", (STATUS_TEXT[status], dice_style)))
+    verdict.append(
+        Text.assemble(("Dice", "bold"), f" (roll #{found.fact.roll_number}): ", (STATUS_TEXT[status], dice_style))
+    )
     for line in _proof_lines(found):
         verdict.append(Text(f"  {line}", style="bold red"))
     if verify_dice and status == "unrevealed":
@@ -133,41 +151,72 @@ def render_audit(found: Audit, *, verify_dice: bool) -> Any:
     from rich.text import Text
 
     from ..domain.showrunner.events import CheckAbandoned, CheckRolled
+    from ..domain.showrunner.state import ShowrunnerState
     from .render_check import effect_line, render_check
 
     event = found.event
     fact = found.fact
     who = f"recorded by {event.recorded_by} at {event.timestamp.isoformat()[:19].replace('T', ' ')}"
     if isinstance(fact, CheckAbandoned):  # rolls, but no outcome
-        verdict = _verdict(found, verify_dice=verify_dice, matched="the engine asks for exactly the recorded rolls before the choice")
+        verdict = _verdict(
+            found, verify_dice=verify_dice, matched="the engine asks for exactly the recorded rolls before the choice"
+        )
         request = fact.request
         lines = [
-            Text(f"{request.star} abandoned a {request.ability.value.title()} check at {request.difficulty.value} after the roll; {who}."),
-            Text("Re-run up to the choice against the sheet as of #%d, the engine asks for exactly these rolls:" % (event.version - 1)),
+            Text(
+                f"{request.star} abandoned a {request.ability.value.title()} check at {request.difficulty.value} after the roll; {who}."
+            ),
+            Text(
+                f"Re-run up to the choice against the sheet as of #{event.version - 1}, the engine asks for exactly these rolls:"
+            ),
         ]
         for r in fact.rolls:
             lines.append(Text(f"  {r.purpose} d{r.sides}: {','.join(map(str, r.faces))}"))
         if fact.effects:
             lines.append(Text("Spent before walking away, and kept spent:"))
             lines += [Text(f"  • {effect_line(e)}") for e in fact.effects]
-        return Panel(Group(*lines, Text(""), *verdict), title=Text(f"Audit of #{event.version} · CheckAbandoned"), title_align="left")
+        return Panel(
+            Group(*lines, Text(""), *verdict),
+            title=Text(f"Audit of #{event.version} · CheckAbandoned"),
+            title_align="left",
+        )
     if isinstance(fact, CheckRolled):
-        verdict = _verdict(found, verify_dice=verify_dice, matched="every die, block, pair, outcome, mark and effect re-judged the same")
-        rejudged = fact.rejudged(found.before)[0]  # type: ignore[arg-type]
+        verdict = _verdict(
+            found,
+            verify_dice=verify_dice,
+            matched="every die, block, pair, outcome, mark and effect re-judged the same",
+        )
+        before = found.before
+        assert isinstance(before, ShowrunnerState)  # a Showrunner check is made on a Showrunner campaign
+        rejudged = fact.rejudged(before)[0]
         shown = rejudged or fact.resolution
         what = "re-judged" if rejudged is not None else "as recorded (the engine could not re-judge it)"
         title = f"Audit of #{event.version} · {shown.star} · {shown.request.ability.value.title()} at {shown.original_difficulty.value}"
         note = f"Pools from the sheet as of #{event.version - 1}; steps and effects {what}; {who}."
         return Group(render_check(shown, title=title, footer=f"event #{event.version}", pools_note=note), *verdict)
-    verdict = _verdict(found, verify_dice=verify_dice, matched="re-judged from the recorded inputs and dice, every decision is the same")
-    lines = [Text(f"{fact.summary()}; {who}.", style="bold"), Text(f"Re-judged against the state as of #{event.version - 1}:")]
+    verdict = _verdict(
+        found,
+        verify_dice=verify_dice,
+        matched="re-judged from the recorded inputs and dice, every decision is the same",
+    )
+    lines = [
+        Text(f"{fact.summary()}; {who}.", style="bold"),
+        Text(f"Re-judged against the state as of #{event.version - 1}:"),
+    ]
     lines += [Text(f"  {line}") for line in fact.explain()]
-    lines += [Text(f"  {r.purpose} d{r.sides}: {','.join(map(str, r.faces))}", style="dim") for r in fact.recorded_rolls()]
-    return Panel(Group(*lines, Text(""), *verdict), title=Text(f"Audit of #{event.version} · {event.type_name}"), title_align="left")
+    lines += [
+        Text(f"  {r.purpose} d{r.sides}: {','.join(map(str, r.faces))}", style="dim") for r in fact.recorded_rolls()
+    ]
+    return Panel(
+        Group(*lines, Text(""), *verdict),
+        title=Text(f"Audit of #{event.version} · {event.type_name}"),
+        title_align="left",
+    )
 
 
 def audit_json(found: Audit) -> dict[str, Any]:
     from ..domain.showrunner.events import CheckAbandoned, CheckRolled
+    from ..domain.showrunner.state import ShowrunnerState
     from .render_check import resolution_json
 
     event = found.event
@@ -197,16 +246,24 @@ def audit_json(found: Audit) -> dict[str, Any]:
     }
     if isinstance(fact, CheckAbandoned):
         document.update(
-            ability=fact.request.ability.value, difficulty=fact.request.difficulty.value, recorded=None, rejudged=None,
+            ability=fact.request.ability.value,
+            difficulty=fact.request.difficulty.value,
+            recorded=None,
+            rejudged=None,
             effects=[e.model_dump(mode="json") for e in fact.effects],
         )
     elif isinstance(fact, CheckRolled):
         recorded = fact.resolution
-        rejudged = fact.rejudged(found.before)[0]  # type: ignore[arg-type]
+        before = found.before
+        assert isinstance(before, ShowrunnerState)  # a Showrunner check is made on a Showrunner campaign
+        rejudged = fact.rejudged(before)[0]
         document.update(
-            ability=recorded.request.ability.value, difficulty=recorded.request.difficulty.value,
+            ability=recorded.request.ability.value,
+            difficulty=recorded.request.difficulty.value,
             recorded={
-                "outcome": recorded.outcome.value, "mark": recorded.mark.value, "kept": list(recorded.kept),
+                "outcome": recorded.outcome.value,
+                "mark": recorded.mark.value,
+                "kept": list(recorded.kept),
                 "effective_difficulty": recorded.effective_difficulty.value,
             },
             rejudged=resolution_json(rejudged) if rejudged is not None else None,
@@ -226,11 +283,12 @@ def _audit_all(s: Any, ref: Any, *, verify_dice: bool, as_json: bool) -> None:
     total = s.ledger.head(ref).version
     with progress_bar("Auditing", total, enabled=not as_json) as advance:
         audits = [
-            a for a in audit_all(s.ledger, ref, progress=advance)
-            if s.is_director or a.event.visibility == "public"
+            a for a in audit_all(s.ledger, ref, progress=advance) if s.is_director or a.event.visibility == "public"
         ]
     failures = [line for a in audits for line in _failures(a, verify_dice)]
-    counts = {key: sum(1 for a in audits if STATUS[a.dice] == key) for key in ("table", "unrevealed", "verified", "mismatch")}
+    counts = {
+        key: sum(1 for a in audits if STATUS[a.dice] == key) for key in ("table", "unrevealed", "verified", "mismatch")
+    }
     mismatched = [a.event.version for a in audits if not a.matches or STATUS[a.dice] == "mismatch"]
     unproven = [a.event.version for a in audits if STATUS[a.dice] == "unrevealed"]
     if as_json:
@@ -257,7 +315,9 @@ def _audit_all(s: Any, ref: Any, *, verify_dice: bool, as_json: bool) -> None:
             status = STATUS[a.dice]
             dice_style = {"verified": "green", "mismatch": "bold red", "unrevealed": "yellow", "table": "dim"}[status]
             table.add_row(
-                str(a.event.version), Text(a.fact.roller()), Text(a.fact.summary()),
+                str(a.event.version),
+                Text(a.fact.roller()),
+                Text(a.fact.summary()),
                 Text("MATCHES", style="green") if a.matches else Text("MISMATCH", style="bold red"),
                 Text(STATUS_SHORT[status], style=dice_style),
             )
@@ -273,7 +333,9 @@ def _audit_all(s: Any, ref: Any, *, verify_dice: bool, as_json: bool) -> None:
                     for line in _failures(a, False):
                         console.print(Text(f"  {line}"))
         if verify_dice and unproven:
-            console.print(Text("Not provable yet (--verify-dice): " + ", ".join(f"#{v}" for v in unproven), style="bold red"))
+            console.print(
+                Text("Not provable yet (--verify-dice): " + ", ".join(f"#{v}" for v in unproven), style="bold red")
+            )
         if not failures:
             extra = " and every ledger roll is proven" if verify_dice else ""
             console.print(Text(f"OK: every roll MATCHES the record{extra}.", style="green"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -10,6 +10,13 @@ from . import completion
 from .options import JsonOption, writes
 from .safe_text import markup
 from .session import print_json, session, stderr_console, stdout_console
+
+if TYPE_CHECKING:
+    from uuid import UUID
+
+    from ..ledger.integrity import Digest
+    from ..ledger.registry import BranchEntry, BranchIndex, CampaignEntry
+    from .session import Session
 
 app = typer.Typer(
     help="Fork the campaign at any event, and compare the timelines.",
@@ -24,7 +31,12 @@ def create(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The new branch's name.")],
     at: Annotated[int | None, typer.Option("--at", min=1, help="Fork after event N (default: the head).")] = None,
-    source: Annotated[str | None, typer.Option("--from", help="Branch to fork (default: the current branch).", autocompletion=completion.branches)] = None,
+    source: Annotated[
+        str | None,
+        typer.Option(
+            "--from", help="Branch to fork (default: the current branch).", autocompletion=completion.branches
+        ),
+    ] = None,
     use: Annotated[bool, typer.Option("--use/--no-use", help="Make the new branch the current one.")] = True,
     as_json: JsonOption = False,
 ) -> None:
@@ -87,18 +99,18 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
             }
         )
         return
-    children: dict = {}
+    children: dict[UUID | None, list[BranchEntry]] = {}
     for b in index.branches.values():
         children.setdefault(b.parent_id, []).append(b)
 
-    def label(b) -> str:
+    def label(b: BranchEntry) -> str:
         marker = "[bold green]* [/]" if b.name == current else ""
         fork = f" [dim](from #{b.fork_version})[/]" if b.parent_id else ""
         if b.id in damaged:
             return f"{marker}[bold]{b.name}[/]{fork} [red]damaged[/]: {escape(damaged[b.id])}"
         return f"{marker}[bold]{b.name}[/]{fork} head #{heads[b.id].version} {heads[b.id].hash[:12]}"
 
-    def grow(node: Tree, parent_id) -> None:
+    def grow(node: Tree, parent_id: UUID | None) -> None:
         for b in sorted(children.get(parent_id, []), key=lambda b: (b.fork_version, b.name)):
             grow(node.add(label(b)), b.id)
 
@@ -112,11 +124,12 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
         stderr_console().print("Some branches cannot be read; `showrunner verify --all` tells what was changed.")
 
 
-def _heads(s, campaign, index) -> tuple[dict, dict]:  # type: ignore[no-untyped-def]
+def _heads(s: Session, campaign: CampaignEntry, index: BranchIndex) -> tuple[dict[UUID, Digest], dict[UUID, str]]:
     """Each branch's head; a branch that cannot be read is listed as damaged, not fatal to the list."""
     from ..ledger.errors import LedgerError
 
-    heads, damaged = {}, {}
+    heads: dict[UUID, Digest] = {}
+    damaged: dict[UUID, str] = {}
     for b in index.branches.values():
         try:
             heads[b.id] = s.ledger.head(s.ledger.resolve(campaign, b.name))
@@ -181,7 +194,10 @@ def diff(
         )
         return
     console = stdout_console()
-    console.print(f"[bold]{a}[/] and [bold]{b}[/] share events #1 to #{split}" + (f" (hash {split_hash[:12]})" if split_hash else ""))
+    console.print(
+        f"[bold]{a}[/] and [bold]{b}[/] share events #1 to #{split}"
+        + (f" (hash {split_hash[:12]})" if split_hash else "")
+    )
     for name, rows in ((a, only_a), (b, only_b)):
         table = Table(title=f"Only in {name} ({len(rows)})")
         table.add_column("#", justify="right")
@@ -198,5 +214,5 @@ def diff(
     console.print(table)
 
 
-def _cell(value) -> str:
+def _cell(value: object) -> str:
     return "—" if value is None else str(value)

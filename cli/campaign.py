@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -12,9 +12,12 @@ from .options import JsonOption, writes
 from .safe_text import markup
 from .session import print_json, session, stderr_console, stdout_console
 
+if TYPE_CHECKING:
+    from ..ledger.registry import CampaignEntry
+
 app = typer.Typer(
     help="Create, list and choose campaigns.",
-    epilog="Example: showrunner campaign new \"Neon Harbor\"",
+    epilog='Example: showrunner campaign new "Neon Harbor"',
     no_args_is_help=True,
 )
 
@@ -29,9 +32,15 @@ def new(
     sfx_budget: Annotated[int, typer.Option("--sfx-budget", min=0, help="The show's SFX budget.")] = 0,
     ruleset: Annotated[
         str,
-        typer.Option("--ruleset", help="The rules the campaign is played by (`showrunner ruleset list`).", autocompletion=completion.rulesets),
+        typer.Option(
+            "--ruleset",
+            help="The rules the campaign is played by (`showrunner ruleset list`).",
+            autocompletion=completion.rulesets,
+        ),
     ] = "showrunner",
-    name: Annotated[str | None, typer.Option("--name", help="Short name used on the command line (default: from the title).")] = None,
+    name: Annotated[
+        str | None, typer.Option("--name", help="Short name used on the command line (default: from the title).")
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Create a campaign, commit a fresh dice seed, and make it the current campaign.
@@ -94,7 +103,9 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
     for column in ("", "name", "title", "ruleset", "id"):
         table.add_column(column)
     for c in campaigns:
-        table.add_row("*" if c.name == current else "", c.name, markup(c.title, lines=False), markup(c.ruleset), c.id.hex[:8])
+        table.add_row(
+            "*" if c.name == current else "", c.name, markup(c.title, lines=False), markup(c.ruleset), c.id.hex[:8]
+        )
     stdout_console().print(table)
 
 
@@ -117,6 +128,5 @@ def use(
     stdout_console().print(f"Now using campaign [bold]{entry.name}[/] ({markup(entry.title)}).")
 
 
-def _campaign_doc(entry) -> dict:
+def _campaign_doc(entry: CampaignEntry) -> dict[str, Any]:
     return {"name": entry.name, "title": entry.title, "ruleset": entry.ruleset, "id": str(entry.id)}
-

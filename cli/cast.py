@@ -36,15 +36,17 @@ def cast(
     slots = [{"slot": n, "state": w.slot_state(n), "actor": held} for n, held in w.roster.slots.items()]
     off_roster = [a for a in w.actors.values() if w.roster.slot_of(a.name) is None]
     if as_json:
-        print_json({
-            "branch": ref.branch.name,
-            "as_of": view_at,
-            "roster": slots,
-            "actors": [actor_json(a, w.roster.slot_of(a.name)) for a in w.actors.values()],
-            "threats": [threat_json(t) for t in w.threats.values()],
-            "subplots": [{"number": p.number, "plotter": p.plotter, "status": p.status} for p in w.subplots],
-            "sequences": [q.goal for q in w.sequences.values()],
-        })
+        print_json(
+            {
+                "branch": ref.branch.name,
+                "as_of": view_at,
+                "roster": slots,
+                "actors": [actor_json(a, w.roster.slot_of(a.name)) for a in w.actors.values()],
+                "threats": [threat_json(t) for t in w.threats.values()],
+                "subplots": [{"number": p.number, "plotter": p.plotter, "status": p.status} for p in w.subplots],
+                "sequences": [q.goal for q in w.sequences.values()],
+            }
+        )
         return
     table = Table(title=f"Supporting Cast Roster · {ref.branch.name}" + (f" as of #{at}" if at else ""))
     for column in ("slot", "state", "Actor", "Power Dice", "Bonds", "Grudges"):
@@ -52,13 +54,22 @@ def cast(
     for row in slots:
         actor = w.actor(row["actor"]) if row["actor"] else None
         table.add_row(
-            str(row["slot"]), row["state"].replace("_", " "), markup(actor.name, lines=False) if actor else "—",
-            actor.power.describe() if actor else "", markup(ties_text(actor.bonds)) if actor else "",
+            str(row["slot"]),
+            row["state"].replace("_", " "),
+            markup(actor.name, lines=False) if actor else "—",
+            actor.power.describe() if actor else "",
+            markup(ties_text(actor.bonds)) if actor else "",
             markup(ties_text(actor.grudges)) if actor else "",
         )
     for actor in off_roster:
-        table.add_row("—", "off roster", markup(actor.name, lines=False), actor.power.describe(), markup(ties_text(actor.bonds)),
-                      markup(ties_text(actor.grudges)))
+        table.add_row(
+            "—",
+            "off roster",
+            markup(actor.name, lines=False),
+            actor.power.describe(),
+            markup(ties_text(actor.bonds)),
+            markup(ties_text(actor.grudges)),
+        )
     console = stdout_console()
     console.print(table)
     if w.threats:

@@ -15,9 +15,10 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 
 import typer
+from typer.models import OptionInfo
 
 from . import completion
 from .errors import ExitCode, Refused, UsageProblem
@@ -27,10 +28,15 @@ from .session import print_json, session, stdout_console
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from ..domain.campaign import CampaignState
     from ..domain.showrunner.check import AfterRoll, CheckRequest, View
+    from ..domain.showrunner.world_events import ThreatChecked
+    from ..ledger.service import BranchRef, CommandResult
 
 ABILITIES = ("channel", "endure", "fight", "move", "impress", "sense", "talk", "think", "travel", "work")
-LADDER_HELP = "EASY, NORMAL, HARD, FORMIDABLE, EPIC, LEGENDARY, MYTHIC, ASCENDANT, GODLIKE, or a letter: N, H, F, E, L, M, A, G"
+LADDER_HELP = (
+    "EASY, NORMAL, HARD, FORMIDABLE, EPIC, LEGENDARY, MYTHIC, ASCENDANT, GODLIKE, or a letter: N, H, F, E, L, M, A, G"
+)
 
 # The table-dice flags: which purpose of the engine each one answers, and the die's sides.
 # `--opposition N` is the COUNT of Opposition Dice; their faces go in --opposition-dice.
@@ -64,23 +70,48 @@ def _difficulties(ctx: typer.Context, incomplete: str) -> list[str]:
 TABLE = "Table dice (typed in from physical dice; any one makes every die a table die)"
 
 
-def _faces_option(flag: str, what: str) -> Any:
-    return Annotated[list[str] | None, typer.Option(flag, metavar="FACES", help=what, rich_help_panel=TABLE)]
+def _faces_option(flag: str, what: str) -> OptionInfo:
+    """A table-dice flag, for `Annotated[list[str] | None, _faces_option(...)]`."""
+    option: OptionInfo = typer.Option(flag, metavar="FACES", help=what, rich_help_panel=TABLE)
+    return option
 
 
-ActionFaces = _faces_option("--action", "The Action Dice, e.g. 1,4,5.")
-OppositionFaces = _faces_option("--opposition-dice", "The Opposition Dice, e.g. 1,5 (how many: --opposition and the rest).")
-ScriptFaces = _faces_option("--script", "The two Script Dice, e.g. 4,2.")
-ActorSpecialtyDie = _faces_option("--actor-specialty-die", "The d6 of --actor-specialty.")
-ActorScarDie = _faces_option("--actor-scar-die", "The d6 of --actor-scar.")
-StudioNoteDie = _faces_option("--studio-note-die", "The d6 of --studio-note.")
-RetakeDice = _faces_option("--retake-dice", "The new faces of every Action re-roll, in order.")
-OppositionRetakeDice = _faces_option("--opposition-retake-dice", "The new faces of every Opposition re-roll, in order.")
-SpotlightDie = _faces_option("--spotlight-die", "The d6 of each --spotlight, in order.")
-AnomalyDie = _faces_option("--anomaly", "The d100 Anomaly rolls of a Channel check that Hits the Mark.")
-ScarSlotDie = _faces_option("--scar-slot", "The d10 slot rolls of the Plot Armor Scar, in order.")
-GritDice = _faces_option("--grit-dice", "The extra Action Dice of --grit-after, in order.")
-PowerDie = _faces_option("--power", "With --against a Threat or Actor: the d6s its Power Dice re-roll (a cleared die's reset, a carry), in order.")
+ActionFaces: TypeAlias = Annotated[list[str] | None, _faces_option("--action", "The Action Dice, e.g. 1,4,5.")]
+OppositionFaces: TypeAlias = Annotated[
+    list[str] | None,
+    _faces_option("--opposition-dice", "The Opposition Dice, e.g. 1,5 (how many: --opposition and the rest)."),
+]
+ScriptFaces: TypeAlias = Annotated[list[str] | None, _faces_option("--script", "The two Script Dice, e.g. 4,2.")]
+ActorSpecialtyDie: TypeAlias = Annotated[
+    list[str] | None, _faces_option("--actor-specialty-die", "The d6 of --actor-specialty.")
+]
+ActorScarDie: TypeAlias = Annotated[list[str] | None, _faces_option("--actor-scar-die", "The d6 of --actor-scar.")]
+StudioNoteDie: TypeAlias = Annotated[list[str] | None, _faces_option("--studio-note-die", "The d6 of --studio-note.")]
+RetakeDice: TypeAlias = Annotated[
+    list[str] | None, _faces_option("--retake-dice", "The new faces of every Action re-roll, in order.")
+]
+OppositionRetakeDice: TypeAlias = Annotated[
+    list[str] | None, _faces_option("--opposition-retake-dice", "The new faces of every Opposition re-roll, in order.")
+]
+SpotlightDie: TypeAlias = Annotated[
+    list[str] | None, _faces_option("--spotlight-die", "The d6 of each --spotlight, in order.")
+]
+AnomalyDie: TypeAlias = Annotated[
+    list[str] | None, _faces_option("--anomaly", "The d100 Anomaly rolls of a Channel check that Hits the Mark.")
+]
+ScarSlotDie: TypeAlias = Annotated[
+    list[str] | None, _faces_option("--scar-slot", "The d10 slot rolls of the Plot Armor Scar, in order.")
+]
+GritDice: TypeAlias = Annotated[
+    list[str] | None, _faces_option("--grit-dice", "The extra Action Dice of --grit-after, in order.")
+]
+PowerDie: TypeAlias = Annotated[
+    list[str] | None,
+    _faces_option(
+        "--power",
+        "With --against a Threat or Actor: the d6s its Power Dice re-roll (a cleared die's reset, a carry), in order.",
+    ),
+]
 SPENDS = "Spends after the roll (applied in this order: Grit, duplicates, retakes, opposition retakes, spotlights)"
 BEFORE = "Spends before the roll"
 OPPOSE = "Opposition"
@@ -89,36 +120,222 @@ OPPOSE = "Opposition"
 @writes
 def check(
     ctx: typer.Context,
-    star: Annotated[str, typer.Argument(help="The Star rolling (or the start of the name).", autocompletion=completion.stars)],
-    ability: Annotated[str, typer.Argument(help="The Ability rolled: " + ", ".join(ABILITIES) + ".", autocompletion=_abilities)],
+    star: Annotated[
+        str, typer.Argument(help="The Star rolling (or the start of the name).", autocompletion=completion.stars)
+    ],
+    ability: Annotated[
+        str, typer.Argument(help="The Ability rolled: " + ", ".join(ABILITIES) + ".", autocompletion=_abilities)
+    ],
     difficulty: Annotated[
         str,
-        typer.Option("--difficulty", "-d", help="The check's Difficulty, by name or letter: NORMAL/N, HARD/H, FORMIDABLE/F, EPIC/E.", autocompletion=_difficulties),
+        typer.Option(
+            "--difficulty",
+            "-d",
+            help="The check's Difficulty, by name or letter: NORMAL/N, HARD/H, FORMIDABLE/F, EPIC/E.",
+            autocompletion=_difficulties,
+        ),
     ],
-    specialty: Annotated[list[str] | None, typer.Option("--specialty", "-s", metavar="NAME", help="An applicable Specialty under the Ability (repeatable): +1 Action Die per rank.")] = None,
-    scar: Annotated[list[str] | None, typer.Option("--scar", metavar="NAME", help="A triggered Scar under the Ability (repeatable): +1 Opposition Die per point of penalty.", rich_help_panel=OPPOSE)] = None,
-    opposition: Annotated[int | None, typer.Option("--opposition", "-o", min=0, help="How MANY Opposition Dice the target adds (the pips on its Power Die at this Difficulty). Their faces: --opposition-dice. Not with --against a Threat or Actor: its Power Die gives them.", rich_help_panel=OPPOSE)] = None,
-    against: Annotated[str | None, typer.Option("--against", metavar="NAME|TEXT", help="A Threat or Actor of the world (`showrunner cast`): its Power Die at this Difficulty gives the Opposition Dice, and the outcome clears its dice (a Project: adds pips). Any other text is shown as the source of --opposition.", rich_help_panel=OPPOSE)] = None,
-    aid: Annotated[bool, typer.Option("--aid", help="With --against an Actor: the check aids them, and a Partial or better adds a pip to their die instead of clearing it (12.1D).", rich_help_panel=OPPOSE)] = False,
-    actor_specialty: Annotated[bool, typer.Option("--actor-specialty", help="The opposing Actor uses a Specialty: +1d6 Opposition Dice.", rich_help_panel=OPPOSE)] = False,
-    actor_scar: Annotated[bool, typer.Option("--actor-scar", help="One of the opposing Actor's Scars is triggered: -1d6 Opposition Dice.", rich_help_panel=OPPOSE)] = False,
-    studio_note: Annotated[bool, typer.Option("--studio-note", help="The Director spends a Studio Note: +1d6 Opposition Dice (Director only).", rich_help_panel=OPPOSE)] = False,
-    grit: Annotated[int, typer.Option("--grit", min=0, metavar="N", help="Grit spent: +1 Action Die each.", rich_help_panel=BEFORE)] = 0,
-    prop: Annotated[list[str] | None, typer.Option("--prop", metavar="TYPE[:QUALITY]", help="A Prop spent, e.g. Weapons:HARD (repeatable): +1 Action Die each.", rich_help_panel=BEFORE)] = None,
-    preparation: Annotated[int, typer.Option("--preparation", min=0, metavar="N", help="Preparation spent as NORMAL Props: +1 Action Die each.", rich_help_panel=BEFORE)] = 0,
-    plot_armor: Annotated[bool, typer.Option("--plot-armor", help="Spend 1 Plot Armor: the task becomes EASY (and leaves a Scar without Plot Armor Mastery).", rich_help_panel=BEFORE)] = False,
-    hero_prop: Annotated[str | None, typer.Option("--hero-prop", metavar="NAME", help="Use a Hero Prop: 1 Wear, its bonus dice, and its Difficulty milestone.", rich_help_panel=BEFORE)] = None,
-    power_alone: Annotated[bool, typer.Option("--power-alone", help="The Hero Prop's Power does the task on its own: an automatic Success without rolling, up to its Difficulty milestone.", rich_help_panel=BEFORE)] = False,
-    spotlight_steps: Annotated[int, typer.Option("--spotlight-steps", min=0, metavar="N", help="With Spotlight Mastery: Spotlight spent to lower the Difficulty one step each.", rich_help_panel=BEFORE)] = 0,
-    grit_after: Annotated[int, typer.Option("--grit-after", min=0, metavar="N", help="Grit spent after the roll: one more Action Die rolled for each.", rich_help_panel=SPENDS)] = 0,
-    duplicate: Annotated[list[int] | None, typer.Option("--duplicate", metavar="FACE", help="With Grit Mastery: spend 1 Grit to duplicate an Action Die showing FACE (repeatable).", rich_help_panel=SPENDS)] = None,
-    retake: Annotated[list[str] | None, typer.Option("--retake", metavar="FACES", help="Spend 1 Retake to re-roll the Action Dice showing FACES, e.g. 1,2 (repeatable).", rich_help_panel=SPENDS)] = None,
-    retake_opposition: Annotated[list[str] | None, typer.Option("--retake-opposition", metavar="FACES", help="With Retake Mastery: spend 1 Retake to re-roll the Opposition Dice showing FACES (repeatable).", rich_help_panel=SPENDS)] = None,
-    spotlight: Annotated[list[str] | None, typer.Option("--spotlight", metavar="FACES|any", help="Spend 1 Spotlight: roll 1d6 and clear that many Opposition Dice, those showing FACES first; 'any' lets the best ones go (repeatable).", rich_help_panel=SPENDS)] = None,
-    keep: Annotated[str | None, typer.Option("--keep", "-k", metavar="A,B", help="The two Result Dice to keep, among the dice left after blocking (0 for a missing die). Default: the best outcome, then the best mark, then the highest sum.")] = None,
-    acclaim: Annotated[str, typer.Option("--acclaim", metavar="PATH", help="Career Path for a Perfect Take's Acclaim: training, persistence, talent or destiny.")] = "training",
-    push: Annotated[bool, typer.Option("--push", help="Push Your Limits: pay any spend the pools cannot by exhausting icons.")] = False,
-    trade: Annotated[str | None, typer.Option("--trade", metavar="bond:NAME|grudge:NAME", help="Trade a Bond (to Aid) or a Grudge (to Harm): exhaust its ◇ at this Difficulty and roll one step lower; if it then Advances, its Acclaim goes on --acclaim.", rich_help_panel=BEFORE)] = None,
+    specialty: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--specialty",
+            "-s",
+            metavar="NAME",
+            help="An applicable Specialty under the Ability (repeatable): +1 Action Die per rank.",
+        ),
+    ] = None,
+    scar: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--scar",
+            metavar="NAME",
+            help="A triggered Scar under the Ability (repeatable): +1 Opposition Die per point of penalty.",
+            rich_help_panel=OPPOSE,
+        ),
+    ] = None,
+    opposition: Annotated[
+        int | None,
+        typer.Option(
+            "--opposition",
+            "-o",
+            min=0,
+            help="How MANY Opposition Dice the target adds (the pips on its Power Die at this Difficulty). Their faces: --opposition-dice. Not with --against a Threat or Actor: its Power Die gives them.",
+            rich_help_panel=OPPOSE,
+        ),
+    ] = None,
+    against: Annotated[
+        str | None,
+        typer.Option(
+            "--against",
+            metavar="NAME|TEXT",
+            help="A Threat or Actor of the world (`showrunner cast`): its Power Die at this Difficulty gives the Opposition Dice, and the outcome clears its dice (a Project: adds pips). Any other text is shown as the source of --opposition.",
+            rich_help_panel=OPPOSE,
+        ),
+    ] = None,
+    aid: Annotated[
+        bool,
+        typer.Option(
+            "--aid",
+            help="With --against an Actor: the check aids them, and a Partial or better adds a pip to their die instead of clearing it (12.1D).",
+            rich_help_panel=OPPOSE,
+        ),
+    ] = False,
+    actor_specialty: Annotated[
+        bool,
+        typer.Option(
+            "--actor-specialty",
+            help="The opposing Actor uses a Specialty: +1d6 Opposition Dice.",
+            rich_help_panel=OPPOSE,
+        ),
+    ] = False,
+    actor_scar: Annotated[
+        bool,
+        typer.Option(
+            "--actor-scar",
+            help="One of the opposing Actor's Scars is triggered: -1d6 Opposition Dice.",
+            rich_help_panel=OPPOSE,
+        ),
+    ] = False,
+    studio_note: Annotated[
+        bool,
+        typer.Option(
+            "--studio-note",
+            help="The Director spends a Studio Note: +1d6 Opposition Dice (Director only).",
+            rich_help_panel=OPPOSE,
+        ),
+    ] = False,
+    grit: Annotated[
+        int, typer.Option("--grit", min=0, metavar="N", help="Grit spent: +1 Action Die each.", rich_help_panel=BEFORE)
+    ] = 0,
+    prop: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--prop",
+            metavar="TYPE[:QUALITY]",
+            help="A Prop spent, e.g. Weapons:HARD (repeatable): +1 Action Die each.",
+            rich_help_panel=BEFORE,
+        ),
+    ] = None,
+    preparation: Annotated[
+        int,
+        typer.Option(
+            "--preparation",
+            min=0,
+            metavar="N",
+            help="Preparation spent as NORMAL Props: +1 Action Die each.",
+            rich_help_panel=BEFORE,
+        ),
+    ] = 0,
+    plot_armor: Annotated[
+        bool,
+        typer.Option(
+            "--plot-armor",
+            help="Spend 1 Plot Armor: the task becomes EASY (and leaves a Scar without Plot Armor Mastery).",
+            rich_help_panel=BEFORE,
+        ),
+    ] = False,
+    hero_prop: Annotated[
+        str | None,
+        typer.Option(
+            "--hero-prop",
+            metavar="NAME",
+            help="Use a Hero Prop: 1 Wear, its bonus dice, and its Difficulty milestone.",
+            rich_help_panel=BEFORE,
+        ),
+    ] = None,
+    power_alone: Annotated[
+        bool,
+        typer.Option(
+            "--power-alone",
+            help="The Hero Prop's Power does the task on its own: an automatic Success without rolling, up to its Difficulty milestone.",
+            rich_help_panel=BEFORE,
+        ),
+    ] = False,
+    spotlight_steps: Annotated[
+        int,
+        typer.Option(
+            "--spotlight-steps",
+            min=0,
+            metavar="N",
+            help="With Spotlight Mastery: Spotlight spent to lower the Difficulty one step each.",
+            rich_help_panel=BEFORE,
+        ),
+    ] = 0,
+    grit_after: Annotated[
+        int,
+        typer.Option(
+            "--grit-after",
+            min=0,
+            metavar="N",
+            help="Grit spent after the roll: one more Action Die rolled for each.",
+            rich_help_panel=SPENDS,
+        ),
+    ] = 0,
+    duplicate: Annotated[
+        list[int] | None,
+        typer.Option(
+            "--duplicate",
+            metavar="FACE",
+            help="With Grit Mastery: spend 1 Grit to duplicate an Action Die showing FACE (repeatable).",
+            rich_help_panel=SPENDS,
+        ),
+    ] = None,
+    retake: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--retake",
+            metavar="FACES",
+            help="Spend 1 Retake to re-roll the Action Dice showing FACES, e.g. 1,2 (repeatable).",
+            rich_help_panel=SPENDS,
+        ),
+    ] = None,
+    retake_opposition: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--retake-opposition",
+            metavar="FACES",
+            help="With Retake Mastery: spend 1 Retake to re-roll the Opposition Dice showing FACES (repeatable).",
+            rich_help_panel=SPENDS,
+        ),
+    ] = None,
+    spotlight: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--spotlight",
+            metavar="FACES|any",
+            help="Spend 1 Spotlight: roll 1d6 and clear that many Opposition Dice, those showing FACES first; 'any' lets the best ones go (repeatable).",
+            rich_help_panel=SPENDS,
+        ),
+    ] = None,
+    keep: Annotated[
+        str | None,
+        typer.Option(
+            "--keep",
+            "-k",
+            metavar="A,B",
+            help="The two Result Dice to keep, among the dice left after blocking (0 for a missing die). Default: the best outcome, then the best mark, then the highest sum.",
+        ),
+    ] = None,
+    acclaim: Annotated[
+        str,
+        typer.Option(
+            "--acclaim",
+            metavar="PATH",
+            help="Career Path for a Perfect Take's Acclaim: training, persistence, talent or destiny.",
+        ),
+    ] = "training",
+    push: Annotated[
+        bool, typer.Option("--push", help="Push Your Limits: pay any spend the pools cannot by exhausting icons.")
+    ] = False,
+    trade: Annotated[
+        str | None,
+        typer.Option(
+            "--trade",
+            metavar="bond:NAME|grudge:NAME",
+            help="Trade a Bond (to Aid) or a Grudge (to Harm): exhaust its ◇ at this Difficulty and roll one step lower; if it then Advances, its Acclaim goes on --acclaim.",
+            rich_help_panel=BEFORE,
+        ),
+    ] = None,
     action_faces: ActionFaces = None,
     opposition_faces: OppositionFaces = None,
     script_faces: ScriptFaces = None,
@@ -132,7 +349,9 @@ def check(
     scar_slot: ScarSlotDie = None,
     grit_dice: GritDice = None,
     power_die: PowerDie = None,
-    no_input: Annotated[bool, typer.Option("--no-input", help="Never ask: apply the given spends and keep --keep or the default pair.")] = False,
+    no_input: Annotated[
+        bool, typer.Option("--no-input", help="Never ask: apply the given spends and keep --keep or the default pair.")
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Roll an Ability Check and record it with every die, step and effect.
@@ -168,16 +387,30 @@ def check(
     career = _career(acclaim)
     props = tuple(_prop(p) for p in prop or [])
     kept = _keep(keep) if keep is not None else None
-    after: list = [AfterRoll(kind="grit") for _ in range(grit_after)]
+    after: list[AfterRoll] = [AfterRoll(kind="grit") for _ in range(grit_after)]
     after += [AfterRoll(kind="duplicate", faces=(_face("--duplicate", f),)) for f in duplicate or []]
     after += [AfterRoll(kind="retake", faces=_spend_faces("--retake", v)) for v in retake or []]
-    after += [AfterRoll(kind="retake_opposition", faces=_spend_faces("--retake-opposition", v)) for v in retake_opposition or []]
-    after += [AfterRoll(kind="spotlight", faces=_spend_faces("--spotlight", v, allow_any=True)) for v in spotlight or []]
+    after += [
+        AfterRoll(kind="retake_opposition", faces=_spend_faces("--retake-opposition", v))
+        for v in retake_opposition or []
+    ]
+    after += [
+        AfterRoll(kind="spotlight", faces=_spend_faces("--spotlight", v, allow_any=True)) for v in spotlight or []
+    ]
     given = {
-        "action": action_faces, "opposition": opposition_faces, "script": script_faces,
-        "actor_specialty": actor_specialty_die, "actor_scar": actor_scar_die, "studio_note": studio_note_die,
-        "retake": retake_dice, "opposition_retake": opposition_retake_dice, "spotlight": spotlight_die,
-        "anomaly": anomaly, "scar_slot": scar_slot, "grit": grit_dice, "power": power_die,
+        "action": action_faces,
+        "opposition": opposition_faces,
+        "script": script_faces,
+        "actor_specialty": actor_specialty_die,
+        "actor_scar": actor_scar_die,
+        "studio_note": studio_note_die,
+        "retake": retake_dice,
+        "opposition_retake": opposition_retake_dice,
+        "spotlight": spotlight_die,
+        "anomaly": anomaly,
+        "scar_slot": scar_slot,
+        "grit": grit_dice,
+        "power": power_die,
     }
     faces = {purpose: _table_faces(purpose, values) for purpose, values in given.items() if values is not None}
 
@@ -186,7 +419,7 @@ def check(
         raise Refused("only the Director spends Studio Notes (drop --as)")
     ref = s.target()
     head_state = s.ledger.view(ref).state
-    name = head_state.star(star).name
+    name = head_state.character(star).name
     s.check_acting_for(ref, name)
     request = CheckRequest(
         star=name,
@@ -214,22 +447,30 @@ def check(
     )
     target = _world_target(head_state, against)
     if target is not None and opposition is not None:
-        raise UsageProblem(f"--opposition: {target}'s Power Die gives the Opposition Dice of a check --against it; drop --opposition")
+        raise UsageProblem(
+            f"--opposition: {target}'s Power Die gives the Opposition Dice of a check --against it; drop --opposition"
+        )
     if target is None and "power" in faces:
         raise UsageProblem("--power: only a check --against a Threat or Actor moves Power Dice")
     if aid and target is None:
         raise UsageProblem("--aid: name the Actor aided with --against (an Actor of the world: `showrunner cast`)")
     interactive = (
-        not no_input and not as_json and not faces and kept is None and not after
-        and sys.stdin.isatty() and sys.stdout.isatty()
+        not no_input
+        and not as_json
+        and not faces
+        and kept is None
+        and not after
+        and sys.stdin.isatty()
+        and sys.stdout.isatty()
     )
     chooser = TerminalChooser(stdout_console(), request) if interactive else None
     try:
         if target is not None:
             from ..ledger.world import check_against
 
-            result = check_against(s.ledger, ref, request, target, aid=aid, faces=faces or None, chooser=chooser,
-                                   by=s.recorded_by(ref))
+            result = check_against(
+                s.ledger, ref, request, target, aid=aid, faces=faces or None, chooser=chooser, by=s.recorded_by(ref)
+            )
         else:
             result = s.ledger.check(ref, request, faces=faces or None, chooser=chooser, by=s.recorded_by(ref))
     except InvalidDice as e:
@@ -251,19 +492,17 @@ def _trade(value: "str | None") -> Any:
     return Trade(kind=kind.strip().lower(), name=name.strip())
 
 
-def _report(ref: Any, result: Any, as_json: bool) -> None:
-    from ..domain.showrunner.events import CheckAbandoned
+def _report(ref: "BranchRef", result: "CommandResult", as_json: bool) -> None:
+    from ..domain.showrunner.events import CheckAbandoned, CheckRolled
     from ..domain.showrunner.progress_events import MilestonesReached
     from ..domain.showrunner.world_events import ThreatChecked
-
     from .render_check import render_check, resolution_json
 
     # The check; after it a ThreatChecked (--against a Threat or Actor) and the milestones it crossed.
     event = result.events[0]
     fact = event.fact
-    moved_event = next((e for e in result.events if isinstance(e.fact, ThreatChecked)), None)
-    moved = moved_event.fact if moved_event is not None else None
-    settled = [e for e in result.events if isinstance(e.fact, MilestonesReached)]
+    moved = next(((e.version, e.fact) for e in result.events if isinstance(e.fact, ThreatChecked)), None)
+    settled = [(e.version, e.fact) for e in result.events if isinstance(e.fact, MilestonesReached)]
     if isinstance(fact, CheckAbandoned):
         kept = ", and what was spent stays spent" if fact.effects else ""
         sys.stderr.write(
@@ -271,6 +510,7 @@ def _report(ref: Any, result: Any, as_json: bool) -> None:
             f"(CheckAbandoned, roll #{fact.roll_number}) and cannot be rolled again{kept}\n"
         )
         raise typer.Exit(ExitCode.INTERRUPTED)
+    assert isinstance(fact, CheckRolled)
     r = fact.resolution
     source = "ledger" if fact.dice_commitment else "table"
     if as_json:
@@ -286,8 +526,12 @@ def _report(ref: Any, result: Any, as_json: bool) -> None:
                 "dice_commitment": fact.dice_commitment,
                 **resolution_json(r),
                 "summary": fact.summary(),
-                **({"milestones": {"events": [e.version for e in settled], "lines": list(settled[0].fact.lines)}} if settled else {}),
-                **({"threat": _threat_json(moved)} if moved is not None else {}),
+                **(
+                    {"milestones": {"events": [version for version, _ in settled], "lines": list(settled[0][1].lines)}}
+                    if settled
+                    else {}
+                ),
+                **({"threat": _threat_json(moved[1])} if moved is not None else {}),
             }
         )
         return
@@ -296,25 +540,26 @@ def _report(ref: Any, result: Any, as_json: bool) -> None:
     footer = f"recorded as event #{event.version} on {ref.branch.name} · {dice}"
     stdout_console().print(render_check(r, title=title, footer=footer))
     if moved is not None:
-        stdout_console().print(f"#{moved_event.version} {moved.summary()}", markup=False, highlight=False, soft_wrap=True)
-    for e in settled:
-        stdout_console().print(f"#{e.version} {e.fact.summary()}", markup=False, highlight=False, soft_wrap=True)
+        version, effect = moved
+        stdout_console().print(f"#{version} {effect.summary()}", markup=False, highlight=False, soft_wrap=True)
+    for version, milestones in settled:
+        stdout_console().print(f"#{version} {milestones.summary()}", markup=False, highlight=False, soft_wrap=True)
 
 
-def _world_target(state: Any, against: "str | None") -> "str | None":
+def _world_target(state: "CampaignState", against: "str | None") -> "str | None":
     """The Threat or Actor `--against` names in the world, or None for free text."""
     from ..domain.errors import UnknownName
+    from ..domain.showrunner.state import ShowrunnerState
 
-    world = getattr(state, "world", None)
-    if against is None or world is None:
+    if against is None or not isinstance(state, ShowrunnerState):
         return None
     try:
-        return world.target(against).name
+        return state.world.target(against).name
     except UnknownName:
         return None
 
 
-def _threat_json(fact: Any) -> dict:
+def _threat_json(fact: "ThreatChecked") -> dict[str, Any]:
     from .threat import effect_json
 
     return effect_json(fact)
@@ -334,7 +579,7 @@ class TerminalChooser:
     def __init__(self, console: "Console", request: "CheckRequest") -> None:
         self.console = console
         self.request = request
-        self._answers: dict[str, Any] = {}
+        self._answers: dict[str, AfterRoll | tuple[int, int]] = {}
         self._abandoned = False
 
     def choose(self, view: "View") -> "AfterRoll | tuple[int, int]":
@@ -375,13 +620,28 @@ class TerminalChooser:
             ("r", "Retake: spend 1 Retake to re-roll Action Dice", self._unaffordable(pools.retake, "Retake")),
         ]
         if Mastery.RETAKE in mastered:
-            menu.append(("o", "Retake: spend 1 Retake to re-roll Opposition Dice (Retake Mastery)",
-                         self._unaffordable(pools.retake, "Retake") or (None if view.opposition else "no Opposition Dice")))
-        menu.append(("s", "Spotlight: spend 1 Spotlight, roll 1d6 and clear that many Opposition Dice",
-                     self._unaffordable(pools.spotlight, "Spotlight") or (None if view.opposition else "no Opposition Dice")))
+            menu.append(
+                (
+                    "o",
+                    "Retake: spend 1 Retake to re-roll Opposition Dice (Retake Mastery)",
+                    self._unaffordable(pools.retake, "Retake") or (None if view.opposition else "no Opposition Dice"),
+                )
+            )
+        menu.append(
+            (
+                "s",
+                "Spotlight: spend 1 Spotlight, roll 1d6 and clear that many Opposition Dice",
+                self._unaffordable(pools.spotlight, "Spotlight") or (None if view.opposition else "no Opposition Dice"),
+            )
+        )
         if Mastery.GRIT in mastered:
-            menu.append(("d", "Grit: spend 1 Grit to duplicate an Action Die (Grit Mastery)",
-                         self._unaffordable(pools.grit, "Grit") or (None if view.action else "no Action Dice")))
+            menu.append(
+                (
+                    "d",
+                    "Grit: spend 1 Grit to duplicate an Action Die (Grit Mastery)",
+                    self._unaffordable(pools.grit, "Grit") or (None if view.action else "no Action Dice"),
+                )
+            )
         for letter, what, why_not in menu:
             if why_not:
                 self.console.print(Text(f"  {letter}  {what}: {why_not}", style="dim"))
@@ -389,8 +649,14 @@ class TerminalChooser:
                 self.console.print(Text.assemble(("  " + letter, "bold"), f"  {what}"))
         choices = [letter for letter, _, why_not in menu if not why_not]
         while True:
-            choice = Prompt.ask("Your choice", console=self.console, choices=choices, default="k",
-                                case_sensitive=False, show_choices=True).lower()
+            choice = Prompt.ask(
+                "Your choice",
+                console=self.console,
+                choices=choices,
+                default="k",
+                case_sensitive=False,
+                show_choices=True,
+            ).lower()
             if choice == "k":
                 return suggested
             if choice == "p":
@@ -406,8 +672,12 @@ class TerminalChooser:
                 if faces:
                     return AfterRoll(kind="retake_opposition", faces=faces)
             elif choice == "s":
-                faces = self._faces("Opposition faces to clear first (Enter: the ones blocking your best dice)",
-                                    view.opposition, "Opposition", allow_empty=True)
+                faces = self._faces(
+                    "Opposition faces to clear first (Enter: the ones blocking your best dice)",
+                    view.opposition,
+                    "Opposition",
+                    allow_empty=True,
+                )
                 if faces is not None:
                     return AfterRoll(kind="spotlight", faces=faces)
             elif choice == "d":
@@ -433,12 +703,22 @@ class TerminalChooser:
         target = view.effective.target
         grid = dice_grid(view.action, view.opposition, view.script)
         blocked = Counter(view.action) - Counter(view.remaining)
-        grid.add_row("Blocked", Text(faces_csv(sorted(blocked.elements(), reverse=True)) if blocked else "none", style="dim"))
+        grid.add_row(
+            "Blocked", Text(faces_csv(sorted(blocked.elements(), reverse=True)) if blocked else "none", style="dim")
+        )
         grid.add_row("Suggested", Text(f"keep {suggested[0]},{suggested[1]} → {outcome}, {mark}", style="bold"))
         pools = view.sheet.influence
-        grid.add_row("Pools", Text(f"Retake {pools.retake.current} · Spotlight {pools.spotlight.current} · Grit {pools.grit.current}"))
+        grid.add_row(
+            "Pools",
+            Text(f"Retake {pools.retake.current} · Spotlight {pools.spotlight.current} · Grit {pools.grit.current}"),
+        )
         self.console.print()
-        self.console.print(Text(f"{view.sheet.name} · {request.ability.value.title()} against {view.effective.value} ({target}+)", style="bold"))
+        self.console.print(
+            Text(
+                f"{view.sheet.name} · {request.ability.value.title()} against {view.effective.value} ({target}+)",
+                style="bold",
+            )
+        )
         self.console.print(grid)
 
     def _pair(self, view: "View") -> tuple[int, int] | None:
@@ -454,12 +734,15 @@ class TerminalChooser:
                 self.console.print("Give two faces, like 5,4.")
                 continue
             if Counter(faces) - Counter(available):
-                self.console.print(f"{faces[0]},{faces[1]} are not among the dice left: {','.join(map(str, available))}.")
+                self.console.print(
+                    f"{faces[0]},{faces[1]} are not among the dice left: {','.join(map(str, available))}."
+                )
                 continue
             return faces[0], faces[1]
 
-    def _faces(self, question: str, dice: Sequence[int], colour: str, *, allow_empty: bool = False,
-               exactly_one: bool = False) -> tuple[int, ...] | None:
+    def _faces(
+        self, question: str, dice: Sequence[int], colour: str, *, allow_empty: bool = False, exactly_one: bool = False
+    ) -> tuple[int, ...] | None:
         shown = ",".join(map(str, dice))
         while True:
             text = self._input(f"{question}, from {shown}" + ("" if allow_empty else " (Enter: back)"))
@@ -517,7 +800,9 @@ def _career(value: str) -> Any:
     try:
         return CareerPath(value)
     except ValueError:
-        raise UsageProblem(f"--acclaim: '{value}' is not a Career Path (training, persistence, talent, destiny)") from None
+        raise UsageProblem(
+            f"--acclaim: '{value}' is not a Career Path (training, persistence, talent, destiny)"
+        ) from None
 
 
 def _prop(value: str) -> Any:
@@ -534,7 +819,9 @@ def _prop(value: str) -> Any:
     try:
         level = Quality(quality.strip()) if quality.strip() else Quality.NORMAL
     except ValueError:
-        raise UsageProblem(f"--prop: '{quality.strip()}' is not a Quality (NORMAL, HARD, FORMIDABLE, EPIC or N, H, F, E)") from None
+        raise UsageProblem(
+            f"--prop: '{quality.strip()}' is not a Quality (NORMAL, HARD, FORMIDABLE, EPIC or N, H, F, E)"
+        ) from None
     return PropSpend(type=prop_type, quality=level)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -13,7 +13,7 @@ from .options import JsonOption, writes
 from .session import print_json, session, stdout_console
 
 
-class KindChoice(str, Enum):
+class KindChoice(StrEnum):
     grit_loss = "grit-loss"
     conditions = "conditions"
     wear = "wear"
@@ -28,27 +28,50 @@ LADDER = "EASY, NORMAL, HARD, FORMIDABLE, EPIC, LEGENDARY, MYTHIC, ASCENDANT, GO
 def consequence(
     ctx: typer.Context,
     star: Annotated[str, typer.Argument(help="The Star's name (or the start of it).", autocompletion=completion.stars)],
-    kind: Annotated[KindChoice, typer.Argument(help="Which Consequence: grit-loss, conditions, wear, depletion or limit.")],
+    kind: Annotated[
+        KindChoice, typer.Argument(help="Which Consequence: grit-loss, conditions, wear, depletion or limit.")
+    ],
     difficulty: Annotated[
         str,
-        typer.Option("--difficulty", "-d", help="The check's original, unmodified Difficulty: it sets the size (EASY 2 … EPIC 6; above EPIC, several EPIC Consequences)."),
+        typer.Option(
+            "--difficulty",
+            "-d",
+            help="The check's original, unmodified Difficulty: it sets the size (EASY 2 … EPIC 6; above EPIC, several EPIC Consequences).",
+        ),
     ],
-    count: Annotated[int, typer.Option("--count", "-n", min=1, help="How many Consequences of this kind (a Disaster may call for 2).")] = 1,
+    count: Annotated[
+        int,
+        typer.Option("--count", "-n", min=1, help="How many Consequences of this kind (a Disaster may call for 2)."),
+    ] = 1,
     ability: Annotated[
         str | None,
-        typer.Option("--ability", "-a", help="conditions: the Ability rolled, where they are marked. grit-loss: where a Plot Armor Scar lands."),
+        typer.Option(
+            "--ability",
+            "-a",
+            help="conditions: the Ability rolled, where they are marked. grit-loss: where a Plot Armor Scar lands.",
+        ),
     ] = None,
-    hero_prop: Annotated[str | None, typer.Option("--hero-prop", help="wear: the Hero Prop that takes the Wear.")] = None,
+    hero_prop: Annotated[
+        str | None, typer.Option("--hero-prop", help="wear: the Hero Prop that takes the Wear.")
+    ] = None,
     prop: Annotated[
         str | None,
-        typer.Option("--prop", help="depletion: TYPE or TYPE:QUALITY lost (without a Quality, the lowest Qualities go first)."),
+        typer.Option(
+            "--prop", help="depletion: TYPE or TYPE:QUALITY lost (without a Quality, the lowest Qualities go first)."
+        ),
     ] = None,
     push: Annotated[
-        bool, typer.Option("--push", help="grit-loss: Push Your Limits, exhausting Grit icons (or a Plot Armor icon, permanently).")
+        bool,
+        typer.Option(
+            "--push", help="grit-loss: Push Your Limits, exhausting Grit icons (or a Plot Armor icon, permanently)."
+        ),
     ] = False,
     scar_slot: Annotated[
         list[int] | None,
-        typer.Option("--scar-slot", help="Table dice: the d10 for a Plot Armor Scar's slot (repeat for re-rolls onto a Specialty)."),
+        typer.Option(
+            "--scar-slot",
+            help="Table dice: the d10 for a Plot Armor Scar's slot (repeat for re-rolls onto a Specialty).",
+        ),
     ] = None,
     anomaly: Annotated[
         list[int] | None, typer.Option("--anomaly", help="Table dice: a d100 Anomaly for each Limit taken (repeat).")
@@ -75,6 +98,7 @@ def consequence(
     """
     from ..domain.errors import UnknownName
     from ..domain.showrunner.consequences import ConsequenceKind, PropChoice, option_problem
+    from ..domain.showrunner.events import ConsequenceSuffered
     from ..domain.showrunner.ladder import Difficulty
     from ..domain.showrunner.sheet import AbilityName
 
@@ -103,11 +127,22 @@ def consequence(
     ref = s.target()
     s.check_acting_for(ref, star)
     result = s.ledger.consequence(
-        ref, star, consequence_kind, chosen, count=count, ability=ability_name, hero_prop=hero_prop,
-        prop=prop_choice, push=push, faces=faces or None, by=s.recorded_by(ref),
+        ref,
+        star,
+        consequence_kind,
+        chosen,
+        count=count,
+        ability=ability_name,
+        hero_prop=hero_prop,
+        prop=prop_choice,
+        push=push,
+        faces=faces or None,
+        by=s.recorded_by(ref),
     )
     event = result.events[-1]
-    resolution = event.fact.resolution
+    suffered = event.fact
+    assert isinstance(suffered, ConsequenceSuffered)
+    resolution = suffered.resolution
     if as_json:
         print_json(
             {

@@ -20,6 +20,7 @@ from .errors import ExitCode, Refused
 from .options import JsonOption
 from .session import print_json, stdout_console
 
+
 def _script(rules_package: str, db: Path, cast: Path) -> list[list[str]]:
     """The ruleset's `examples/demo.txt`: one command a line, `{examples}` standing for the cast folder."""
     text = resources.files(rules_package).joinpath("examples", "demo.txt").read_text(encoding="utf-8")
@@ -39,7 +40,12 @@ def _copy_examples(rules_package: str, cast: Path) -> None:
 
 def demo(
     ruleset: Annotated[
-        str, typer.Option("--ruleset", help="Play the demo of this ruleset (`showrunner ruleset list`).", autocompletion=completion.rulesets)
+        str,
+        typer.Option(
+            "--ruleset",
+            help="Play the demo of this ruleset (`showrunner ruleset list`).",
+            autocompletion=completion.rulesets,
+        ),
     ] = "showrunner",
     keep: Annotated[
         Path | None, typer.Option("--keep", help="Keep the demo's database and key file in this folder.")
@@ -83,7 +89,9 @@ def demo(
                 buffer = io.StringIO()
                 with contextlib.redirect_stdout(buffer):
                     code = main([*argv[:2], *argv[2:], "--json"])
-                steps.append({"command": shown, "exit_code": int(code), "output": json.loads(buffer.getvalue() or "null")})
+                steps.append(
+                    {"command": shown, "exit_code": int(code), "output": json.loads(buffer.getvalue() or "null")}
+                )
             else:
                 console.rule(f"[bold cyan]$ {shown}", align="left")
                 code = main(argv)
@@ -103,8 +111,12 @@ def demo(
         # --campaign: the demo remembered its choice in its own config folder, not in yours.
         from ..ledger.registry import slug
 
-        title = next(argv[4] for argv in _script(rules.package, home / "demo.sqlite", cast) if argv[2:4] == ["campaign", "new"])
-        console.print(f"\nThe demo campaign is in {keep}: try `showrunner --db {keep / 'demo.sqlite'} --campaign {slug(title)} log`.")
+        title = next(
+            argv[4] for argv in _script(rules.package, home / "demo.sqlite", cast) if argv[2:4] == ["campaign", "new"]
+        )
+        console.print(
+            f"\nThe demo campaign is in {keep}: try `showrunner --db {keep / 'demo.sqlite'} --campaign {slug(title)} log`."
+        )
 
 
 def register(root: typer.Typer) -> None:

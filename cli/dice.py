@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -14,6 +14,8 @@ from .safe_text import markup
 from .session import print_json, session, stdout_console
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from ..projections.stats import GroupTest
 
 app = typer.Typer(
@@ -23,12 +25,12 @@ app = typer.Typer(
 )
 
 
-class SourceChoice(str, Enum):
+class SourceChoice(StrEnum):
     ledger = "ledger"
     table = "table"
 
 
-class ColourChoice(str, Enum):
+class ColourChoice(StrEnum):
     action = "action"
     opposition = "opposition"
     script = "script"
@@ -48,14 +50,19 @@ _STYLE = {
 def stats(
     ctx: typer.Context,
     star: Annotated[
-        str | None, typer.Option("--star", "-s", help="Only the dice this Star rolled.", autocompletion=completion.stars)
+        str | None,
+        typer.Option("--star", "-s", help="Only the dice this Star rolled.", autocompletion=completion.stars),
     ] = None,
     source: Annotated[
-        SourceChoice | None, typer.Option("--source", help="Only ledger dice (derived from the seed) or table dice (typed in).")
+        SourceChoice | None,
+        typer.Option("--source", help="Only ledger dice (derived from the seed) or table dice (typed in)."),
     ] = None,
     colour: Annotated[
         ColourChoice | None,
-        typer.Option("--colour", help="Only dice of this colour (Action includes Retake re-rolls; other: Spotlight, Anomaly, Scar slots…)."),
+        typer.Option(
+            "--colour",
+            help="Only dice of this colour (Action includes Retake re-rolls; other: Spotlight, Anomaly, Scar slots…).",
+        ),
     ] = None,
     rebuild: Annotated[
         bool, typer.Option("--rebuild", help="Drop the roll index and rebuild it from the whole log first.")
@@ -149,9 +156,7 @@ def stats(
     if total == 0:
         console.print(f"No dice rolled on {ref.campaign.name}/{ref.branch.name}{scope}{who} yet.", highlight=False)
         return
-    console.print(
-        f"[bold]{total}[/] dice on {ref.campaign.name}/{ref.branch.name}{scope}{who}", highlight=False
-    )
+    console.print(f"[bold]{total}[/] dice on {ref.campaign.name}/{ref.branch.name}{scope}{who}", highlight=False)
     for title, label, groups in (
         ("By die colour", "Colour", by_colour),
         ("By Star", "Star", by_star),
@@ -172,7 +177,7 @@ def _group_json(key: str, group: GroupTest) -> dict[str, Any]:
     return {key: group.group, **group.test.as_json()}
 
 
-def _table(title: str, label: str, groups: list[GroupTest], sides: int):  # type: ignore[no-untyped-def]
+def _table(title: str, label: str, groups: list[GroupTest], sides: int) -> Table:
     from rich.table import Table
 
     table = Table(title=title, title_justify="left")

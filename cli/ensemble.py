@@ -4,28 +4,36 @@ proximity and consent recorded), the Ensemble Backpack, Holdings, Ensemble XP an
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from .options import JsonOption, writes
 from .progress_common import Count, Reason, StarArg, pool, prop, quality_of, record, recording
 
+if TYPE_CHECKING:
+    from ..domain.showrunner.state import EnsemblePool
+
 app = typer.Typer(
     help="The Ensemble (10.3): the shared pool, the Ensemble Backpack, Holdings, Ensemble XP and Levels.",
     epilog="Example: showrunner ensemble spend Mara grit --present Tobias --consent Tobias",
     no_args_is_help=True,
 )
-PropArg = Annotated[str, typer.Argument(metavar="TYPE[:QUALITY]", help="A Prop Type and its Quality, e.g. Materials:HARD.")]
+PropArg = Annotated[
+    str, typer.Argument(metavar="TYPE[:QUALITY]", help="A Prop Type and its Quality, e.g. Materials:HARD.")
+]
 POOL_NAMES = ("grit", "retake", "spotlight", "plot_armor", "preparation")
 
 
-def ensemble_json(pool: Any) -> dict:
+def ensemble_json(pool: "EnsemblePool") -> dict[str, Any]:
     from ..domain.showrunner import ensemble as rules
 
     return {
         "pool": {name: {"current": getattr(pool, name), "max": getattr(pool, f"{name}_max")} for name in POOL_NAMES},
-        "xp": pool.xp, "xp_per_level": rules.ENSEMBLE_XP_PER_LEVEL, "level": pool.level, "max_level": rules.MAX_ENSEMBLE_LEVEL,
+        "xp": pool.xp,
+        "xp_per_level": rules.ENSEMBLE_XP_PER_LEVEL,
+        "level": pool.level,
+        "max_level": rules.MAX_ENSEMBLE_LEVEL,
         "benefits": list(pool.benefits),
         "backpack": [p.model_dump(mode="json") for p in pool.backpack],
         "backpack_slots": rules.ensemble_backpack_slots(pool),
@@ -61,18 +69,32 @@ def show(
     if as_json:
         print_json({"branch": ref.branch.name, "ensemble": doc})
         return
-    table = Table(title=f"Ensemble · {ref.branch.name} · Level {pool.level} ({pool.xp}/{doc['xp_per_level']} XP)",
-                  box=box.SIMPLE_HEAD, show_header=False)
+    table = Table(
+        title=f"Ensemble · {ref.branch.name} · Level {pool.level} ({pool.xp}/{doc['xp_per_level']} XP)",
+        box=box.SIMPLE_HEAD,
+        show_header=False,
+    )
     for name, (label, symbol, style) in INFLUENCE_SYMBOLS.items():
         current, most = doc["pool"][name]["current"], doc["pool"][name]["max"]
         table.add_row(f"{symbol} {label}", _track(min(current, most), most, symbol, style), f"{current}/{most}")
     table.add_row("Benefits", Text(", ".join(pool.benefits) or "none"), "")
-    table.add_row("Backpack", Text(", ".join(f"{p.count} {p.quality.value} {p.type.value}" for p in pool.backpack) or "empty"),
-                  f"{len({p.type for p in pool.backpack})}/{doc['backpack_slots']} slots")
-    table.add_row("Holdings", Text(", ".join(f"{h.name} ({h.quality.value}{', ' + h.kind if h.kind else ''})" for h in pool.holdings) or "none"),
-                  f"{len(pool.holdings)}/{doc['holding_slots']} slots")
-    montage = (f"running: {len(pool.montage.scenes)} scene(s) in Episode {pool.montage.episode}" if pool.montage is not None
-               else (f"shot in Episode {pool.montage_episode}" if pool.montage_episode else "none yet"))
+    table.add_row(
+        "Backpack",
+        Text(", ".join(f"{p.count} {p.quality.value} {p.type.value}" for p in pool.backpack) or "empty"),
+        f"{len({p.type for p in pool.backpack})}/{doc['backpack_slots']} slots",
+    )
+    table.add_row(
+        "Holdings",
+        Text(
+            ", ".join(f"{h.name} ({h.quality.value}{', ' + h.kind if h.kind else ''})" for h in pool.holdings) or "none"
+        ),
+        f"{len(pool.holdings)}/{doc['holding_slots']} slots",
+    )
+    montage = (
+        f"running: {len(pool.montage.scenes)} scene(s) in Episode {pool.montage.episode}"
+        if pool.montage is not None
+        else (f"shot in Episode {pool.montage_episode}" if pool.montage_episode else "none yet")
+    )
     table.add_row("Montage", montage, "")
     stdout_console().print(table)
 
@@ -80,12 +102,28 @@ def show(
 @app.command("spend")
 @writes
 def spend(
-    ctx: typer.Context, star: StarArg,
+    ctx: typer.Context,
+    star: StarArg,
     which: Annotated[str, typer.Argument(metavar="POOL", help="grit, retake, spotlight, plot_armor or preparation.")],
     amount: Annotated[int, typer.Option("--amount", "-n", min=1, help="How many points.")] = 1,
-    present: Annotated[list[str] | None, typer.Option("--present", metavar="STAR", help="A Cast member the Star is with (repeatable): at least half of the others.")] = None,
-    consent: Annotated[list[str] | None, typer.Option("--consent", metavar="STAR", help="A Cast member who agrees (repeatable; the spender may be one): at least half the Cast.")] = None,
-    reason: Reason = "", as_json: JsonOption = False,
+    present: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--present",
+            metavar="STAR",
+            help="A Cast member the Star is with (repeatable): at least half of the others.",
+        ),
+    ] = None,
+    consent: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--consent",
+            metavar="STAR",
+            help="A Cast member who agrees (repeatable; the spender may be one): at least half the Cast.",
+        ),
+    ] = None,
+    reason: Reason = "",
+    as_json: JsonOption = False,
 ) -> None:
     """Spend shared Influence from the Ensemble Pool, with proximity and consent recorded.
 
@@ -95,8 +133,13 @@ def spend(
 
     chosen = pool("POOL", which)
     s, ref, by = recording(ctx, star)
-    record(ref, lambda: progress.spend_ensemble(s.ledger, ref, star, chosen, amount, present_with=present or (),
-                                                consent=consent or (), reason=reason, by=by), as_json)
+    record(
+        ref,
+        lambda: progress.spend_ensemble(
+            s.ledger, ref, star, chosen, amount, present_with=present or (), consent=consent or (), reason=reason, by=by
+        ),
+        as_json,
+    )
 
 
 @app.command("stock")
@@ -132,9 +175,12 @@ def take(ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1, as_
 def holding(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The Holding: a Home Base, a ship, a workshop, a community.")],
-    quality: Annotated[str, typer.Option("--quality", "-q", help="Its Quality: NORMAL, HARD, FORMIDABLE or EPIC.")] = "NORMAL",
+    quality: Annotated[
+        str, typer.Option("--quality", "-q", help="Its Quality: NORMAL, HARD, FORMIDABLE or EPIC.")
+    ] = "NORMAL",
     kind: Annotated[str | None, typer.Option("--kind", help="What it is, e.g. 'Home Base'.")] = None,
-    reason: Reason = "", as_json: JsonOption = False,
+    reason: Reason = "",
+    as_json: JsonOption = False,
 ) -> None:
     """A Holding fills an empty Holding Slot (a Shop Montage buys one with 5 Money itself).
 
@@ -152,9 +198,19 @@ def holding(
 @writes
 def xp(
     ctx: typer.Context,
-    entertaining: Annotated[bool, typer.Option("--entertaining/--not-entertaining", help="Did the Cast work together to make the Show entertaining?")],
-    premise: Annotated[bool, typer.Option("--premise/--no-premise", help="Did the Cast actively pursue the Show's Premise(s)?")],
-    benefit: Annotated[list[str] | None, typer.Option("--benefit", metavar="NAME", help="The Ensemble Benefit unlocked at each new Level (repeatable).")] = None,
+    entertaining: Annotated[
+        bool,
+        typer.Option(
+            "--entertaining/--not-entertaining", help="Did the Cast work together to make the Show entertaining?"
+        ),
+    ],
+    premise: Annotated[
+        bool, typer.Option("--premise/--no-premise", help="Did the Cast actively pursue the Show's Premise(s)?")
+    ],
+    benefit: Annotated[
+        list[str] | None,
+        typer.Option("--benefit", metavar="NAME", help="The Ensemble Benefit unlocked at each new Level (repeatable)."),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """At the end of an Episode: 1 Ensemble XP per Yes (once per Episode); a new Level unlocks a
@@ -165,5 +221,10 @@ def xp(
     from ..ledger import progress
 
     s, ref, by = recording(ctx)
-    record(ref, lambda: progress.ensemble_xp(s.ledger, ref, entertaining=entertaining, premise=premise,
-                                             benefits=benefit or (), by=by), as_json)
+    record(
+        ref,
+        lambda: progress.ensemble_xp(
+            s.ledger, ref, entertaining=entertaining, premise=premise, benefits=benefit or (), by=by
+        ),
+        as_json,
+    )

@@ -70,12 +70,14 @@ def season_start(
 
     Example: showrunner season start 'The Drowned City'
     """
+    from ..domain.structure import SeasonStarted
     from ..ledger.structure import start_season
 
     s = session(ctx)
     ref = _director_target(s, "start a Season")
     result = start_season(s.ledger, ref, title, by=s.recorded_by(ref))
     fact = result.events[-1].fact
+    assert isinstance(fact, SeasonStarted)
     if as_json:
         print_json({"branch": ref.branch.name, "season": fact.number, "title": fact.title, "events": _versions(result)})
         return
@@ -89,12 +91,14 @@ def season_end(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
     Example: showrunner season end
     """
+    from ..domain.structure import SeasonEnded
     from ..ledger.structure import end_season
 
     s = session(ctx)
     ref = _director_target(s, "end a Season")
     result = end_season(s.ledger, ref, by=s.recorded_by(ref))
     fact = result.events[-1].fact
+    assert isinstance(fact, SeasonEnded)
     if as_json:
         print_json({"branch": ref.branch.name, "season": fact.number, "events": _versions(result)})
         return
@@ -115,20 +119,31 @@ def episode_start(
 
     Example: showrunner episode start 'The Flooded Vault'
     """
+    from ..domain.structure import EpisodeStarted
     from ..ledger.structure import start_episode
 
     s = session(ctx)
     ref = _director_target(s, "start an Episode")
     result = start_episode(s.ledger, ref, title, by=s.recorded_by(ref))
     fact = result.events[-1].fact
+    assert isinstance(fact, EpisodeStarted)
     if as_json:
-        print_json({"branch": ref.branch.name, "season": fact.season, "episode": fact.number, "title": fact.title,
-                    "events": _versions(result)})
+        print_json(
+            {
+                "branch": ref.branch.name,
+                "season": fact.season,
+                "episode": fact.number,
+                "title": fact.title,
+                "events": _versions(result),
+            }
+        )
         return
     console = stdout_console()
     for event in result.events[:-1]:
         console.print(f"#{event.version} {markup(event.fact.summary())}.")
-    console.print(f"#{result.events[-1].version} Episode {fact.number}{_quoted(fact.title)} started (Season {fact.season}).")
+    console.print(
+        f"#{result.events[-1].version} Episode {fact.number}{_quoted(fact.title)} started (Season {fact.season})."
+    )
 
 
 def _pairs(values: list[str] | None, option: str, example: str) -> list[tuple[str, str]]:
@@ -142,13 +157,18 @@ def _pairs(values: list[str] | None, option: str, example: str) -> list[tuple[st
 
 
 def _post_show_options(
-    acclaim: list[str] | None, bond: list[str] | None, grudge: list[str] | None,
-    entertaining: bool | None, premise: bool | None,
+    acclaim: list[str] | None,
+    bond: list[str] | None,
+    grudge: list[str] | None,
+    entertaining: bool | None,
+    premise: bool | None,
 ) -> dict[str, Any]:
     answers: dict[str, Any] = {"acclaim": [], "connections": [], "entertaining": entertaining, "premise": premise}
     for star, amount in _pairs(acclaim, "--acclaim", "Mara=1"):
         if not amount.isdigit():
-            raise UsageProblem(f"--acclaim takes a whole number of Acclaim after '=', like --acclaim 'Mara=1'; got {amount!r}")
+            raise UsageProblem(
+                f"--acclaim takes a whole number of Acclaim after '=', like --acclaim 'Mara=1'; got {amount!r}"
+            )
         answers["acclaim"].append({"star": star, "amount": int(amount)})
     for kind, values in (("bond", bond), ("grudge", grudge)):
         for star, target in _pairs(values, f"--{kind}", "Mara=Lady Shore"):
@@ -178,7 +198,9 @@ class _Asker:
 
     def connection(self, star: str) -> tuple[str, str] | None:
         while True:
-            answer = self.text(f"New Bond or Grudge for {markup(star)}? ('bond NAME', 'grudge NAME', or empty for none)")
+            answer = self.text(
+                f"New Bond or Grudge for {markup(star)}? ('bond NAME', 'grudge NAME', or empty for none)"
+            )
             if not answer:
                 return None
             kind, _, target = answer.partition(" ")
@@ -221,11 +243,35 @@ def _interactive(no_input: bool, as_json: bool) -> bool:
     return not no_input and not as_json and sys.stdin.isatty() and sys.stdout.isatty()
 
 
-AcclaimOption = Annotated[list[str] | None, typer.Option("--acclaim", metavar="STAR=N", help="Acclaim a Star earned in the Relationship Phase (repeatable).")]
-BondOption = Annotated[list[str] | None, typer.Option("--bond", metavar="STAR=NAME", help="A Star's new Bond, starting at NORMAL (one new Bond or Grudge per Star).")]
-GrudgeOption = Annotated[list[str] | None, typer.Option("--grudge", metavar="STAR=NAME", help="A Star's new Grudge, starting at NORMAL.")]
-EntertainingOption = Annotated[bool | None, typer.Option("--entertaining/--not-entertaining", help="Did the Cast work together to make the Show entertaining? (1 Ensemble XP if so)", show_default=False)]
-PremiseOption = Annotated[bool | None, typer.Option("--premise/--no-premise", help="Did the Cast actively pursue the Show's Premise(s)? (1 Ensemble XP if so)", show_default=False)]
+AcclaimOption = Annotated[
+    list[str] | None,
+    typer.Option("--acclaim", metavar="STAR=N", help="Acclaim a Star earned in the Relationship Phase (repeatable)."),
+]
+BondOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--bond", metavar="STAR=NAME", help="A Star's new Bond, starting at NORMAL (one new Bond or Grudge per Star)."
+    ),
+]
+GrudgeOption = Annotated[
+    list[str] | None, typer.Option("--grudge", metavar="STAR=NAME", help="A Star's new Grudge, starting at NORMAL.")
+]
+EntertainingOption = Annotated[
+    bool | None,
+    typer.Option(
+        "--entertaining/--not-entertaining",
+        help="Did the Cast work together to make the Show entertaining? (1 Ensemble XP if so)",
+        show_default=False,
+    ),
+]
+PremiseOption = Annotated[
+    bool | None,
+    typer.Option(
+        "--premise/--no-premise",
+        help="Did the Cast actively pursue the Show's Premise(s)? (1 Ensemble XP if so)",
+        show_default=False,
+    ),
+]
 NoInputOption = Annotated[bool, typer.Option("--no-input", help="Never ask: record only what the options say.")]
 
 
@@ -237,13 +283,21 @@ def _post_show_json(post_show: PostShow | None) -> dict[str, Any] | None:
 @writes
 def episode_end(
     ctx: typer.Context,
-    cliffhanger: Annotated[str | None, typer.Option("--cliffhanger", help="How the Episode ends: the Subplot revealed, the hook left hanging.")] = None,
+    cliffhanger: Annotated[
+        str | None,
+        typer.Option("--cliffhanger", help="How the Episode ends: the Subplot revealed, the hook left hanging."),
+    ] = None,
     acclaim: AcclaimOption = None,
     bond: BondOption = None,
     grudge: GrudgeOption = None,
     entertaining: EntertainingOption = None,
     premise: PremiseOption = None,
-    skip_post_show: Annotated[bool, typer.Option("--skip-post-show", help="Record no Post-Show answers now (`episode post-show` records them later).")] = False,
+    skip_post_show: Annotated[
+        bool,
+        typer.Option(
+            "--skip-post-show", help="Record no Post-Show answers now (`episode post-show` records them later)."
+        ),
+    ] = False,
     no_input: NoInputOption = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -255,15 +309,19 @@ def episode_end(
 
     Example: showrunner episode end --cliffhanger "Lady Shore's fleet is in the bay" --acclaim Mara=1 --bond "Tobias=the Harbourmaster" --entertaining --premise
     """
-    from ..domain.structure import PostShow, decide_end_episode
+    from ..domain.structure import EpisodeEnded, PostShow, decide_end_episode
     from ..ledger.structure import end_episode
     from ..ledger.verification import campaign_digest
 
     s = session(ctx)
     ref = _director_target(s, "end an Episode")
     answers = _post_show_options(acclaim, bond, grudge, entertaining, premise)
-    if skip_post_show and (answers["acclaim"] or answers["connections"] or entertaining is not None or premise is not None):
-        raise UsageProblem("--skip-post-show records no answers: leave out --acclaim, --bond, --grudge and the Ensemble questions")
+    if skip_post_show and (
+        answers["acclaim"] or answers["connections"] or entertaining is not None or premise is not None
+    ):
+        raise UsageProblem(
+            "--skip-post-show records no answers: leave out --acclaim, --bond, --grudge and the Ensemble questions"
+        )
     state = s.ledger.view(ref).state
     # Refuse (a closed Episode, an open Scene, an unknown Star) before any question is asked.
     decide_end_episode(state, "", PostShow.model_validate(answers))
@@ -275,19 +333,22 @@ def episode_end(
     whole = campaign_digest(s.ledger, ref.campaign)
     facts = [e.fact for e in ended.result.events]
     end_fact = facts[0]
+    assert isinstance(end_fact, EpisodeEnded)
     recorded_post_show = next((f.answers for f in facts if hasattr(f, "answers")), None)
     if as_json:
-        print_json({
-            "branch": ref.branch.name,
-            "season": end_fact.season,
-            "episode": end_fact.number,
-            "cliffhanger": end_fact.cliffhanger or None,
-            "post_show": _post_show_json(recorded_post_show),
-            "events": _versions(ended.result),
-            "digest": str(ended.digest),
-            "head": {"version": ended.digest.version, "hash": ended.digest.hash},
-            "campaign_digest": str(whole),
-        })
+        print_json(
+            {
+                "branch": ref.branch.name,
+                "season": end_fact.season,
+                "episode": end_fact.number,
+                "cliffhanger": end_fact.cliffhanger or None,
+                "post_show": _post_show_json(recorded_post_show),
+                "events": _versions(ended.result),
+                "digest": str(ended.digest),
+                "head": {"version": ended.digest.version, "hash": ended.digest.hash},
+                "campaign_digest": str(whole),
+            }
+        )
         return
     console = stdout_console()
     for event in ended.result.events:
@@ -313,7 +374,7 @@ def episode_post_show(
 
     Example: showrunner episode post-show --acclaim Mara=1 --grudge "Tobias=Lady Shore" --entertaining --no-premise
     """
-    from ..domain.structure import PostShow, check_post_show, decide_post_show
+    from ..domain.structure import PostShow, PostShowAnswered, check_post_show, decide_post_show
     from ..ledger.structure import answer_post_show
 
     s = session(ctx)
@@ -328,11 +389,19 @@ def episode_post_show(
         _ask_post_show(_Asker(stdout_console()), answers, stars, "")
     result = answer_post_show(s.ledger, ref, PostShow.model_validate(answers), by=s.recorded_by(ref))
     event = result.events[-1]
+    fact = event.fact
+    assert isinstance(fact, PostShowAnswered)
     if as_json:
-        print_json({"branch": ref.branch.name, "episode": event.fact.episode, "post_show": _post_show_json(event.fact.answers),
-                    "events": _versions(result)})
+        print_json(
+            {
+                "branch": ref.branch.name,
+                "episode": fact.episode,
+                "post_show": _post_show_json(fact.answers),
+                "events": _versions(result),
+            }
+        )
         return
-    stdout_console().print(f"#{event.version} {markup(event.fact.summary())}.", highlight=False)
+    stdout_console().print(f"#{event.version} {markup(fact.summary())}.", highlight=False)
 
 
 @episode_app.command("list")
@@ -351,12 +420,14 @@ def episode_list(ctx: typer.Context, as_json: JsonOption = False) -> None:
     shape = shape_of(e for e in s.ledger.events(ref) if visible(e, director=s.is_director))
     state = s.ledger.view(ref).state.structure
     if as_json:
-        print_json({
-            "campaign": ref.campaign.name,
-            "branch": ref.branch.name,
-            "now": state.model_dump(),
-            "episodes": [e.as_json() for e in shape.episodes],
-        })
+        print_json(
+            {
+                "campaign": ref.campaign.name,
+                "branch": ref.branch.name,
+                "now": state.model_dump(),
+                "episodes": [e.as_json() for e in shape.episodes],
+            }
+        )
         return
     table = Table(title=f"{ref.campaign.name}/{ref.branch.name}: {len(shape.episodes)} Episode(s)")
     for column in ("Episode", "Season", "title", "Scenes", "events", "Cliffhanger"):
@@ -383,6 +454,7 @@ def scene_start(
 
     Example: showrunner scene start --location 'the Customs House' --goal 'crack the flooded vault' --aesthetic 'neon rain'
     """
+    from ..domain.structure import SceneStarted
     from ..ledger.structure import start_scene
 
     s = session(ctx)
@@ -390,9 +462,19 @@ def scene_start(
     result = start_scene(s.ledger, ref, goal=goal, location=location, aesthetic=aesthetic, by=s.recorded_by(ref))
     event = result.events[-1]
     fact = event.fact
+    assert isinstance(fact, SceneStarted)
     if as_json:
-        print_json({"branch": ref.branch.name, "episode": fact.episode, "scene": fact.number, "goal": fact.goal,
-                    "location": fact.location, "aesthetic": fact.aesthetic, "events": _versions(result)})
+        print_json(
+            {
+                "branch": ref.branch.name,
+                "episode": fact.episode,
+                "scene": fact.number,
+                "goal": fact.goal,
+                "location": fact.location,
+                "aesthetic": fact.aesthetic,
+                "events": _versions(result),
+            }
+        )
         return
     stdout_console().print(f"#{event.version} {markup(fact.summary())}.", highlight=False)
 
@@ -404,17 +486,26 @@ def scene_end(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
     Example: showrunner scene end
     """
+    from ..domain.structure import SceneEnded
     from ..ledger.structure import end_scene
 
     s = session(ctx)
     ref = _director_target(s, "end a Scene")
     result = end_scene(s.ledger, ref, by=s.recorded_by(ref))
     event = result.events[-1]
+    fact = event.fact
+    assert isinstance(fact, SceneEnded)
     if as_json:
-        print_json({"branch": ref.branch.name, "episode": event.fact.episode, "scene": event.fact.number,
-                    "events": _versions(result)})
+        print_json(
+            {
+                "branch": ref.branch.name,
+                "episode": fact.episode,
+                "scene": fact.number,
+                "events": _versions(result),
+            }
+        )
         return
-    stdout_console().print(f"#{event.version} {markup(event.fact.summary())}.", highlight=False)
+    stdout_console().print(f"#{event.version} {markup(fact.summary())}.", highlight=False)
 
 
 def register(root: typer.Typer) -> None:

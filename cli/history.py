@@ -6,8 +6,8 @@ from typing import Annotated
 
 import typer
 
-from .errors import Refused, UsageProblem
 from . import completion
+from .errors import Refused, UsageProblem
 from .options import JsonOption
 from .safe_text import markup
 from .session import print_json, session, stdout_console
@@ -18,7 +18,9 @@ def log(
     types: Annotated[
         list[str] | None, typer.Option("--type", "-t", help="Only events of this type (repeatable), e.g. StarJoined.")
     ] = None,
-    star: Annotated[str | None, typer.Option("--star", "-s", help="Only events about this Star.", autocompletion=completion.stars)] = None,
+    star: Annotated[
+        str | None, typer.Option("--star", "-s", help="Only events about this Star.", autocompletion=completion.stars)
+    ] = None,
     page: Annotated[int, typer.Option("--page", "-p", min=1, help="Page number, counted from 1.")] = 1,
     per_page: Annotated[int, typer.Option("--per-page", "-n", min=1, max=10000, help="Events per page.")] = 50,
     as_json: JsonOption = False,
@@ -67,7 +69,13 @@ def log(
     table.add_column("what")
     for r in shown:
         what = markup(r.summary) + (" [dim](director only)[/]" if r.visibility == "director" else "")
-        table.add_row(str(r.version), markup(r.timestamp[:19].replace("T", " ")), markup(r.type), markup(r.recorded_by, lines=False), what)
+        table.add_row(
+            str(r.version),
+            markup(r.timestamp[:19].replace("T", " ")),
+            markup(r.type),
+            markup(r.recorded_by, lines=False),
+            what,
+        )
     stdout_console().print(table)
 
 
@@ -97,7 +105,17 @@ def show(
         print_json({"branch": ref.branch.name, "event": doc})
         return
     head = Table.grid(padding=(0, 2))
-    for key in ("version", "type", "topic", "timestamp", "recorded_by", "visibility", "command_id", "prev_hash", "hash"):
+    for key in (
+        "version",
+        "type",
+        "topic",
+        "timestamp",
+        "recorded_by",
+        "visibility",
+        "command_id",
+        "prev_hash",
+        "hash",
+    ):
         head.add_row(f"[bold]{key}[/]", markup(str(doc[key]), lines=False))
     stdout_console().print(
         Panel(Group(head, Pretty(doc["payload"], expand_all=True)), title=f"#{event.version} {event.type_name}")
@@ -116,7 +134,7 @@ def replay(
     from rich.table import Table
 
     from ..domain.rulesets import ruleset_of
-    from .render_character import render_character
+    from .render_character import character_json, render_character
 
     s = session(ctx)
     ref = s.target()
@@ -130,7 +148,7 @@ def replay(
                 "hash": view.head_hash,
                 "pitch": state.pitch.model_dump(mode="json") if state.pitch else None,
                 "ruleset": state.pitch.ruleset if state.pitch else None,
-                "stars": {x.name: x.model_dump(mode="json") for x in state.roster().values()},
+                "stars": {x.name: character_json(x) for x in state.roster().values()},
                 "state": state.model_dump(mode="json", exclude={"pitch"}),
             }
         )
@@ -145,7 +163,12 @@ def replay(
         ensemble = Table(title="Ensemble Pool")
         for column in ("Grit ♥", "Retake ↺", "Spotlight ☼", "Plot Armor ☠", "Preparation □"):
             ensemble.add_column(column, justify="center")
-        ensemble.add_row(*(f"{getattr(e, k)}/{getattr(e, k + '_max')}" for k in ("grit", "retake", "spotlight", "plot_armor", "preparation")))
+        ensemble.add_row(
+            *(
+                f"{getattr(e, k)}/{getattr(e, k + '_max')}"
+                for k in ("grit", "retake", "spotlight", "plot_armor", "preparation")
+            )
+        )
         console.print(ensemble)
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from enum import Enum
-from typing import Annotated
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -12,8 +12,12 @@ from .options import JsonOption, writes
 from .safe_text import markup
 from .session import print_json, session, stdout_console
 
+if TYPE_CHECKING:
+    from ..ledger.service import BranchRef, CommandResult
+    from .session import Session
 
-class PoolChoice(str, Enum):
+
+class PoolChoice(StrEnum):
     grit = "grit"
     retake = "retake"
     spotlight = "spotlight"
@@ -33,7 +37,9 @@ def spend(
     star: StarArg,
     pool: PoolArg,
     amount: AmountOpt = 1,
-    push: Annotated[bool, typer.Option("--push", help="Push Your Limits: pay what the pool lacks by exhausting icons.")] = False,
+    push: Annotated[
+        bool, typer.Option("--push", help="Push Your Limits: pay what the pool lacks by exhausting icons.")
+    ] = False,
     reason: ReasonOpt = "",
     as_json: JsonOption = False,
 ) -> None:
@@ -68,7 +74,7 @@ def regain(
     _report(s, ref, result, as_json)
 
 
-def _report(s, ref, result, as_json: bool) -> None:
+def _report(s: Session, ref: BranchRef, result: CommandResult, as_json: bool) -> None:
     event = result.events[-1]
     if as_json:
         print_json(

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -11,12 +12,22 @@ from .options import JsonOption
 from .progress import progress_bar
 from .session import print_json, session, stderr_console, stdout_console
 
+if TYPE_CHECKING:
+    from ..ledger.integrity import CampaignDigest, Digest, Problem, VerifyReport
+    from ..ledger.registry import CampaignEntry
+    from ..ledger.verification import CampaignReport
+    from .session import Session
+
 
 def head(
     ctx: typer.Context,
     whole_campaign: Annotated[
         bool,
-        typer.Option("--campaign-digest", "--campaign", help="Print the campaign digest instead: every branch's name, fork point and head under one hash."),
+        typer.Option(
+            "--campaign-digest",
+            "--campaign",
+            help="Print the campaign digest instead: every branch's name, fork point and head under one hash.",
+        ),
     ] = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -35,13 +46,28 @@ def head(
     if whole_campaign:
         digest = campaign_digest(s.ledger, ref.campaign)
         if as_json:
-            print_json({"campaign": ref.campaign.name, "versions": list(digest.versions), "hash": digest.hash, "digest": str(digest)})
+            print_json(
+                {
+                    "campaign": ref.campaign.name,
+                    "versions": list(digest.versions),
+                    "hash": digest.hash,
+                    "digest": str(digest),
+                }
+            )
             return
         stdout_console().print(str(digest), highlight=False, soft_wrap=True)
         return
     branch_digest = s.ledger.head(ref)
     if as_json:
-        print_json({"campaign": ref.campaign.name, "branch": ref.branch.name, "version": branch_digest.version, "hash": branch_digest.hash, "digest": str(branch_digest)})
+        print_json(
+            {
+                "campaign": ref.campaign.name,
+                "branch": ref.branch.name,
+                "version": branch_digest.version,
+                "hash": branch_digest.hash,
+                "digest": str(branch_digest),
+            }
+        )
         return
     stdout_console().print(str(branch_digest), highlight=False, soft_wrap=True)
 
@@ -63,7 +89,10 @@ def verify(
     ] = False,
     drop_bad_snapshots: Annotated[
         bool,
-        typer.Option("--drop-bad-snapshots", help="First delete snapshots that are misplaced or do not match their events (they are only a cache)."),
+        typer.Option(
+            "--drop-bad-snapshots",
+            help="First delete snapshots that are misplaced or do not match their events (they are only a cache).",
+        ),
     ] = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -98,7 +127,7 @@ def verify(
         _verify_branch(s, kept_branch, drop_bad_snapshots, as_json)
 
 
-def _verify_branch(s, kept, drop: bool, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+def _verify_branch(s: Session, kept: Digest | None, drop: bool, as_json: bool) -> None:
     from ..ledger.verification import drop_bad_snapshots, verify_branch
 
     ref = s.target()
@@ -131,7 +160,7 @@ def _verify_branch(s, kept, drop: bool, as_json: bool) -> None:  # type: ignore[
         raise typer.Exit(ExitCode.REFUSED)
 
 
-def _verify_campaign(s, kept, drop: bool, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+def _verify_campaign(s: Session, kept: CampaignDigest, drop: bool, as_json: bool) -> None:
     from ..ledger.verification import verify_campaign
 
     campaign = s.ledger.campaign(s.campaign_name())
@@ -141,10 +170,15 @@ def _verify_campaign(s, kept, drop: bool, as_json: bool) -> None:  # type: ignor
     read_models = _read_model_problem(s)
     ok = report.ok and read_models is None
     if as_json:
-        print_json({
-            **_campaign_doc(report), "ok": ok, "against": str(kept), "dropped_snapshots": dropped,
-            "read_models": {"problem": _problem_doc(read_models)},
-        })
+        print_json(
+            {
+                **_campaign_doc(report),
+                "ok": ok,
+                "against": str(kept),
+                "dropped_snapshots": dropped,
+                "read_models": {"problem": _problem_doc(read_models)},
+            }
+        )
     else:
         _say_dropped(dropped)
         _say_campaign(report)
@@ -158,7 +192,7 @@ def _verify_campaign(s, kept, drop: bool, as_json: bool) -> None:  # type: ignor
         raise typer.Exit(ExitCode.REFUSED)
 
 
-def _verify_all(s, drop: bool, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+def _verify_all(s: Session, drop: bool, as_json: bool) -> None:
     from ..ledger.verification import verify_catalog, verify_everything
 
     campaigns = s.ledger.campaigns() if verify_catalog(s.ledger)[1] is None else []
@@ -175,7 +209,9 @@ def _verify_all(s, drop: bool, as_json: bool) -> None:  # type: ignore[no-untype
                 "storage": {"problem": _problem_doc(report.storage_problem)},
                 "read_models": {"problem": _problem_doc(read_models)},
                 "catalog": {"checked": report.catalog_checked, "problem": _problem_doc(report.catalog_problem)},
-                "campaigns": [{**_campaign_doc(c), "dropped_snapshots": dropped.get(c.campaign, [])} for c in report.campaigns],
+                "campaigns": [
+                    {**_campaign_doc(c), "dropped_snapshots": dropped.get(c.campaign, [])} for c in report.campaigns
+                ],
             }
         )
     else:
@@ -199,7 +235,7 @@ def _verify_all(s, drop: bool, as_json: bool) -> None:  # type: ignore[no-untype
         raise typer.Exit(ExitCode.REFUSED)
 
 
-def _read_model_problem(s):  # type: ignore[no-untyped-def]
+def _read_model_problem(s: Session) -> Problem | None:
     """The SQL read models (the roll index of `dice stats`) against the log they are built from."""
     from ..ledger.integrity import Problem
     from ..projections import roll_index  # SQLAlchemy: paid by verify, not by every command
@@ -212,16 +248,18 @@ def _read_model_problem(s):  # type: ignore[no-untyped-def]
     return Problem(0, message, "read-model") if message is not None else None
 
 
-def _events_in(s, campaign) -> int:  # type: ignore[no-untyped-def]
+def _events_in(s: Session, campaign: CampaignEntry) -> int:
     from ..ledger.errors import LedgerError
 
     try:
-        return sum(s.ledger.head(s.ledger.resolve(campaign, b.name)).version for b in s.ledger.registered_branches(campaign))
+        return sum(
+            s.ledger.head(s.ledger.resolve(campaign, b.name)).version for b in s.ledger.registered_branches(campaign)
+        )
     except LedgerError:
         return 0  # the verification itself names what is damaged
 
 
-def _drop_in_campaign(s, campaign) -> list[str]:  # type: ignore[no-untyped-def]
+def _drop_in_campaign(s: Session, campaign: CampaignEntry) -> list[str]:
     from ..ledger.errors import LedgerError
     from ..ledger.verification import drop_bad_snapshots
 
@@ -235,11 +273,11 @@ def _drop_in_campaign(s, campaign) -> list[str]:  # type: ignore[no-untyped-def]
     return dropped
 
 
-def _problem_doc(problem) -> dict | None:  # type: ignore[no-untyped-def]
+def _problem_doc(problem: Problem | None) -> dict[str, Any] | None:
     return {"version": problem.version, "scope": problem.scope, "message": problem.message} if problem else None
 
 
-def _branch_doc(report) -> dict:  # type: ignore[no-untyped-def]
+def _branch_doc(report: VerifyReport) -> dict[str, Any]:
     return {
         "branch": report.branch,
         "ok": report.ok,
@@ -249,7 +287,7 @@ def _branch_doc(report) -> dict:  # type: ignore[no-untyped-def]
     }
 
 
-def _campaign_doc(report) -> dict:  # type: ignore[no-untyped-def]
+def _campaign_doc(report: CampaignReport) -> dict[str, Any]:
     return {
         "campaign": report.campaign,
         "ok": report.ok,
@@ -260,7 +298,7 @@ def _campaign_doc(report) -> dict:  # type: ignore[no-untyped-def]
     }
 
 
-def _say_campaign(report) -> None:  # type: ignore[no-untyped-def]
+def _say_campaign(report: CampaignReport) -> None:
     problems = [report.registry.problem, report.problem]
     problems += [b.problem for b in report.branches]
     for problem in problems:
@@ -268,7 +306,7 @@ def _say_campaign(report) -> None:  # type: ignore[no-untyped-def]
             _say_failed(problem)
 
 
-def _say_failed(problem) -> None:  # type: ignore[no-untyped-def]
+def _say_failed(problem: Problem) -> None:
     from rich.markup import escape
 
     where = f" at event #{problem.version}" if problem.scope == "event" else ""
@@ -276,10 +314,12 @@ def _say_failed(problem) -> None:  # type: ignore[no-untyped-def]
     stderr_console().print(f"[red]FAILED[/]{where}: {escape(problem.message)}", soft_wrap=True, highlight=False)
 
 
-def _say_dropped(versions: list, campaign: str | None = None) -> None:  # type: ignore[type-arg]
+def _say_dropped(versions: Sequence[int | str], campaign: str | None = None) -> None:
     if versions:
         where = f" in {campaign}" if campaign else ""
-        stderr_console().print(f"Dropped bad snapshots{where} at " + ", ".join(f"#{v}" if isinstance(v, int) else v for v in versions))
+        stderr_console().print(
+            f"Dropped bad snapshots{where} at " + ", ".join(f"#{v}" if isinstance(v, int) else v for v in versions)
+        )
 
 
 def register(root: typer.Typer) -> None:

@@ -8,14 +8,37 @@ from typing import Annotated
 
 import typer
 
-from . import branch, campaign, demo, history, influence, integrity, notes, star, transfer
-from . import audit, check, seed
-from . import dice
-from . import consequence
-from . import episode, recap, timeline
-from . import ruleset
-from . import actor, cast, oracle, sequence, subplot, threat
-from . import acclaim, ensemble, montage, prop, relationship
+from . import (
+    acclaim,
+    actor,
+    audit,
+    branch,
+    campaign,
+    cast,
+    check,
+    consequence,
+    demo,
+    dice,
+    ensemble,
+    episode,
+    history,
+    influence,
+    integrity,
+    montage,
+    notes,
+    oracle,
+    prop,
+    recap,
+    relationship,
+    ruleset,
+    seed,
+    sequence,
+    star,
+    subplot,
+    threat,
+    timeline,
+    transfer,
+)
 from .errors import ExitCode, classify
 from .ruleset_commands import WithRulesetGroups
 from .session import Session
@@ -50,19 +73,35 @@ def main_options(
     ctx: typer.Context,
     db: Annotated[
         str | None,
-        typer.Option("--db", help="Database: a SQLite path or a postgresql:// URL.", envvar="SHOWRUNNER_DB", show_envvar=True),
+        typer.Option(
+            "--db", help="Database: a SQLite path or a postgresql:// URL.", envvar="SHOWRUNNER_DB", show_envvar=True
+        ),
     ] = None,
     campaign_name: Annotated[
         str | None,
-        typer.Option("--campaign", "-c", help="Campaign name (default: the one chosen with `campaign use`).", envvar="SHOWRUNNER_CAMPAIGN"),
+        typer.Option(
+            "--campaign",
+            "-c",
+            help="Campaign name (default: the one chosen with `campaign use`).",
+            envvar="SHOWRUNNER_CAMPAIGN",
+        ),
     ] = None,
     branch_name: Annotated[
         str | None,
-        typer.Option("--branch", "-b", help="Branch name (default: the one chosen with `branch use`, else main).", envvar="SHOWRUNNER_BRANCH"),
+        typer.Option(
+            "--branch",
+            "-b",
+            help="Branch name (default: the one chosen with `branch use`, else main).",
+            envvar="SHOWRUNNER_BRANCH",
+        ),
     ] = None,
     identity: Annotated[
         str,
-        typer.Option("--as", help="Who is at the keyboard: 'director' or a Star's name. Stars see only public events.", envvar="SHOWRUNNER_AS"),
+        typer.Option(
+            "--as",
+            help="Who is at the keyboard: 'director' or a Star's name. Stars see only public events.",
+            envvar="SHOWRUNNER_AS",
+        ),
     ] = "director",
 ) -> None:
     ctx.obj = Session(db=db, campaign=campaign_name, branch=branch_name, identity=identity)

@@ -6,7 +6,7 @@ No `from __future__ import annotations` here: typer reads the option annotations
 """
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeAlias
 
 import typer
 
@@ -24,16 +24,46 @@ from .progress_common import (
     record,
     recording,
 )
-from .world_common import ActionFaces, AnomalyFaces, Grit, Keep, OppositionFaces, Push, ScriptFaces, Specialty
-from .world_common import faces_option, parse_faces
+from .world_common import (
+    ActionFaces,
+    AnomalyFaces,
+    Grit,
+    Keep,
+    OppositionFaces,
+    Push,
+    ScriptFaces,
+    Specialty,
+    faces_option,
+    parse_faces,
+)
 
 app = typer.Typer(
     help="A Montage Sequence (9): start it once per Episode, shoot its scenes, stop it.",
     epilog="Example: showrunner montage scene practice --lead Mara --ability fight --claim 'Mara,prop=Money'",
     no_args_is_help=True,
 )
-ACTIONS = ("practice", "rest", "inspire", "motivate", "meditate", "plan", "heal", "design", "repair", "improve",
-           "recycle", "refine", "assemble", "craft", "upgrade", "shop", "hire", "scavenge", "train", "employment")
+ACTIONS = (
+    "practice",
+    "rest",
+    "inspire",
+    "motivate",
+    "meditate",
+    "plan",
+    "heal",
+    "design",
+    "repair",
+    "improve",
+    "recycle",
+    "refine",
+    "assemble",
+    "craft",
+    "upgrade",
+    "shop",
+    "hire",
+    "scavenge",
+    "train",
+    "employment",
+)
 CLAIM_HELP = (
     "Who benefits and what they pay (repeatable, in priority order: a Partial Success pays only the first). "
     "STAR or 'ensemble' (an Influence Montage refreshing the shared pool), then comma-separated key=value: "
@@ -43,7 +73,10 @@ CLAIM_HELP = (
 )
 FLAGS = {**CHECK_FLAGS, "montage_benefit": "--benefit"}
 
-BenefitFaces = faces_option("--benefit", "The d6s of the benefits, claim by claim (2 each on a Highlight).")
+BenefitFaces: TypeAlias = Annotated[
+    list[str] | None, faces_option("--benefit", "The d6s of the benefits, claim by claim (2 each on a Highlight).")
+]
+
 
 @app.command("start")
 @writes
@@ -97,7 +130,9 @@ def _claim(value: str) -> Any:
                 raise UsageProblem(f"--claim {key}: '{raw}' is not a number")
             fields[key] = int(raw)
         else:
-            raise UsageProblem(f"--claim: unknown key '{key}' (payer, prop, quality, hero_prop, abilities, convert, into, at_most, extra_props; or JSON)")
+            raise UsageProblem(
+                f"--claim: unknown key '{key}' (payer, prop, quality, hero_prop, abilities, convert, into, at_most, extra_props; or JSON)"
+            )
     return Claim(**fields)
 
 
@@ -107,9 +142,19 @@ def scene(
     ctx: typer.Context,
     action: Annotated[str, typer.Argument(help="The Montage Action: " + ", ".join(ACTIONS) + ".")],
     lead: Annotated[str, typer.Option("--lead", "-l", help="The Star who leads the scene and rolls its check.")],
-    claim: Annotated[list[str] | None, typer.Option("--claim", metavar="STAR[,key=value…]|JSON", help=CLAIM_HELP)] = None,
-    with_ability: Annotated[str | None, typer.Option("--ability", "-a", help="The Ability of an action any Ability may lead (Practice, Employment).")] = None,
-    tier: Annotated[str | None, typer.Option("--tier", metavar="QUALITY", help="Repair and Improve: the Hero Props' Tier; Upgrade: the new Quality.")] = None,
+    claim: Annotated[
+        list[str] | None, typer.Option("--claim", metavar="STAR[,key=value…]|JSON", help=CLAIM_HELP)
+    ] = None,
+    with_ability: Annotated[
+        str | None,
+        typer.Option("--ability", "-a", help="The Ability of an action any Ability may lead (Practice, Employment)."),
+    ] = None,
+    tier: Annotated[
+        str | None,
+        typer.Option(
+            "--tier", metavar="QUALITY", help="Repair and Improve: the Hero Props' Tier; Upgrade: the new Quality."
+        ),
+    ] = None,
     result: Outcome = None,
     specialty: Specialty = None,
     grit: Grit = 0,
@@ -139,24 +184,49 @@ def scene(
     level: Quality | None = quality_of("--tier", tier) if tier is not None else None
     used = ability("--ability", with_ability) if with_ability is not None else None
     given = outcome("--outcome", result)
-    faces = parse_faces({
-        "action": ("--action", action_faces, 6), "opposition": ("--opposition-dice", opposition_faces, 6),
-        "script": ("--script", script_faces, 6), "anomaly": ("--anomaly", anomaly, 100),
-        "montage_benefit": ("--benefit", benefit, 6),
-    })
+    faces = parse_faces(
+        {
+            "action": ("--action", action_faces, 6),
+            "opposition": ("--opposition-dice", opposition_faces, 6),
+            "script": ("--script", script_faces, 6),
+            "anomaly": ("--anomaly", anomaly, 100),
+            "montage_benefit": ("--benefit", benefit, 6),
+        }
+    )
     if given is not None and (specialty or grit or keep or push or any(p in faces for p in CHECK_FLAGS)):
         raise UsageProblem("--outcome gives the check's result: its spends and dice flags have nothing to roll")
     s, ref, by = recording(ctx, lead)
     options = check_options(specialty, grit, keep, push)
-    record(ref, lambda: progress.shoot_scene(s.ledger, ref, chosen, lead, claims, tier=level, ability=used, check=options,
-                                             outcome=given, faces=faces or None, by=by), as_json, FLAGS)
+    record(
+        ref,
+        lambda: progress.shoot_scene(
+            s.ledger,
+            ref,
+            chosen,
+            lead,
+            claims,
+            tier=level,
+            ability=used,
+            check=options,
+            outcome=given,
+            faces=faces or None,
+            by=by,
+        ),
+        as_json,
+        FLAGS,
+    )
 
 
 @app.command("stop")
 @writes
 def stop(
     ctx: typer.Context,
-    free_prop: Annotated[list[str] | None, typer.Option("--free-prop", metavar="STAR=TYPE", help="Prop Mastery: the Type of a Star's free NORMAL Prop (repeatable).")] = None,
+    free_prop: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--free-prop", metavar="STAR=TYPE", help="Prop Mastery: the Type of a Star's free NORMAL Prop (repeatable)."
+        ),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Stop the Montage Sequence: every Star gains the benefit of each Mastery they hold.
@@ -191,19 +261,33 @@ def show(ctx: typer.Context, as_json: JsonOption = False) -> None:
     pool = ensemble_of(s.ledger, ref)
     sequence = pool.montage
     if as_json:
-        print_json({"branch": ref.branch.name, "montage_episode": pool.montage_episode,
-                    "montage": sequence.model_dump(mode="json") if sequence is not None else None,
-                    "next_opposition": len(sequence.scenes) + 1 if sequence is not None else None})
+        print_json(
+            {
+                "branch": ref.branch.name,
+                "montage_episode": pool.montage_episode,
+                "montage": sequence.model_dump(mode="json") if sequence is not None else None,
+                "next_opposition": len(sequence.scenes) + 1 if sequence is not None else None,
+            }
+        )
         return
     console = stdout_console()
     if sequence is None:
         done = f"; the Cast shot one in Episode {pool.montage_episode}" if pool.montage_episode else ""
         console.print(f"No Montage Sequence is running{done}.")
         return
-    table = Table(title=f"Montage Sequence · Episode {sequence.episode} · next scene faces {len(sequence.scenes) + 1} Opposition")
+    table = Table(
+        title=f"Montage Sequence · Episode {sequence.episode} · next scene faces {len(sequence.scenes) + 1} Opposition"
+    )
     for column in ("#", "Action", "Lead", "Difficulty", "Opposition", "Result", "Benefits"):
         table.add_column(column)
     for shot in sequence.scenes:
-        table.add_row(str(shot.number), shot.action.value.title(), markup(shot.lead, lines=False), shot.difficulty.value,
-                      str(shot.opposition), shot.outcome.label, markup("\n".join(shot.lines)))
+        table.add_row(
+            str(shot.number),
+            shot.action.value.title(),
+            markup(shot.lead, lines=False),
+            shot.difficulty.value,
+            str(shot.opposition),
+            shot.outcome.label,
+            markup("\n".join(shot.lines)),
+        )
     console.print(table)

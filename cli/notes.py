@@ -15,7 +15,9 @@ from .session import print_json, session, stdout_console
 def note(
     ctx: typer.Context,
     text: Annotated[str, typer.Argument(help="The note.")],
-    private: Annotated[bool, typer.Option("--private", help="Director only: no Star's log or export shows it.")] = False,
+    private: Annotated[
+        bool, typer.Option("--private", help="Director only: no Star's log or export shows it.")
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Record a line of narration, or (Director only) a private note.

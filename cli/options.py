@@ -10,9 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-JsonOption = Annotated[
-    bool, typer.Option("--json", help="Print one JSON document on stdout instead of tables.")
-]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout instead of tables.")]
 
 
 def _command_id(value: str | None) -> str | None:
@@ -46,7 +44,10 @@ def writes(command: Callable[..., Any]) -> Callable[..., Any]:
     """A command that records: it takes `--command-id`, and the ledger commands it runs record
     under that id. A replay says so on stderr (and `"replayed": true` in its `--json`)."""
     signature = inspect.signature(command, eval_str=True)
-    parameters = [*signature.parameters.values(), inspect.Parameter(_GIVEN, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=CommandIdOption)]
+    parameters = [
+        *signature.parameters.values(),
+        inspect.Parameter(_GIVEN, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=CommandIdOption),
+    ]
 
     @functools.wraps(command)
     def recording(*args: Any, **kwargs: Any) -> Any:
@@ -57,9 +58,11 @@ def writes(command: Callable[..., Any]) -> Callable[..., Any]:
         if given.replayed is not None:
             first, last = given.replayed
             where = f"#{first}" if first == last else f"#{first}-#{last}"
-            sys.stderr.write(f"showrunner: command id '{given.id}' was already recorded as {where}; nothing new was recorded\n")
+            sys.stderr.write(
+                f"showrunner: command id '{given.id}' was already recorded as {where}; nothing new was recorded\n"
+            )
         return result
 
-    recording.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    recording.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]  # inspect.signature (so typer) reads it; a function's type does not declare it
     recording.__annotations__ = {p.name: p.annotation for p in parameters}
     return recording

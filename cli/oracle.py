@@ -4,7 +4,7 @@ Consequence Menu, and the Writer's Turn.
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, TypeAlias
 
 import typer
 
@@ -15,14 +15,17 @@ from .subplot import FLAGS as SUBPLOT_FLAGS
 from .subplot import WritersDice, writers_dice
 from .world_common import difficulty, director_only, faces_option, parse_faces, recording, report
 
+if TYPE_CHECKING:
+    from ..domain.showrunner.solorunner import PlanStep
+
 app = typer.Typer(
     help="Solorunner: the Oracle, the Consequence Menu and the Writer's Turn (Chapter 14).",
     epilog="Example: showrunner oracle ask 'Is the harbourmaster lying?' -d HARD",
     no_args_is_help=True,
 )
 
-OracleDice = faces_option("--oracle", "The 2d6 of the Oracle, e.g. 5,3.")
-MenuDice = faces_option("--menu", "The 2d10 on the Consequence Menu, e.g. 5,7.")
+OracleDice: TypeAlias = Annotated[list[str] | None, faces_option("--oracle", "The 2d6 of the Oracle, e.g. 5,3.")]
+MenuDice: TypeAlias = Annotated[list[str] | None, faces_option("--menu", "The 2d10 on the Consequence Menu, e.g. 5,7.")]
 
 
 @app.command("ask")
@@ -30,7 +33,9 @@ MenuDice = faces_option("--menu", "The 2d10 on the Consequence Menu, e.g. 5,7.")
 def ask(
     ctx: typer.Context,
     question: Annotated[str, typer.Argument(help="A Yes/No question.")],
-    level: Annotated[str, typer.Option("--difficulty", "-d", help="EASY (extremely likely) to EPIC (extremely unlikely).")] = "NORMAL",
+    level: Annotated[
+        str, typer.Option("--difficulty", "-d", help="EASY (extremely likely) to EPIC (extremely unlikely).")
+    ] = "NORMAL",
     oracle: OracleDice = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -38,22 +43,30 @@ def ask(
 
     Example: showrunner oracle ask 'Is the harbourmaster lying?' -d HARD
     """
+    from ..domain.showrunner.world_events import OracleAnswered
     from ..ledger import world
 
     chosen = difficulty("--difficulty", level, easy=True)
     faces = parse_faces({"oracle": ("--oracle", oracle, 6)})
     s = session(ctx)
     ref = s.target()
-    result = recording(lambda: world.ask_oracle(s.ledger, ref, question, chosen, faces=faces or None,
-                                                by=s.recorded_by(ref)), {"oracle": "--oracle"})
-    report(ref, result, as_json, answer=result.events[-1].fact.answer)
+    result = recording(
+        lambda: world.ask_oracle(s.ledger, ref, question, chosen, faces=faces or None, by=s.recorded_by(ref)),
+        {"oracle": "--oracle"},
+    )
+    fact = result.events[-1].fact
+    assert isinstance(fact, OracleAnswered)
+    report(ref, result, as_json, answer=fact.answer)
 
 
 @app.command("menu")
 @writes
 def menu(
     ctx: typer.Context,
-    level: Annotated[str, typer.Option("--difficulty", "-d", help="The failed check's original Difficulty: it sizes the Consequences.")],
+    level: Annotated[
+        str,
+        typer.Option("--difficulty", "-d", help="The failed check's original Difficulty: it sizes the Consequences."),
+    ],
     disaster: Annotated[bool, typer.Option("--disaster", help="A Disaster: both options apply.")] = False,
     menu_dice: MenuDice = None,
     as_json: JsonOption = False,
@@ -62,15 +75,21 @@ def menu(
 
     Example: showrunner oracle menu -d HARD --disaster
     """
+    from ..domain.showrunner.world_events import ConsequenceMenuRolled
     from ..ledger import world
 
     chosen = difficulty("--difficulty", level, easy=True)
     faces = parse_faces({"menu": ("--menu", menu_dice, 10)})
     s = session(ctx)
     ref = s.target()
-    result = recording(lambda: world.consequence_menu(s.ledger, ref, chosen, disaster=disaster, faces=faces or None,
-                                                      by=s.recorded_by(ref)), {"menu": "--menu"})
+    result = recording(
+        lambda: world.consequence_menu(
+            s.ledger, ref, chosen, disaster=disaster, faces=faces or None, by=s.recorded_by(ref)
+        ),
+        {"menu": "--menu"},
+    )
     fact = result.events[-1].fact
+    assert isinstance(fact, ConsequenceMenuRolled)
     report(ref, result, as_json, options=[o.model_dump() for o in fact.options])
     if not as_json:
         from .session import stdout_console
@@ -84,7 +103,12 @@ def menu(
 @writes
 def writers_turn(
     ctx: typer.Context,
-    steps: Annotated[list[str], typer.Argument(help="The plan, in order: 'roll' rolls a Subplot (1 Studio Note), a number Reveals that Subplot (1, or 0 if marked free).")],
+    steps: Annotated[
+        list[str],
+        typer.Argument(
+            help="The plan, in order: 'roll' rolls a Subplot (1 Studio Note), a number Reveals that Subplot (1, or 0 if marked free)."
+        ),
+    ],
     as_json: JsonOption = False,
     *,
     dice: WritersDice,
@@ -96,7 +120,7 @@ def writers_turn(
     """
     from ..ledger import world
 
-    plan: list = []
+    plan: list[PlanStep] = []
     for step in steps:
         word = step.strip().lower()
         if word == "roll":
@@ -109,6 +133,7 @@ def writers_turn(
     s = session(ctx)
     director_only(s, "takes the Writer's Turn")
     ref = s.target()
-    result = recording(lambda: world.writers_turn(s.ledger, ref, plan, faces=faces or None, by=s.recorded_by(ref)),
-                       SUBPLOT_FLAGS)
+    result = recording(
+        lambda: world.writers_turn(s.ledger, ref, plan, faces=faces or None, by=s.recorded_by(ref)), SUBPLOT_FLAGS
+    )
     report(ref, result, as_json)

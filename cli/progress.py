@@ -15,9 +15,8 @@ def progress_bar(label: str, total: int, *, enabled: bool = True) -> Iterator[Ca
     if not enabled or total < MIN_STEPS or not sys.stderr.isatty():
         yield lambda done: None
         return
-    from rich.progress import Progress
-
     from rich.console import Console
+    from rich.progress import Progress
 
     with Progress(transient=True, console=Console(stderr=True)) as progress:
         task = progress.add_task(label, total=total)

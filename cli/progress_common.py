@@ -16,10 +16,19 @@ from .world_common import report, with_flags
 PATHS = "training, persistence, talent, destiny"
 POOLS = "grit, retake, spotlight, plot_armor, preparation"
 
-StarArg = Annotated[str, typer.Argument(help="The Star (any case, or the start of the name).", autocompletion=completion.stars)]
+StarArg = Annotated[
+    str, typer.Argument(help="The Star (any case, or the start of the name).", autocompletion=completion.stars)
+]
 Reason = Annotated[str, typer.Option("--reason", help="What it was for, shown in the log.")]
 Count = Annotated[int, typer.Option("--count", "-n", min=1, help="How many.")]
-Outcome = Annotated[str | None, typer.Option("--outcome", metavar="RESULT", help="The check's result, rolled at the table away from the ledger: highlight, success, partial, failure or disaster (no check is recorded).")]
+Outcome = Annotated[
+    str | None,
+    typer.Option(
+        "--outcome",
+        metavar="RESULT",
+        help="The check's result, rolled at the table away from the ledger: highlight, success, partial, failure or disaster (no check is recorded).",
+    ),
+]
 CHECK_FLAGS = {"action": "--action", "opposition": "--opposition-dice", "script": "--script", "anomaly": "--anomaly"}
 
 
@@ -31,7 +40,9 @@ def prop(flag: str, value: str) -> tuple[Any, Any]:
     try:
         prop_type = PropType(kind.strip())
     except ValueError:
-        raise UsageProblem(f"{flag}: '{kind.strip()}' is not a Prop Type ({', '.join(t.value for t in PropType)})") from None
+        raise UsageProblem(
+            f"{flag}: '{kind.strip()}' is not a Prop Type ({', '.join(t.value for t in PropType)})"
+        ) from None
     return prop_type, quality_of(flag, quality.strip() or "NORMAL")
 
 
@@ -48,7 +59,9 @@ def quality_of(flag: str, value: str) -> Any:
     try:
         return Quality(value)
     except ValueError:
-        raise UsageProblem(f"{flag}: '{value}' is not a Quality (NORMAL, HARD, FORMIDABLE, EPIC or N, H, F, E)") from None
+        raise UsageProblem(
+            f"{flag}: '{value}' is not a Quality (NORMAL, HARD, FORMIDABLE, EPIC or N, H, F, E)"
+        ) from None
 
 
 def path(flag: str, value: str) -> Any:
@@ -85,7 +98,9 @@ def outcome(flag: str, value: str | None) -> Any:
     try:
         return Result(value.strip().lower().replace(" ", "_").replace("partial_success", "partial"))
     except ValueError:
-        raise UsageProblem(f"{flag}: '{value}' is not a result (highlight, success, partial, failure, disaster)") from None
+        raise UsageProblem(
+            f"{flag}: '{value}' is not a result (highlight, success, partial, failure, disaster)"
+        ) from None
 
 
 def check_options(specialty: list[str] | None, grit: int, keep: str | None, push: bool) -> Any:
@@ -93,8 +108,15 @@ def check_options(specialty: list[str] | None, grit: int, keep: str | None, push
     from ..domain.showrunner.check import CheckRequest
     from .check import _keep
 
-    return CheckRequest(star="-", ability="think", difficulty="NORMAL", specialties=tuple(specialty or ()), grit=grit,
-                        keep=_keep(keep) if keep is not None else None, push=push)
+    return CheckRequest(
+        star="-",
+        ability="think",
+        difficulty="NORMAL",
+        specialties=tuple(specialty or ()),
+        grit=grit,
+        keep=_keep(keep) if keep is not None else None,
+        push=push,
+    )
 
 
 def recording(ctx: typer.Context, star: str | None = None) -> tuple[Any, Any, str]:
@@ -114,7 +136,9 @@ def director(s: Any, what: str) -> None:
     director_only(s, what)
 
 
-def record(ref: Any, call: Callable[[], Any], as_json: bool, flags: Mapping[str, str] | None = None, **extra: Any) -> Any:
+def record(
+    ref: Any, call: Callable[[], Any], as_json: bool, flags: Mapping[str, str] | None = None, **extra: Any
+) -> Any:
     """Run one ledger function and report every event it recorded."""
     from ..domain.errors import InvalidDice
 

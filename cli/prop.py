@@ -4,7 +4,7 @@ random Props (Chapter 8.1, Appendix E). A Prop spent for Action Dice is `check -
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
 import typer
 
@@ -17,20 +17,40 @@ app = typer.Typer(
     epilog="Example: showrunner prop gain Mara Goods -n 2",
     no_args_is_help=True,
 )
-PropArg = Annotated[str, typer.Argument(metavar="TYPE[:QUALITY]", help="A Prop Type and its Quality, e.g. Weapons:HARD (NORMAL when left out).")]
+PropArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="TYPE[:QUALITY]", help="A Prop Type and its Quality, e.g. Weapons:HARD (NORMAL when left out)."
+    ),
+]
 FLASHBACKS = ("retroactive_planning", "environmental_preparation", "resource_trade", "montage_action")
 
-TypeDie = faces_option("--type-die", "The d10 on the random Prop table (Appendix E A).")
-SubtypeDice = faces_option("--subtype-die", "The d10s on its sub-table, in order.")
-SettingDie = faces_option("--setting-die", "The d10 choosing a Setting-Specific Prop.")
-QualityDie = faces_option("--quality-die", "The d10 on the Quality table (Appendix E B).")
+TypeDie: TypeAlias = Annotated[
+    list[str] | None, faces_option("--type-die", "The d10 on the random Prop table (Appendix E A).")
+]
+SubtypeDice: TypeAlias = Annotated[
+    list[str] | None, faces_option("--subtype-die", "The d10s on its sub-table, in order.")
+]
+SettingDie: TypeAlias = Annotated[
+    list[str] | None, faces_option("--setting-die", "The d10 choosing a Setting-Specific Prop.")
+]
+QualityDie: TypeAlias = Annotated[
+    list[str] | None, faces_option("--quality-die", "The d10 on the Quality table (Appendix E B).")
+]
+
 
 @app.command("gain")
 @writes
 def gain(
-    ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1,
-    leave_behind: Annotated[bool, typer.Option("--leave-behind", help="Leave behind what cannot be carried, instead of refusing.")] = False,
-    reason: Reason = "", as_json: JsonOption = False,
+    ctx: typer.Context,
+    star: StarArg,
+    what: PropArg,
+    count: Count = 1,
+    leave_behind: Annotated[
+        bool, typer.Option("--leave-behind", help="Leave behind what cannot be carried, instead of refusing.")
+    ] = False,
+    reason: Reason = "",
+    as_json: JsonOption = False,
 ) -> None:
     """Props found, bought or given: into the Backpack while a slot has room, then in hand (two hands).
 
@@ -40,13 +60,20 @@ def gain(
 
     kind, quality = prop("TYPE", what)
     s, ref, by = recording(ctx, star)
-    record(ref, lambda: progress.gain_props(s.ledger, ref, star, kind, quality, count, leave_behind=leave_behind,
-                                            reason=reason, by=by), as_json)
+    record(
+        ref,
+        lambda: progress.gain_props(
+            s.ledger, ref, star, kind, quality, count, leave_behind=leave_behind, reason=reason, by=by
+        ),
+        as_json,
+    )
 
 
 @app.command("spend")
 @writes
-def spend(ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1, reason: Reason = "", as_json: JsonOption = False) -> None:
+def spend(
+    ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1, reason: Reason = "", as_json: JsonOption = False
+) -> None:
     """Props spent, given away or dropped: those in hand first, then the Backpack.
 
     Example: showrunner prop spend Mara Goods --reason "a bribe"
@@ -55,7 +82,9 @@ def spend(ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1, re
 
     kind, quality = prop("TYPE", what)
     s, ref, by = recording(ctx, star)
-    record(ref, lambda: progress.give_up_props(s.ledger, ref, star, kind, quality, count, reason=reason, by=by), as_json)
+    record(
+        ref, lambda: progress.give_up_props(s.ledger, ref, star, kind, quality, count, reason=reason, by=by), as_json
+    )
 
 
 @app.command("pack")
@@ -75,7 +104,8 @@ def pack(ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1, as_
 @app.command("trinket")
 @writes
 def trinket(
-    ctx: typer.Context, star: StarArg,
+    ctx: typer.Context,
+    star: StarArg,
     name: Annotated[str, typer.Argument(help="The Trinket.")],
     remove: Annotated[bool, typer.Option("--remove", help="Remove the Trinket instead of keeping it.")] = False,
     as_json: JsonOption = False,
@@ -91,16 +121,26 @@ def trinket(
     record(ref, lambda: call(s.ledger, ref, star, name, by=by), as_json)
 
 
-Bonus = Annotated[str | None, typer.Option("--bonus", metavar="TYPE", help="Mastered Preparation: the Type of the free NORMAL Prop (it must fit in the Backpack).")]
+Bonus = Annotated[
+    str | None,
+    typer.Option(
+        "--bonus",
+        metavar="TYPE",
+        help="Mastered Preparation: the Type of the free NORMAL Prop (it must fit in the Backpack).",
+    ),
+]
 PushOpt = Annotated[bool, typer.Option("--push", help="Push Your Limits: pay the Preparation by exhausting an icon.")]
 
 
 @app.command("prepare")
 @writes
 def prepare(
-    ctx: typer.Context, star: StarArg,
+    ctx: typer.Context,
+    star: StarArg,
     kind: Annotated[str, typer.Argument(metavar="TYPE", help="The NORMAL Prop produced on-screen, e.g. Rations.")],
-    bonus: Bonus = None, push: PushOpt = False, as_json: JsonOption = False,
+    bonus: Bonus = None,
+    push: PushOpt = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Spend 1 Preparation to produce a NORMAL Prop of any Type on-screen (8.1E).
 
@@ -111,16 +151,26 @@ def prepare(
     made = prop_type("TYPE", kind)
     extra = prop_type("--bonus", bonus) if bonus is not None else None
     s, ref, by = recording(ctx, star)
-    record(ref, lambda: progress.spend_preparation(s.ledger, ref, star, prop_type=made, bonus_type=extra, push=push, by=by), as_json)
+    record(
+        ref,
+        lambda: progress.spend_preparation(s.ledger, ref, star, prop_type=made, bonus_type=extra, push=push, by=by),
+        as_json,
+    )
 
 
 @app.command("flashback")
 @writes
 def flashback(
-    ctx: typer.Context, star: StarArg,
+    ctx: typer.Context,
+    star: StarArg,
     action: Annotated[str, typer.Argument(help="The Flashback: " + ", ".join(FLASHBACKS) + ".")],
-    award: Annotated[bool, typer.Option("--award", help="Paid by the Method Actor's Award (once per Episode) instead of Preparation.")] = False,
-    bonus: Bonus = None, push: PushOpt = False, as_json: JsonOption = False,
+    award: Annotated[
+        bool,
+        typer.Option("--award", help="Paid by the Method Actor's Award (once per Episode) instead of Preparation."),
+    ] = False,
+    bonus: Bonus = None,
+    push: PushOpt = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Spend 1 Preparation (or the Method Actor's Award) to pause the Scene for a Flashback (8.1E).
 
@@ -136,19 +186,31 @@ def flashback(
         raise UsageProblem(f"'{action}' is not a Flashback ({', '.join(FLASHBACKS)})") from None
     extra = prop_type("--bonus", bonus) if bonus is not None else None
     s, ref, by = recording(ctx, star)
-    record(ref, lambda: progress.spend_preparation(s.ledger, ref, star, flashback=chosen, bonus_type=extra, award=award,
-                                                   push=push, by=by), as_json)
+    record(
+        ref,
+        lambda: progress.spend_preparation(
+            s.ledger, ref, star, flashback=chosen, bonus_type=extra, award=award, push=push, by=by
+        ),
+        as_json,
+    )
 
 
-RANDOM_FLAGS = {"prop_type": "--type-die", "prop_subtype": "--subtype-die", "prop_setting": "--setting-die",
-                "prop_quality": "--quality-die"}
+RANDOM_FLAGS = {
+    "prop_type": "--type-die",
+    "prop_subtype": "--subtype-die",
+    "prop_setting": "--setting-die",
+    "prop_quality": "--quality-die",
+}
 
 
 @app.command("random")
 @writes
 def random(
-    ctx: typer.Context, star: StarArg,
-    kind: Annotated[str | None, typer.Option("--type", metavar="TYPE", help="The Prop's Type is known: roll only its Quality.")] = None,
+    ctx: typer.Context,
+    star: StarArg,
+    kind: Annotated[
+        str | None, typer.Option("--type", metavar="TYPE", help="The Prop's Type is known: roll only its Quality.")
+    ] = None,
     count: Count = 1,
     type_die: TypeDie = None,
     subtype_die: SubtypeDice = None,
@@ -163,10 +225,18 @@ def random(
     from ..ledger import progress
 
     known = prop_type("--type", kind) if kind is not None else None
-    faces = parse_faces({
-        "prop_type": ("--type-die", type_die, 10), "prop_subtype": ("--subtype-die", subtype_die, 10),
-        "prop_setting": ("--setting-die", setting_die, 10), "prop_quality": ("--quality-die", quality_die, 10),
-    })
+    faces = parse_faces(
+        {
+            "prop_type": ("--type-die", type_die, 10),
+            "prop_subtype": ("--subtype-die", subtype_die, 10),
+            "prop_setting": ("--setting-die", setting_die, 10),
+            "prop_quality": ("--quality-die", quality_die, 10),
+        }
+    )
     s, ref, by = recording(ctx, star)
-    record(ref, lambda: progress.random_prop(s.ledger, ref, star, prop_type=known, count=count, faces=faces or None, by=by),
-           as_json, RANDOM_FLAGS)
+    record(
+        ref,
+        lambda: progress.random_prop(s.ledger, ref, star, prop_type=known, count=count, faces=faces or None, by=by),
+        as_json,
+        RANDOM_FLAGS,
+    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -13,10 +13,12 @@ from .safe_text import markup, plain
 from .session import print_json, session, stdout_console
 
 if TYPE_CHECKING:
+    from rich.text import Text
+
     from ..projections.recap import Beat, Comparison, Recap
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     rich = "rich"
     md = "md"
     json = "json"
@@ -24,20 +26,48 @@ class Format(str, Enum):
 
 def recap(
     ctx: typer.Context,
-    episode: Annotated[int | None, typer.Option("--episode", "-e", min=1, help="Recap Episode N (default: the last Episode that ended).")] = None,
-    since: Annotated[int | None, typer.Option("--since", min=1, help="Recap Episodes N to the last, as one story.")] = None,
+    episode: Annotated[
+        int | None,
+        typer.Option("--episode", "-e", min=1, help="Recap Episode N (default: the last Episode that ended)."),
+    ] = None,
+    since: Annotated[
+        int | None, typer.Option("--since", min=1, help="Recap Episodes N to the last, as one story.")
+    ] = None,
     season: Annotated[int | None, typer.Option("--season", min=1, help="Recap the whole of Season N.")] = None,
     compare: Annotated[
         tuple[str, str] | None,
-        typer.Option("--compare", metavar="A B", help="Tell two branches side by side from where they part.", autocompletion=completion.branches),
+        typer.Option(
+            "--compare",
+            metavar="A B",
+            help="Tell two branches side by side from where they part.",
+            autocompletion=completion.branches,
+        ),
     ] = None,
-    director: Annotated[bool, typer.Option("--director", help="Include Director-only events (marked). Not for reading aloud.")] = False,
-    max_lines: Annotated[int, typer.Option("--max-lines", "-n", min=1, max=1000, help="At most this many lines between the opening and the Cliffhanger.")] = 12,
-    chronological: Annotated[bool, typer.Option("--chronological", help="Tell the chosen lines in log order instead of heaviest first.")] = False,
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="rich (terminal), md (Markdown) or json (with the event citations).")] = Format.rich,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout (same as --format json).")] = False,
+    director: Annotated[
+        bool, typer.Option("--director", help="Include Director-only events (marked). Not for reading aloud.")
+    ] = False,
+    max_lines: Annotated[
+        int,
+        typer.Option(
+            "--max-lines",
+            "-n",
+            min=1,
+            max=1000,
+            help="At most this many lines between the opening and the Cliffhanger.",
+        ),
+    ] = 12,
+    chronological: Annotated[
+        bool, typer.Option("--chronological", help="Tell the chosen lines in log order instead of heaviest first.")
+    ] = False,
+    fmt: Annotated[
+        Format,
+        typer.Option("--format", "-f", help="rich (terminal), md (Markdown) or json (with the event citations)."),
+    ] = Format.rich,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON document on stdout (same as --format json).")
+    ] = False,
 ) -> None:
-    """"Previously On…": the last Episode's beats, heaviest first, ending on the Cliffhanger.
+    """ "Previously On…": the last Episode's beats, heaviest first, ending on the Cliffhanger.
 
     Every line cites the events it comes from (#12, #13); the same log always gives the
     same text. Nothing Director-only is included unless the Director asks (--director).
@@ -50,7 +80,9 @@ def recap(
     s = session(ctx)
     if as_json:
         fmt = Format.json
-    chosen = [name for name, value in (("--episode", episode), ("--since", since), ("--season", season)) if value is not None]
+    chosen = [
+        name for name, value in (("--episode", episode), ("--since", since), ("--season", season)) if value is not None
+    ]
     if compare is not None and any(part is None for part in compare):
         compare = None
     if len(chosen) > 1:
@@ -63,11 +95,19 @@ def recap(
         from ..projections.diff import divergence_version
 
         ref_a, ref_b = s.target(compare[0]), s.target(compare[1])
-        split = divergence_version(ref_a.segments, ref_b.segments, s.ledger.head(ref_a).version, s.ledger.head(ref_b).version)
+        split = divergence_version(
+            ref_a.segments, ref_b.segments, s.ledger.head(ref_a).version, s.ledger.head(ref_b).version
+        )
         comparison = build_comparison(
-            list(s.ledger.events(ref_a)), list(s.ledger.events(ref_b)), campaign=ref_a.campaign.name,
-            a=ref_a.branch.name, b=ref_b.branch.name, divergence=split, director=director,
-            max_lines=max_lines, chronological=chronological,
+            list(s.ledger.events(ref_a)),
+            list(s.ledger.events(ref_b)),
+            campaign=ref_a.campaign.name,
+            a=ref_a.branch.name,
+            b=ref_b.branch.name,
+            divergence=split,
+            director=director,
+            max_lines=max_lines,
+            chronological=chronological,
         )
         _print_comparison(comparison, fmt)
         return
@@ -78,8 +118,16 @@ def recap(
         fork_version = ref.branch.fork_version
         fork = ForkContext(ref.parent_name, fork_version, list(s.ledger.events(parent, after=fork_version)))
     told = build_recap(
-        s.ledger.events(ref), campaign=ref.campaign.name, branch=ref.branch.name, director=director,
-        episode=episode, since=since, season=season, max_lines=max_lines, chronological=chronological, fork=fork,
+        s.ledger.events(ref),
+        campaign=ref.campaign.name,
+        branch=ref.branch.name,
+        director=director,
+        episode=episode,
+        since=since,
+        season=season,
+        max_lines=max_lines,
+        chronological=chronological,
+        fork=fork,
     )
     _print_recap(told, fmt)
 
@@ -87,7 +135,7 @@ def recap(
 # ----------------------------------------------------------------------- output
 
 
-def _line(beat: Beat, director: bool, prefix: str = "", style: str = ""):
+def _line(beat: Beat, director: bool, prefix: str = "", style: str = "") -> Text:
     from rich.text import Text
 
     text = Text(prefix, style="bold") if prefix else Text()
@@ -112,7 +160,9 @@ def _print_recap(told: Recap, fmt: Format) -> None:
 
     console = stdout_console()
     console.print(Text(plain(f"{told.title}: {told.scope.label}", lines=False), style="bold"))
-    console.print(Text(plain(f"{told.campaign} · branch {told.branch} · {told.scope.heading()}", lines=False), style="dim"))
+    console.print(
+        Text(plain(f"{told.campaign} · branch {told.branch} · {told.scope.heading()}", lines=False), style="dim")
+    )
     if told.director:
         console.print(Text("Director's copy: lines marked (Director only) are not for the Stars.", style="bold red"))
     console.print()
@@ -137,7 +187,12 @@ def _print_recap(told: Recap, fmt: Format) -> None:
     if not told.beats:
         console.print(Text("• Nothing of note happened."))
     if told.omitted:
-        console.print(Text(f"({told.omitted} lesser moment{'s' if told.omitted != 1 else ''} left out; --max-lines shows more)", style="dim"))
+        console.print(
+            Text(
+                f"({told.omitted} lesser moment{'s' if told.omitted != 1 else ''} left out; --max-lines shows more)",
+                style="dim",
+            )
+        )
     if told.cliffhanger is not None:
         console.print()
         console.print(_line(told.cliffhanger, told.director, prefix="Cliffhanger: ", style="bold"))

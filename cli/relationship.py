@@ -6,7 +6,7 @@ ledger), and resolve one with a Think check. Every box marked: it Advances, with
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -23,22 +23,27 @@ from .progress_common import (
     record,
     recording,
 )
-from .world_common import ActionFaces, Grit, Keep, OppositionFaces, Push, ScriptFaces, Specialty
-from .world_common import difficulty
+from .world_common import ActionFaces, Grit, Keep, OppositionFaces, Push, ScriptFaces, Specialty, difficulty
+
+if TYPE_CHECKING:
+    from ..domain.showrunner.relationships import Kind
 
 WithArg = Annotated[str, typer.Argument(metavar="WITH", help="The Star or Actor the relationship is with.")]
 
 
-def _other(value: str | None) -> tuple[str, str] | None:
+def _other(value: str | None) -> "tuple[Kind, str] | None":
     if value is None:
         return None
     kind, sep, name = value.partition(":")
-    if not sep or kind.strip().lower() not in ("bond", "grudge") or not name.strip():
-        raise UsageProblem(f"--other: '{value}' is not bond:NAME or grudge:NAME")
-    return kind.strip().lower(), name.strip()  # type: ignore[return-value]
+    kind, name = kind.strip().lower(), name.strip()
+    if sep and name and kind == "bond":
+        return "bond", name
+    if sep and name and kind == "grudge":
+        return "grudge", name
+    raise UsageProblem(f"--other: '{value}' is not bond:NAME or grudge:NAME")
 
 
-def build(kind: str) -> typer.Typer:
+def build(kind: "Kind") -> typer.Typer:
     title = kind.title()
     app = typer.Typer(
         help=f"{title}s (10.1, 10.2): add at the end of an Episode, Trade, resolve.",
@@ -52,40 +57,99 @@ def build(kind: str) -> typer.Typer:
         from ..ledger import progress
 
         s, ref, by = recording(ctx, star)
-        record(ref, lambda: progress.add_relationship(s.ledger, ref, star, kind, name, by=by), as_json)  # type: ignore[arg-type]
+        record(ref, lambda: progress.add_relationship(s.ledger, ref, star, kind, name, by=by), as_json)
 
-    add.__doc__ = (f"At the end of an Episode, a new {title} at N (one new Bond OR Grudge per Star per Episode).\n\n"
-                   f"    Example: showrunner {kind} add Mara 'The Harbourmaster'")
+    add.__doc__ = (
+        f"At the end of an Episode, a new {title} at N (one new Bond OR Grudge per Star per Episode).\n\n"
+        f"    Example: showrunner {kind} add Mara 'The Harbourmaster'"
+    )
 
     @app.command("trade")
     @writes
     def trade(
-        ctx: typer.Context, star: StarArg, name: WithArg,
-        level: Annotated[str, typer.Option("--difficulty", "-d", help="The Difficulty of the check (or the Sequence's ultimate Difficulty): its Tier's ◇ is exhausted.")],
-        acclaim: Annotated[str | None, typer.Option("--acclaim", metavar="PATH", help="When the Trade completes the track: the Career Path for its 1 Acclaim.")] = None,
-        reason: Reason = "", as_json: JsonOption = False,
+        ctx: typer.Context,
+        star: StarArg,
+        name: WithArg,
+        level: Annotated[
+            str,
+            typer.Option(
+                "--difficulty",
+                "-d",
+                help="The Difficulty of the check (or the Sequence's ultimate Difficulty): its Tier's ◇ is exhausted.",
+            ),
+        ],
+        acclaim: Annotated[
+            str | None,
+            typer.Option(
+                "--acclaim",
+                metavar="PATH",
+                help="When the Trade completes the track: the Career Path for its 1 Acclaim.",
+            ),
+        ] = None,
+        reason: Reason = "",
+        as_json: JsonOption = False,
     ) -> None:
         from ..ledger import progress
 
         chosen = difficulty("--difficulty", level)
         career = path("--acclaim", acclaim) if acclaim is not None else None
         s, ref, by = recording(ctx, star)
-        record(ref, lambda: progress.trade_relationship(s.ledger, ref, star, kind, name, chosen, acclaim_path=career,  # type: ignore[arg-type]
-                                                        reason=reason, by=by), as_json)
+        record(
+            ref,
+            lambda: progress.trade_relationship(
+                s.ledger,
+                ref,
+                star,
+                kind,
+                name,
+                chosen,
+                acclaim_path=career,
+                reason=reason,
+                by=by,
+            ),
+            as_json,
+        )
 
-    trade.__doc__ = (f"Trade the {title} outside a check: exhaust the ◇ of the Difficulty's Tier, roll one step lower.\n\n"
-                     f"    Example: showrunner {kind} trade Mara 'Captain Ilse' -d HARD --reason 'the harbour chase'")
+    trade.__doc__ = (
+        f"Trade the {title} outside a check: exhaust the ◇ of the Difficulty's Tier, roll one step lower.\n\n"
+        f"    Example: showrunner {kind} trade Mara 'Captain Ilse' -d HARD --reason 'the harbour chase'"
+    )
 
     @app.command("resolve")
     @writes
     def resolve(
-        ctx: typer.Context, star: StarArg, name: WithArg,
-        new_with: Annotated[str | None, typer.Option("--new-with", metavar="NAME", help="A Highlight shifts the focus to this Star or Actor.")] = None,
-        other: Annotated[str | None, typer.Option("--other", metavar="bond:NAME|grudge:NAME", help="A Disaster lowers this other Bond or Grudge by one Tier.")] = None,
-        forgotten: Annotated[int | None, typer.Option("--written-off-episodes", min=0, metavar="N", help="The other was written off N Episodes ago: the Difficulty is 1+N steps lower.")] = None,
+        ctx: typer.Context,
+        star: StarArg,
+        name: WithArg,
+        new_with: Annotated[
+            str | None,
+            typer.Option("--new-with", metavar="NAME", help="A Highlight shifts the focus to this Star or Actor."),
+        ] = None,
+        other: Annotated[
+            str | None,
+            typer.Option(
+                "--other",
+                metavar="bond:NAME|grudge:NAME",
+                help="A Disaster lowers this other Bond or Grudge by one Tier.",
+            ),
+        ] = None,
+        forgotten: Annotated[
+            int | None,
+            typer.Option(
+                "--written-off-episodes",
+                min=0,
+                metavar="N",
+                help="The other was written off N Episodes ago: the Difficulty is 1+N steps lower.",
+            ),
+        ] = None,
         result: Outcome = None,
-        specialty: Specialty = None, grit: Grit = 0, keep: Keep = None, push: Push = False,
-        action_faces: ActionFaces = None, opposition_faces: OppositionFaces = None, script_faces: ScriptFaces = None,
+        specialty: Specialty = None,
+        grit: Grit = 0,
+        keep: Keep = None,
+        push: Push = False,
+        action_faces: ActionFaces = None,
+        opposition_faces: OppositionFaces = None,
+        script_faces: ScriptFaces = None,
         as_json: JsonOption = False,
     ) -> None:
         from ..ledger import progress
@@ -95,13 +159,31 @@ def build(kind: str) -> typer.Typer:
         faces = check_faces(action_faces, opposition_faces, script_faces, None)
         s, ref, by = recording(ctx, star)
         options = check_options(specialty, grit, keep, push)
-        record(ref, lambda: progress.resolve_relationship(
-            s.ledger, ref, star, kind, name, check=options, outcome=given, new_with=new_with, other=_other(other),  # type: ignore[arg-type]
-            episodes_since_written_off=forgotten, faces=faces or None, by=by), as_json, CHECK_FLAGS)
+        record(
+            ref,
+            lambda: progress.resolve_relationship(
+                s.ledger,
+                ref,
+                star,
+                kind,
+                name,
+                check=options,
+                outcome=given,
+                new_with=new_with,
+                other=_other(other),
+                episodes_since_written_off=forgotten,
+                faces=faces or None,
+                by=by,
+            ),
+            as_json,
+            CHECK_FLAGS,
+        )
 
-    resolve.__doc__ = (f"At the end of an Episode, a Think check to resolve the {title} (Difficulty its Tier, Opposition "
-                       "its Tiers exhausted); Highlight shifts it, Success removes it, Partial lowers it, Failure keeps it, "
-                       f"Disaster lowers another.\n\n    Example: showrunner {kind} resolve Mara 'Lord Aubrec'")
+    resolve.__doc__ = (
+        f"At the end of an Episode, a Think check to resolve the {title} (Difficulty its Tier, Opposition "
+        "its Tiers exhausted); Highlight shifts it, Success removes it, Partial lowers it, Failure keeps it, "
+        f"Disaster lowers another.\n\n    Example: showrunner {kind} resolve Mara 'Lord Aubrec'"
+    )
     return app
 
 

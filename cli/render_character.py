@@ -5,7 +5,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ..domain.campaign import Named
     from ..domain.ruleset import Ruleset
+
+
+def character_json(character: Named) -> dict[str, Any]:
+    """A character for --json: whatever the ruleset, its character is a pydantic model."""
+    from pydantic import BaseModel
+
+    assert isinstance(character, BaseModel)
+    return character.model_dump(mode="json")
 
 
 def render_character(rules: Ruleset, character: Any, *, title_suffix: str = "") -> Any:
@@ -34,4 +43,8 @@ def render_character(rules: Ruleset, character: Any, *, title_suffix: str = "") 
         for key, value in character.model_dump(mode="json").items():
             table.add_row(Text(plain(key, lines=False)), Text(plain(str(value))))
         blocks.append(table)
-    return Panel(Group(*blocks), title=f"[bold]{markup(character.name, lines=False)}[/]{markup(title_suffix)}", title_align="left")
+    return Panel(
+        Group(*blocks),
+        title=f"[bold]{markup(character.name, lines=False)}[/]{markup(title_suffix)}",
+        title_align="left",
+    )

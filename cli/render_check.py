@@ -91,7 +91,9 @@ def dice_grid(action: Sequence[int], opposition: Sequence[int], script: Sequence
 
 def pool_table(title: str, pool: Sequence[Die], style: str) -> Table:
     """Where the dice came from: one row per source, and the total."""
-    table = Table(title=Text(title, style=style), box=box.SIMPLE, show_header=False, title_justify="left", pad_edge=False)
+    table = Table(
+        title=Text(title, style=style), box=box.SIMPLE, show_header=False, title_justify="left", pad_edge=False
+    )
     table.add_column("dice", justify="right")
     table.add_column("from")
     for die in pool:
@@ -110,7 +112,9 @@ def steps_table(steps: Sequence[Step]) -> Table:
     table.add_column("what")
     table.add_column("dice")
     for number, step in enumerate(steps, start=1):
-        table.add_row(str(number), Text(plain(step.kind)), Text(plain(step.text)), faces_csv(step.faces) if step.faces else "")
+        table.add_row(
+            str(number), Text(plain(step.kind)), Text(plain(step.text)), faces_csv(step.faces) if step.faces else ""
+        )
     return table
 
 
@@ -202,8 +206,13 @@ def render_check(resolution: Resolution, *, title: str, footer: str, pools_note:
         effects,
         Text(f"Consequences due: {r.consequences_due}", style="bold yellow" if r.consequences_due else "bold"),
     ]
-    return Panel(Group(*parts), title=Text(plain(title, lines=False)), subtitle=Text(plain(footer, lines=False)),
-                 box=box.ROUNDED, title_align="left")
+    return Panel(
+        Group(*parts),
+        title=Text(plain(title, lines=False)),
+        subtitle=Text(plain(footer, lines=False)),
+        box=box.ROUNDED,
+        title_align="left",
+    )
 
 
 # ----------------------------------------------------------------------- JSON

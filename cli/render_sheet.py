@@ -128,7 +128,10 @@ def _progress(sheet: StarSheet) -> RenderableType:
     for path, acclaim in sheet.acclaim.items():
         track = career.track_of(sheet, path)
         milestones = "o" * track.minor + "O" * track.major
-        paths.append(f"{path.value.capitalize()} {acclaim}/{career.path_cost(sheet, path)}" + (f" {milestones}" if milestones else ""))
+        paths.append(
+            f"{path.value.capitalize()} {acclaim}/{career.path_cost(sheet, path)}"
+            + (f" {milestones}" if milestones else "")
+        )
     table.add_row("Career Paths", Text(" · ".join(paths)))
     xp = []
     for name, ability in sheet.abilities.items():
@@ -137,22 +140,32 @@ def _progress(sheet: StarSheet) -> RenderableType:
             xp.append(f"{name.value.capitalize()} {'complete' if left is None else f'{left} △ to the next milestone'}")
     for prop in sheet.hero_props:
         left = progression.hero_prop_xp_needed(prop)
-        xp.append(f"{plain(prop.name, lines=False)} {'complete' if left is None else f'{left} △ to the next milestone'}")
+        xp.append(
+            f"{plain(prop.name, lines=False)} {'complete' if left is None else f'{left} △ to the next milestone'}"
+        )
     table.add_row("XP", Text(" · ".join(xp) or "none"))
     return table
 
 
 def _awards(sheet: StarSheet) -> RenderableType:
     table = Table(title="Awards, Masteries and Stuff", box=box.SIMPLE_HEAD, show_header=False, expand=True)
-    awards = [f"{a.value.replace('_', ' ').title()}" + (f" (used in Episode {sheet.awards_used[a]})" if a in sheet.awards_used else "")
-              for a in sorted(sheet.awards, key=list(Award).index)]
+    awards = [
+        f"{a.value.replace('_', ' ').title()}"
+        + (f" (used in Episode {sheet.awards_used[a]})" if a in sheet.awards_used else "")
+        for a in sorted(sheet.awards, key=list(Award).index)
+    ]
     table.add_row("Awards", Text(", ".join(awards) or "none"))
     mastered = [m.value.replace("_", " ").title() for m in sorted(sheet.masteries, key=list(Mastery).index)]
     mastered += [f"{n.value.title()} ⇧" for n, a in sheet.abilities.items() if a.mastered]
     table.add_row("Masteries", Text(", ".join(mastered) or "none"))
-    table.add_row("Stuff", Text(f"{sheet.stuff_ticks} tick{'s' if sheet.stuff_ticks != 1 else ''}, "
-                                f"{backpack.bundles(sheet)} Utility Bundle{'s' if backpack.bundles(sheet) != 1 else ''}; "
-                                f"Hero Prop Slots {len(sheet.hero_props)}/{backpack.hero_prop_slots(sheet)}"))
+    table.add_row(
+        "Stuff",
+        Text(
+            f"{sheet.stuff_ticks} tick{'s' if sheet.stuff_ticks != 1 else ''}, "
+            f"{backpack.bundles(sheet)} Utility Bundle{'s' if backpack.bundles(sheet) != 1 else ''}; "
+            f"Hero Prop Slots {len(sheet.hero_props)}/{backpack.hero_prop_slots(sheet)}"
+        ),
+    )
     if sheet.drawbacks:
         table.add_row("Drawbacks", Text(plain("; ".join(sheet.drawbacks), lines=False), style="red"))
     return table
@@ -190,8 +203,10 @@ def _hero_props(sheet: StarSheet) -> RenderableType:
 
 def _props(sheet: StarSheet) -> RenderableType:
     types = len({p.type for p in sheet.props})
-    title = (f"Props · Backpack {types}/{backpack.backpack_slots(sheet)} slots, {backpack.prop_limit(sheet)} per Quality"
-             f" · hands {backpack.HANDS - backpack.hands_free(sheet)}/{backpack.HANDS}")
+    title = (
+        f"Props · Backpack {types}/{backpack.backpack_slots(sheet)} slots, {backpack.prop_limit(sheet)} per Quality"
+        f" · hands {backpack.HANDS - backpack.hands_free(sheet)}/{backpack.HANDS}"
+    )
     table = Table(title=title, box=box.SIMPLE_HEAD)
     for column in ("Type", "Quality", "Count", "Where"):
         table.add_column(column)
@@ -203,7 +218,9 @@ def _props(sheet: StarSheet) -> RenderableType:
 
 
 def _trinkets(sheet: StarSheet) -> RenderableType:
-    table = Table(title=f"Trinkets {len(sheet.trinkets)}/{backpack.trinket_slots(sheet)}", box=box.SIMPLE_HEAD, show_header=False)
+    table = Table(
+        title=f"Trinkets {len(sheet.trinkets)}/{backpack.trinket_slots(sheet)}", box=box.SIMPLE_HEAD, show_header=False
+    )
     for trinket in sheet.trinkets:
         table.add_row(Text(plain(trinket, lines=False)))
     return table
@@ -220,5 +237,9 @@ def _relationships(title: str, relationships: list[Relationship]) -> RenderableT
         )
         if relationship.extra_marked:
             marks = f"{'■' * relationship.extra_marked} " + marks
-        table.add_row(Text(plain(relationship.with_, lines=False)), f"{relationship.tier.letter} ({relationship.tier.value})", marks)
+        table.add_row(
+            Text(plain(relationship.with_, lines=False)),
+            f"{relationship.tier.letter} ({relationship.tier.value})",
+            marks,
+        )
     return table

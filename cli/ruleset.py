@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from . import completion
 from .options import JsonOption
 from .session import print_json, stdout_console
+
+if TYPE_CHECKING:
+    from ..domain.ruleset import Ruleset
 
 app = typer.Typer(
     help="The rulesets a campaign can be played by (`campaign new --ruleset NAME`).",
@@ -17,7 +20,7 @@ app = typer.Typer(
 )
 
 
-def _doc(rules) -> dict:
+def _doc(rules: Ruleset) -> dict[str, Any]:
     return {
         "name": rules.name,
         "title": rules.title,

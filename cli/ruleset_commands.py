@@ -66,6 +66,9 @@ def _parameters(model: "type[BaseModel]", dice: Mapping[str, str], where: str) -
         help_text = (info.description or name.replace("_", " ")) + _choices(info.annotation)
         required = info.is_required()
         kind, repeats = _option_type(info.annotation, f"{where}.{name}")
+        # Built at run time from the model's fields: what typer reads, not types mypy can follow.
+        annotation: Any
+        default: Any
         if name == "character":
             spec = typer.Argument(help=help_text, autocompletion=completion.stars)
             annotation, default = str, inspect.Parameter.empty
@@ -75,14 +78,27 @@ def _parameters(model: "type[BaseModel]", dice: Mapping[str, str], where: str) -
             annotation, default = bool, bool(info.default) if not required else False
         else:
             spec = typer.Option(f"--{name.replace('_', '-')}", help=help_text + (" (repeatable)" if repeats else ""))
-            annotation = list[kind] | None if repeats else (kind if required else kind | None)
+            annotation = types.GenericAlias(list, kind) | None if repeats else (kind if required else kind | None)
             default = inspect.Parameter.empty if required and not repeats else None
             if not required and not repeats and info.default is not None:
                 default = info.default
-        params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[annotation, spec], default=default))
+        params.append(
+            inspect.Parameter(
+                name, inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[annotation, spec], default=default
+            )
+        )
     for purpose, what in dice.items():
-        spec = typer.Option(f"--{purpose.replace('_', '-')}", metavar="FACES", help=f"{what}, e.g. 3,1,4.", rich_help_panel=TABLE)
-        params.append(inspect.Parameter(f"faces__{purpose}", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[list[str] | None, spec], default=None))
+        spec = typer.Option(
+            f"--{purpose.replace('_', '-')}", metavar="FACES", help=f"{what}, e.g. 3,1,4.", rich_help_panel=TABLE
+        )
+        params.append(
+            inspect.Parameter(
+                f"faces__{purpose}",
+                inspect.Parameter.KEYWORD_ONLY,
+                annotation=Annotated[list[str] | None, spec],
+                default=None,
+            )
+        )
     params.append(inspect.Parameter("as_json", inspect.Parameter.KEYWORD_ONLY, annotation=JsonOption, default=False))
     return params
 
@@ -97,17 +113,23 @@ def _faces(kwargs: dict[str, Any]) -> dict[str, list[int]]:
         try:
             faces[purpose] = [int(f) for chunk in given for f in chunk.replace(" ", ",").split(",") if f]
         except ValueError:
-            raise UsageProblem(f"--{purpose.replace('_', '-')} wants faces as numbers, e.g. 3,1,4 (got {','.join(given)!r})") from None
+            raise UsageProblem(
+                f"--{purpose.replace('_', '-')} wants faces as numbers, e.g. 3,1,4 (got {','.join(given)!r})"
+            ) from None
     return faces
 
 
 def _request(model: "type[BaseModel]", kwargs: dict[str, Any]) -> dict[str, Any]:
     """The given options as the model's input: omitted optional ones keep the model's default."""
-    return {k: v for k, v in kwargs.items() if k in model.model_fields and not (v is None and not model.model_fields[k].is_required())}
+    return {
+        k: v
+        for k, v in kwargs.items()
+        if k in model.model_fields and not (v is None and not model.model_fields[k].is_required())
+    }
 
 
 def _command(fn: Callable[..., None], params: list[inspect.Parameter], doc: str) -> Callable[..., None]:
-    fn.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    fn.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]  # inspect.signature (so typer) reads it; a function's type does not declare it
     fn.__doc__ = doc
     return fn
 
@@ -115,7 +137,9 @@ def _command(fn: Callable[..., None], params: list[inspect.Parameter], doc: str)
 # ----------------------------------------------------------------------- recording and showing
 
 
-def _record(s: Session, ref: Any, character: str | None, record: Callable[[str], "CommandResult"], as_json: bool) -> None:
+def _record(
+    s: Session, ref: Any, character: str | None, record: Callable[[str], "CommandResult"], as_json: bool
+) -> None:
     from .errors import Refused
 
     if character is not None:
@@ -124,15 +148,22 @@ def _record(s: Session, ref: Any, character: str | None, record: Callable[[str],
         raise Refused(f"only the Director records this (it names no character of yours, {s.identity})")
     result = record(s.recorded_by(ref))
     if as_json:
-        print_json({
-            "branch": ref.branch.name,
-            "events": [
-                {"version": e.version, "type": e.type_name, "visibility": e.visibility, "summary": e.fact.summary(),
-                 "fact": e.fact.model_dump(mode="json")}
-                for e in result.events
-            ],
-            "replayed": result.replayed,
-        })
+        print_json(
+            {
+                "branch": ref.branch.name,
+                "events": [
+                    {
+                        "version": e.version,
+                        "type": e.type_name,
+                        "visibility": e.visibility,
+                        "summary": e.fact.summary(),
+                        "fact": e.fact.model_dump(mode="json"),
+                    }
+                    for e in result.events
+                ],
+                "replayed": result.replayed,
+            }
+        )
         return
     from rich.panel import Panel
     from rich.text import Text
@@ -145,9 +176,14 @@ def _record(s: Session, ref: Any, character: str | None, record: Callable[[str],
         if isinstance(event.fact, RolledFact):
             lines += [Text(f"  {line}") for line in event.fact.explain()]
             source = "table dice" if event.fact.dice_commitment is None else "ledger dice"
-            lines += [Text(f"  {r.purpose} d{r.sides}: {','.join(map(str, r.faces))} ({source})", style="dim") for r in event.fact.recorded_rolls()]
+            lines += [
+                Text(f"  {r.purpose} d{r.sides}: {','.join(map(str, r.faces))} ({source})", style="dim")
+                for r in event.fact.recorded_rolls()
+            ]
         hidden = " · Director only" if event.visibility != "public" else ""
-        console.print(Panel(Text("\n").join(lines), title=f"#{event.version} · {event.type_name}{hidden}", title_align="left"))
+        console.print(
+            Panel(Text("\n").join(lines), title=f"#{event.version} · {event.type_name}{hidden}", title_align="left")
+        )
 
 
 def _demo_lines(rules: "Ruleset", start: str) -> list[str]:
@@ -170,7 +206,13 @@ def check_command(rules: "Ruleset") -> typer.Typer:
         faces = _faces(kwargs)
         request = _request(rules.check_input, kwargs)
         ref = s.target()
-        _record(s, ref, request.get("character"), lambda by: s.ledger.roll(ref, request, faces=faces or None, by=by), as_json)
+        _record(
+            s,
+            ref,
+            request.get("character"),
+            lambda by: s.ledger.roll(ref, request, faces=faces or None, by=by),
+            as_json,
+        )
 
     doc = (
         f"Roll a {rules.title} check and record it with every die.\n\n"
@@ -180,7 +222,9 @@ def check_command(rules: "Ruleset") -> typer.Typer:
         + "".join(f"\n\nExample: showrunner {line}" for line in _demo_lines(rules, "check ")[:1])
     )
     app = typer.Typer(add_completion=False)
-    app.command("check")(writes(_command(run, _parameters(rules.check_input, rules.table_dice, f"{rules.name} check"), doc)))
+    app.command("check")(
+        writes(_command(run, _parameters(rules.check_input, rules.table_dice, f"{rules.name} check"), doc))
+    )
     return app
 
 
@@ -204,7 +248,13 @@ def actions_app(rules: "Ruleset") -> typer.Typer:
             faces = _faces(kwargs)
             request = _request(_model, kwargs)
             ref = s.target()
-            _record(s, ref, request.get("character"), lambda by: s.ledger.act(ref, _name, request, faces=faces or None, by=by), as_json)
+            _record(
+                s,
+                ref,
+                request.get("character"),
+                lambda by: s.ledger.act(ref, _name, request, faces=faces or None, by=by),
+                as_json,
+            )
 
         params = _parameters(action.input, action.table_dice if action.rolls else {}, f"{rules.name} {name}")
         app.command(name)(writes(_command(run, params, action.help)))

@@ -34,28 +34,43 @@ def reveal(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
     Example: showrunner seed reveal && showrunner audit --all --verify-dice
     """
+    from ..ledger.facts import SeedCommitted, SeedRevealed
+
     s = session(ctx)
     if not s.is_director:
         raise Refused("only the Director can reveal the dice seed (drop --as)")
     ref = s.target()
     result = s.ledger.reveal_seed(ref, by=s.recorded_by(ref))
     revealed, committed = result.events[0], result.events[-1]
+    old_seed, new_seed = revealed.fact, committed.fact
+    assert isinstance(old_seed, SeedRevealed) and isinstance(new_seed, SeedCommitted)
     if as_json:
         print_json(
             {
                 "campaign": ref.campaign.name,
                 "branch": ref.branch.name,
                 "events": [e.version for e in result.events],
-                "revealed": {"event": revealed.version, "commitment": revealed.fact.commitment, "seed": revealed.fact.seed},
-                "committed": {"event": committed.version, "commitment": committed.fact.commitment},
+                "revealed": {
+                    "event": revealed.version,
+                    "commitment": old_seed.commitment,
+                    "seed": old_seed.seed,
+                },
+                "committed": {"event": committed.version, "commitment": new_seed.commitment},
             }
         )
         return
     console = stdout_console()
-    console.print(f"#{revealed.version} revealed the seed committed as {revealed.fact.commitment}", highlight=False, soft_wrap=True)
-    console.print(f"    seed {revealed.fact.seed}", highlight=False, soft_wrap=True)
-    console.print(f"#{committed.version} committed a new seed: {committed.fact.commitment}", highlight=False, soft_wrap=True)
-    console.print("Every ledger roll made with the revealed seed can now be proven: showrunner audit --all --verify-dice", highlight=False)
+    console.print(
+        f"#{revealed.version} revealed the seed committed as {old_seed.commitment}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    console.print(f"    seed {old_seed.seed}", highlight=False, soft_wrap=True)
+    console.print(f"#{committed.version} committed a new seed: {new_seed.commitment}", highlight=False, soft_wrap=True)
+    console.print(
+        "Every ledger roll made with the revealed seed can now be proven: showrunner audit --all --verify-dice",
+        highlight=False,
+    )
 
 
 @app.command("show")
@@ -85,7 +100,9 @@ def show(ctx: typer.Context, as_json: JsonOption = False) -> None:
         table.add_column(column, overflow="fold")
     for seed in seeds:
         table.add_row(
-            seed["commitment"], f"#{seed['committed_at']}", str(seed["rolls"]),
+            seed["commitment"],
+            f"#{seed['committed_at']}",
+            str(seed["rolls"]),
             f"#{seed['revealed_at']}" if seed["revealed_at"] else Text("not yet", style="dim"),
             seed["seed"] or Text("secret (Director's key file)", style="dim"),
         )
@@ -93,15 +110,17 @@ def show(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
 
 def _history(ledger: Any, ref: Any) -> list[dict[str, Any]]:
-    from ..ledger.facts import BranchForked, CampaignStarted, SeedCommitted, SeedRevealed
     from ..domain.showrunner.events import CheckAbandoned, CheckRolled
+    from ..ledger.facts import BranchForked, CampaignStarted, SeedCommitted, SeedRevealed
 
     seeds: dict[str, dict[str, Any]] = {}
     for event in ledger.events(ref):
         fact = event.fact
         committed = (
-            fact.commitment if isinstance(fact, SeedCommitted)
-            else fact.dice_commitment if isinstance(fact, (CampaignStarted, BranchForked))  # a fork has a seed of its own
+            fact.commitment
+            if isinstance(fact, SeedCommitted)
+            else fact.dice_commitment
+            if isinstance(fact, (CampaignStarted, BranchForked))  # a fork has a seed of its own
             else None
         )
         if committed:

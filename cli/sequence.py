@@ -4,7 +4,7 @@ spend from the Combo Pool.
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -14,24 +14,30 @@ from .safe_text import markup
 from .session import print_json, session, stdout_console
 from .world_common import CheckOptions, check_flags, check_options, difficulty, director_only, recording, report
 
+if TYPE_CHECKING:
+    from ..domain.showrunner.influence import PoolName
+    from ..domain.showrunner.sequences import Sequence
+    from ..domain.showrunner.world_events import Contribution
+
 app = typer.Typer(
     help="Action Sequences and Set Pieces (Chapter 7).",
     epilog="Example: showrunner sequence declare 'Crack the vault' -d FORMIDABLE --beats 2 --from Mara:grit --against Vault",
     no_args_is_help=True,
 )
 
-POOLS = ("grit", "retake", "spotlight", "plot_armor", "preparation")
+POOLS: "tuple[PoolName, ...]" = ("grit", "retake", "spotlight", "plot_armor", "preparation")
 OUTCOMES = ("highlight", "success", "partial", "failure", "disaster")
 
 
-def _pool(flag: str, value: str) -> str:
-    pool = value.strip().lower().replace("-", "_").replace(" ", "_")
-    if pool not in POOLS:
-        raise UsageProblem(f"{flag}: '{value}' is not an Influence pool ({', '.join(POOLS)})")
-    return pool
+def _pool(flag: str, value: str) -> "PoolName":
+    given = value.strip().lower().replace("-", "_").replace(" ", "_")
+    for pool in POOLS:
+        if pool == given:
+            return pool
+    raise UsageProblem(f"{flag}: '{value}' is not an Influence pool ({', '.join(POOLS)})")
 
 
-def _contribution(value: str) -> Any:
+def _contribution(value: str) -> "Contribution":
     from ..domain.showrunner.world_events import Contribution
 
     parts = [p.strip() for p in value.split(":")]
@@ -42,7 +48,7 @@ def _contribution(value: str) -> Any:
         if not parts[2].isdigit() or int(parts[2]) < 1:
             raise UsageProblem(f"--from: '{parts[2]}' is not a positive amount")
         amount = int(parts[2])
-    return Contribution(star=parts[0], pool=_pool("--from", parts[1]), amount=amount)  # type: ignore[arg-type]
+    return Contribution(star=parts[0], pool=_pool("--from", parts[1]), amount=amount)
 
 
 @app.command("declare")
@@ -50,11 +56,31 @@ def _contribution(value: str) -> Any:
 def declare(
     ctx: typer.Context,
     goal: Annotated[str, typer.Argument(help="The Sequence's goal, which also names it.")],
-    level: Annotated[str, typer.Option("--difficulty", "-d", help="The task's Difficulty, HARD or higher (above EPIC: a Set Piece).")],
-    beats: Annotated[int, typer.Option("--beats", "-n", help="How many Beats, 2 to 5: each beyond the first lowers every Beat one step.")],
-    contribute: Annotated[list[str] | None, typer.Option("--from", metavar="STAR:POOL[:N]", help="Influence a Star puts in the Starting Combo Pool (repeatable): 1 per Beat beyond the first in total.")] = None,
-    against: Annotated[str | None, typer.Option("--against", help="The Threat or Actor the Sequence works on (a Project is built, others cleared).")] = None,
-    decisive: Annotated[bool, typer.Option("--decisive", help="A Decisive Strike as a Sequence: the Climax destroys on a Success (12.1G).")] = False,
+    level: Annotated[
+        str, typer.Option("--difficulty", "-d", help="The task's Difficulty, HARD or higher (above EPIC: a Set Piece).")
+    ],
+    beats: Annotated[
+        int,
+        typer.Option("--beats", "-n", help="How many Beats, 2 to 5: each beyond the first lowers every Beat one step."),
+    ],
+    contribute: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--from",
+            metavar="STAR:POOL[:N]",
+            help="Influence a Star puts in the Starting Combo Pool (repeatable): 1 per Beat beyond the first in total.",
+        ),
+    ] = None,
+    against: Annotated[
+        str | None,
+        typer.Option(
+            "--against", help="The Threat or Actor the Sequence works on (a Project is built, others cleared)."
+        ),
+    ] = None,
+    decisive: Annotated[
+        bool,
+        typer.Option("--decisive", help="A Decisive Strike as a Sequence: the Climax destroys on a Success (12.1G)."),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Declare an Action Sequence: its goal, its Beats and its Starting Combo Pool (7.1).
@@ -68,8 +94,9 @@ def declare(
     s = session(ctx)
     director_only(s, "declares Action Sequences")
     ref = s.target()
-    result = world.declare_sequence(s.ledger, ref, goal, chosen, beats, contributions, against=against,
-                                    decisive=decisive, by=s.recorded_by(ref))
+    result = world.declare_sequence(
+        s.ledger, ref, goal, chosen, beats, contributions, against=against, decisive=decisive, by=s.recorded_by(ref)
+    )
     report(ref, result, as_json)
 
 
@@ -81,7 +108,9 @@ def beat(
     goal: Annotated[str, typer.Argument(help="The running Sequence's goal.")],
     star: Annotated[str | None, typer.Argument(help="The Star rolling the Beat's check.")] = None,
     ability: Annotated[str | None, typer.Argument(help="The Ability rolled.")] = None,
-    outcome: Annotated[str | None, typer.Option("--outcome", help=f"Record a Beat rolled elsewhere: {', '.join(OUTCOMES)}.")] = None,
+    outcome: Annotated[
+        str | None, typer.Option("--outcome", help=f"Record a Beat rolled elsewhere: {', '.join(OUTCOMES)}.")
+    ] = None,
     as_json: JsonOption = False,
     *,
     check: CheckOptions,
@@ -101,11 +130,15 @@ def beat(
     request = None
     if outcome is not None:
         if star is not None or ability is not None:
-            raise UsageProblem("give a Star and an Ability to roll the Beat, or --outcome for one rolled elsewhere, not both")
+            raise UsageProblem(
+                "give a Star and an Ability to roll the Beat, or --outcome for one rolled elsewhere, not both"
+            )
         if outcome.strip().lower() not in OUTCOMES:
             raise UsageProblem(f"--outcome: '{outcome}' is not an outcome ({', '.join(OUTCOMES)})")
         if check.given_for_a_roll():
-            raise UsageProblem(f"--outcome records a Beat without a check: give no {', '.join(check.given_for_a_roll())}")
+            raise UsageProblem(
+                f"--outcome records a Beat without a check: give no {', '.join(check.given_for_a_roll())}"
+            )
     elif star is None or ability is None:
         raise UsageProblem("give the Star and the Ability rolling the Beat (or --outcome)")
     else:
@@ -114,26 +147,37 @@ def beat(
     s = session(ctx)
     ref = s.target()
     if request is not None:
-        name = s.ledger.view(ref).state.star(request.star).name
+        name = s.ledger.view(ref).state.character(request.star).name
         s.check_acting_for(ref, name)
         request = request.model_copy(update={"star": name})
     else:
         director_only(s, "records a Beat without a check")
-    result = recording(lambda: world.play_beat(
-        s.ledger, ref, goal, request=request, outcome=outcome.strip().lower() if outcome else None,
-        faces=faces or None, by=s.recorded_by(ref),
-    ), check_flags())
+    result = recording(
+        lambda: world.play_beat(
+            s.ledger,
+            ref,
+            goal,
+            request=request,
+            outcome=outcome.strip().lower() if outcome else None,
+            faces=faces or None,
+            by=s.recorded_by(ref),
+        ),
+        check_flags(),
+    )
     facts = [e.fact for e in result.events]
     played = next(f for f in facts if isinstance(f, SequenceBeatPlayed))
     due = [f for f in facts if isinstance(f, ConsequencesDue)]
     regained = [f.regained for f in facts if isinstance(f, InfluenceRegained)]
-    extra = {"consequences": played.recorded.consequences,
-             "consequence_difficulty": played.recorded.consequence_difficulty.value,
-             "everyone": played.recorded.everyone, "sequence_outcome": played.recorded.sequence.outcome,
-             "payout": played.recorded.payout, "lost": played.recorded.lost,
-             "paid_out": [r.model_dump(mode="json", exclude={"kind"}) for r in regained],
-             "consequences_due": [{"stars": list(d.who), "count": d.count, "difficulty": d.difficulty.value}
-                                  for d in due]}
+    extra = {
+        "consequences": played.recorded.consequences,
+        "consequence_difficulty": played.recorded.consequence_difficulty.value,
+        "everyone": played.recorded.everyone,
+        "sequence_outcome": played.recorded.sequence.outcome,
+        "payout": played.recorded.payout,
+        "lost": played.recorded.lost,
+        "paid_out": [r.model_dump(mode="json", exclude={"kind"}) for r in regained],
+        "consequences_due": [{"stars": list(d.who), "count": d.count, "difficulty": d.difficulty.value} for d in due],
+    }
     report(ref, result, as_json, **extra)
     if as_json:
         return
@@ -144,8 +188,12 @@ def beat(
         )
     for d in due:
         for who in d.who or ("STAR",):
-            stdout_console().print(f"  showrunner consequence '{who}' KIND -d {d.difficulty.value}"
-                                   + (f" --count {d.count}" if d.count > 1 else ""), highlight=False, markup=False)
+            stdout_console().print(
+                f"  showrunner consequence '{who}' KIND -d {d.difficulty.value}"
+                + (f" --count {d.count}" if d.count > 1 else ""),
+                highlight=False,
+                markup=False,
+            )
 
 
 @app.command("spend")
@@ -156,7 +204,13 @@ def spend(
     pool: Annotated[str, typer.Argument(help=f"The Influence spent from the Combo Pool: {', '.join(POOLS)}.")],
     amount: Annotated[int, typer.Option("--amount", "-n", min=1, help="How many points.")] = 1,
     star: Annotated[str | None, typer.Option("--star", help="The participant spending it.")] = None,
-    lowers_set_piece: Annotated[bool, typer.Option("--on-set-piece", help="Spent to lower the Set Piece's own Difficulty (refused for Spotlight and Plot Armor: Blockbuster Limits, 7.4).")] = False,
+    lowers_set_piece: Annotated[
+        bool,
+        typer.Option(
+            "--on-set-piece",
+            help="Spent to lower the Set Piece's own Difficulty (refused for Spotlight and Plot Armor: Blockbuster Limits, 7.4).",
+        ),
+    ] = False,
     reason: Annotated[str, typer.Option("--reason", help="What it was for, shown in the log.")] = "",
     as_json: JsonOption = False,
 ) -> None:
@@ -173,14 +227,28 @@ def spend(
         s.check_acting_for(ref, star)
     else:
         director_only(s, "spends from the Combo Pool without naming the Star (--star)")
-    result = world.spend_combo(s.ledger, ref, goal, chosen, amount, star=star, lowers_set_piece=lowers_set_piece,
-                               reason=reason, by=s.recorded_by(ref))
+    result = world.spend_combo(
+        s.ledger,
+        ref,
+        goal,
+        chosen,
+        amount,
+        star=star,
+        lowers_set_piece=lowers_set_piece,
+        reason=reason,
+        by=s.recorded_by(ref),
+    )
     report(ref, result, as_json)
 
 
-def sequence_json(sequence: Any) -> dict:
-    return {**sequence.model_dump(mode="json"), "beat_difficulty": sequence.beat_difficulty.value,
-            "set_piece": sequence.set_piece, "next_beat": sequence.next_beat, "at_climax": sequence.at_climax}
+def sequence_json(sequence: "Sequence") -> dict[str, Any]:
+    return {
+        **sequence.model_dump(mode="json"),
+        "beat_difficulty": sequence.beat_difficulty.value,
+        "set_piece": sequence.set_piece,
+        "next_beat": sequence.next_beat,
+        "at_climax": sequence.at_climax,
+    }
 
 
 @app.command("show")
@@ -210,14 +278,24 @@ def show(
         return
     for q in running:
         kind = "Set Piece" if q.set_piece else "Action Sequence"
-        table = Table(title=markup(f"{kind}: {q.goal} · {q.difficulty.value}" + (f" against {q.against}" if q.against else ""), lines=False))
+        table = Table(
+            title=markup(
+                f"{kind}: {q.goal} · {q.difficulty.value}" + (f" against {q.against}" if q.against else ""), lines=False
+            )
+        )
         table.add_column("Beat", justify="right")
         table.add_column("at")
         table.add_column("outcome")
         table.add_column("progress")
         for b in q.played:
-            progress = f"{b.progress.action} {b.progress.level.value if b.progress.level else ''}".strip() if b.progress else "—"
-            table.add_row(f"{b.number}{' (Climax)' if b.climax else ''}", b.difficulty.value, markup(b.outcome), progress)
+            progress = (
+                f"{b.progress.action} {b.progress.level.value if b.progress.level else ''}".strip()
+                if b.progress
+                else "—"
+            )
+            table.add_row(
+                f"{b.number}{' (Climax)' if b.climax else ''}", b.difficulty.value, markup(b.outcome), progress
+            )
         console.print(table)
         nxt = "the Climax" if q.at_climax else f"Setup Beat {q.next_beat}"
         pool = ", ".join(f"{n} {p}" for p, n in q.combo.items() if n) or "empty"

@@ -16,9 +16,12 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 if TYPE_CHECKING:
+    from uuid import UUID
+
     from ..domain.campaign import CampaignState
     from ..ledger.service import BranchRef, Ledger
     from ..ledger.settings import Settings
+    from .safe_console import SafeConsole
 
 DIRECTOR = "director"
 
@@ -33,7 +36,7 @@ class Session:
     """Set by the commands that may start a new ledger file (campaign new, import)."""
     _settings: Settings | None = field(default=None, repr=False)
     _ledger: Ledger | None = field(default=None, repr=False)
-    _states: dict = field(default_factory=dict, repr=False)
+    _states: dict[UUID, CampaignState] = field(default_factory=dict, repr=False)
 
     @property
     def settings(self) -> Settings:
@@ -56,7 +59,7 @@ class Session:
         from ..ledger.persistence import NoLedger
 
         try:
-            self.ledger
+            _ = self.ledger  # opening it is the test
         except NoLedger:
             return False
         return True
@@ -80,7 +83,8 @@ class Session:
             return {}
 
     def _remembered(self) -> dict[str, Any]:
-        return self._context().get(self.settings.database_key, {})
+        remembered: dict[str, Any] = self._context().get(self.settings.database_key, {})
+        return remembered
 
     def remember(self, *, campaign: str | None = None, branch: str | None = None) -> None:
         context = self._context()
@@ -113,10 +117,7 @@ class Session:
         if remembered.get("campaign") != campaign:
             remembered = {}
         return (
-            self.branch
-            or os.environ.get("SHOWRUNNER_BRANCH")
-            or remembered.get("branches", {}).get(campaign)
-            or "main"
+            self.branch or os.environ.get("SHOWRUNNER_BRANCH") or remembered.get("branches", {}).get(campaign) or "main"
         )
 
     def target(self, branch: str | None = None) -> BranchRef:
@@ -184,13 +185,13 @@ def print_json(document: Any) -> None:
     sys.stdout.write(json_text(json.dumps(document, indent=2, ensure_ascii=False, default=str)) + "\n")
 
 
-def stdout_console():
+def stdout_console() -> SafeConsole:
     from .safe_console import SafeConsole
 
     return SafeConsole()
 
 
-def stderr_console():
+def stderr_console() -> SafeConsole:
     from .safe_console import SafeConsole
 
     return SafeConsole(stderr=True)

@@ -25,7 +25,11 @@ def add(
     ctx: typer.Context,
     file: Annotated[
         Path,
-        typer.Option("--file", "-f", help="A character file (.toml or .json) of the campaign's ruleset: see docs/reference/star-file.md."),
+        typer.Option(
+            "--file",
+            "-f",
+            help="A character file (.toml or .json) of the campaign's ruleset: see docs/reference/star-file.md.",
+        ),
     ],
     as_json: JsonOption = False,
 ) -> None:
@@ -42,11 +46,14 @@ def add(
     ref = s.target()
     rules = ruleset(ref.campaign.ruleset)
     sheet = rules.parse_character(file.read_bytes(), file.name)
+    name: str = sheet.name  # type: ignore[attr-defined]  # every ruleset's character model has a name; Ruleset.parse_character can only say BaseModel
     result = s.ledger.add_character(ref, sheet, by=s.recorded_by(ref))
     if as_json:
-        print_json({"star": sheet.name, "events": [e.version for e in result.events], "branch": ref.branch.name})
+        print_json({"star": name, "events": [e.version for e in result.events], "branch": ref.branch.name})
         return
-    stdout_console().print(f"Added [bold]{markup(sheet.name)}[/] to {ref.campaign.name}/{ref.branch.name} as event #{result.last_version}.")
+    stdout_console().print(
+        f"Added [bold]{markup(name)}[/] to {ref.campaign.name}/{ref.branch.name} as event #{result.last_version}."
+    )
 
 
 @app.command("list")
@@ -65,23 +72,41 @@ def list_(
     view = s.ledger.view(s.target(), at)
     stars = list(s.seen(view.state).roster().values())
     if as_json:
-        print_json({"branch": view.ref.branch.name, "as_of": view.version, "stars": [
-            {"name": x.name, "player": getattr(x, "player", None), "concept": getattr(x, "concept", None),
-             "written_off": getattr(x, "written_off", False)} for x in stars
-        ]})
+        print_json(
+            {
+                "branch": view.ref.branch.name,
+                "as_of": view.version,
+                "stars": [
+                    {
+                        "name": x.name,
+                        "player": getattr(x, "player", None),
+                        "concept": getattr(x, "concept", None),
+                        "written_off": getattr(x, "written_off", False),
+                    }
+                    for x in stars
+                ],
+            }
+        )
         return
     table = Table(title=f"{view.state.character_noun}s as of #{view.version}")
     for column in ("name", "player", "concept", ""):
         table.add_column(column)
     for x in stars:
-        table.add_row(*(markup(text, lines=False) for text in (x.name, getattr(x, "player", None) or "", getattr(x, "concept", None) or "")),
-                      "WRITTEN OFF" if getattr(x, "written_off", False) else "")
+        table.add_row(
+            *(
+                markup(text, lines=False)
+                for text in (x.name, getattr(x, "player", None) or "", getattr(x, "concept", None) or "")
+            ),
+            "WRITTEN OFF" if getattr(x, "written_off", False) else "",
+        )
     stdout_console().print(table)
 
 
 def sheet(
     ctx: typer.Context,
-    star: Annotated[str, typer.Argument(help="The Star's name (any case, or the start of it).", autocompletion=completion.stars)],
+    star: Annotated[
+        str, typer.Argument(help="The Star's name (any case, or the start of it).", autocompletion=completion.stars)
+    ],
     at: Annotated[int | None, typer.Option("--at", min=1, help="The sheet as of event N.")] = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -90,16 +115,18 @@ def sheet(
     Examples: showrunner sheet Mara  ·  showrunner sheet Mara --at 12 --json
     """
     from ..domain.rulesets import ruleset_of
-    from .render_character import render_character
+    from .render_character import character_json, render_character
 
     s = session(ctx)
     ref = s.target()
     view = s.ledger.view(ref, at)
     found = s.seen(view.state).character(star)
     if as_json:
-        print_json({"branch": ref.branch.name, "as_of": view.version, "star": found.model_dump(mode="json")})
+        print_json({"branch": ref.branch.name, "as_of": view.version, "star": character_json(found)})
         return
-    stdout_console().print(render_character(ruleset_of(view.state), found, title_suffix=f" · {ref.branch.name} #{view.version}"))
+    stdout_console().print(
+        render_character(ruleset_of(view.state), found, title_suffix=f" · {ref.branch.name} #{view.version}")
+    )
 
 
 def register(root: typer.Typer) -> None:

@@ -4,7 +4,7 @@ the Director alone, and changes nothing until `subplot reveal N` brings it on-sc
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any, NamedTuple, TypeAlias
 
 import typer
 
@@ -19,20 +19,37 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-FLAGS = {"plotter": "--roster-die", "power_level": "--power-level-dice", "event": "--event", "bounty": "--bounty",
-         "power": "--power"}
-RosterDie = faces_option("--roster-die", "The d100 rolled on the Supporting Cast Roster for the Plotter.")
-PowerLevelDice = faces_option("--power-level-dice", "The 3d6 of the Subplot's Power.")
-EventDie = faces_option("--event", "The d100 Event (01-50 Aid, 51-100 Harm).")
-BountyDice = faces_option("--bounty", "The d6s of Props in a Star's bounty.")
-PowerDice = faces_option("--power", "The d6s of a minion's pips and of the dice the Reveal re-rolls, in order.")
+FLAGS = {
+    "plotter": "--roster-die",
+    "power_level": "--power-level-dice",
+    "event": "--event",
+    "bounty": "--bounty",
+    "power": "--power",
+}
+RosterDie: TypeAlias = Annotated[
+    list[str] | None, faces_option("--roster-die", "The d100 rolled on the Supporting Cast Roster for the Plotter.")
+]
+PowerLevelDice: TypeAlias = Annotated[
+    list[str] | None, faces_option("--power-level-dice", "The 3d6 of the Subplot's Power.")
+]
+EventDie: TypeAlias = Annotated[list[str] | None, faces_option("--event", "The d100 Event (01-50 Aid, 51-100 Harm).")]
+BountyDice: TypeAlias = Annotated[list[str] | None, faces_option("--bounty", "The d6s of Props in a Star's bounty.")]
+PowerDice: TypeAlias = Annotated[
+    list[str] | None,
+    faces_option("--power", "The d6s of a minion's pips and of the dice the Reveal re-rolls, in order."),
+]
 
 
 def writers_faces(roster: Any, power_level: Any, event: Any, bounty: Any, power: Any) -> dict[str, list[int]]:
-    return parse_faces({
-        "plotter": ("--roster-die", roster, 100), "power_level": ("--power-level-dice", power_level, 6),
-        "event": ("--event", event, 100), "bounty": ("--bounty", bounty, 6), "power": ("--power", power, 6),
-    })
+    return parse_faces(
+        {
+            "plotter": ("--roster-die", roster, 100),
+            "power_level": ("--power-level-dice", power_level, 6),
+            "event": ("--event", event, 100),
+            "bounty": ("--bounty", bounty, 6),
+            "power": ("--power", power, 6),
+        }
+    )
 
 
 class WritersDice(NamedTuple):
@@ -56,8 +73,12 @@ writers_dice = option_group(WritersDice, (RosterDie, PowerLevelDice, EventDie, B
 @writes
 def generate(
     ctx: typer.Context,
-    plotter: Annotated[str | None, typer.Option("--plotter", help="Choose the Plotter instead of rolling on the roster.")] = None,
-    pre_production: Annotated[bool, typer.Option("--pre-production", help="Written in Pre-Production: free (otherwise 1 Studio Note).")] = False,
+    plotter: Annotated[
+        str | None, typer.Option("--plotter", help="Choose the Plotter instead of rolling on the roster.")
+    ] = None,
+    pre_production: Annotated[
+        bool, typer.Option("--pre-production", help="Written in Pre-Production: free (otherwise 1 Studio Note).")
+    ] = False,
     as_json: JsonOption = False,
     *,
     dice: WritersDice,
@@ -74,8 +95,12 @@ def generate(
     s = session(ctx)
     director_only(s, "writes Subplots")
     ref = s.target()
-    result = recording(lambda: world.generate_subplot(s.ledger, ref, plotter=plotter, pre_production=pre_production,
-                                                      faces=faces or None, by=s.recorded_by(ref)), FLAGS)
+    result = recording(
+        lambda: world.generate_subplot(
+            s.ledger, ref, plotter=plotter, pre_production=pre_production, faces=faces or None, by=s.recorded_by(ref)
+        ),
+        FLAGS,
+    )
     report(ref, result, as_json)
 
 
@@ -108,7 +133,9 @@ def pre_production(
 def reveal(
     ctx: typer.Context,
     number: Annotated[int, typer.Argument(help="The Subplot's number (`subplot list`).")],
-    cliffhanger: Annotated[bool, typer.Option("--cliffhanger", help="The Episode's cliffhanger Reveal: free (16.2).")] = False,
+    cliffhanger: Annotated[
+        bool, typer.Option("--cliffhanger", help="The Episode's cliffhanger Reveal: free (16.2).")
+    ] = False,
     power: PowerDice = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -123,8 +150,12 @@ def reveal(
     s = session(ctx)
     director_only(s, "reveals Subplots")
     ref = s.target()
-    result = recording(lambda: world.reveal_subplot(s.ledger, ref, number, cliffhanger=cliffhanger,
-                                                    faces=faces or None, by=s.recorded_by(ref)), FLAGS)
+    result = recording(
+        lambda: world.reveal_subplot(
+            s.ledger, ref, number, cliffhanger=cliffhanger, faces=faces or None, by=s.recorded_by(ref)
+        ),
+        FLAGS,
+    )
     report(ref, result, as_json)
 
 
@@ -162,16 +193,31 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
     ref = s.target()
     w = stars_view(world_of(s.ledger, ref), s.is_director)
     if as_json:
-        print_json({"branch": ref.branch.name, "subplots": [
-            {**p.model_dump(mode="json"), "plan": subplot_words(p), "effects_text": [effect_words(e) for e in p.effects]}
-            for p in w.subplots
-        ]})
+        print_json(
+            {
+                "branch": ref.branch.name,
+                "subplots": [
+                    {
+                        **p.model_dump(mode="json"),
+                        "plan": subplot_words(p),
+                        "effects_text": [effect_words(e) for e in p.effects],
+                    }
+                    for p in w.subplots
+                ],
+            }
+        )
         return
     table = Table(title=f"Subplots · {ref.branch.name}")
     for column in ("#", "status", "Plotter", "Power", "plan", "effects"):
         table.add_column(column)
     for p in w.subplots:
         status = p.status + (" (free Reveal)" if p.free_reveal and p.status == "stasis" else "")
-        table.add_row(str(p.number), status, markup(p.plotter, lines=False), p.power.value, markup(subplot_words(p)),
-                      markup("; ".join(effect_words(e) for e in p.effects)))
+        table.add_row(
+            str(p.number),
+            status,
+            markup(p.plotter, lines=False),
+            p.power.value,
+            markup(subplot_words(p)),
+            markup("; ".join(effect_words(e) for e in p.effects)),
+        )
     stdout_console().print(table)

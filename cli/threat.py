@@ -4,8 +4,8 @@ Decisive Strike. A check against one is `showrunner check STAR ABILITY -d D --ag
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from enum import Enum
-from typing import Annotated, Any
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 
 import typer
 
@@ -25,16 +25,25 @@ from .world_common import (
     report,
 )
 
+if TYPE_CHECKING:
+    from ..domain.showrunner.threats import Threat
+    from ..domain.showrunner.world_events import ThreatChecked
+
 app = typer.Typer(
     help="Threats: Opponents, Obstacles and Projects with Power Dice (12.1).",
     epilog="Example: showrunner threat create 'Iron Warden' --kind opponent -l FORMIDABLE",
     no_args_is_help=True,
 )
 
-RolledPips = faces_option("--power", "The d6 pips rolled, highest die first (a 6 below the top adds a pip above and is re-rolled).")
+RolledPips: TypeAlias = Annotated[
+    list[str] | None,
+    faces_option(
+        "--power", "The d6 pips rolled, highest die first (a 6 below the top adds a pip above and is re-rolled)."
+    ),
+]
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     opponent = "opponent"
     obstacle = "obstacle"
     project = "project"
@@ -46,8 +55,16 @@ def create(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The Threat's name (never shared with an Actor or a Star).")],
     kind: Annotated[Kind, typer.Option("--kind", "-k", help="opponent, obstacle or project.")],
-    level: Annotated[str, typer.Option("--power-level", "-l", help="Power Level, NORMAL to GODLIKE: one Power Die per level from NORMAL up.")],
-    pips: Annotated[str | None, typer.Option("--pips", metavar="P,P,…", help="The pips given at the table, NORMAL first, instead of rolled.")] = None,
+    level: Annotated[
+        str,
+        typer.Option(
+            "--power-level", "-l", help="Power Level, NORMAL to GODLIKE: one Power Die per level from NORMAL up."
+        ),
+    ],
+    pips: Annotated[
+        str | None,
+        typer.Option("--pips", metavar="P,P,…", help="The pips given at the table, NORMAL first, instead of rolled."),
+    ] = None,
     power: RolledPips = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -65,14 +82,21 @@ def create(
     s = session(ctx)
     director_only(s, "brings in Threats")
     ref = s.target()
-    result = recording(lambda: world.create_threat(s.ledger, ref, name, kind.value, chosen, pips=given,
-                                                   faces=faces or None, by=s.recorded_by(ref)), {"power": "--power"})
+    result = recording(
+        lambda: world.create_threat(
+            s.ledger, ref, name, kind.value, chosen, pips=given, faces=faces or None, by=s.recorded_by(ref)
+        ),
+        {"power": "--power"},
+    )
     report(ref, result, as_json)
 
 
-def threat_json(threat: Any) -> dict:
-    return {**threat.model_dump(mode="json"), "power_level": threat.power.top.value if threat.power.top else None,
-            "power_dice": threat.power.describe()}
+def threat_json(threat: "Threat") -> dict[str, Any]:
+    return {
+        **threat.model_dump(mode="json"),
+        "power_level": threat.power.top.value if threat.power.top else None,
+        "power_dice": threat.power.describe(),
+    }
 
 
 @app.command("list")
@@ -95,7 +119,9 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
     for column in ("name", "kind", "level", "Power Dice", "status"):
         table.add_column(column)
     for t in threats:
-        table.add_row(markup(t.name, lines=False), t.kind, t.power.top.value if t.power.top else "—", t.power.describe(), t.status)
+        table.add_row(
+            markup(t.name, lines=False), t.kind, t.power.top.value if t.power.top else "—", t.power.describe(), t.status
+        )
     stdout_console().print(table)
 
 
@@ -119,8 +145,10 @@ def show(
     ref = s.target()
     t = world_of(s.ledger, ref).threat(name)
     try:
-        strike: dict | None = {"difficulty": decisive_strike_difficulty(t.power).value,
-                               "opposition": decisive_strike_opposition(t.power)}
+        strike: dict[str, Any] | None = {
+            "difficulty": decisive_strike_difficulty(t.power).value,
+            "opposition": decisive_strike_opposition(t.power),
+        }
     except RuleViolation:
         strike = None
     if as_json:
@@ -129,12 +157,14 @@ def show(
     table = Table(title=markup(f"{t.name} · {t.kind} · {t.status}", lines=False))
     table.add_column("die")
     table.add_column("pips = Opposition Dice", justify="right")
-    for level, pip in zip(t.power.levels, t.power.pips):
+    for level, pip in zip(t.power.levels, t.power.pips, strict=True):
         table.add_row(level.value, str(pip))
     console = stdout_console()
     console.print(table)
     if strike and t.kind != "project":
-        console.print(f"Decisive Strike: {strike['difficulty']} against {strike['opposition']} Opposition Dice", highlight=False)
+        console.print(
+            f"Decisive Strike: {strike['difficulty']} against {strike['opposition']} Opposition Dice", highlight=False
+        )
 
 
 @app.command("strike")
@@ -161,18 +191,24 @@ def strike(
     faces = check.faces()
     s = session(ctx)
     ref = s.target()
-    name = s.ledger.view(ref).state.star(star).name
+    name = s.ledger.view(ref).state.character(star).name
     s.check_acting_for(ref, name)
     request = request.model_copy(update={"star": name})
-    result = recording(lambda: world.check_against(s.ledger, ref, request, target, decisive=True, faces=faces or None,
-                                                   by=s.recorded_by(ref)), check_flags())
+    result = recording(
+        lambda: world.check_against(
+            s.ledger, ref, request, target, decisive=True, faces=faces or None, by=s.recorded_by(ref)
+        ),
+        check_flags(),
+    )
     report(ref, result, as_json)
 
 
-def effect_json(fact: Any) -> dict:
+def effect_json(fact: "ThreatChecked") -> dict[str, Any]:
     """What a ThreatChecked did, for `check --json`."""
     return {
-        "target": fact.target, "outcome": fact.outcome, "status": fact.effect.status,
+        "target": fact.target,
+        "outcome": fact.outcome,
+        "status": fact.effect.status,
         "level": fact.effect.level.value if fact.effect.level else None,
         "before": fact.effect.change.before.describe() if fact.effect.change else None,
         "after": fact.effect.change.after.describe() if fact.effect.change else None,

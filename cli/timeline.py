@@ -13,17 +13,37 @@ from .safe_text import markup, plain
 from .session import print_json, session, stderr_console, stdout_console
 
 STYLES = {
-    "branch": "bold", "head": "dim italic", "fork": "magenta", "opening": "bold",
-    "season": "bold yellow", "season-end": "yellow", "episode": "bold blue", "episode-end": "blue",
-    "scene": "green", "decisive": "bold", "beat": "",
+    "branch": "bold",
+    "head": "dim italic",
+    "fork": "magenta",
+    "opening": "bold",
+    "season": "bold yellow",
+    "season-end": "yellow",
+    "episode": "bold blue",
+    "episode-end": "blue",
+    "scene": "green",
+    "decisive": "bold",
+    "beat": "",
 }
 
 
 def timeline(
     ctx: typer.Context,
-    html_file: Annotated[Path | None, typer.Option("--html", metavar="FILE", help="Also write the picture as a self-contained HTML page.", dir_okay=False)] = None,
+    html_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--html", metavar="FILE", help="Also write the picture as a self-contained HTML page.", dir_okay=False
+        ),
+    ] = None,
     director: Annotated[bool, typer.Option("--director", help="Include Director-only events (marked).")] = False,
-    min_weight: Annotated[int, typer.Option("--min-weight", min=0, help="Show events whose recap line weighs at least this (100 decisive, 50 notable, 10 routine).")] = 50,
+    min_weight: Annotated[
+        int,
+        typer.Option(
+            "--min-weight",
+            min=0,
+            help="Show events whose recap line weighs at least this (100 decisive, 50 notable, 10 routine).",
+        ),
+    ] = 50,
     as_json: JsonOption = False,
 ) -> None:
     """Draw the campaign's Episodes, Scenes and key events along its branch tree, like `git log --graph`.
@@ -34,8 +54,8 @@ def timeline(
     """
     from rich.text import Text
 
-    from .private_files import private_file
     from ..projections.timeline import Track, number_width, timeline_html, timeline_rows
+    from .private_files import private_file
 
     s = session(ctx)
     if director and not s.is_director:
@@ -45,10 +65,18 @@ def timeline(
     tracks = []
     for entry in sorted(index.branches.values(), key=lambda b: (b.fork_version, b.name)):
         ref = s.ledger.resolve(current.campaign, entry.name)
-        tracks.append(Track(entry.name, ref.parent_name, entry.fork_version if entry.parent_id else 0, list(s.ledger.events(ref))))
+        tracks.append(
+            Track(entry.name, ref.parent_name, entry.fork_version if entry.parent_id else 0, list(s.ledger.events(ref)))
+        )
     rows = timeline_rows(tracks, director=director, min_weight=min_weight)
-    title = next((t.events[0].fact.pitch.title for t in tracks if t.parent is None and t.events and hasattr(t.events[0].fact, "pitch")),
-                 current.campaign.title)
+    title = next(
+        (
+            t.events[0].fact.pitch.title
+            for t in tracks
+            if t.parent is None and t.events and hasattr(t.events[0].fact, "pitch")
+        ),
+        current.campaign.title,
+    )
     if html_file is not None:
         page = timeline_html(rows, campaign=current.campaign.name, title=title, director=director)
         try:
@@ -59,13 +87,15 @@ def timeline(
         except FileNotFoundError:
             raise Refused(f"{html_file}: its folder does not exist") from None
     if as_json:
-        print_json({
-            "campaign": current.campaign.name,
-            "title": title,
-            "branches": [{"name": t.name, "parent": t.parent, "fork_version": t.fork_version} for t in tracks],
-            "rows": [r.as_json() for r in rows],
-            "html": str(html_file) if html_file is not None else None,
-        })
+        print_json(
+            {
+                "campaign": current.campaign.name,
+                "title": title,
+                "branches": [{"name": t.name, "parent": t.parent, "fork_version": t.fork_version} for t in tracks],
+                "rows": [r.as_json() for r in rows],
+                "html": str(html_file) if html_file is not None else None,
+            }
+        )
         return
     console = stdout_console()
     width = number_width(rows)

@@ -9,8 +9,8 @@ from typing import Annotated
 import typer
 
 from .errors import UsageProblem
-from .private_files import private_file
 from .options import JsonOption
+from .private_files import private_file
 from .progress import progress_bar
 from .safe_text import markup
 from .session import print_json, session, stdout_console
@@ -41,16 +41,20 @@ def export(
             count += 1
         return
     path = Path(output)
-    with progress_bar("Exporting", s.ledger.head(ref).version, enabled=not as_json) as advance:
-        with private_file(path) as f:
-            for line in lines:
-                f.write(line + "\n")
-                count += 1
-                advance(count - 1)
+    with (
+        progress_bar("Exporting", s.ledger.head(ref).version, enabled=not as_json) as advance,
+        private_file(path) as f,
+    ):
+        for line in lines:
+            f.write(line + "\n")
+            count += 1
+            advance(count - 1)
     if as_json:
         print_json({"file": str(path), "branch": ref.branch.name, "events": count - 1, "redacted": not s.is_director})
         return
-    stdout_console().print(f"Exported {count - 1} events of {ref.campaign.name}/{ref.branch.name} to {markup(str(path))}.")
+    stdout_console().print(
+        f"Exported {count - 1} events of {ref.campaign.name}/{ref.branch.name} to {markup(str(path))}."
+    )
 
 
 def import_(

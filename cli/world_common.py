@@ -8,9 +8,10 @@ import functools
 import inspect
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Annotated, Any, NamedTuple, TypeVar
+from typing import Annotated, Any, NamedTuple, TypeAlias, TypeVar
 
 import typer
+from typer.models import OptionInfo
 
 from .errors import Refused, UsageProblem
 from .session import print_json, stdout_console
@@ -20,8 +21,10 @@ T = TypeVar("T")
 LADDER = "NORMAL, HARD, FORMIDABLE, EPIC, LEGENDARY, MYTHIC, ASCENDANT, GODLIKE (or N, H, F, E, L, M, A, G)"
 
 
-def faces_option(flag: str, what: str) -> Any:
-    return Annotated[list[str] | None, typer.Option(flag, metavar="FACES", help=what, rich_help_panel=TABLE)]
+def faces_option(flag: str, what: str) -> OptionInfo:
+    """A table-dice flag, for `Annotated[list[str] | None, faces_option(...)]`."""
+    option: OptionInfo = typer.Option(flag, metavar="FACES", help=what, rich_help_panel=TABLE)
+    return option
 
 
 def parse_faces(given: Mapping[str, tuple[str, Sequence[str] | None, int]]) -> dict[str, list[int]]:
@@ -83,17 +86,24 @@ def stars_view(world: Any, director: bool) -> Any:
 def report(ref: Any, result: Any, as_json: bool, **extra: Any) -> None:
     """Every event the command recorded: one line each, or one JSON document."""
     if as_json:
-        print_json({
-            "campaign": ref.campaign.name,
-            "branch": ref.branch.name,
-            "events": [e.version for e in result.events],
-            "facts": [
-                {"event": e.version, "type": e.type_name, "visibility": e.visibility, "summary": e.fact.summary(),
-                 "fact": e.fact.model_dump(mode="json")}
-                for e in result.events
-            ],
-            **extra,
-        })
+        print_json(
+            {
+                "campaign": ref.campaign.name,
+                "branch": ref.branch.name,
+                "events": [e.version for e in result.events],
+                "facts": [
+                    {
+                        "event": e.version,
+                        "type": e.type_name,
+                        "visibility": e.visibility,
+                        "summary": e.fact.summary(),
+                        "fact": e.fact.model_dump(mode="json"),
+                    }
+                    for e in result.events
+                ],
+                **extra,
+            }
+        )
         return
     console = stdout_console()
     for e in result.events:
@@ -104,21 +114,92 @@ def report(ref: Any, result: Any, as_json: bool, **extra: Any) -> None:
 # ------------------------------------------------------------------ a check's before-roll options
 
 BEFORE = "Before the roll (as for `check`)"
-Specialty = Annotated[list[str] | None, typer.Option("--specialty", "-s", metavar="NAME", help="An applicable Specialty (repeatable): +1 Action Die per rank.", rich_help_panel=BEFORE)]
-Scar = Annotated[list[str] | None, typer.Option("--scar", metavar="NAME", help="A triggered Scar (repeatable): +1 Opposition Die per point of penalty.", rich_help_panel=BEFORE)]
-Grit = Annotated[int, typer.Option("--grit", min=0, metavar="N", help="Grit spent before the roll: +1 Action Die each.", rich_help_panel=BEFORE)]
-Prop = Annotated[list[str] | None, typer.Option("--prop", metavar="TYPE[:QUALITY]", help="A Prop spent, e.g. Weapons:HARD (repeatable): +1 Action Die each.", rich_help_panel=BEFORE)]
-Preparation = Annotated[int, typer.Option("--preparation", min=0, metavar="N", help="Preparation spent as NORMAL Props: +1 Action Die each.", rich_help_panel=BEFORE)]
-PlotArmor = Annotated[bool, typer.Option("--plot-armor", help="Spend 1 Plot Armor: the task becomes EASY (a Scar without Plot Armor Mastery).", rich_help_panel=BEFORE)]
-HeroProp = Annotated[str | None, typer.Option("--hero-prop", metavar="NAME", help="Use a Hero Prop: 1 Wear, its bonus dice, its Difficulty milestone.", rich_help_panel=BEFORE)]
-Keep = Annotated[str | None, typer.Option("--keep", "-k", metavar="A,B", help="The two Result Dice to keep (default: the best pair).")]
+Specialty = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--specialty",
+        "-s",
+        metavar="NAME",
+        help="An applicable Specialty (repeatable): +1 Action Die per rank.",
+        rich_help_panel=BEFORE,
+    ),
+]
+Scar = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--scar",
+        metavar="NAME",
+        help="A triggered Scar (repeatable): +1 Opposition Die per point of penalty.",
+        rich_help_panel=BEFORE,
+    ),
+]
+Grit = Annotated[
+    int,
+    typer.Option(
+        "--grit", min=0, metavar="N", help="Grit spent before the roll: +1 Action Die each.", rich_help_panel=BEFORE
+    ),
+]
+Prop = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--prop",
+        metavar="TYPE[:QUALITY]",
+        help="A Prop spent, e.g. Weapons:HARD (repeatable): +1 Action Die each.",
+        rich_help_panel=BEFORE,
+    ),
+]
+Preparation = Annotated[
+    int,
+    typer.Option(
+        "--preparation",
+        min=0,
+        metavar="N",
+        help="Preparation spent as NORMAL Props: +1 Action Die each.",
+        rich_help_panel=BEFORE,
+    ),
+]
+PlotArmor = Annotated[
+    bool,
+    typer.Option(
+        "--plot-armor",
+        help="Spend 1 Plot Armor: the task becomes EASY (a Scar without Plot Armor Mastery).",
+        rich_help_panel=BEFORE,
+    ),
+]
+HeroProp = Annotated[
+    str | None,
+    typer.Option(
+        "--hero-prop",
+        metavar="NAME",
+        help="Use a Hero Prop: 1 Wear, its bonus dice, its Difficulty milestone.",
+        rich_help_panel=BEFORE,
+    ),
+]
+Keep = Annotated[
+    str | None,
+    typer.Option("--keep", "-k", metavar="A,B", help="The two Result Dice to keep (default: the best pair)."),
+]
 Push = Annotated[bool, typer.Option("--push", help="Push Your Limits to pay a spend the pools cannot.")]
-ActionFaces = faces_option("--action", "The Action Dice of the check, e.g. 1,4,5.")
-OppositionFaces = faces_option("--opposition-dice", "The Opposition Dice of the check (as many as the target's pips).")
-ScriptFaces = faces_option("--script", "The two Script Dice of the check, e.g. 4,2.")
-PowerFaces = faces_option("--power", "The d6s the target's Power Dice re-roll (a cleared die's reset, a carry), in order.")
-ScarSlotFaces = faces_option("--scar-slot", "The d10 slot rolls of a Plot Armor Scar, in order.")
-AnomalyFaces = faces_option("--anomaly", "The d100 Anomaly rolls of a Channel check that Hits the Mark.")
+ActionFaces: TypeAlias = Annotated[
+    list[str] | None, faces_option("--action", "The Action Dice of the check, e.g. 1,4,5.")
+]
+OppositionFaces: TypeAlias = Annotated[
+    list[str] | None,
+    faces_option("--opposition-dice", "The Opposition Dice of the check (as many as the target's pips)."),
+]
+ScriptFaces: TypeAlias = Annotated[
+    list[str] | None, faces_option("--script", "The two Script Dice of the check, e.g. 4,2.")
+]
+PowerFaces: TypeAlias = Annotated[
+    list[str] | None,
+    faces_option("--power", "The d6s the target's Power Dice re-roll (a cleared die's reset, a carry), in order."),
+]
+ScarSlotFaces: TypeAlias = Annotated[
+    list[str] | None, faces_option("--scar-slot", "The d10 slot rolls of a Plot Armor Scar, in order.")
+]
+AnomalyFaces: TypeAlias = Annotated[
+    list[str] | None, faces_option("--anomaly", "The d100 Anomaly rolls of a Channel check that Hits the Mark.")
+]
 
 CHECK_DICE = ("action", "opposition", "script", "power", "scar_slot", "anomaly")
 """The dice purposes a check against the world may ask for, named as `check` names them (FACE_FLAGS)."""
@@ -149,17 +230,30 @@ class CheckOptions(NamedTuple):
         from .check import _ability, _keep, _prop
 
         return CheckRequest(
-            star=star, ability=_ability(ability), difficulty="NORMAL", specialties=tuple(self.specialty or ()),
-            scars=tuple(self.scar or ()), grit=self.grit, props=tuple(_prop(p) for p in self.prop or ()),
-            preparation=self.preparation, plot_armor=self.plot_armor, hero_prop=self.hero_prop,
-            keep=_keep(self.keep) if self.keep is not None else None, push=self.push,
+            star=star,
+            ability=_ability(ability),
+            difficulty="NORMAL",
+            specialties=tuple(self.specialty or ()),
+            scars=tuple(self.scar or ()),
+            grit=self.grit,
+            props=tuple(_prop(p) for p in self.prop or ()),
+            preparation=self.preparation,
+            plot_armor=self.plot_armor,
+            hero_prop=self.hero_prop,
+            keep=_keep(self.keep) if self.keep is not None else None,
+            push=self.push,
         )
 
     def faces(self) -> dict[str, list[int]]:
         from .check import FACE_FLAGS
 
-        values = dict(zip(CHECK_DICE, (self.action, self.opposition_dice, self.script, self.power, self.scar_slot,
-                                       self.anomaly)))
+        values = dict(
+            zip(
+                CHECK_DICE,
+                (self.action, self.opposition_dice, self.script, self.power, self.scar_slot, self.anomaly),
+                strict=True,
+            )
+        )
         return parse_faces({p: (FACE_FLAGS[p][0], values[p], FACE_FLAGS[p][1]) for p in CHECK_DICE})
 
     def given_for_a_roll(self) -> list[str]:
@@ -168,7 +262,9 @@ class CheckOptions(NamedTuple):
         return ["--" + name.replace("_", "-") for name in names]
 
 
-def option_group(options: Any, annotations: Sequence[Any], keyword: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+def option_group(
+    options: Any, annotations: Sequence[Any], keyword: str
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """A decorator giving a command a group of options declared once: the fields of `options` (a
     NamedTuple), with its defaults and, in order, `annotations`, placed before `--json`. The
     command takes them together as its keyword-only argument `keyword`."""
@@ -188,7 +284,7 @@ def option_group(options: Any, annotations: Sequence[Any], keyword: str) -> Call
             given = {name: kwargs.pop(name) for name in options._fields}
             command(*args, **{keyword: options(**given)}, **kwargs)
 
-        with_options.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+        with_options.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]  # inspect.signature (so typer) reads it; a function's type does not declare it
         with_options.__annotations__ = {p.name: p.annotation for p in parameters}
         return with_options
 
@@ -197,8 +293,23 @@ def option_group(options: Any, annotations: Sequence[Any], keyword: str) -> Call
 
 check_options = option_group(
     CheckOptions,
-    (Specialty, Scar, Grit, Prop, Preparation, PlotArmor, HeroProp, Keep, Push, ActionFaces, OppositionFaces,
-     ScriptFaces, PowerFaces, ScarSlotFaces, AnomalyFaces),
+    (
+        Specialty,
+        Scar,
+        Grit,
+        Prop,
+        Preparation,
+        PlotArmor,
+        HeroProp,
+        Keep,
+        Push,
+        ActionFaces,
+        OppositionFaces,
+        ScriptFaces,
+        PowerFaces,
+        ScarSlotFaces,
+        AnomalyFaces,
+    ),
     "check",
 )
 """The before-roll options and table dice of `check`, for every command that rolls a check against the world."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import PurePath
 from typing import TypeVar
 
@@ -47,7 +47,7 @@ def read_character(
     model: type[M],
     *,
     noun: str = "character",
-    to_model_form: Callable[[dict], dict] = dict,
+    to_model_form: Callable[[dict[str, object]], dict[str, object]] = dict,
     path: Callable[[tuple[str | int, ...]], str] | None = None,
     describe: Callable[[ErrorDetails, str], str | None] | None = None,
 ) -> M:
@@ -69,10 +69,12 @@ def read_character(
         raise InvalidSheet(" ".join(f"{source}: {problem}".splitlines())) from None
 
 
-def _document(data: bytes, suffix: str, noun: str) -> tuple[dict, str]:
+def _document(data: bytes, suffix: str, noun: str) -> tuple[dict[str, object], str]:
     if suffix not in SUFFIXES:
         accepted = " or ".join(SUFFIXES)
-        raise FileProblem("", f"unsupported file type {shown(suffix or '(none)')}: a {noun} file must end in {accepted}")
+        raise FileProblem(
+            "", f"unsupported file type {shown(suffix or '(none)')}: a {noun} file must end in {accepted}"
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -97,6 +99,7 @@ def _depth(document: object) -> int:
     deepest, stack = 0, [(document, 1)]
     while stack:
         value, depth = stack.pop()
+        children: Iterable[object]
         if isinstance(value, dict):
             children = value.values()
         elif isinstance(value, list):
@@ -129,7 +132,7 @@ def _load_json(text: str) -> object:
         raise FileProblem(f"line {error.lineno}", f"invalid JSON ({error.msg} at column {error.colno})") from None
 
 
-def _refuse_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+def _refuse_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
     # json keeps the last of two equal keys without a word; TOML refuses them, so does this.
     seen: dict[str, object] = {}
     for key, value in pairs:

@@ -9,7 +9,7 @@ upcasters that bring older stored payloads up to it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     from .campaign import CampaignState
 
 Visibility = Literal["public", "director"]
+
+S = TypeVar("S", bound="CampaignState")
+"""The campaign state a fact applies to: a ruleset's facts apply to its own state, the
+ledger's and the structure's to any (`CampaignFact[CampaignState]`)."""
 
 _TOPICS: dict[str, type[Fact]] = {}
 
@@ -70,10 +74,10 @@ class Fact(BaseModel, metaclass=MadeAsInput):
         return ()
 
 
-class CampaignFact(Fact):
+class CampaignFact(Fact, Generic[S]):
     """A fact that changes the campaign state of the branch it is recorded on."""
 
-    def apply(self, state: CampaignState) -> CampaignState:
+    def apply(self, state: S) -> S:
         return state
 
     def recap(self) -> RecapLine | None:
@@ -91,7 +95,7 @@ class RecapLine(BaseModel):
     kind: str = "beat"
 
 
-class RolledFact(CampaignFact):
+class RolledFact(CampaignFact[S]):
     """A fact made by rolling dice: the ledger indexes, proves and re-judges every one alike.
 
     `roll_number` is the branch's roll counter when it was rolled (ledger dice derive from
@@ -109,7 +113,7 @@ class RolledFact(CampaignFact):
         names = self.stars()
         return names[0] if names else "director"
 
-    def rejudge(self, before: CampaignState) -> str | None:
+    def rejudge(self, before: S) -> str | None:
         """Decide again from the recorded inputs and dice: None if every decision agrees,
         else one line naming the first difference."""
         raise NotImplementedError
@@ -122,11 +126,11 @@ class RolledFact(CampaignFact):
         """The group a die is counted in for `dice stats`: by default its purpose."""
         return purpose
 
-    def apply(self, state: CampaignState) -> CampaignState:
+    def apply(self, state: S) -> S:
         state = self.apply_roll(state)
         return state.model_copy(update={"dice_rolls": max(state.dice_rolls, self.roll_number)})
 
-    def apply_roll(self, state: CampaignState) -> CampaignState:
+    def apply_roll(self, state: S) -> S:
         """What the roll changes besides the roll counter."""
         return state
 

@@ -19,10 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Self, cast
 
 from pydantic import AfterValidator, BaseModel, ValidationInfo
 from pydantic_core import PydanticCustomError
+
+if TYPE_CHECKING:
+    from pydantic._internal._model_construction import ModelMetaclass
+else:
+    # pydantic keeps its metaclass private: at run time it is taken from the model, not imported.
+    ModelMetaclass = type(BaseModel)
 
 INPUT: Mapping[str, bool] = MappingProxyType({"input": True})
 """The validation context of new input."""
@@ -38,14 +44,18 @@ def is_input(info: ValidationInfo) -> bool:
     return isinstance(context, Mapping) and context.get("input") is True
 
 
-class MadeAsInput(type(BaseModel)):  # type: ignore[misc]
+class MadeAsInput(ModelMetaclass):
     """Models of this kind check their input when code makes one: `Model(...)` validates in the
     INPUT context. Validation from data (`model_validate`, a model nested in another) does not
     come through here, so a stored fact reads back unchecked."""
 
+    # Returning Any leaves mypy to type `Model(...)` by the model's own fields, as the pydantic
+    # plugin declares them.
     def __call__(cls, /, **data: Any) -> Any:
-        made = cls.__new__(cls)
-        cls.__pydantic_validator__.validate_python(data, self_instance=made, context=INPUT)
+        # Only models are made with this metaclass.
+        model = cast("type[BaseModel]", cls)
+        made = model.__new__(model)
+        model.__pydantic_validator__.validate_python(data, self_instance=made, context=INPUT)
         return made
 
 
@@ -55,7 +65,7 @@ class Input(BaseModel, metaclass=MadeAsInput):
     it back unchecked."""
 
     @classmethod
-    def model_validate(cls, obj: Any, **options: Any) -> Any:  # type: ignore[override]
+    def model_validate(cls, obj: Any, **options: Any) -> Self:
         if options.get("context") is None:
             options["context"] = INPUT
         return super().model_validate(obj, **options)

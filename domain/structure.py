@@ -61,9 +61,10 @@ def _quoted(title: str) -> str:
 
 
 # ---------------------------------------------------------------------------- facts
+# They apply to any campaign's state, named as a string: campaign.py imports this module.
 
 
-class SeasonStarted(CampaignFact, topic="ledger/SeasonStarted"):
+class SeasonStarted(CampaignFact["CampaignState"], topic="ledger/SeasonStarted"):
     number: int = Field(ge=1)
     title: Title = ""
 
@@ -77,7 +78,7 @@ class SeasonStarted(CampaignFact, topic="ledger/SeasonStarted"):
         return RecapLine(weight=10, text=f"Season {self.number}{_quoted(self.title)} began.", kind="season")
 
 
-class SeasonEnded(CampaignFact, topic="ledger/SeasonEnded"):
+class SeasonEnded(CampaignFact["CampaignState"], topic="ledger/SeasonEnded"):
     number: int = Field(ge=1)
 
     def apply(self, state: CampaignState) -> CampaignState:
@@ -90,7 +91,7 @@ class SeasonEnded(CampaignFact, topic="ledger/SeasonEnded"):
         return RecapLine(weight=50, text=f"Season {self.number} came to its end.", kind="season")
 
 
-class EpisodeStarted(CampaignFact, topic="ledger/EpisodeStarted"):
+class EpisodeStarted(CampaignFact["CampaignState"], topic="ledger/EpisodeStarted"):
     season: int = Field(ge=1)
     number: int = Field(ge=1)
     title: Title = ""
@@ -105,7 +106,7 @@ class EpisodeStarted(CampaignFact, topic="ledger/EpisodeStarted"):
         return RecapLine(weight=10, text=f"Episode {self.number}{_quoted(self.title)} began.", kind="episode")
 
 
-class SceneStarted(CampaignFact, topic="ledger/SceneStarted"):
+class SceneStarted(CampaignFact["CampaignState"], topic="ledger/SceneStarted"):
     episode: int = Field(ge=1)
     number: int = Field(ge=1)
     goal: Line = ""
@@ -133,7 +134,7 @@ class SceneStarted(CampaignFact, topic="ledger/SceneStarted"):
         return RecapLine(weight=10, text=f"{self.describe()}.", kind="scene")
 
 
-class SceneEnded(CampaignFact, topic="ledger/SceneEnded"):
+class SceneEnded(CampaignFact["CampaignState"], topic="ledger/SceneEnded"):
     episode: int = Field(ge=1)
     number: int = Field(ge=1)
 
@@ -144,7 +145,7 @@ class SceneEnded(CampaignFact, topic="ledger/SceneEnded"):
         return f"Scene {self.number} ended (Episode {self.episode})"
 
 
-class EpisodeEnded(CampaignFact, topic="ledger/EpisodeEnded"):
+class EpisodeEnded(CampaignFact["CampaignState"], topic="ledger/EpisodeEnded"):
     """The end of an Episode, on its Cliffhanger (16.2 step 4)."""
 
     season: int = Field(ge=1)
@@ -199,7 +200,7 @@ class PostShow(Input):
         return not self.acclaim and not self.connections and self.entertaining is None and self.premise is None
 
 
-class PostShowAnswered(CampaignFact, topic="ledger/PostShowAnswered"):
+class PostShowAnswered(CampaignFact["CampaignState"], topic="ledger/PostShowAnswered"):
     """The Post-Show answers of an Episode, as facts; no sheet changes."""
 
     episode: int = Field(ge=1)
@@ -212,7 +213,11 @@ class PostShowAnswered(CampaignFact, topic="ledger/PostShowAnswered"):
         a = self.answers
         parts = [f"{x.star} earned {x.amount} Acclaim" for x in a.acclaim if x.amount]
         for c in a.connections:
-            parts.append(f"{c.star} formed a Bond with {c.target}" if c.kind == "bond" else f"{c.star} took a Grudge against {c.target}")
+            parts.append(
+                f"{c.star} formed a Bond with {c.target}"
+                if c.kind == "bond"
+                else f"{c.star} took a Grudge against {c.target}"
+            )
         if a.entertaining is not None or a.premise is not None:
             xp = a.ensemble_xp
             parts.append(f"the Cast earned {xp} Ensemble XP" if xp else "the Cast earned no Ensemble XP")
@@ -233,8 +238,14 @@ class PostShowAnswered(CampaignFact, topic="ledger/PostShowAnswered"):
         return RecapLine(weight=50, text="After the show, " + "; ".join(parts) + ".", kind="post-show")
 
 
-STRUCTURE_FACTS: tuple[type[CampaignFact], ...] = (
-    SeasonStarted, SeasonEnded, EpisodeStarted, SceneStarted, SceneEnded, EpisodeEnded, PostShowAnswered,
+STRUCTURE_FACTS: tuple[type[CampaignFact[CampaignState]], ...] = (
+    SeasonStarted,
+    SeasonEnded,
+    EpisodeStarted,
+    SceneStarted,
+    SceneEnded,
+    EpisodeEnded,
+    PostShowAnswered,
 )
 
 
@@ -245,14 +256,14 @@ def _clean(text: str) -> str:
     return " ".join(text.split())
 
 
-def decide_start_season(state: CampaignState, title: str = "") -> list[CampaignFact]:
+def decide_start_season(state: CampaignState, title: str = "") -> list[CampaignFact[CampaignState]]:
     s = state.structure
     if s.season_open:
         raise RuleViolation(f"Season {s.season} is still running; end it first with `showrunner season end`")
     return [SeasonStarted(number=s.season + 1, title=_clean(title))]
 
 
-def decide_end_season(state: CampaignState) -> list[CampaignFact]:
+def decide_end_season(state: CampaignState) -> list[CampaignFact[CampaignState]]:
     s = state.structure
     if not s.season_open:
         raise RuleViolation("no Season is running; start one with `showrunner season start`")
@@ -261,12 +272,12 @@ def decide_end_season(state: CampaignState) -> list[CampaignFact]:
     return [SeasonEnded(number=s.season)]
 
 
-def decide_start_episode(state: CampaignState, title: str = "") -> list[CampaignFact]:
+def decide_start_episode(state: CampaignState, title: str = "") -> list[CampaignFact[CampaignState]]:
     """Start the next Episode; the Show's first Episode opens Season 1 if none was started."""
     s = state.structure
     if s.episode_open:
         raise RuleViolation(f"Episode {s.episode} is still on; end it first with `showrunner episode end`")
-    facts: list[CampaignFact] = []
+    facts: list[CampaignFact[CampaignState]] = []
     season = s.season
     if not s.season_open:
         if s.season:
@@ -281,7 +292,7 @@ def decide_start_episode(state: CampaignState, title: str = "") -> list[Campaign
 
 def decide_end_episode(
     state: CampaignState, cliffhanger: str = "", post_show: PostShow | None = None
-) -> list[CampaignFact]:
+) -> list[CampaignFact[CampaignState]]:
     s = state.structure
     if not s.episode_open:
         raise RuleViolation("no Episode is on; start one with `showrunner episode start`")
@@ -290,13 +301,13 @@ def decide_end_episode(
             f"Scene {s.scene} of Episode {s.episode} is still open; end it first with `showrunner scene end`"
         )
     ended = EpisodeEnded(season=s.season, number=s.episode, cliffhanger=_clean(cliffhanger))
-    facts: list[CampaignFact] = [ended]
+    facts: list[CampaignFact[CampaignState]] = [ended]
     if post_show is not None and not post_show.is_empty():
         facts.append(PostShowAnswered(episode=s.episode, answers=check_post_show(state, post_show)))
     return facts
 
 
-def decide_post_show(state: CampaignState, post_show: PostShow) -> list[CampaignFact]:
+def decide_post_show(state: CampaignState, post_show: PostShow) -> list[CampaignFact[CampaignState]]:
     s = state.structure
     if s.episode_open:
         raise RuleViolation(f"Episode {s.episode} is still on: its Post-Show comes after `showrunner episode end`")
@@ -305,7 +316,9 @@ def decide_post_show(state: CampaignState, post_show: PostShow) -> list[Campaign
             raise RuleViolation("no Episode has ended yet, so there is no Post-Show to answer")
         raise RuleViolation(f"the Post-Show of Episode {s.episode} is already recorded")
     if post_show.is_empty():
-        raise RuleViolation("the Post-Show needs at least one answer (Acclaim, a Bond or Grudge, or an Ensemble question)")
+        raise RuleViolation(
+            "the Post-Show needs at least one answer (Acclaim, a Bond or Grudge, or an Ensemble question)"
+        )
     return [PostShowAnswered(episode=s.episode, answers=check_post_show(state, post_show))]
 
 
@@ -321,16 +334,18 @@ def check_post_show(state: CampaignState, post_show: PostShow) -> PostShow:
         acclaim.append(answer.model_copy(update={"star": name}))
     connections: list[ConnectionAnswer] = []
     chosen: set[str] = set()
-    for answer in post_show.connections:
-        name = state.character(answer.star).name
+    for connection in post_show.connections:
+        name = state.character(connection.star).name
         if name in chosen:
             raise RuleViolation(f"{name} may add one new Bond OR one new Grudge at the end of an Episode, not two")
         chosen.add(name)
-        connections.append(answer.model_copy(update={"star": name, "target": _clean(answer.target)}))
+        connections.append(connection.model_copy(update={"star": name, "target": _clean(connection.target)}))
     return post_show.model_copy(update={"acclaim": tuple(acclaim), "connections": tuple(connections)})
 
 
-def decide_start_scene(state: CampaignState, goal: str = "", location: str = "", aesthetic: str = "") -> list[CampaignFact]:
+def decide_start_scene(
+    state: CampaignState, goal: str = "", location: str = "", aesthetic: str = ""
+) -> list[CampaignFact[CampaignState]]:
     s = state.structure
     if not s.episode_open:
         raise RuleViolation("no Episode is on; a Scene needs one: `showrunner episode start`")
@@ -338,16 +353,19 @@ def decide_start_scene(state: CampaignState, goal: str = "", location: str = "",
         raise RuleViolation(f"Scene {s.scene} is still open; end it first with `showrunner scene end`")
     return [
         SceneStarted(
-            episode=s.episode, number=s.scene + 1, goal=_clean(goal), location=_clean(location), aesthetic=_clean(aesthetic)
+            episode=s.episode,
+            number=s.scene + 1,
+            goal=_clean(goal),
+            location=_clean(location),
+            aesthetic=_clean(aesthetic),
         )
     ]
 
 
-def decide_end_scene(state: CampaignState) -> list[CampaignFact]:
+def decide_end_scene(state: CampaignState) -> list[CampaignFact[CampaignState]]:
     s = state.structure
     if not s.scene_open:
         if not s.episode_open:
             raise RuleViolation("no Scene is open (no Episode is on either)")
         raise RuleViolation(f"no Scene is open in Episode {s.episode}; start one with `showrunner scene start`")
     return [SceneEnded(episode=s.episode, number=s.scene)]
-

@@ -72,6 +72,10 @@ def _escape(ch: str) -> str:
     return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
+_Texts = str | list[str] | tuple[str, ...] | None
+"""What a field of text, optional text or list of texts holds once pydantic has read it."""
+
+
 @dataclass(frozen=True)
 class Kind:
     """One kind of text: its limit, whether it may span lines, whether spaces at its ends are dropped."""
@@ -115,12 +119,12 @@ class Kind:
                 raise PydanticCustomError("text", problem)
             return value
 
-        def check(value: object, info: ValidationInfo) -> object:
+        def check(value: _Texts, info: ValidationInfo) -> _Texts:
             if value is None or not is_input(info):
                 return value
             if isinstance(value, (list, tuple)):
                 return type(value)(one(item) for item in value)
-            return one(value)  # type: ignore[arg-type]
+            return one(value)
 
         return AfterValidator(check)
 

@@ -44,7 +44,7 @@ class Audit:
     proofs: tuple[DiceProof, ...] = field(default=())
 
     @property
-    def fact(self) -> RolledFact:
+    def fact(self) -> RolledFact[CampaignState]:
         assert isinstance(self.event.fact, RolledFact)
         return self.event.fact
 
@@ -60,15 +60,15 @@ class Audit:
 def audit(ledger: Ledger, ref: BranchRef, version: int, *, head: CampaignState | None = None) -> Audit:
     event = ledger.event(ref, version)
     if not isinstance(event.fact, RolledFact):
-        raise EventNotFound(f"event #{version} is a {event.type_name}, not a roll; `showrunner audit --all` lists the rolls")
+        raise EventNotFound(
+            f"event #{version} is a {event.type_name}, not a roll; `showrunner audit --all` lists the rolls"
+        )
     before = ledger.view(ref, version - 1).state
     head = head if head is not None else ledger.view(ref).state
     return _audit(event, before, head)
 
 
-def audit_all(
-    ledger: Ledger, ref: BranchRef, *, progress: Callable[[int], None] | None = None
-) -> Iterator[Audit]:
+def audit_all(ledger: Ledger, ref: BranchRef, *, progress: Callable[[int], None] | None = None) -> Iterator[Audit]:
     """Every roll of the branch, folding once through the history."""
     head = ledger.view(ref).state
     state = CampaignState()
@@ -91,7 +91,9 @@ def _audit(event: LedgerEvent, before: CampaignState, head: CampaignState) -> Au
     return Audit(event, before, problem, dice, proofs)
 
 
-def _prove(event: LedgerEvent, fact: RolledFact, head: CampaignState) -> tuple[str, tuple[DiceProof, ...]]:
+def _prove(
+    event: LedgerEvent, fact: RolledFact[CampaignState], head: CampaignState
+) -> tuple[str, tuple[DiceProof, ...]]:
     if fact.dice_commitment is None:
         return "table", ()
     seed_hex = head.revealed_seeds.get(fact.dice_commitment)

@@ -30,10 +30,6 @@ def bootstrap(
         if is_busy_error(e):
             raise LedgerBusy("the database is busy (locked by another writer); try again") from None
         raise SettingsError(f"cannot open the database {redacted(settings.db_url)}: {e}") from None
-    extra = {"clock": clock} if clock is not None else {}
     return Ledger(
-        app,
-        keys=KeyStore(settings.data_dir / "keys"),
-        snapshot_interval=settings.snapshot_interval,
-        **extra,
+        app, keys=KeyStore(settings.data_dir / "keys"), clock=clock, snapshot_interval=settings.snapshot_interval
     )

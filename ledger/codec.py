@@ -13,8 +13,8 @@ from uuid import UUID
 from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
 from pydantic import ValidationError
 
-from .errors import UnreadableEvent
 from ..domain.events import fact_class
+from .errors import UnreadableEvent
 from .events import LedgerEvent
 from .integrity import hashed_fields
 
@@ -44,7 +44,7 @@ def document_of(event: LedgerEvent) -> dict[str, Any]:
     }
 
 
-def fields_for_hash(branch: UUID | str, version: int, topic: str, doc: dict[str, Any]) -> dict:
+def fields_for_hash(branch: UUID | str, version: int, topic: str, doc: dict[str, Any]) -> dict[str, object]:
     return hashed_fields(
         campaign=doc["campaign"],
         branch=str(branch),
@@ -67,14 +67,11 @@ def decode_document(stored: StoredEvent) -> dict[str, Any]:
         return doc
     except (ValueError, UnicodeDecodeError) as e:
         raise UnreadableEvent(
-            f"event #{stored.originator_version} cannot be read ({e}); "
-            "the stored log was changed outside the ledger"
+            f"event #{stored.originator_version} cannot be read ({e}); the stored log was changed outside the ledger"
         ) from None
 
 
-def event_from_document(
-    branch: UUID, version: int, topic: str, doc: dict[str, Any]
-) -> LedgerEvent:
+def event_from_document(branch: UUID, version: int, topic: str, doc: dict[str, Any]) -> LedgerEvent:
     try:
         cls = fact_class(topic)
     except KeyError:
@@ -112,11 +109,11 @@ def event_from_document(
         ) from None
 
 
-class FactMapper(Mapper):
+class FactMapper(Mapper[UUID]):
     def __init__(self) -> None:
         super().__init__(transcoder=_UnusedTranscoder())
 
-    def to_stored_event(self, domain_event: LedgerEvent) -> StoredEvent:  # type: ignore[override]
+    def to_stored_event(self, domain_event: LedgerEvent) -> StoredEvent:  # type: ignore[override]  # the ledger saves only LedgerEvents, never the library's own events
         return StoredEvent(
             originator_id=domain_event.originator_id,
             originator_version=domain_event.originator_version,
@@ -124,10 +121,9 @@ class FactMapper(Mapper):
             state=json.dumps(document_of(domain_event), separators=(",", ":")).encode(),
         )
 
-    def to_domain_event(self, stored_event: StoredEvent) -> LedgerEvent:  # type: ignore[override]
+    def to_domain_event(self, stored_event: StoredEvent) -> LedgerEvent:
         branch = stored_event.originator_id
         branch = branch if isinstance(branch, UUID) else UUID(str(branch))
         return event_from_document(
             branch, stored_event.originator_version, stored_event.topic, decode_document(stored_event)
         )
-

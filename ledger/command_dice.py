@@ -48,8 +48,11 @@ class CommandDice:
 
     def stamp(self, number: int, recorder: RecordingDice) -> dict[str, Any]:
         ledger_rolled = bool(recorder.rolls) and self.table is None
-        return {"roll_number": number, "dice_commitment": self.commitment if ledger_rolled else None,
-                "rolls": tuple(recorder.rolls)}
+        return {
+            "roll_number": number,
+            "dice_commitment": self.commitment if ledger_rolled else None,
+            "rolls": tuple(recorder.rolls),
+        }
 
     def done(self) -> None:
         if self.table is not None:

@@ -32,14 +32,14 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from uuid import UUID
 
 from .errors import LedgerError
 from .integrity import canonical_json
 
 if TYPE_CHECKING:
-    from eventsourcing.persistence import StoredEvent
+    from eventsourcing.persistence import AggregateRecorder, StoredEvent
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -157,57 +157,74 @@ def command(fn: F) -> F:
             bound.arguments["command_id"] = recorded_id(given, fn.__name__, arguments)
         return fn(*bound.args, **bound.kwargs)
 
-    run.__ledger_command__ = True  # type: ignore[attr-defined]
-    return run  # type: ignore[return-value]
+    run.__ledger_command__ = True  # type: ignore[attr-defined]  # a mark on the function object, read by the test that finds every command
+    return run  # type: ignore[return-value]  # run takes and returns what fn does; F keeps fn's own signature for callers
 
 
 def _is_default(value: Any, default: Any) -> bool:
-    return value is default or (default is not inspect.Parameter.empty and type(value) is type(default) and value == default)
+    return value is default or (
+        default is not inspect.Parameter.empty and type(value) is type(default) and value == default
+    )
 
 
 # ----------------------------------------------------------------------- finding an old id
 
 
-def stored_with_given_id(recorder: Any, segments: Iterable[tuple[UUID, int, int | None]], given: str) -> list[StoredEvent]:
+class _Row(Protocol):
+    """A row as either database's cursor gives it: by column name (sqlite3.Row, psycopg's dict_row)."""
+
+    def __getitem__(self, column: str) -> Any: ...
+
+
+def stored_with_given_id(
+    recorder: AggregateRecorder, segments: Iterable[tuple[UUID, int, int | None]], given: str
+) -> list[StoredEvent]:
     """The stored events in (after, upto] of each stream whose bytes hold `"command_id":"GIVEN#`.
 
     A byte search in the database, without decoding: the caller decodes what it finds and
     checks the envelope's field (a payload may hold the same bytes inside a JSON key).
     """
     from eventsourcing.persistence import StoredEvent
+    from eventsourcing.sqlite import SQLiteAggregateRecorder
+
+    from .persistence import database_recorder
 
     marker = f'"command_id":"{given}{SEPARATOR}'.encode()
     found: list[StoredEvent] = []
-    table = recorder.events_table_name
-    postgres = hasattr(recorder.datastore, "schema")
+    database = database_recorder(recorder)
+    table = database.events_table_name
     for stream_id, after, upto in segments:
         if upto is not None and upto <= after:
             continue
-        if postgres:
+        last = upto if upto is not None else 2**62
+        rows: list[_Row]
+        if isinstance(database, SQLiteAggregateRecorder):
+            with database.datastore.transaction(commit=False) as cursor:
+                cursor.execute(
+                    f"SELECT originator_id, originator_version, topic, state FROM {table} "  # noqa: S608 - the library's own table name
+                    "WHERE originator_id = ? AND originator_version > ? AND originator_version <= ? "
+                    "AND instr(state, ?) > 0 ORDER BY originator_version",
+                    (stream_id.hex, after, last, marker),
+                )
+                rows = cursor.fetchall()
+        else:
             from psycopg import sql
 
             statement = sql.SQL(
                 "SELECT originator_id, originator_version, topic, state FROM {}.{} "
                 "WHERE originator_id = %s AND originator_version > %s AND originator_version <= %s "
                 "AND position(%s in state) > 0 ORDER BY originator_version"
-            ).format(sql.Identifier(recorder.datastore.schema or "public"), sql.Identifier(table))
-            params: tuple[Any, ...] = (stream_id, after, upto if upto is not None else 2**62, marker)
-        else:
-            statement = (
-                f"SELECT originator_id, originator_version, topic, state FROM {table} "  # noqa: S608 - the library's own table name
-                "WHERE originator_id = ? AND originator_version > ? AND originator_version <= ? "
-                "AND instr(state, ?) > 0 ORDER BY originator_version"
+            ).format(sql.Identifier(database.datastore.schema or "public"), sql.Identifier(table))
+            with database.datastore.transaction(commit=False) as pg_cursor:
+                pg_cursor.execute(statement, (stream_id, after, last, marker))
+                rows = list(pg_cursor.fetchall())
+        found += [
+            StoredEvent(
+                originator_id=stream_id,
+                originator_version=row["originator_version"],
+                topic=row["topic"],
+                state=bytes(row["state"]),
             )
-            params = (stream_id.hex, after, upto if upto is not None else 2**62, marker)
-        with recorder.datastore.transaction(commit=False) as cursor:
-            cursor.execute(statement, params)
-            found += [
-                StoredEvent(
-                    originator_id=stream_id,
-                    originator_version=row["originator_version"],
-                    topic=row["topic"],
-                    state=bytes(row["state"]),
-                )
-                for row in cursor.fetchall()
-            ]
+            for row in rows
+        ]
     return found

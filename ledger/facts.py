@@ -15,7 +15,7 @@ from ..domain.rulesets import all_rulesets, ruleset
 from ..domain.text import Note
 
 
-class CampaignStarted(CampaignFact, topic="ledger/CampaignStarted"):
+class CampaignStarted(CampaignFact[CampaignState], topic="ledger/CampaignStarted"):
     """Event #1 of a campaign's main branch: the pitch and the dice commitment."""
 
     name: str
@@ -30,7 +30,7 @@ class CampaignStarted(CampaignFact, topic="ledger/CampaignStarted"):
         return f"Campaign '{self.pitch.title}' started ({self.pitch.ruleset}); dice seed committed"
 
 
-class BranchForked(CampaignFact, topic="ledger/BranchForked"):
+class BranchForked(CampaignFact[CampaignState], topic="ledger/BranchForked"):
     """The first event of a branch: it hashes in its parent, the fork point and its hash."""
 
     name: str
@@ -48,8 +48,6 @@ class BranchForked(CampaignFact, topic="ledger/BranchForked"):
 
     def summary(self) -> str:
         return f"Branch '{self.name}' forked from '{self.parent_name}' at #{self.fork_version}"
-
-
 
 
 # The registry streams: which campaigns a database holds and which branches each has.
@@ -70,11 +68,7 @@ class BranchRegistered(Fact, topic="ledger/BranchRegistered"):
     fork_version: int
 
 
-
-
-
-
-class NoteRecorded(CampaignFact, topic="ledger/NoteRecorded"):
+class NoteRecorded(CampaignFact[CampaignState], topic="ledger/NoteRecorded"):
     """A line of narration or a Director's private note; changes no state."""
 
     text: Note = Field(min_length=1)
@@ -87,9 +81,7 @@ class NoteRecorded(CampaignFact, topic="ledger/NoteRecorded"):
         return RecapLine(weight=50, text=self.text, kind="note")
 
 
-
-
-class SeedRevealed(CampaignFact, topic="ledger/SeedRevealed"):
+class SeedRevealed(CampaignFact[CampaignState], topic="ledger/SeedRevealed"):
     """The Director reveals the dice seed: every ledger roll made with it can now be re-derived."""
 
     seed: str
@@ -102,7 +94,7 @@ class SeedRevealed(CampaignFact, topic="ledger/SeedRevealed"):
         return f"Dice seed {self.commitment[:12]}… revealed"
 
 
-class SeedCommitted(CampaignFact, topic="ledger/SeedCommitted"):
+class SeedCommitted(CampaignFact[CampaignState], topic="ledger/SeedCommitted"):
     """A fresh seed for the rolls after a reveal; only its commitment is in the log."""
 
     commitment: str
@@ -112,9 +104,6 @@ class SeedCommitted(CampaignFact, topic="ledger/SeedCommitted"):
 
     def summary(self) -> str:
         return f"New dice seed committed ({self.commitment[:12]}…)"
-
-
-
 
 
 def branch_fact_types() -> dict[str, type[Fact]]:

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 HASH_TAG = b"showrunner-ledger/event/v1\x00"
 GENESIS_HASH = "0" * 64
 
 
-def canonical_json(document: dict[str, Any]) -> bytes:
-    return json.dumps(
-        document, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    ).encode("utf-8")
+def canonical_json(document: Mapping[str, object]) -> bytes:
+    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode(
+        "utf-8"
+    )
 
 
 def hashed_fields(
@@ -36,8 +36,8 @@ def hashed_fields(
     recorded_by: str,
     visibility: str,
     command_id: str,
-    payload: dict[str, Any],
-) -> dict[str, Any]:
+    payload: Mapping[str, object],
+) -> dict[str, object]:
     return {
         "campaign": campaign,
         "branch": branch,
@@ -52,7 +52,7 @@ def hashed_fields(
     }
 
 
-def chain_hash(prev_hash: str, fields: dict[str, Any]) -> str:
+def chain_hash(prev_hash: str, fields: Mapping[str, object]) -> str:
     digest = hashlib.sha256()
     digest.update(HASH_TAG)
     digest.update(prev_hash.encode("ascii"))

@@ -17,15 +17,29 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, unquote, urlsplit
+from uuid import UUID
 
-from eventsourcing.persistence import DatabaseError, OperationalError
-from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool, SQLiteFactory
+from eventsourcing.persistence import AggregateRecorder, DatabaseError, OperationalError
+from eventsourcing.sqlite import (
+    SQLiteAggregateRecorder,
+    SQLiteConnection,
+    SQLiteConnectionPool,
+    SQLiteCursor,
+    SQLiteFactory,
+)
+from eventsourcing.utils import Environment, EnvType
 
 from .errors import LedgerBusy, LedgerError, SettingsError
 from .settings import Settings
+
+if TYPE_CHECKING:
+    import psycopg
+    from eventsourcing.postgres import PostgresAggregateRecorder
+    from psycopg.rows import TupleRow
 
 
 class DatabaseDamaged(LedgerError):
@@ -70,7 +84,7 @@ class _DamageNamingConnection(SQLiteConnection):
         self._pool = pool
 
     @contextmanager
-    def transaction(self, *, commit: bool) -> Iterator:  # type: ignore[override]
+    def transaction(self, *, commit: bool) -> Iterator[SQLiteCursor]:
         try:
             if commit:
                 self._pool.check_before_writing(self._sqlite_conn)
@@ -83,8 +97,8 @@ class _DamageNamingConnection(SQLiteConnection):
 
 
 class _DurableConnectionPool(SQLiteConnectionPool):
-    def __init__(self, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(**kwargs)
+    def __init__(self, *, db_name: str, lock_timeout: int | None) -> None:
+        super().__init__(db_name=db_name, lock_timeout=lock_timeout)
         self.path = Path(self.db_name)
         self._sound = False
 
@@ -112,12 +126,10 @@ class _DurableConnectionPool(SQLiteConnectionPool):
 
 
 class DurableSQLiteFactory(SQLiteFactory):
-    def __init__(self, env):  # type: ignore[no-untyped-def]
+    def __init__(self, env: Environment | EnvType | None) -> None:
         super().__init__(env)
         old = self.datastore.pool
-        self.datastore.pool = _DurableConnectionPool(
-            db_name=old.db_name, lock_timeout=old.lock_timeout
-        )
+        self.datastore.pool = _DurableConnectionPool(db_name=old.db_name, lock_timeout=old.lock_timeout)
         old.close()
 
 
@@ -148,14 +160,12 @@ def _create_private_file(path: Path) -> None:
     """An empty file only its owner may read; SQLite gives its -wal and -shm files the same mode."""
     if not path.parent.exists():
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    try:
+    with suppress(FileExistsError):  # another process created it a moment ago: SQLite opens it as it is
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    except FileExistsError:  # another process created it a moment ago: SQLite opens it as it is
-        pass
 
 
 def _sqlite_ledger(path: Path, lock_timeout: int) -> str:
-    """"missing", "empty" (no ledger tables yet) or "ledger"; refuses a file that cannot hold one.
+    """ "missing", "empty" (no ledger tables yet) or "ledger"; refuses a file that cannot hold one.
 
     Read through a read-only connection, so that looking never changes the file.
     """
@@ -189,7 +199,9 @@ def _sqlite_ledger(path: Path, lock_timeout: int) -> str:
         return "ledger"
     if held:
         # The ledger creates both tables before it writes a row: one alone, holding rows, is another program's.
-        raise SettingsError(f"{path} is another program's SQLite database ({ours[0]} without {_twin(ours[0])}), not a ledger; pass another --db")
+        raise SettingsError(
+            f"{path} is another program's SQLite database ({ours[0]} without {_twin(ours[0])}), not a ledger; pass another --db"
+        )
     return "empty"
 
 
@@ -283,7 +295,7 @@ def initialisation_lock(settings: Settings, tables: tuple[str, ...], *, create: 
             conn.execute("SELECT pg_advisory_unlock(%s)", (_INIT_LOCK_KEY,))
 
 
-def _tables_exist(conn, schema: str, tables: tuple[str, ...]) -> bool:  # type: ignore[no-untyped-def]
+def _tables_exist(conn: psycopg.Connection[TupleRow], schema: str, tables: tuple[str, ...]) -> bool:
     """Whether every table is there; a table of that name with other columns is another program's."""
     columns: dict[str, set[str]] = {}
     rows = conn.execute(
@@ -323,30 +335,45 @@ _BUSY_MARKERS = (
 )
 
 
-def delete_snapshot(recorder, stream_id, version: int) -> None:  # type: ignore[no-untyped-def]
+def database_recorder(recorder: AggregateRecorder) -> SQLiteAggregateRecorder | PostgresAggregateRecorder:
+    """The recorder as the database it writes to, for the statements the library has none for."""
+    if isinstance(recorder, SQLiteAggregateRecorder):
+        return recorder
+    # Imported only here: SQLite users never pay for importing psycopg.
+    from eventsourcing.postgres import PostgresAggregateRecorder
+
+    if isinstance(recorder, PostgresAggregateRecorder):
+        return recorder
+    raise TypeError(f"{type(recorder).__name__} stores events in neither SQLite nor PostgreSQL")
+
+
+def delete_snapshot(recorder: AggregateRecorder, stream_id: UUID, version: int) -> None:
     """Remove one snapshot row. Snapshots are a cache; the library offers no delete."""
-    table = recorder.events_table_name
-    if hasattr(recorder.datastore, "schema"):  # PostgreSQL
-        from psycopg import sql
-
-        schema = recorder.datastore.schema or "public"
-        statement = sql.SQL("DELETE FROM {}.{} WHERE originator_id = %s AND originator_version = %s").format(
-            sql.Identifier(schema), sql.Identifier(table)
-        )
-        with recorder.datastore.transaction(commit=True) as cursor:
-            cursor.execute(statement, (stream_id, version))
+    database = database_recorder(recorder)
+    table = database.events_table_name
+    if isinstance(database, SQLiteAggregateRecorder):
+        with database.datastore.transaction(commit=True) as cursor:
+            cursor.execute(
+                f"DELETE FROM {table} WHERE originator_id = ? AND originator_version = ?",  # noqa: S608 - the library's own table name
+                (stream_id.hex, version),
+            )
         return
-    with recorder.datastore.transaction(commit=True) as cursor:
-        cursor.execute(
-            f"DELETE FROM {table} WHERE originator_id = ? AND originator_version = ?",  # noqa: S608 - the library's own table name
-            (stream_id.hex, version),
-        )
+    from psycopg import sql
+
+    schema = database.datastore.schema or "public"
+    statement = sql.SQL("DELETE FROM {}.{} WHERE originator_id = %s AND originator_version = %s").format(
+        sql.Identifier(schema), sql.Identifier(table)
+    )
+    with database.datastore.transaction(commit=True) as cursor:
+        cursor.execute(statement, (stream_id, version))
 
 
-def storage_damage(recorder) -> str | None:  # type: ignore[no-untyped-def]
+def storage_damage(recorder: AggregateRecorder) -> str | None:
     """SQLite's own check of every page of the file, for `verify`: a damaged page no event read
     touches is still damage. None when sound, and on PostgreSQL (which checks its own pages)."""
-    pool = getattr(recorder.datastore, "pool", None)
+    if not isinstance(recorder, SQLiteAggregateRecorder):
+        return None
+    pool = recorder.datastore.pool
     if not isinstance(pool, _DurableConnectionPool):
         return None
     try:

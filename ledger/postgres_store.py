@@ -17,11 +17,19 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from eventsourcing.persistence import InterfaceError, OperationalError
-from eventsourcing.postgres import PostgresAggregateRecorder, PostgresApplicationRecorder, PostgresFactory
+from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
+from eventsourcing.postgres import (
+    PostgresAggregateRecorder,
+    PostgresApplicationRecorder,
+    PostgresDatastore,
+    PostgresFactory,
+)
+from eventsourcing.utils import Environment, EnvType
+from psycopg import Cursor
+from psycopg.rows import DictRow
 
 from .errors import LedgerBusy
 from .persistence import is_busy_error
@@ -67,11 +75,11 @@ class BoundedApplicationRecorder(PostgresApplicationRecorder):
     select_notifications = _busy_ends_at_once(PostgresApplicationRecorder.select_notifications)
     max_notification_id = _busy_ends_at_once(PostgresApplicationRecorder.max_notification_id)
 
-    def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        super().__init__(*args, **kwargs)
+    def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events") -> None:
+        super().__init__(datastore, events_table_name=events_table_name)
         self._chunked_ids: dict[int, list[int]] = {}
 
-    def _insert_stored_events(self, curs, stored_events, **kwargs):  # type: ignore[no-untyped-def]
+    def _insert_stored_events(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:
         if len(stored_events) <= _CHUNK:
             super()._insert_stored_events(curs, stored_events, **kwargs)
             return
@@ -81,15 +89,16 @@ class BoundedApplicationRecorder(PostgresApplicationRecorder):
         for start in range(0, len(stored_events), _CHUNK):
             chunk = stored_events[start : start + _CHUNK]
             rows = [
-                self.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state)
-                for e in chunk
+                self.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state) for e in chunk
             ]
             curs.execute(query=self.insert_events_statement, params=(rows,))
             ids.extend(row["notification_id"] for row in curs.fetchall())  # a sync per chunk
         # The library asks for the ids right after this call, with the same cursor.
         self._chunked_ids[id(curs)] = ids
 
-    def _fetch_ids_after_insert_events(self, curs, stored_events, **kwargs):  # type: ignore[no-untyped-def]
+    def _fetch_ids_after_insert_events(
+        self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
         ids = self._chunked_ids.pop(id(curs), None)
         if ids is not None:
             return ids
@@ -100,10 +109,12 @@ class BoundedPostgresFactory(PostgresFactory):
     aggregate_recorder_class = BoundedAggregateRecorder
     application_recorder_class = BoundedApplicationRecorder
 
-    def __init__(self, env):  # type: ignore[no-untyped-def]
+    def __init__(self, env: Environment | EnvType | None) -> None:
         super().__init__(env)
         # The pool is not open yet: each connection it makes gets the lock timeout for
         # every statement (reads and table creation too), not only the insert's lock.
         timeout_ms = int(self.datastore.lock_timeout) * 1000
         if timeout_ms > 0:
-            self.datastore.pool.kwargs["options"] = f"-c lock_timeout={timeout_ms}"
+            connect_kwargs = self.datastore.pool.kwargs
+            assert isinstance(connect_kwargs, dict), "the library gives its pool a dict of connection arguments"
+            connect_kwargs["options"] = f"-c lock_timeout={timeout_ms}"

@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass, field
 from uuid import UUID, uuid5
 
-from .errors import InvalidName, RegistryDamaged
 from ..domain.events import Fact
+from .errors import InvalidName, RegistryDamaged
 from .facts import BranchRegistered, CampaignRegistered
 
 CATALOG_ID = uuid5(UUID("6f1d0a52-8a35-4c49-9b55-2a1d3f1a7e11"), "showrunner-ledger/catalog")
@@ -70,9 +70,7 @@ class BranchIndex:
 
 def fold_catalog(state: Catalog, fact: Fact) -> Catalog:
     if isinstance(fact, CampaignRegistered):
-        entry = CampaignEntry(
-            fact.campaign_id, fact.name, fact.title, fact.ruleset, fact.main_branch_id
-        )
+        entry = CampaignEntry(fact.campaign_id, fact.name, fact.title, fact.ruleset, fact.main_branch_id)
         return Catalog({**state.campaigns, entry.id: entry})
     return state
 

@@ -12,6 +12,7 @@ import random
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal, TypeVar
@@ -19,16 +20,19 @@ from uuid import UUID
 
 from eventsourcing.application import Application
 from eventsourcing.persistence import (
+    AggregateRecorder,
     IntegrityError,
     InterfaceError,
     OperationalError,
     PersistenceError,
     StoredEvent,
 )
+from pydantic import BaseModel
 
 from ..domain.campaign import CampaignState, Pitch
 from ..domain.dice import DiceSource, TableDice
-from ..domain.errors import DomainError, InvalidDice, InvalidSheet, UnknownName
+from ..domain.errors import DomainError, InvalidDice, InvalidSheet, RuleViolation, UnknownName
+from ..domain.events import Fact, Visibility
 from ..domain.ruleset import Decided, RollContext
 from ..domain.rulesets import ruleset_of
 from ..domain.showrunner.check import Abandoned, CheckRequest, Chooser, resolve
@@ -39,10 +43,19 @@ from ..domain.showrunner.consequences import (
     PropChoice,
 )
 from ..domain.showrunner.consequences import decide as decide_consequence
+from ..domain.showrunner.events import (
+    CheckAbandoned,
+    CheckRolled,
+    ConsequenceSuffered,
+    InfluenceRegained,
+    InfluenceSpent,
+)
+from ..domain.showrunner.influence import PoolName, decide_regain, decide_spend
 from ..domain.showrunner.ladder import Difficulty
 from ..domain.showrunner.sheet import AbilityName
-from ..domain.showrunner.influence import PoolName, decide_regain, decide_spend
+from ..domain.showrunner.state import ShowrunnerState
 from .codec import FactMapper, decode_document
+from .command_ids import CommandIdReused, RecordedId, command, given_part, note_replayed, stored_with_given_id
 from .dice import LedgerDice
 from .errors import (
     BranchExists,
@@ -51,16 +64,22 @@ from .errors import (
     CampaignNotFound,
     CommandConflict,
     EventNotFound,
+    HiddenFromStar,
     LedgerBusy,
     LedgerError,
-    HiddenFromStar,
     RegistryDamaged,
     UnreadableEvent,
 )
-from ..domain.events import Fact, Visibility
 from .events import LedgerEvent
-from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignStarted, NoteRecorded, SeedCommitted, SeedRevealed
-from ..domain.showrunner.events import CheckAbandoned, CheckRolled, ConsequenceSuffered, InfluenceRegained, InfluenceSpent
+from .facts import (
+    BranchForked,
+    BranchRegistered,
+    CampaignRegistered,
+    CampaignStarted,
+    NoteRecorded,
+    SeedCommitted,
+    SeedRevealed,
+)
 from .integrity import Digest
 from .persistence import is_busy_error
 from .registry import (
@@ -79,8 +98,7 @@ from .registry import (
     slug,
 )
 from .seeds import KeyStore, commitment, new_seed
-from .streams import COMMAND_MEMORY, BranchSnapshot, Stream, fold_campaign
-from .command_ids import CommandIdReused, RecordedId, command, given_part, note_replayed, stored_with_given_id
+from .streams import COMMAND_MEMORY, BranchSnapshot, Stamp, Stream, Unsaved, fold_campaign
 
 S = TypeVar("S")
 
@@ -89,12 +107,13 @@ PAGE = 2000
 DIRECTOR = "director"
 
 
-class LedgerApplication(Application):
+class LedgerApplication(Application[UUID]):
     """eventsourcing's Application, given our mapper; persistence comes from the env."""
 
     name = "ShowrunnerLedger"
+    mapper: FactMapper
 
-    def construct_mapper(self) -> FactMapper:  # type: ignore[override]
+    def construct_mapper(self) -> FactMapper:
         return FactMapper()
 
 
@@ -132,6 +151,13 @@ class CommandResult:
     last_version: int = 0
 
 
+def _showrunner(state: CampaignState, what: str) -> ShowrunnerState:
+    """The state of a Showrunner campaign, for the commands of Showrunner's own rules."""
+    if not isinstance(state, ShowrunnerState):
+        raise RuleViolation(f"{what} belong to Showrunner campaigns")
+    return state
+
+
 def _now() -> datetime:
     from datetime import UTC
 
@@ -144,13 +170,14 @@ class Ledger:
         app: LedgerApplication,
         *,
         keys: KeyStore,
-        clock: Callable[[], datetime] = _now,
+        clock: Callable[[], datetime] | None = None,
         snapshot_interval: int = 200,
         max_attempts: int = 60,
     ) -> None:
+        """`clock` gives each command's timestamp; None for the time now, in UTC."""
         self.app = app
         self.keys = keys
-        self.clock = clock
+        self.clock = clock or _now
         self.snapshot_interval = snapshot_interval
         self.max_attempts = max_attempts
         self.retries = 0  # conflicts seen by this process, for tests and benchmarks
@@ -166,7 +193,9 @@ class Ledger:
         catalog = self._load_registry(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog(), "the campaign catalog").state
         return sorted(catalog.campaigns.values(), key=lambda c: c.name)
 
-    def _load_registry(self, stream_id: UUID, campaign_id: UUID, fold: Callable[[S, Fact], S], initial: S, what: str) -> Stream[S]:
+    def _load_registry(
+        self, stream_id: UUID, campaign_id: UUID, fold: Callable[[S, Fact], S], initial: S, what: str
+    ) -> Stream[S]:
         """A registry stream; a damaged row is named as the registry's, not as a branch's event."""
         try:
             return self.load_stream(stream_id, campaign_id, fold, initial)
@@ -200,9 +229,7 @@ class Ledger:
         entry = index.by_name(branch_name)
         if entry is None:
             known = ", ".join(sorted(b.name for b in index.branches.values()))
-            raise BranchNotFound(
-                f"campaign '{campaign.name}' has no branch '{branch_name}' (branches: {known})"
-            )
+            raise BranchNotFound(f"campaign '{campaign.name}' has no branch '{branch_name}' (branches: {known})")
         return BranchRef(campaign, entry, tuple(lineage(index, entry)), index)
 
     # ----------------------------------------------------------------- reading
@@ -222,9 +249,7 @@ class Ledger:
         stream = self._load_branch(ref, at)
         return BranchView(ref, stream.version, stream.head_hash, stream.state)
 
-    def events(
-        self, ref: BranchRef, *, after: int = 0, upto: int | None = None
-    ) -> Iterator[LedgerEvent]:
+    def events(self, ref: BranchRef, *, after: int = 0, upto: int | None = None) -> Iterator[LedgerEvent]:
         for stored in self.stored_events(ref, after=after, upto=upto):
             yield self.app.mapper.to_domain_event(stored)
 
@@ -237,8 +262,7 @@ class Ledger:
     def _check_version(self, ref: BranchRef, version: int, head: Digest) -> None:
         if not 1 <= version <= head.version:
             raise EventNotFound(
-                f"branch '{ref.branch.name}' has events #1 to #{head.version}; "
-                f"there is no event #{version}"
+                f"branch '{ref.branch.name}' has events #1 to #{head.version}; there is no event #{version}"
             )
 
     def stored_events(self, ref: BranchRef, *, after: int = 0, upto: int | None = None) -> Iterator[StoredEvent]:
@@ -314,7 +338,10 @@ class Ledger:
 
     def _take_snapshot(self, stream: Stream[CampaignState]) -> None:
         snapshot = BranchSnapshot.of(stream)
-        try:
+        # Another writer snapshotted this very version (IntegrityError), or the database
+        # stayed busy: the command has committed and a snapshot is only a cache, so never
+        # report a recorded command as failed (it would be re-run).
+        with suppress(PersistenceError, LedgerBusy):
             self._snapshots.insert_events(
                 [
                     StoredEvent(
@@ -325,11 +352,6 @@ class Ledger:
                     )
                 ]
             )
-        except (PersistenceError, LedgerBusy):
-            # Another writer snapshotted this very version (IntegrityError), or the
-            # database stayed busy: the command has committed and a snapshot is only a
-            # cache, so never report a recorded command as failed (it would be re-run).
-            pass
 
     # ----------------------------------------------------------------- commands
 
@@ -387,8 +409,7 @@ class Ledger:
                 self._take_snapshot(stream)
             return CommandResult(events, first_version=events[0].version, last_version=events[-1].version)
         raise CommandConflict(
-            f"branch '{ref.branch.name}' kept changing while this command ran "
-            f"({self.max_attempts} attempts); try again"
+            f"branch '{ref.branch.name}' kept changing while this command ran ({self.max_attempts} attempts); try again"
         )
 
     def _already_recorded(self, ref: BranchRef, first: int, last: int, replayed: bool = True) -> CommandResult:
@@ -435,7 +456,7 @@ class Ledger:
                 versions.append(stored.originator_version)
         return (recorded, min(versions), max(versions)) if versions else None
 
-    def save_streams(self, *streams: Any) -> Literal["saved", "conflict", "unknown"]:
+    def save_streams(self, *streams: Unsaved) -> Literal["saved", "conflict", "unknown"]:
         """Save the pending events of several streams in one transaction.
 
         "conflict": another writer took a version first (reload and decide again);
@@ -496,15 +517,20 @@ class Ledger:
                     raise CampaignExists(f"a campaign named '{name}' already exists; pick another --name")
                 index = Stream(campaign_id, campaign_id, fold_branch_index, BranchIndex())
                 main = Stream(main_id, campaign_id, fold_campaign, CampaignState())
-                stamp = dict(recorded_by=by, command_id=command_id, timestamp=self.clock())
+                stamp = Stamp(recorded_by=by, command_id=command_id, timestamp=self.clock())
                 catalog.record(
                     CampaignRegistered(
-                        campaign_id=campaign_id, name=name, title=pitch.title,
-                        ruleset=pitch.ruleset, main_branch_id=main_id,
+                        campaign_id=campaign_id,
+                        name=name,
+                        title=pitch.title,
+                        ruleset=pitch.ruleset,
+                        main_branch_id=main_id,
                     ),
                     **stamp,
                 )
-                index.record(BranchRegistered(branch_id=main_id, name=MAIN, parent_branch_id=None, fork_version=0), **stamp)
+                index.record(
+                    BranchRegistered(branch_id=main_id, name=MAIN, parent_branch_id=None, fork_version=0), **stamp
+                )
                 main.record(CampaignStarted(name=name, pitch=pitch, dice_commitment=commitment(seed)), **stamp)
                 if self.save_streams(catalog, index, main) == "saved":
                     created = catalog.state.campaigns[campaign_id]
@@ -519,7 +545,12 @@ class Ledger:
 
     @command
     def create_branch(
-        self, source: BranchRef, name: str, *, at: int | None = None, by: str = DIRECTOR,
+        self,
+        source: BranchRef,
+        name: str,
+        *,
+        at: int | None = None,
+        by: str = DIRECTOR,
         command_id: str | None = None,
     ) -> BranchRef:
         """Fork `source` after event `at` (its head if None). Copies no events."""
@@ -544,16 +575,24 @@ class Ledger:
                 # Only once the fork is known to be possible: a refused one leaves no seed behind.
                 fork_commitment, seeded = self._fresh_seed_for(source.campaign.id), True
             branch_id = uuid.uuid4()
-            branch = Stream(branch_id, source.campaign.id, fold_campaign, CampaignState(), version=fork_at, head_hash=parent_hash)
-            stamp = dict(recorded_by=by, command_id=command_id, timestamp=self.clock())
+            branch = Stream(
+                branch_id, source.campaign.id, fold_campaign, CampaignState(), version=fork_at, head_hash=parent_hash
+            )
+            stamp = Stamp(recorded_by=by, command_id=command_id, timestamp=self.clock())
             index.record(
-                BranchRegistered(branch_id=branch_id, name=name, parent_branch_id=source.branch.id, fork_version=fork_at),
+                BranchRegistered(
+                    branch_id=branch_id, name=name, parent_branch_id=source.branch.id, fork_version=fork_at
+                ),
                 **stamp,
             )
             branch.record(
                 BranchForked(
-                    name=name, parent_branch_id=source.branch.id, parent_name=source.branch.name,
-                    fork_version=fork_at, parent_hash=parent_hash, dice_commitment=fork_commitment,
+                    name=name,
+                    parent_branch_id=source.branch.id,
+                    parent_name=source.branch.name,
+                    fork_version=fork_at,
+                    parent_hash=parent_hash,
+                    dice_commitment=fork_commitment,
                 ),
                 **stamp,
             )
@@ -575,7 +614,9 @@ class Ledger:
     # ----------------------------------------------------------------- characters
 
     @command
-    def add_character(self, ref: BranchRef, character: Any, *, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
+    def add_character(
+        self, ref: BranchRef, character: BaseModel, *, by: str = DIRECTOR, command_id: str | None = None
+    ) -> CommandResult:
         """Add a player character (a Star, in Showrunner) of the branch's ruleset."""
 
         def decide(state: CampaignState) -> list[Fact]:
@@ -584,37 +625,64 @@ class Ledger:
                 raise InvalidSheet(
                     f"this campaign is played by {rules.title}: a {type(character).__name__} cannot join it"
                 )
-            state.check_character_is_new(character.name)
+            state.check_character_is_new(character.name)  # type: ignore[attr-defined]  # every ruleset's character model has a name; Ruleset.character_type can only say BaseModel
             return [rules.joined(character)]
 
         return self.execute(ref, decide, by=by, command_id=command_id)
 
     @command
     def spend(
-        self, ref: BranchRef, star: str, pool: PoolName, amount: int = 1, *, push: bool = False,
-        reason: str = "", by: str = DIRECTOR, command_id: str | None = None,
+        self,
+        ref: BranchRef,
+        star: str,
+        pool: PoolName,
+        amount: int = 1,
+        *,
+        push: bool = False,
+        reason: str = "",
+        by: str = DIRECTOR,
+        command_id: str | None = None,
     ) -> CommandResult:
         def decide(state: CampaignState) -> list[Fact]:
-            return [InfluenceSpent(spent=decide_spend(state, star, pool, amount, push=push), reason=reason)]
+            spent = decide_spend(_showrunner(state, "Influence pools"), star, pool, amount, push=push)
+            return [InfluenceSpent(spent=spent, reason=reason)]
 
         return self.execute(ref, decide, by=by, command_id=command_id)
 
     @command
     def regain(
-        self, ref: BranchRef, star: str, pool: PoolName, amount: int = 1, *,
-        reason: str = "", by: str = DIRECTOR, command_id: str | None = None,
+        self,
+        ref: BranchRef,
+        star: str,
+        pool: PoolName,
+        amount: int = 1,
+        *,
+        reason: str = "",
+        by: str = DIRECTOR,
+        command_id: str | None = None,
     ) -> CommandResult:
         def decide(state: CampaignState) -> list[Fact]:
-            return [InfluenceRegained(regained=decide_regain(state, star, pool, amount), reason=reason)]
+            regained = decide_regain(_showrunner(state, "Influence pools"), star, pool, amount)
+            return [InfluenceRegained(regained=regained, reason=reason)]
 
         return self.execute(ref, decide, by=by, command_id=command_id)
 
     @command
     def consequence(
-        self, ref: BranchRef, star: str, kind: ConsequenceKind | str, difficulty: Difficulty | str, *,
-        count: int = 1, ability: AbilityName | str | None = None, hero_prop: str | None = None,
-        prop: PropChoice | str | None = None, push: bool = False,
-        faces: Mapping[str, Sequence[int]] | None = None, by: str = DIRECTOR, command_id: str | None = None,
+        self,
+        ref: BranchRef,
+        star: str,
+        kind: ConsequenceKind | str,
+        difficulty: Difficulty | str,
+        *,
+        count: int = 1,
+        ability: AbilityName | str | None = None,
+        hero_prop: str | None = None,
+        prop: PropChoice | str | None = None,
+        push: bool = False,
+        faces: Mapping[str, Sequence[int]] | None = None,
+        by: str = DIRECTOR,
+        command_id: str | None = None,
     ) -> CommandResult:
         """Decide and record a Consequence (14.3) on a Star's sheet.
 
@@ -624,11 +692,18 @@ class Ledger:
         """
         chosen = PropChoice.parse(prop) if isinstance(prop, str) else prop
         request = ConsequenceRequest(
-            star=star, kind=kind, difficulty=difficulty, count=count, ability=ability,  # type: ignore[arg-type]
-            hero_prop=hero_prop, prop=chosen, push=push,
+            star=star,
+            kind=kind,
+            difficulty=difficulty,
+            count=count,
+            ability=ability,
+            hero_prop=hero_prop,
+            prop=chosen,
+            push=push,
         )
 
-        def decide(state: CampaignState) -> list[Fact]:
+        def decide(campaign_state: CampaignState) -> list[Fact]:
+            state = _showrunner(campaign_state, "Consequences")
             roll_number = state.dice_rolls + 1
             dice: DiceSource
             if faces:
@@ -636,7 +711,9 @@ class Ledger:
             else:
                 dice = DeferredDice(
                     "ledger",
-                    lambda: LedgerDice(self.keys.load(ref.campaign.id, state.dice_commitment), ref.branch.id, roll_number),
+                    lambda: LedgerDice(
+                        self.keys.load(ref.campaign.id, state.dice_commitment), ref.branch.id, roll_number
+                    ),
                 )
             resolution = decide_consequence(state, request, dice)
             if isinstance(dice, TableDice):
@@ -683,8 +760,9 @@ class Ledger:
         """
         shown = False
 
-        def decide(state: CampaignState) -> list[Fact]:
+        def decide(campaign_state: CampaignState) -> list[Fact]:
             nonlocal shown
+            state = _showrunner(campaign_state, "Showrunner Ability Checks")
             if shown:
                 raise CommandConflict(
                     "another roll was recorded on this branch while you chose; yours was not recorded: roll again"
@@ -701,9 +779,15 @@ class Ledger:
                 resolution = resolve(state, request, dice, chooser)
             except Abandoned as walked_away:
                 assert walked_away.request is not None
-                return [CheckAbandoned(request=walked_away.request, rolls=walked_away.rolls,
-                                       roll_number=roll_number, dice_commitment=commitment_used,
-                                       effects=walked_away.effects)]
+                return [
+                    CheckAbandoned(
+                        request=walked_away.request,
+                        rolls=walked_away.rolls,
+                        roll_number=roll_number,
+                        dice_commitment=commitment_used,
+                        effects=walked_away.effects,
+                    )
+                ]
             if isinstance(dice, TableDice):
                 dice.check_all_used()
             from ..domain.showrunner.progress_events import with_milestones  # only a check needs it
@@ -717,7 +801,7 @@ class Ledger:
     def roll(
         self,
         ref: BranchRef,
-        request: Any,
+        request: object,
         *,
         faces: Mapping[str, Sequence[int]] | None = None,
         by: str = DIRECTOR,
@@ -726,6 +810,7 @@ class Ledger:
         """A check of the branch's ruleset: table dice when faces are given, else ledger dice."""
 
         def decide(state: CampaignState, roll: RollContext | None) -> Decided:
+            assert roll is not None, "a check always rolls (rolls=True)"
             rules = ruleset_of(state)
             return rules.decide_check(state, rules.check_input.model_validate(request), roll)
 
@@ -736,7 +821,7 @@ class Ledger:
         self,
         ref: BranchRef,
         action: str,
-        request: Any,
+        request: object,
         *,
         faces: Mapping[str, Sequence[int]] | None = None,
         by: str = DIRECTOR,
@@ -832,11 +917,11 @@ class Ledger:
         found = self.app.recorder.select_events(stream_id, limit=1)
         return found[0] if found else None
 
-    def snapshot_rows(self, stream_id: UUID, *, after: int, upto: int | None) -> list[StoredEvent]:
+    def snapshot_rows(self, stream_id: UUID, *, after: int, upto: int | None) -> Sequence[StoredEvent]:
         return self._snapshots.select_events(stream_id, gt=after, lte=upto)
 
     @property
-    def snapshot_recorder(self) -> Any:
+    def snapshot_recorder(self) -> AggregateRecorder:
         return self._snapshots
 
     def registered_branches(self, campaign: CampaignEntry) -> list[BranchEntry]:
@@ -852,4 +937,3 @@ class Ledger:
 
 def _uuid(value: UUID | str) -> UUID:
     return value if isinstance(value, UUID) else UUID(str(value))
-

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
@@ -75,13 +76,11 @@ def sqlite_path(url: str) -> Path:
     if url.startswith("sqlite:///"):
         return Path(unquote(url[len("sqlite:///") :])).expanduser()
     if url.startswith("sqlite://"):
-        raise SettingsError(
-            f"'{url}': write SQLite URLs as sqlite:///relative/path or sqlite:////absolute/path"
-        )
+        raise SettingsError(f"'{url}': write SQLite URLs as sqlite:///relative/path or sqlite:////absolute/path")
     return Path(url).expanduser()
 
 
-def _read_config(path: Path) -> dict:
+def _read_config(path: Path) -> dict[str, object]:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -89,10 +88,12 @@ def _read_config(path: Path) -> dict:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise SettingsError(f"{path}: not valid TOML ({e}); fix or remove the file") from None
     except (ValueError, RecursionError):  # a number of thousands of digits; tables nested thousands deep
-        raise SettingsError(f"{path}: not valid TOML (a number too long or tables nested too deeply); fix or remove the file") from None
+        raise SettingsError(
+            f"{path}: not valid TOML (a number too long or tables nested too deeply); fix or remove the file"
+        ) from None
 
 
-def _int_setting(env: dict, config: dict, key: str, default: int) -> int:
+def _int_setting(env: Mapping[str, str], config: Mapping[str, object], key: str, default: int) -> int:
     raw = env.get(f"SHOWRUNNER_{key.upper()}", config.get(key, default))
     try:
         if isinstance(raw, bool) or not isinstance(raw, (int, str)):
@@ -100,15 +101,14 @@ def _int_setting(env: dict, config: dict, key: str, default: int) -> int:
         value = int(raw)
     except (TypeError, ValueError):
         raise SettingsError(
-            f"{key} must be a whole number (got {raw!r}); "
-            f"check SHOWRUNNER_{key.upper()} or config.toml"
+            f"{key} must be a whole number (got {raw!r}); check SHOWRUNNER_{key.upper()} or config.toml"
         ) from None
     if value < 1:
         raise SettingsError(f"{key} must be at least 1 (got {value})")
     return value
 
 
-def _config_db(config: dict, config_dir: Path) -> str | None:
+def _config_db(config: Mapping[str, object], config_dir: Path) -> str | None:
     """A relative SQLite path in config.toml is relative to the config file, not the shell."""
     db = config.get("db")
     if db is None:

@@ -7,19 +7,18 @@ command, and the stream records them, chaining each to the one before.
 from __future__ import annotations
 
 import json
-
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypedDict, TypeVar
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, SerializeAsAny
 
 from ..domain.campaign import CampaignState
 from ..domain.errors import DomainError
-from ..domain.rulesets import ruleset
 from ..domain.events import Fact, Visibility
+from ..domain.rulesets import ruleset
 from .events import LedgerEvent
 from .integrity import GENESIS_HASH, chain_hash, hashed_fields
 
@@ -28,6 +27,29 @@ S = TypeVar("S")
 # How many recent command ids a stream remembers, to record a retried command once: enough
 # for a reply lost in transit. An id the caller gave is found beyond it (ledger/command_ids.py).
 COMMAND_MEMORY = 512
+
+
+class Stamp(TypedDict):
+    """What every event one command records carries alike: `Stream.record`'s envelope arguments."""
+
+    recorded_by: str
+    command_id: str
+    timestamp: datetime
+
+
+class Unsaved(Protocol):
+    """What `Ledger.save_streams` saves: an aggregate to eventsourcing's Application.save(),
+    which collects its new events, and whose pending events are dropped when the save fails."""
+
+    @property
+    def id(self) -> UUID: ...
+
+    @property
+    def version(self) -> int: ...
+
+    pending: list[LedgerEvent]
+
+    def collect_events(self) -> list[LedgerEvent]: ...
 
 
 @dataclass
@@ -119,7 +141,9 @@ class BranchSnapshot(BaseModel):
         except (KeyError, TypeError, DomainError) as e:
             raise ValueError(f"not a branch snapshot: {e}") from None
         return cls(
-            version=raw.get("version"), head_hash=raw.get("head_hash"), recent_commands=raw.get("recent_commands"),
+            version=raw.get("version"),
+            head_hash=raw.get("head_hash"),
+            recent_commands=raw.get("recent_commands"),
             state=state_type.model_validate(raw["state"]),
         )
 

@@ -20,8 +20,8 @@ from ..domain.structure import (
     decide_start_scene,
     decide_start_season,
 )
-from .integrity import Digest
 from .command_ids import command
+from .integrity import Digest
 from .service import DIRECTOR, BranchRef, CommandResult, Ledger
 
 
@@ -33,7 +33,9 @@ class EpisodeEnd:
 
 
 @command
-def start_season(ledger: Ledger, ref: BranchRef, title: str = "", *, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
+def start_season(
+    ledger: Ledger, ref: BranchRef, title: str = "", *, by: str = DIRECTOR, command_id: str | None = None
+) -> CommandResult:
     return ledger.execute(ref, lambda state: decide_start_season(state, title), by=by, command_id=command_id)
 
 
@@ -43,7 +45,9 @@ def end_season(ledger: Ledger, ref: BranchRef, *, by: str = DIRECTOR, command_id
 
 
 @command
-def start_episode(ledger: Ledger, ref: BranchRef, title: str = "", *, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
+def start_episode(
+    ledger: Ledger, ref: BranchRef, title: str = "", *, by: str = DIRECTOR, command_id: str | None = None
+) -> CommandResult:
     return ledger.execute(ref, lambda state: decide_start_episode(state, title), by=by, command_id=command_id)
 
 
@@ -58,7 +62,9 @@ def end_episode(
     command_id: str | None = None,
 ) -> EpisodeEnd:
     """End the open Episode on its Cliffhanger, with the Post-Show answers if given, in one save."""
-    result = ledger.execute(ref, lambda state: decide_end_episode(state, cliffhanger, post_show), by=by, command_id=command_id)
+    result = ledger.execute(
+        ref, lambda state: decide_end_episode(state, cliffhanger, post_show), by=by, command_id=command_id
+    )
     last = result.events[-1]
     return EpisodeEnd(result, Digest(last.version, last.hash))
 
@@ -73,8 +79,14 @@ def answer_post_show(
 
 @command
 def start_scene(
-    ledger: Ledger, ref: BranchRef, *, goal: str = "", location: str = "", aesthetic: str = "",
-    by: str = DIRECTOR, command_id: str | None = None,
+    ledger: Ledger,
+    ref: BranchRef,
+    *,
+    goal: str = "",
+    location: str = "",
+    aesthetic: str = "",
+    by: str = DIRECTOR,
+    command_id: str | None = None,
 ) -> CommandResult:
     return ledger.execute(
         ref, lambda state: decide_start_scene(state, goal, location, aesthetic), by=by, command_id=command_id

@@ -15,7 +15,7 @@ import json
 import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 from ..domain.campaign import CampaignState
@@ -30,18 +30,30 @@ from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignS
 from .integrity import GENESIS_HASH, chain_hash
 from .registry import CATALOG_ID, MAIN, NO_CAMPAIGN, BranchIndex, Catalog, check_name, fold_branch_index, fold_catalog
 from .service import BranchRef, Ledger
-from .streams import Stream, fold_campaign
+from .streams import Stamp, Stream, fold_campaign
 
 FORMAT = "showrunner-ledger/export"
 FORMAT_VERSION = 1
 
 # The stored document of an event (ledger/codec.py document_of), and the columns beside it.
-STORED_FIELDS = ("campaign", "schema", "timestamp", "recorded_by", "visibility", "command_id", "prev_hash", "hash", "payload")
+STORED_FIELDS = (
+    "campaign",
+    "schema",
+    "timestamp",
+    "recorded_by",
+    "visibility",
+    "command_id",
+    "prev_hash",
+    "hash",
+    "payload",
+)
 EVENT_FIELDS = ("branch", "version", "topic", *STORED_FIELDS)
 HEADER_FIELDS = ("format", "format_version", "campaign", "branch", "lineage", "events", "head", "redacted")
 CAMPAIGN_FIELDS = ("id", "name", "title", "ruleset")
 LINEAGE_FIELDS = ("branch_id", "name", "parent_branch_id", "fork_version")
 HEAD_FIELDS = ("version", "hash")
+
+T = TypeVar("T")
 
 
 def export_lines(ledger: Ledger, ref: BranchRef, *, director: bool = True) -> Iterator[str]:
@@ -54,7 +66,12 @@ def export_lines(ledger: Ledger, ref: BranchRef, *, director: bool = True) -> It
         "format_version": FORMAT_VERSION,
         # The campaign as its first event names it: an import reads the name from there,
         # whatever this database registered it under.
-        "campaign": {"id": str(ref.campaign.id), "name": started.name, "title": started.pitch.title, "ruleset": started.pitch.ruleset},
+        "campaign": {
+            "id": str(ref.campaign.id),
+            "name": started.name,
+            "title": started.pitch.title,
+            "ruleset": started.pitch.ruleset,
+        },
         "branch": ref.branch.name,
         "lineage": [
             {
@@ -72,7 +89,12 @@ def export_lines(ledger: Ledger, ref: BranchRef, *, director: bool = True) -> It
     yield json.dumps(header, ensure_ascii=False, separators=(",", ":"))
     for stored in ledger.stored_events(ref):
         doc = decode_document(stored)
-        line: dict[str, Any] = {"branch": str(stored.originator_id), "version": stored.originator_version, "topic": stored.topic, **doc}
+        line: dict[str, Any] = {
+            "branch": str(stored.originator_id),
+            "version": stored.originator_version,
+            "topic": stored.topic,
+            **doc,
+        }
         if not director and doc.get("visibility") != "public":
             # Only the links survive: a player can still check the chain runs unbroken,
             # but not what the Director recorded, when, by whom, or of which kind.
@@ -91,7 +113,9 @@ def text_lines(data: bytes) -> list[str]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
-        raise BadImport(f"line {line}: the file is not UTF-8 text (byte {e.start}); expected a showrunner-ledger export") from None
+        raise BadImport(
+            f"line {line}: the file is not UTF-8 text (byte {e.start}); expected a showrunner-ledger export"
+        ) from None
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()  # the newline that ends the last line
@@ -159,16 +183,21 @@ def import_checked(ledger: Ledger, checked: CheckedExport, *, name: str | None =
     for stream_id in (campaign_id, *(b.id for b in checked.branches)):
         # Stream ids are the file's to choose: one already used here would mix two histories.
         if ledger.first_stored(stream_id) is not None:
-            raise BadImport(f"this database already holds a stream with the id {stream_id}, which the file uses for its own")
+            raise BadImport(
+                f"this database already holds a stream with the id {stream_id}, which the file uses for its own"
+            )
 
     by_stream: dict[UUID, list[LedgerEvent]] = {}
     for event in checked.events:
         by_stream.setdefault(event.originator_id, []).append(event)
-    stamp = dict(recorded_by="director", command_id=f"import:{checked.head.hash}", timestamp=ledger.clock())
+    stamp = Stamp(recorded_by="director", command_id=f"import:{checked.head.hash}", timestamp=ledger.clock())
     catalog = ledger.load_stream(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog())
     catalog.record(
         CampaignRegistered(
-            campaign_id=campaign_id, name=final_name, title=checked.title, ruleset=checked.ruleset,
+            campaign_id=campaign_id,
+            name=final_name,
+            title=checked.title,
+            ruleset=checked.ruleset,
             main_branch_id=checked.branches[0].id,
         ),
         **stamp,
@@ -176,7 +205,12 @@ def import_checked(ledger: Ledger, checked: CheckedExport, *, name: str | None =
     index = Stream(campaign_id, campaign_id, fold_branch_index, BranchIndex())
     for branch in checked.branches:
         index.record(
-            BranchRegistered(branch_id=branch.id, name=branch.name, parent_branch_id=branch.parent_id, fork_version=branch.fork_version),
+            BranchRegistered(
+                branch_id=branch.id,
+                name=branch.name,
+                parent_branch_id=branch.parent_id,
+                fork_version=branch.fork_version,
+            ),
             **stamp,
         )
     batches = [_Batch(stream_id, stream_events) for stream_id, stream_events in by_stream.items()]
@@ -190,6 +224,7 @@ class _Batch:
 
     def __init__(self, stream_id: UUID, events: list[LedgerEvent]) -> None:
         self.id = stream_id
+        self.version = events[-1].version
         self.pending = events
 
     def collect_events(self) -> list[LedgerEvent]:
@@ -257,7 +292,9 @@ class _Reader:
         except Exception as e:  # noqa: BLE001 - see below
             # A file can be forged with hashes that hold: facts no command would have decided
             # may then fail however their rules fail. Whatever a replay raises refuses the file.
-            raise BadImport(f"line {number}: event #{event.version} cannot follow the events before it ({_first_line(e)})") from None
+            raise BadImport(
+                f"line {number}: event #{event.version} cannot follow the events before it ({_first_line(e)})"
+            ) from None
         self.events.append(event)
         self.expected_prev = event.hash
         if self.progress is not None:
@@ -316,21 +353,29 @@ class _Reader:
             raise BadImport(f"line {number}: event #{version} starts a campaign; only event #1 may")
         elif event.originator_id != self.runs[-1].stream:
             if not isinstance(fact, BranchForked):
-                raise BadImport(f"line {number}: event #{version} is the first of a branch but not its {BranchForked.topic}")
+                raise BadImport(
+                    f"line {number}: event #{version} is the first of a branch but not its {BranchForked.topic}"
+                )
             self.runs.append(self._check_fork(number, event, fact))
         elif isinstance(fact, BranchForked):
-            raise BadImport(f"line {number}: event #{version} forks a branch in the middle of one; only a branch's first event may")
+            raise BadImport(
+                f"line {number}: event #{version} forks a branch in the middle of one; only a branch's first event may"
+            )
         assert self.started is not None
         kind = topic.split("/", 1)[0]
         if not isinstance(fact, CampaignFact) or kind not in ("ledger", self.started.pitch.ruleset):
-            raise BadImport(f"line {number}: event #{version} ({topic}) has no place in a {self.started.pitch.ruleset} campaign's log")
+            raise BadImport(
+                f"line {number}: event #{version} ({topic}) has no place in a {self.started.pitch.ruleset} campaign's log"
+            )
 
     def _check_start(self, number: int, fact: CampaignStarted) -> CampaignStarted:
         _valid_name(number, "campaign", fact.name, "event #1 starts the campaign under")
         try:
             ruleset(fact.pitch.ruleset)
         except DomainError:
-            raise BadImport(f"line {number}: event #1 starts the campaign with the ruleset {_shown(fact.pitch.ruleset)}, which this version does not know") from None
+            raise BadImport(
+                f"line {number}: event #1 starts the campaign with the ruleset {_shown(fact.pitch.ruleset)}, which this version does not know"
+            ) from None
         # The rule for text typed in (domain/text.py): the title is shown on every face.
         bad = next(((i, ch) for i, ch in enumerate(fact.pitch.title, start=1) if unsafe(ch)), None)
         if bad is not None:
@@ -347,7 +392,9 @@ class _Reader:
         if any(run.name == fact.name for run in self.runs):
             raise BadImport(f"line {number}: event #{version} forks a second branch named '{fact.name}'")
         if fact.fork_version != version - 1 or fact.parent_hash != event.prev_hash:
-            raise BadImport(f"line {number}: event #{version} names a fork point that is not its parent's event #{version - 1}")
+            raise BadImport(
+                f"line {number}: event #{version} names a fork point that is not its parent's event #{version - 1}"
+            )
         if fact.parent_branch_id != parent.stream:
             # A branch forked from another below that one's own fork point: the file holds none
             # of its parent's events, and a branch cannot be registered without its parent.
@@ -356,7 +403,9 @@ class _Reader:
                 f"point, so the file holds none of its parent's events; such a lineage cannot be imported"
             )
         if fact.parent_name != parent.name:
-            raise BadImport(f"line {number}: event #{version} names its parent {_shown(fact.parent_name)}, but the branch before it is '{parent.name}'")
+            raise BadImport(
+                f"line {number}: event #{version} names its parent {_shown(fact.parent_name)}, but the branch before it is '{parent.name}'"
+            )
         return _Run(event.originator_id, fact.name, fact.parent_branch_id, fact.fork_version)
 
     def finish(self) -> CheckedExport:
@@ -370,12 +419,20 @@ class _Reader:
                 f"announces {header.events} events ending in {header.head_hash[:12]}: it was truncated or edited"
             )
         if header.head_version != last_version:
-            raise BadImport(f"line 1: the header's head.version is {header.head_version}, but the file's last event is #{last_version}")
+            raise BadImport(
+                f"line 1: the header's head.version is {header.head_version}, but the file's last event is #{last_version}"
+            )
         assert self.started is not None
         pitch = self.started.pitch
-        for key, stated, actual in (("campaign.name", header.name, self.started.name), ("campaign.title", header.title, pitch.title), ("campaign.ruleset", header.ruleset, pitch.ruleset)):
+        for key, stated, actual in (
+            ("campaign.name", header.name, self.started.name),
+            ("campaign.title", header.title, pitch.title),
+            ("campaign.ruleset", header.ruleset, pitch.ruleset),
+        ):
             if stated != actual:
-                raise BadImport(f"line 1: the header's {key} {_shown(stated)} is not the campaign's own, {_shown(actual)} (event #1)")
+                raise BadImport(
+                    f"line 1: the header's {key} {_shown(stated)} is not the campaign's own, {_shown(actual)} (event #1)"
+                )
         self._check_lineage(header)
         return CheckedExport(
             campaign_id=UUID(header.campaign_id),
@@ -398,9 +455,13 @@ class _Reader:
             for key, actual in facts.items():
                 if entry[key] != actual:
                     told = f"event #{run.fork_version + 1}" if run.parent is not None else "the main branch"
-                    raise BadImport(f"line 1: the header's {where}.{key} {_shown(entry[key])} is not the branch's own, {_shown(actual)} ({told})")
+                    raise BadImport(
+                        f"line 1: the header's {where}.{key} {_shown(entry[key])} is not the branch's own, {_shown(actual)} ({told})"
+                    )
         if header.branch != self.runs[-1].name:
-            raise BadImport(f"line 1: the header's branch {_shown(header.branch)} is not the exported branch's own name, '{self.runs[-1].name}'")
+            raise BadImport(
+                f"line 1: the header's branch {_shown(header.branch)} is not the exported branch's own name, '{self.runs[-1].name}'"
+            )
 
 
 # ----------------------------------------------------------------- reading one line
@@ -441,7 +502,15 @@ def _parse(number: int, raw: str) -> dict[str, Any]:
     return doc
 
 
-_JSON_TYPES = {bool: "true or false", int: "a whole number", float: "a number", str: "a string", list: "a list", dict: "an object", type(None): "null"}
+_JSON_TYPES = {
+    bool: "true or false",
+    int: "a whole number",
+    float: "a number",
+    str: "a string",
+    list: "a list",
+    dict: "an object",
+    type(None): "null",
+}
 
 
 class _Fields:
@@ -456,10 +525,12 @@ class _Fields:
         if missing is not None:
             raise BadImport(f"line {number}: {what} lacks '{path}{missing}'")
 
-    def _typed(self, key: str, kind: type, wanted: str) -> Any:
+    def _typed(self, key: str, kind: type[T], wanted: str) -> T:
         value = self.doc[key]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise BadImport(f"line {self.number}: '{self.path}{key}' in {self.what} must be {wanted}, not {_JSON_TYPES.get(type(value), 'that')}")
+            raise BadImport(
+                f"line {self.number}: '{self.path}{key}' in {self.what} must be {wanted}, not {_JSON_TYPES.get(type(value), 'that')}"
+            )
         return value
 
     def text(self, key: str) -> str:
@@ -468,7 +539,9 @@ class _Fields:
     def integer(self, key: str, minimum: int = 0) -> int:
         value = self._typed(key, int, "a whole number")
         if value < minimum:
-            raise BadImport(f"line {self.number}: '{self.path}{key}' in {self.what} must be at least {minimum}, not {_shown(value)}")
+            raise BadImport(
+                f"line {self.number}: '{self.path}{key}' in {self.what} must be at least {minimum}, not {_shown(value)}"
+            )
         return value
 
     def mapping(self, key: str) -> dict[str, Any]:
@@ -487,7 +560,9 @@ class _Fields:
         except ValueError:
             parsed = None
         if parsed is None or str(parsed) != value:
-            raise BadImport(f"line {self.number}: '{self.path}{key}' in {self.what} is not a UUID written as an export writes one: {_shown(value)}")
+            raise BadImport(
+                f"line {self.number}: '{self.path}{key}' in {self.what} is not a UUID written as an export writes one: {_shown(value)}"
+            )
         return parsed
 
 
@@ -496,7 +571,9 @@ def _check_header(doc: dict[str, Any]) -> _Header:
         raise BadImport("line 1: not a showrunner-ledger export (no export header)")
     version = doc.get("format_version")
     if type(version) is not int or version != FORMAT_VERSION:
-        raise BadImport(f"line 1: export format version {_shown(version)} is not supported (this version reads {FORMAT_VERSION})")
+        raise BadImport(
+            f"line 1: export format version {_shown(version)} is not supported (this version reads {FORMAT_VERSION})"
+        )
     if doc.get("redacted") is True:
         raise BadImport("line 1: a redacted (player) export cannot be imported; export it as the Director")
     header = _Fields(doc, 1, "the export header", HEADER_FIELDS)
@@ -512,19 +589,27 @@ def _check_header(doc: dict[str, Any]) -> _Header:
     for position, item in enumerate(entries):
         path = f"lineage[{position}]."
         if not isinstance(item, dict):
-            raise BadImport(f"line 1: '{path[:-1]}' in the export header must be an object, not {_JSON_TYPES.get(type(item), 'that')}")
+            raise BadImport(
+                f"line 1: '{path[:-1]}' in the export header must be an object, not {_JSON_TYPES.get(type(item), 'that')}"
+            )
         entry = _Fields(item, 1, "the export header", LINEAGE_FIELDS, path)
         branch_id = entry.uuid("branch_id")
         if branch_id in seen:
-            raise BadImport(f"line 1: the export header's {path}branch_id is used twice in the file, or is the campaign's or the catalog's id")
+            raise BadImport(
+                f"line 1: the export header's {path}branch_id is used twice in the file, or is the campaign's or the catalog's id"
+            )
         seen.add(branch_id)
         entry.text("name")
         entry.integer("fork_version")
         if position == 0:
             if item["parent_branch_id"] is not None or item["fork_version"] != 0:
-                raise BadImport("line 1: the export header's lineage must start at the main branch (no parent, fork_version 0)")
+                raise BadImport(
+                    "line 1: the export header's lineage must start at the main branch (no parent, fork_version 0)"
+                )
         elif entry.uuid("parent_branch_id") != UUID(lineage[-1]["branch_id"]):
-            raise BadImport(f"line 1: the export header's {path}parent_branch_id is not the branch before it in the lineage")
+            raise BadImport(
+                f"line 1: the export header's {path}parent_branch_id is not the branch before it in the lineage"
+            )
         lineage.append(item)
     return _Header(
         campaign_id=str(campaign_id),
@@ -574,7 +659,9 @@ def _valid_name(number: int, kind: str, name: str, what: str) -> None:
     try:
         check_name(kind, name)
     except InvalidName:
-        raise BadImport(f"line {number}: {what} {_shown(name)}, not a valid {kind} name (1-40 lower-case letters, digits, '-' or '_')") from None
+        raise BadImport(
+            f"line {number}: {what} {_shown(name)}, not a valid {kind} name (1-40 lower-case letters, digits, '-' or '_')"
+        ) from None
 
 
 def _shown(value: Any) -> str:

@@ -22,6 +22,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 
+from ..domain.campaign import CampaignState
 from .codec import decode_document, fields_for_hash
 from .errors import LedgerError, RegistryDamaged, UnreadableEvent
 from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignStarted
@@ -30,7 +31,6 @@ from .persistence import delete_snapshot, storage_damage
 from .registry import CATALOG_ID, MAIN, BranchEntry, CampaignEntry, check_name
 from .service import BranchRef, Ledger, _uuid
 from .streams import BranchSnapshot, Stream, fold_campaign
-from ..domain.campaign import CampaignState
 
 CAMPAIGN_TAG = b"showrunner-ledger/campaign/v1\x00"
 
@@ -57,7 +57,9 @@ def _check_link(
     version = stored.originator_version
     if version != link.version:
         noun = name(version).split(" #")[0]
-        return Problem(link.version, f"{name(link.version)} is missing (the next stored {noun} is #{version})", scope), None
+        return Problem(
+            link.version, f"{name(link.version)} is missing (the next stored {noun} is #{version})", scope
+        ), None
     try:
         doc = decode_document(stored)
         fields = fields_for_hash(stored.originator_id, version, stored.topic, doc)
@@ -70,9 +72,13 @@ def _check_link(
     except (KeyError, TypeError, ValueError, UnicodeEncodeError):
         return Problem(version, f"{name(version)} lacks its hash fields", scope), None
     if stored_prev != link.prev:
-        return Problem(version, f"{name(version)} does not link to {name(version - 1)} (its previous-hash field differs)", scope), None
+        return Problem(
+            version, f"{name(version)} does not link to {name(version - 1)} (its previous-hash field differs)", scope
+        ), None
     if recomputed != stored_hash:
-        return Problem(version, f"{name(version)} ({stored.topic}) does not match its hash: its content was changed", scope), None
+        return Problem(
+            version, f"{name(version)} ({stored.topic}) does not match its hash: its content was changed", scope
+        ), None
     link.prev, link.version = stored_hash, version + 1
     return None, doc
 
@@ -106,7 +112,9 @@ def _registry_entries(
         assert doc is not None
         payload = doc.get("payload")
         if not isinstance(payload, dict):
-            return payloads, Problem(stored.originator_version, f"{name(stored.originator_version)} has no payload", "registry")
+            return payloads, Problem(
+                stored.originator_version, f"{name(stored.originator_version)} has no payload", "registry"
+            )
         payloads.append({"topic": stored.topic, **payload})
     return payloads, None
 
@@ -176,9 +184,13 @@ def _check_index_shape(campaign: CampaignEntry, entries: list[dict[str, Any]]) -
             return _registry_problem(number, f"{where} points '{name}' at a stream another branch already reads")
         if number == 1:
             if name != MAIN or parent is not None or fork != 0 or branch_id != str(campaign.main_branch_id):
-                return _registry_problem(number, f"{where} must register the campaign's main branch, as the catalog names it")
+                return _registry_problem(
+                    number, f"{where} must register the campaign's main branch, as the catalog names it"
+                )
         elif parent is None or parent not in seen_ids:
-            return _registry_problem(number, f"{where} gives '{name}' a parent that is not a branch registered before it")
+            return _registry_problem(
+                number, f"{where} gives '{name}' a parent that is not a branch registered before it"
+            )
         elif not isinstance(fork, int) or isinstance(fork, bool) or fork < 1:
             return _registry_problem(number, f"{where} gives '{name}' an impossible fork point {fork!r}")
         seen_ids.add(str(branch_id))
@@ -197,7 +209,8 @@ def _check_against_branches(ledger: Ledger, campaign: CampaignEntry, entries: li
         if first is None:
             return _registry_problem(number, f"{where} points at a stream that holds no events")
         if first.originator_version != fork + 1:
-            return _registry_problem(number,
+            return _registry_problem(
+                number,
                 f"{where} says the branch starts after #{fork}, but its own events start at "
                 f"#{first.originator_version}: the fork point was moved",
             )
@@ -209,11 +222,14 @@ def _check_against_branches(ledger: Ledger, campaign: CampaignEntry, entries: li
         except (UnreadableEvent, KeyError, TypeError):
             return _registry_problem(number, f"{where}: the branch's first event cannot be read")
         if number == 1:
-            pitch = payload.get("pitch") if isinstance(payload.get("pitch"), dict) else {}
+            pitch = payload.get("pitch")
+            if not isinstance(pitch, dict):
+                pitch = {}
             if first.topic != CampaignStarted.topic or doc.get("campaign") != str(campaign.id):
                 return _registry_problem(number, f"{where}: the main branch's stream does not start this campaign")
             if pitch.get("title") != campaign.title or pitch.get("ruleset") != campaign.ruleset:
-                return _registry_problem(number,
+                return _registry_problem(
+                    number,
                     f"the catalog gives campaign '{campaign.name}' a title or ruleset its first event does not",
                 )
             continue
@@ -227,7 +243,8 @@ def _check_against_branches(ledger: Ledger, campaign: CampaignEntry, entries: li
             return _registry_problem(number, f"{where} points at a stream that is not a fork of this campaign")
         if stated != expected:
             differing = ", ".join(k for k in expected if stated[k] != expected[k])
-            return _registry_problem(number,
+            return _registry_problem(
+                number,
                 f"{where} disagrees with the branch's own fork event on {differing}: the registry was changed",
             )
     return None
@@ -262,8 +279,14 @@ def verify_branch(
         version = stored.originator_version
         if stored.topic == BranchForked.topic and forks.get(_uuid(stored.originator_id)) == version - 1:
             payload = doc["payload"]
-            if not isinstance(payload, dict) or payload.get("fork_version") != version - 1 or payload.get("parent_hash") != fork_link:
-                problem = Problem(version, f"event #{version} names a fork point that is not its parent's event #{version - 1}")
+            if (
+                not isinstance(payload, dict)
+                or payload.get("fork_version") != version - 1
+                or payload.get("parent_hash") != fork_link
+            ):
+                problem = Problem(
+                    version, f"event #{version} names a fork point that is not its parent's event #{version - 1}"
+                )
                 break
         if against is not None and version == against.version:
             kept_hash = link.prev

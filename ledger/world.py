@@ -16,24 +16,25 @@ from typing import Any, Literal, TypeVar
 from ..domain.campaign import CampaignState, name_key
 from ..domain.dice import RecordingDice
 from ..domain.errors import AlreadyExists, RuleViolation, UnknownName
-from ..domain.events import Fact
+from ..domain.events import CampaignFact, Fact
+from ..domain.showrunner import sequences as seq_rules
+from ..domain.showrunner import threats as threat_rules
+from ..domain.showrunner import writers_room
 from ..domain.showrunner.actors import Actor, Person, TieKind, set_tie
 from ..domain.showrunner.check import Abandoned, CheckRequest, Chooser, resolve
 from ..domain.showrunner.events import CheckAbandoned, CheckRolled, InfluenceRegained, InfluenceSpent
-from ..domain.showrunner.influence import decide_regain, decide_spend
+from ..domain.showrunner.influence import PoolName, decide_regain, decide_spend
 from ..domain.showrunner.ladder import Difficulty
-from ..domain.showrunner.progress_events import with_milestones
 from ..domain.showrunner.power_dice import decisive_strike_difficulty, decisive_strike_opposition
-from ..domain.showrunner import sequences as seq_rules
-from ..domain.showrunner import threats as threat_rules
+from ..domain.showrunner.progress_events import with_milestones
 from ..domain.showrunner.state import ShowrunnerState
 from ..domain.showrunner.threats import Threat, ThreatKind
 from ..domain.showrunner.world import World
 from ..domain.showrunner.world_events import (
     ActorCreated,
+    ActorsContested,
     ActorSpec,
     ActorTieChanged,
-    ActorsContested,
     ComboSpent,
     ConsequenceMenuRolled,
     ConsequencesDue,
@@ -59,10 +60,9 @@ from ..domain.showrunner.writers_room import (
     reveal,
     reveal_cost,
 )
-from ..domain.showrunner import writers_room
-from .errors import CommandConflict
 from .command_dice import CommandDice, Faces
 from .command_ids import command
+from .errors import CommandConflict
 from .service import DIRECTOR, BranchRef, CommandResult, Ledger
 
 T = TypeVar("T")
@@ -74,9 +74,9 @@ def _showrunner(state: CampaignState) -> ShowrunnerState:
     return state
 
 
-def _after(state: ShowrunnerState, facts: Sequence[Fact]) -> ShowrunnerState:
+def _after(state: ShowrunnerState, facts: Sequence[CampaignFact[ShowrunnerState]]) -> ShowrunnerState:
     for fact in facts:
-        state = fact.apply(state)  # type: ignore[attr-defined]
+        state = fact.apply(state)
     return state
 
 
@@ -113,8 +113,13 @@ class _CheckRoller:
             resolution = resolve(state, asked, dice, self.chooser)
         except Abandoned as walked_away:
             assert walked_away.request is not None
-            return CheckAbandoned(request=walked_away.request, rolls=walked_away.rolls, roll_number=number,
-                                  dice_commitment=used, effects=walked_away.effects)
+            return CheckAbandoned(
+                request=walked_away.request,
+                rolls=walked_away.rolls,
+                roll_number=number,
+                dice_commitment=used,
+                effects=walked_away.effects,
+            )
         return CheckRolled(resolution=resolution, roll_number=number, dice_commitment=used)
 
 
@@ -123,7 +128,12 @@ class _CheckRoller:
 
 @command
 def create_actor(
-    ledger: Ledger, ref: BranchRef, spec: ActorSpec, *, faces: Faces = None, by: str = DIRECTOR,
+    ledger: Ledger,
+    ref: BranchRef,
+    spec: ActorSpec,
+    *,
+    faces: Faces = None,
+    by: str = DIRECTOR,
     command_id: str | None = None,
 ) -> CommandResult:
     """Appendix A: an Actor given whole or rolled, cast into a roster slot (the next free one by default)."""
@@ -148,7 +158,13 @@ def _name_is_free(state: ShowrunnerState, name: str) -> None:
 
 @command
 def contest_actors(
-    ledger: Ledger, ref: BranchRef, first: str, second: str, difficulty: Difficulty, *, by: str = DIRECTOR,
+    ledger: Ledger,
+    ref: BranchRef,
+    first: str,
+    second: str,
+    difficulty: Difficulty,
+    *,
+    by: str = DIRECTOR,
     command_id: str | None = None,
 ) -> CommandResult:
     """12.1J: Actor against Actor off-screen, by the pips on their dice at the Difficulty."""
@@ -162,16 +178,26 @@ def contest_actors(
         for actor in (one, two):
             _check_standing(actor)
         result = contest(one, two, difficulty)
-        return [ActorsContested(first=one.name, second=two.name, difficulty=difficulty, pips=result.pips,
-                                winner=result.winner)]
+        return [
+            ActorsContested(
+                first=one.name, second=two.name, difficulty=difficulty, pips=result.pips, winner=result.winner
+            )
+        ]
 
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 
 
 @command
 def set_actor_tie(
-    ledger: Ledger, ref: BranchRef, actor: str, kind: TieKind, person: str, to: Difficulty | None = None, *,
-    by: str = DIRECTOR, command_id: str | None = None,
+    ledger: Ledger,
+    ref: BranchRef,
+    actor: str,
+    kind: TieKind,
+    person: str,
+    to: Difficulty | None = None,
+    *,
+    by: str = DIRECTOR,
+    command_id: str | None = None,
 ) -> CommandResult:
     """12.1I: move an Actor's Bond or Grudge with a Star or another Actor up one slot, or to `to`;
     a new tie enters at NORMAL (or `to`). A slot above the Actor's Power Level, a move that is not
@@ -184,10 +210,17 @@ def set_actor_tie(
         moved = set_tie(found, kind, who, to)
         reached = moved.tier(kind, who.name)
         assert reached is not None
-        return [ActorTieChanged(
-            name=found.name, kind=kind, person=who, to=reached, before=found.tier(kind, who.name),
-            displaced=found.ties(kind).get(reached), actor=moved,
-        )]
+        return [
+            ActorTieChanged(
+                name=found.name,
+                kind=kind,
+                person=who,
+                to=reached,
+                before=found.tier(kind, who.name),
+                displaced=found.ties(kind).get(reached),
+                actor=moved,
+            )
+        ]
 
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 
@@ -208,8 +241,16 @@ def _person(state: ShowrunnerState, name: str) -> Person:
 
 @command
 def create_threat(
-    ledger: Ledger, ref: BranchRef, name: str, kind: ThreatKind, level: Difficulty, *,
-    pips: Sequence[int] | None = None, faces: Faces = None, by: str = DIRECTOR, command_id: str | None = None,
+    ledger: Ledger,
+    ref: BranchRef,
+    name: str,
+    kind: ThreatKind,
+    level: Difficulty,
+    *,
+    pips: Sequence[int] | None = None,
+    faces: Faces = None,
+    by: str = DIRECTOR,
+    command_id: str | None = None,
 ) -> CommandResult:
     """12.1B: a Threat enters with one Power Die per level from NORMAL up, rolled top down (or given)."""
     if level is Difficulty.EASY:
@@ -219,7 +260,9 @@ def create_threat(
     def decide(state: CampaignState) -> list[Fact]:
         state = _showrunner(state)
         _name_is_free(state, name)
-        threat, stamp = _rolled_once(ledger, ref, state, faces, lambda dice: decide_threat(name, kind, level, given, dice))
+        threat, stamp = _rolled_once(
+            ledger, ref, state, faces, lambda dice: decide_threat(name, kind, level, given, dice)
+        )
         return [ThreatCreated(name=name, kind=kind, level=level, pips=given, threat=threat, **stamp)]
 
     return ledger.execute(ref, decide, by=by, command_id=command_id)
@@ -268,7 +311,9 @@ def check_against(
             difficulty = request.difficulty
             opposition = found.power.pips_at(difficulty)
             source = f"{name}'s {difficulty.value} Power Die"
-        asked = request.model_copy(update={"difficulty": difficulty, "opposition": opposition, "opposition_source": source})
+        asked = request.model_copy(
+            update={"difficulty": difficulty, "opposition": opposition, "opposition_source": source}
+        )
         rolls = CommandDice(ledger, ref, state, faces)
         checked = roller.roll(state, asked, rolls)
         if isinstance(checked, CheckAbandoned):
@@ -285,8 +330,15 @@ def check_against(
             )
         rolls.done()
         moved = ThreatChecked(
-            star=resolution.star, target=name, outcome=outcome, difficulty=resolution.original_difficulty,
-            decisive=decisive, aid=aid, effect=effect, **_as_target(world, name), **rolls.stamp(effect_number, recorder),
+            star=resolution.star,
+            target=name,
+            outcome=outcome,
+            difficulty=resolution.original_difficulty,
+            decisive=decisive,
+            aid=aid,
+            effect=effect,
+            **_as_target(world, name),
+            **rolls.stamp(effect_number, recorder),
         )
         return with_milestones(state, [checked, moved], resolution.star)
 
@@ -296,7 +348,10 @@ def check_against(
 def _as_target(world: World, name: str | None) -> dict[str, Threat | Actor | None]:
     """The `threat` and `actor` fields of a fact: the target called `name` as it now stands."""
     moved = world.target(name) if name is not None else None
-    return {"threat": moved if isinstance(moved, Threat) else None, "actor": moved if isinstance(moved, Actor) else None}
+    return {
+        "threat": moved if isinstance(moved, Threat) else None,
+        "actor": moved if isinstance(moved, Actor) else None,
+    }
 
 
 def _check_standing(found: Threat | Actor) -> None:
@@ -311,9 +366,17 @@ def _check_standing(found: Threat | Actor) -> None:
 
 @command
 def declare_sequence(
-    ledger: Ledger, ref: BranchRef, goal: str, difficulty: Difficulty, beats: int,
-    contributions: Sequence[Contribution], *, against: str | None = None, decisive: bool = False,
-    by: str = DIRECTOR, command_id: str | None = None,
+    ledger: Ledger,
+    ref: BranchRef,
+    goal: str,
+    difficulty: Difficulty,
+    beats: int,
+    contributions: Sequence[Contribution],
+    *,
+    against: str | None = None,
+    decisive: bool = False,
+    by: str = DIRECTOR,
+    command_id: str | None = None,
 ) -> CommandResult:
     """7.1: declare the goal and its Beats; the participants pay the Starting Combo Pool from their own Influence."""
 
@@ -326,19 +389,26 @@ def declare_sequence(
             target_name = target.name
             builds = isinstance(target, Threat) and target.kind == "project"
             _check_standing(target)
-        pools: dict[str, int] = {}
+        pools: dict[PoolName, int] = {}
         for c in contributions:
             pools[c.pool] = pools.get(c.pool, 0) + c.amount
         named = [c.model_copy(update={"star": state.star(c.star).name}) for c in contributions]
         sequence = seq_rules.declare(
-            goal, difficulty, beats, pools, against=target_name, builds=builds, decisive=decisive,  # type: ignore[arg-type]
+            goal,
+            difficulty,
+            beats,
+            pools,
+            against=target_name,
+            builds=builds,
+            decisive=decisive,
             contributors=tuple(c.star for c in named),
         )
         seq_rules.begin(world, sequence)
         facts: list[Fact] = []
         for c in named:
-            spent = InfluenceSpent(spent=decide_spend(state, c.star, c.pool, c.amount, push=False),
-                                   reason=f"Combo Pool of '{goal}'")
+            spent = InfluenceSpent(
+                spent=decide_spend(state, c.star, c.pool, c.amount, push=False), reason=f"Combo Pool of '{goal}'"
+            )
             state = _after(state, [spent])
             facts.append(spent)
         facts.append(SequenceDeclared(sequence=sequence, contributions=tuple(named)))
@@ -349,8 +419,16 @@ def declare_sequence(
 
 @command
 def play_beat(
-    ledger: Ledger, ref: BranchRef, goal: str, *, request: CheckRequest | None = None, outcome: str | None = None,
-    faces: Faces = None, chooser: Chooser | None = None, by: str = DIRECTOR, command_id: str | None = None,
+    ledger: Ledger,
+    ref: BranchRef,
+    goal: str,
+    *,
+    request: CheckRequest | None = None,
+    outcome: str | None = None,
+    faces: Faces = None,
+    chooser: Chooser | None = None,
+    by: str = DIRECTOR,
+    command_id: str | None = None,
 ) -> CommandResult:
     """The running Sequence's next Beat: a check at the Beat's Difficulty against the target's pips
     (the Climax: at least the number of Beats), or an outcome the table already rolled."""
@@ -372,9 +450,13 @@ def play_beat(
             opposition = seq_rules.beat_opposition(sequence, power)
             which = "the Climax" if sequence.at_climax else f"Beat {sequence.next_beat}"
             source = f"{sequence.against or 'the Sequence'}, {which}"
-            asked = request.model_copy(update={
-                "difficulty": sequence.beat_difficulty, "opposition": opposition, "opposition_source": source,
-            })
+            asked = request.model_copy(
+                update={
+                    "difficulty": sequence.beat_difficulty,
+                    "opposition": opposition,
+                    "opposition_source": source,
+                }
+            )
             checked = roller.roll(state, asked, rolls)
             if isinstance(checked, CheckAbandoned):
                 return [checked]
@@ -387,8 +469,13 @@ def play_beat(
         rolls.done()
         target = sequence.against if played.effect is not None else None
         beat = SequenceBeatPlayed(
-            goal=sequence.goal, outcome=played.recorded.beat.outcome, star=star, recorded=played.recorded,
-            effect=played.effect, **_as_target(played.world, target), **rolls.stamp(number, recorder),
+            goal=sequence.goal,
+            outcome=played.recorded.beat.outcome,
+            star=star,
+            recorded=played.recorded,
+            effect=played.effect,
+            **_as_target(played.world, target),
+            **rolls.stamp(number, recorder),
         )
         facts.append(beat)
         return facts + _settle(_after(state, [beat]), played.recorded)
@@ -403,22 +490,39 @@ def _settle(state: ShowrunnerState, recorded: seq_rules.BeatRecorded) -> list[Fa
     sequence, beat = recorded.sequence, recorded.beat
     facts: list[Fact] = []
     for (star, pool), amount in seq_rules.share_payout(recorded.payout, sequence.contributors).items():
-        regained = InfluenceRegained(regained=decide_regain(state, star, pool, amount),
-                                     reason=f"Combo Pool payout of '{sequence.goal}'")
+        regained = InfluenceRegained(
+            regained=decide_regain(state, star, pool, amount), reason=f"Combo Pool payout of '{sequence.goal}'"
+        )
         state = _after(state, [regained])
         facts.append(regained)
     if recorded.consequences:
-        facts.append(ConsequencesDue(
-            goal=sequence.goal, beat=beat.number, climax=beat.climax, outcome=beat.outcome,
-            count=recorded.consequences, difficulty=recorded.consequence_difficulty, who=seq_rules.who_suffers(recorded),
-        ))
+        facts.append(
+            ConsequencesDue(
+                goal=sequence.goal,
+                beat=beat.number,
+                climax=beat.climax,
+                outcome=beat.outcome,
+                count=recorded.consequences,
+                difficulty=recorded.consequence_difficulty,
+                who=seq_rules.who_suffers(recorded),
+            )
+        )
     return facts
 
 
 @command
 def spend_combo(
-    ledger: Ledger, ref: BranchRef, goal: str, pool: str, amount: int = 1, *, star: str | None = None,
-    lowers_set_piece: bool = False, reason: str = "", by: str = DIRECTOR, command_id: str | None = None,
+    ledger: Ledger,
+    ref: BranchRef,
+    goal: str,
+    pool: PoolName,
+    amount: int = 1,
+    *,
+    star: str | None = None,
+    lowers_set_piece: bool = False,
+    reason: str = "",
+    by: str = DIRECTOR,
+    command_id: str | None = None,
 ) -> CommandResult:
     """7.2: spend from the Combo Pool; 7.4: never Spotlight or Plot Armor to lower a Set Piece's own Difficulty."""
 
@@ -426,10 +530,10 @@ def spend_combo(
         state = _showrunner(state)
         sequence = state.world.sequence(goal)
         if lowers_set_piece:
-            seq_rules.refuse_blockbuster_spend(sequence, pool)  # type: ignore[arg-type]
-        seq_rules.spend_combo(sequence, pool, amount)  # type: ignore[arg-type]
+            seq_rules.refuse_blockbuster_spend(sequence, pool)
+        seq_rules.spend_combo(sequence, pool, amount)
         who = state.star(star).name if star else None
-        return [ComboSpent(goal=sequence.goal, pool=pool, amount=amount, star=who, reason=reason)]  # type: ignore[arg-type]
+        return [ComboSpent(goal=sequence.goal, pool=pool, amount=amount, star=who, reason=reason)]
 
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 
@@ -453,10 +557,17 @@ def _generate(
     try:
         made = generate(state.world, recorder, plotter=plotter, pre_production=pre_production)
     except CastingNeeded as e:
-        raise CastingNeeded(f"{e}: cast them with `showrunner actor create NAME --slot N`, then generate again") from None
+        raise CastingNeeded(
+            f"{e}: cast them with `showrunner actor create NAME --slot N`, then generate again"
+        ) from None
     return SubplotGenerated(
-        plotter=plotter, pre_production=pre_production, outcome=made.outcome, slot=made.slot, cost=made.cost,
-        subplot=made.subplot, **rolls.stamp(number, recorder),
+        plotter=plotter,
+        pre_production=pre_production,
+        outcome=made.outcome,
+        slot=made.slot,
+        cost=made.cost,
+        subplot=made.subplot,
+        **rolls.stamp(number, recorder),
     )
 
 
@@ -468,13 +579,21 @@ def _reveal(state: ShowrunnerState, rolls: CommandDice, number: int, *, cliffhan
     cost = reveal_cost(subplot, cliffhanger=cliffhanger)
     _can_pay(state, cost, f"revealing Subplot {number}")
     return SubplotRevealed(
-        number=number, cost=cost, cliffhanger=cliffhanger, subplot=after.subplot(number),
-        actors=changed_actors(world, after), roster=after.roster, **rolls.stamp(roll_number, recorder),
+        number=number,
+        cost=cost,
+        cliffhanger=cliffhanger,
+        subplot=after.subplot(number),
+        actors=changed_actors(world, after),
+        roster=after.roster,
+        **rolls.stamp(roll_number, recorder),
     )
 
 
 def _with_rolls(
-    ledger: Ledger, ref: BranchRef, state: ShowrunnerState, faces: Faces,
+    ledger: Ledger,
+    ref: BranchRef,
+    state: ShowrunnerState,
+    faces: Faces,
     decide: Callable[[ShowrunnerState, CommandDice], list[Fact]],
 ) -> list[Fact]:
     """A command whose facts roll in turn, each on its own roll number; every table face must be used."""
@@ -486,14 +605,25 @@ def _with_rolls(
 
 @command
 def generate_subplot(
-    ledger: Ledger, ref: BranchRef, *, plotter: str | None = None, pre_production: bool = False,
-    faces: Faces = None, by: str = DIRECTOR, command_id: str | None = None,
+    ledger: Ledger,
+    ref: BranchRef,
+    *,
+    plotter: str | None = None,
+    pre_production: bool = False,
+    faces: Faces = None,
+    by: str = DIRECTOR,
+    command_id: str | None = None,
 ) -> CommandResult:
     """13.2: one Subplot attempt, the Plotter rolled on the roster (or chosen). Director-only, in stasis."""
 
     def decide(state: CampaignState) -> list[Fact]:
-        return _with_rolls(ledger, ref, _showrunner(state), faces,
-                           lambda state, rolls: [_generate(state, rolls, plotter=plotter, pre_production=pre_production)])
+        return _with_rolls(
+            ledger,
+            ref,
+            _showrunner(state),
+            faces,
+            lambda state, rolls: [_generate(state, rolls, plotter=plotter, pre_production=pre_production)],
+        )
 
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 
@@ -517,20 +647,32 @@ def pre_production(
             raise RuleViolation("no Actor on the roster is free to plot: cast Actors first (`showrunner actor create`)")
         return facts
 
-    return ledger.execute(ref, lambda state: _with_rolls(ledger, ref, _showrunner(state), faces, plot), by=by,
-                          command_id=command_id)
+    return ledger.execute(
+        ref, lambda state: _with_rolls(ledger, ref, _showrunner(state), faces, plot), by=by, command_id=command_id
+    )
 
 
 @command
 def reveal_subplot(
-    ledger: Ledger, ref: BranchRef, number: int, *, cliffhanger: bool = False, faces: Faces = None,
-    by: str = DIRECTOR, command_id: str | None = None,
+    ledger: Ledger,
+    ref: BranchRef,
+    number: int,
+    *,
+    cliffhanger: bool = False,
+    faces: Faces = None,
+    by: str = DIRECTOR,
+    command_id: str | None = None,
 ) -> CommandResult:
     """13.1 rule 5: bring a Subplot on-screen; all its effects apply, once (1 Studio Note, 0 if free)."""
 
     def decide(state: CampaignState) -> list[Fact]:
-        return _with_rolls(ledger, ref, _showrunner(state), faces,
-                           lambda state, rolls: [_reveal(state, rolls, number, cliffhanger=cliffhanger)])
+        return _with_rolls(
+            ledger,
+            ref,
+            _showrunner(state),
+            faces,
+            lambda state, rolls: [_reveal(state, rolls, number, cliffhanger=cliffhanger)],
+        )
 
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 
@@ -552,7 +694,12 @@ PlanStep = Literal["roll"] | int
 
 @command
 def writers_turn(
-    ledger: Ledger, ref: BranchRef, plan: Sequence[PlanStep], *, faces: Faces = None, by: str = DIRECTOR,
+    ledger: Ledger,
+    ref: BranchRef,
+    plan: Sequence[PlanStep],
+    *,
+    faces: Faces = None,
+    by: str = DIRECTOR,
     command_id: str | None = None,
 ) -> CommandResult:
     """14.1B: the world spends exactly half the Studio Notes (rounded down) on rolling Subplots
@@ -588,8 +735,9 @@ def writers_turn(
             raise wrong(str(spent))
         return facts
 
-    return ledger.execute(ref, lambda state: _with_rolls(ledger, ref, _showrunner(state), faces, turn), by=by,
-                          command_id=command_id)
+    return ledger.execute(
+        ref, lambda state: _with_rolls(ledger, ref, _showrunner(state), faces, turn), by=by, command_id=command_id
+    )
 
 
 # --------------------------------------------------------------------------- Solorunner
@@ -597,8 +745,14 @@ def writers_turn(
 
 @command
 def ask_oracle(
-    ledger: Ledger, ref: BranchRef, question: str, difficulty: Difficulty = Difficulty.NORMAL, *,
-    faces: Faces = None, by: str = DIRECTOR, command_id: str | None = None,
+    ledger: Ledger,
+    ref: BranchRef,
+    question: str,
+    difficulty: Difficulty = Difficulty.NORMAL,
+    *,
+    faces: Faces = None,
+    by: str = DIRECTOR,
+    command_id: str | None = None,
 ) -> CommandResult:
     """14.2: a Yes/No question on 2d6 against a Difficulty from EASY to EPIC."""
     from ..domain.showrunner import solorunner
@@ -607,30 +761,54 @@ def ask_oracle(
         answer, stamp = _rolled_once(
             ledger, ref, _showrunner(state), faces, lambda dice: solorunner.ask_oracle(question, dice, difficulty)
         )
-        return [OracleAnswered(question=question, difficulty=difficulty, faces=answer.faces, outcome=answer.outcome,
-                               answer=answer.answer, **stamp)]
+        return [
+            OracleAnswered(
+                question=question,
+                difficulty=difficulty,
+                faces=answer.faces,
+                outcome=answer.outcome,
+                answer=answer.answer,
+                **stamp,
+            )
+        ]
 
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 
 
 @command
 def consequence_menu(
-    ledger: Ledger, ref: BranchRef, difficulty: Difficulty, *, disaster: bool = False, faces: Faces = None,
-    by: str = DIRECTOR, command_id: str | None = None,
+    ledger: Ledger,
+    ref: BranchRef,
+    difficulty: Difficulty,
+    *,
+    disaster: bool = False,
+    faces: Faces = None,
+    by: str = DIRECTOR,
+    command_id: str | None = None,
 ) -> CommandResult:
     """14.3: 2d10 on the Consequence Menu, sized by the check's original Difficulty."""
     from ..domain.showrunner import solorunner
 
     def decide(state: CampaignState) -> list[Fact]:
         menu, stamp = _rolled_once(
-            ledger, ref, _showrunner(state), faces,
+            ledger,
+            ref,
+            _showrunner(state),
+            faces,
             lambda dice: solorunner.roll_consequence_menu(dice, difficulty, disaster=disaster),
         )
         options = tuple(MenuOptionRecord(**o.model_dump()) for o in menu.options)
-        return [ConsequenceMenuRolled(
-            difficulty=difficulty, disaster=disaster, faces=menu.faces, options=options,  # type: ignore[arg-type]
-            count=menu.count, size=menu.size, **stamp,
-        )]
+        return [
+            ConsequenceMenuRolled(
+                difficulty=difficulty,
+                disaster=disaster,
+                faces=menu.faces,
+                options=options,
+                count=menu.count,
+                size=menu.size,
+                **stamp,
+            )
+        ]
 
     return ledger.execute(ref, decide, by=by, command_id=command_id)
 

@@ -5,14 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..domain.campaign import CampaignState
+from pydantic import BaseModel
+
+from ..domain.campaign import CampaignState, Named
 from ..ledger.registry import Segment
 
 
 def divergence_version(a: tuple[Segment, ...], b: tuple[Segment, ...], head_a: int, head_b: int) -> int:
     """The last event both branches share (0 if none): their histories agree up to it."""
     shared = 0
-    for seg_a, seg_b in zip(a, b):
+    for seg_a, seg_b in zip(a, b, strict=False):
         if seg_a.branch_id != seg_b.branch_id:
             break
         ends = [x for x in (seg_a.upto, seg_b.upto) if x is not None]
@@ -51,11 +53,18 @@ def sheet_changes(a: CampaignState, b: CampaignState) -> list[Change]:
     roster_a, roster_b = a.roster(), b.roster()
     for key in sorted(set(roster_a) | set(roster_b)):
         sheet_a, sheet_b = roster_a.get(key), roster_b.get(key)
-        name = (sheet_a or sheet_b).name  # type: ignore[union-attr]
+        name = (roster_a[key] if key in roster_a else roster_b[key]).name
         if sheet_a is None or sheet_b is None:
-            changes.append(Change(name, "(whole sheet)", None if sheet_a is None else "present", None if sheet_b is None else "present"))
+            changes.append(
+                Change(
+                    name,
+                    "(whole sheet)",
+                    None if sheet_a is None else "present",
+                    None if sheet_b is None else "present",
+                )
+            )
             continue
-        changes += _differences(name, sheet_a.model_dump(mode="json"), sheet_b.model_dump(mode="json"))
+        changes += _differences(name, _sheet(sheet_a), _sheet(sheet_b))
     for field in type(a).model_fields:
         if field in _BOOKKEEPING or getattr(a, field) is roster_a:
             continue
@@ -69,6 +78,12 @@ def sheet_changes(a: CampaignState, b: CampaignState) -> list[Change]:
 
 # The ledger's own fields of every state: not the table's business in a diff.
 _BOOKKEEPING = frozenset({"pitch", "dice_rolls", "dice_commitment", "revealed_seeds"})
+
+
+def _sheet(character: Named) -> dict[str, Any]:
+    """A character's fields as JSON (every ruleset's character is a pydantic model; its roster says only Named)."""
+    assert isinstance(character, BaseModel)
+    return character.model_dump(mode="json")
 
 
 def _dump(value: Any) -> Any:

@@ -1,4 +1,4 @@
-""""Previously On…": a recap of an Episode (or several) told from the log, line by line.
+""" "Previously On…": a recap of an Episode (or several) told from the log, line by line.
 
 The recap never looks inside a ruleset: every fact says its own line (`fact.recap()`, a
 `RecapLine` with a weight: 100 decisive, 50 notable, 10 routine; None for no line). This
@@ -155,8 +155,14 @@ class SceneInfo:
     aesthetic: str
 
     def as_json(self) -> dict[str, Any]:
-        return {"number": self.number, "start": self.start, "end": self.end, "goal": self.goal,
-                "location": self.location, "aesthetic": self.aesthetic}
+        return {
+            "number": self.number,
+            "start": self.start,
+            "end": self.end,
+            "goal": self.goal,
+            "location": self.location,
+            "aesthetic": self.aesthetic,
+        }
 
 
 @dataclass(frozen=True)
@@ -180,8 +186,13 @@ class EpisodeInfo:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "number": self.number, "season": self.season, "title": self.title, "start": self.start,
-            "end": self.end, "last": self.last, "cliffhanger": self.cliffhanger or None,
+            "number": self.number,
+            "season": self.season,
+            "title": self.title,
+            "start": self.start,
+            "end": self.end,
+            "last": self.last,
+            "cliffhanger": self.cliffhanger or None,
             "played": {"started": self.started_at, "ended": self.ended_at},
             "scenes": [s.as_json() for s in self.scenes],
         }
@@ -249,17 +260,33 @@ def shape_of(events: Iterable[LedgerEvent]) -> Shape:
         elif isinstance(fact, EpisodeStarted):
             if episodes and episodes[-1]["last"] is None:
                 episodes[-1]["last"] = event.version - 1
-            episodes.append(dict(
-                number=fact.number, season=fact.season, title=fact.title, start=event.version, end=None,
-                last=None, cliffhanger="", scenes=[], started_at=_day(event), ended_at=None,
-            ))
+            episodes.append(
+                dict(
+                    number=fact.number,
+                    season=fact.season,
+                    title=fact.title,
+                    start=event.version,
+                    end=None,
+                    last=None,
+                    cliffhanger="",
+                    scenes=[],
+                    started_at=_day(event),
+                    ended_at=None,
+                )
+            )
         elif isinstance(fact, EpisodeEnded) and episodes and episodes[-1]["number"] == fact.number:
             episodes[-1].update(end=event.version, cliffhanger=fact.cliffhanger, ended_at=_day(event))
         elif isinstance(fact, SceneStarted) and episodes and episodes[-1]["number"] == fact.episode:
-            episodes[-1]["scenes"].append(dict(
-                number=fact.number, start=event.version, end=None, goal=fact.goal,
-                location=fact.location, aesthetic=fact.aesthetic,
-            ))
+            episodes[-1]["scenes"].append(
+                dict(
+                    number=fact.number,
+                    start=event.version,
+                    end=None,
+                    goal=fact.goal,
+                    location=fact.location,
+                    aesthetic=fact.aesthetic,
+                )
+            )
         elif isinstance(fact, SceneEnded) and episodes and episodes[-1]["scenes"]:
             scene = episodes[-1]["scenes"][-1]
             if scene["number"] == fact.number:
@@ -267,11 +294,13 @@ def shape_of(events: Iterable[LedgerEvent]) -> Shape:
     return Shape(
         seasons=tuple(SeasonInfo(**{**s, "last": s["last"] if s["last"] is not None else head}) for s in seasons),
         episodes=tuple(
-            EpisodeInfo(**{
-                **e,
-                "last": e["last"] if e["last"] is not None else head,
-                "scenes": tuple(SceneInfo(**sc) for sc in e["scenes"]),
-            })
+            EpisodeInfo(
+                **{
+                    **e,
+                    "last": e["last"] if e["last"] is not None else head,
+                    "scenes": tuple(SceneInfo(**sc) for sc in e["scenes"]),
+                }
+            )
             for e in episodes
         ),
         head=head,
@@ -329,7 +358,9 @@ def choose_scope(
         chosen = tuple(e for e in shape.episodes if e.number >= since)
         if len(chosen) == 1:
             return Scope("episode", first.label, first.start, first.last, chosen, _played(chosen))
-        return Scope("episodes", f"Episodes {since} to {chosen[-1].number}", first.start, shape.head, chosen, _played(chosen))
+        return Scope(
+            "episodes", f"Episodes {since} to {chosen[-1].number}", first.start, shape.head, chosen, _played(chosen)
+        )
     if season is not None:
         s = shape.season(season)
         chosen = tuple(e for e in shape.episodes if e.season == season)
@@ -429,7 +460,9 @@ def opening_of(events: Iterable[LedgerEvent], campaign: str) -> tuple[str, Beat]
             pitch = event.fact.pitch
             title = pitch.title
             concept = " ".join(pitch.high_concept.split()).rstrip(".…!? ")
-            text = f"Previously on {title}… {concept[:1].upper()}{concept[1:]}." if concept else f"Previously on {title}…"
+            text = (
+                f"Previously on {title}… {concept[:1].upper()}{concept[1:]}." if concept else f"Previously on {title}…"
+            )
             return title, Beat(text, 0, "opening", (cite(event),))
     return campaign, Beat(f"Previously on {campaign}…", 0, "opening", ())
 
@@ -461,8 +494,16 @@ def build_recap(
     if fork is not None and scope.last > fork.fork_version:
         note = _fork_note(seen, fork, director)
     return Recap(
-        campaign=campaign, branch=branch, title=title, scope=scope, opening=opening, beats=tuple(chosen),
-        cliffhanger=ending, omitted=len(rest) - len(chosen), fork=note, director=director,
+        campaign=campaign,
+        branch=branch,
+        title=title,
+        scope=scope,
+        opening=opening,
+        beats=tuple(chosen),
+        cliffhanger=ending,
+        omitted=len(rest) - len(chosen),
+        fork=note,
+        director=director,
     )
 
 

@@ -25,17 +25,18 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 from urllib.parse import parse_qs, unquote, urlsplit
+from uuid import UUID
 
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
+from ..domain.events import RolledFact, Visibility
 from ..ledger.errors import LedgerBusy, LedgerError
-from ..domain.events import RolledFact
 from ..ledger.persistence import is_busy_error
 from ..ledger.registry import Segment
 from .stats import FaceCount
@@ -43,6 +44,7 @@ from .stats import FaceCount
 if TYPE_CHECKING:
     from eventsourcing.persistence import Notification
 
+    from ..ledger.events import LedgerEvent
     from ..ledger.service import Ledger
     from ..ledger.settings import Settings
 
@@ -140,13 +142,34 @@ def engine_for(settings: Settings) -> sa.Engine:
 # ---------------------------------------------------------------------- rows
 
 
-def dice_rows(notification_id: int, event: Any) -> list[dict[str, Any]]:
-    """The roll index rows of one decoded event (a `LedgerEvent`); none for other facts."""
+class DiceRow(TypedDict):
+    """One row of `srl_roll_dice`."""
+
+    notification_id: int
+    seq: int
+    stream_id: UUID
+    version: int
+    campaign_id: UUID
+    kind: str
+    visibility: Visibility
+    recorded_by: str
+    roll_number: int
+    star: str
+    roll_seq: int
+    purpose: str
+    colour: str
+    sides: int
+    face: int
+    source: str
+
+
+def dice_rows(notification_id: int, event: LedgerEvent) -> list[DiceRow]:
+    """The roll index rows of one decoded event; none for other facts."""
     fact = event.fact
     if not isinstance(fact, RolledFact):
         return []
     kind, star = type(fact).__name__, fact.roller()
-    rows = []
+    rows: list[DiceRow] = []
     for roll_seq, roll in enumerate(fact.recorded_rolls()):
         for face in roll.faces:
             rows.append(
@@ -215,7 +238,7 @@ def catch_up(
             notifications: Sequence[Notification] = recorder.select_notifications(
                 position, batch_size, stop=stop, topics=rolled_topics(), inclusive_of_start=False
             )
-            rows: list[dict[str, Any]] = []
+            rows: list[DiceRow] = []
             for notification in notifications:
                 rows.extend(dice_rows(notification.id, mapper.to_domain_event(notification)))
             # A short batch is everything matching up to `stop`: the events between the
@@ -236,7 +259,7 @@ def catch_up(
         return CatchUp(start, position, events, dice, batches)
 
 
-def _write_batch(conn: sa.Connection, old: int, new: int, rows: list[dict[str, Any]]) -> None:
+def _write_batch(conn: sa.Connection, old: int, new: int, rows: list[DiceRow]) -> None:
     """One batch, inside the caller's transaction: move the position first, then the rows.
 
     Moving the position first takes the write lock at once (a SQLite transaction that
@@ -244,9 +267,7 @@ def _write_batch(conn: sa.Connection, old: int, new: int, rows: list[dict[str, A
     concurrent catch-up that already wrote this batch roll this one back.
     """
     moved = conn.execute(
-        sa.update(tracking)
-        .where(tracking.c.projection == NAME, tracking.c.position == old)
-        .values(position=new)
+        sa.update(tracking).where(tracking.c.projection == NAME, tracking.c.position == old).values(position=new)
     )
     if moved.rowcount != 1:
         raise _PositionMoved
@@ -332,12 +353,14 @@ def check(ledger: Ledger, engine: sa.Engine) -> str | None:
             "it was changed outside the ledger; `showrunner dice stats --rebuild` rebuilds it"
         )
     columns = [c.name for c in roll_dice.columns]
-    expected: list[tuple[Any, ...]] = []
+    expected: list[tuple[object, ...]] = []
     done = 0
     while done < at:
         batch = recorder.select_notifications(done, BATCH, stop=at, topics=rolled_topics(), inclusive_of_start=False)
         for notification in batch:
-            expected += [_row_key(row, columns) for row in dice_rows(notification.id, mapper.to_domain_event(notification))]
+            expected += [
+                _row_key(row, columns) for row in dice_rows(notification.id, mapper.to_domain_event(notification))
+            ]
         if len(batch) < BATCH:
             break
         done = batch[-1].id
@@ -346,7 +369,9 @@ def check(ledger: Ledger, engine: sa.Engine) -> str | None:
         actual = [_row_key(dict(row._mapping), columns) for row in conn.execute(query)]
     if actual == expected:
         return None
-    first = next((i for i, (a, e) in enumerate(zip(actual, expected, strict=False)) if a != e), min(len(actual), len(expected)))
+    first = next(
+        (i for i, (a, e) in enumerate(zip(actual, expected, strict=False)) if a != e), min(len(actual), len(expected))
+    )
     where = (actual[first] if first < len(actual) else expected[first])[0]
     return (
         f"the roll index (dice stats) differs from the log at notification {where}: it was changed outside "
@@ -354,7 +379,7 @@ def check(ledger: Ledger, engine: sa.Engine) -> str | None:
     )
 
 
-def _row_key(row: dict[str, Any], columns: list[str]) -> tuple[Any, ...]:
+def _row_key(row: Mapping[str, object], columns: list[str]) -> tuple[object, ...]:
     # The backends hand back ids as UUID or as text: compare them as text.
     return tuple(str(row[c]) if c.endswith("_id") and c != "notification_id" else row[c] for c in columns)
 
@@ -373,9 +398,7 @@ def drop(engine: sa.Engine) -> None:
             conn.execute(sa.delete(tracking).where(tracking.c.projection == NAME))
 
 
-def rebuild(
-    ledger: Ledger, engine: sa.Engine, *, batch_size: int = BATCH, progress: Progress | None = None
-) -> CatchUp:
+def rebuild(ledger: Ledger, engine: sa.Engine, *, batch_size: int = BATCH, progress: Progress | None = None) -> CatchUp:
     """Drop the roll index and catch up again from the first notification."""
     drop(engine)
     return catch_up(ledger, engine, batch_size=batch_size, progress=progress)
@@ -388,9 +411,7 @@ def _database_errors() -> Iterator[None]:
         yield
     except sa_exc.DBAPIError as error:
         if is_busy_error(error):
-            raise LedgerBusy(
-                "the database is busy (another writer held it past the lock timeout); try again"
-            ) from None
+            raise LedgerBusy("the database is busy (another writer held it past the lock timeout); try again") from None
         text = str(error.orig).strip()
         first = text.splitlines()[0] if text else type(error.orig).__name__
         raise LedgerError(f"the roll index could not be updated: {first}") from None
@@ -438,4 +459,7 @@ def face_counts(
     keys = (roll_dice.c.colour, roll_dice.c.star, roll_dice.c.source, roll_dice.c.sides, roll_dice.c.face)
     query = sa.select(*keys, sa.func.count().label("count")).where(where).group_by(*keys)
     with _database_errors(), engine.connect() as conn:
-        return [FaceCount(r.colour, r.star, r.source, r.sides, r.face, int(r.count)) for r in conn.execute(query)]
+        return [
+            FaceCount(colour, star, source, sides, face, int(count))
+            for colour, star, source, sides, face, count in conn.execute(query)
+        ]

@@ -200,9 +200,7 @@ class GroupTest:
     test: FairnessTest
 
 
-def grouped(
-    counts: Iterable[FaceCount], key: Callable[[FaceCount], str], order: Iterable[str] = ()
-) -> list[GroupTest]:
+def grouped(counts: Iterable[FaceCount], key: Callable[[FaceCount], str], order: Iterable[str] = ()) -> list[GroupTest]:
     """Add the counts up per (group, die size) and test each; groups in `order` first, then by name."""
     totals: dict[tuple[str, int], dict[int, int]] = {}
     for c in counts:

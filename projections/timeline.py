@@ -84,8 +84,12 @@ class Row:
 
     def as_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {
-            "branch": self.branch, "depth": self.depth, "kind": self.kind, "version": self.version,
-            "text": self.text, "nest": self.nest,
+            "branch": self.branch,
+            "depth": self.depth,
+            "kind": self.kind,
+            "version": self.version,
+            "text": self.text,
+            "nest": self.nest,
         }
         if self.director_only:
             doc["director_only"] = True
@@ -152,7 +156,9 @@ def timeline_rows(
                     while pending and pending[0].fork_version < event.version:
                         fork(pending.pop(0), track, depth)
                     kind, text, row_nest = item
-                    rows.append(Row(track.name, depth, kind, event.version, text, row_nest, event.visibility != "public"))
+                    rows.append(
+                        Row(track.name, depth, kind, event.version, text, row_nest, event.visibility != "public")
+                    )
             nest = _nest_after(event, nest)
         while pending:
             fork(pending.pop(0), track, depth)
@@ -160,8 +166,15 @@ def timeline_rows(
         rows.append(Row(track.name, depth, "head", head, f"{track.name} at #{head}"))
 
     def fork(child: Track, parent: Track, depth: int) -> None:
-        rows.append(Row(child.name, depth, "fork", child.fork_version,
-                        f"{child.name} leaves {parent.name} after #{child.fork_version}"))
+        rows.append(
+            Row(
+                child.name,
+                depth,
+                "fork",
+                child.fork_version,
+                f"{child.name} leaves {parent.name} after #{child.fork_version}",
+            )
+        )
         draw(child, depth + 1)
 
     for root in by_parent.get(None, []):
@@ -213,12 +226,18 @@ def timeline_html(rows: Sequence[Row], *, campaign: str, title: str, director: b
         )
     legend = "".join(
         f"<li>{html.escape(m)} {html.escape(what)}</li>"
-        for m, what in (("◆", "the show's pitch"), ("◈ ◇", "a Season starts, ends"), ("▶ ■", "an Episode starts, ends"),
-                        ("▸", "a Scene"), ("★ •", "a decisive, a notable moment"), ("├─╮", "a fork: a branch leaves here"))
+        for m, what in (
+            ("◆", "the show's pitch"),
+            ("◈ ◇", "a Season starts, ends"),
+            ("▶ ■", "an Episode starts, ends"),
+            ("▸", "a Scene"),
+            ("★ •", "a decisive, a notable moment"),
+            ("├─╮", "a fork: a branch leaves here"),
+        )
     )
     view = "the Director's view (Director-only events marked)" if director else "what the Stars may see"
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{_html(title)}: timeline</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
         f"<h1>{_html(title)}: timeline</h1>\n"
         f'<p class="meta">Campaign {_html(campaign)} · {html.escape(view)}</p>\n'

@@ -6,14 +6,14 @@ pool is built from them is `pool_for`, here too, so the sheet and the rules agre
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from ..character_file import shown
 from ..campaign import name_key
+from ..character_file import shown
 from ..ruleset import SheetSection
 from ..text import CHARACTER_NAME, NAME, Line, Note
 
@@ -24,13 +24,14 @@ DEFAULT_LUCK = 5
 """Luck 5 is a plain coin-flip: a d10 at or under it comes up 5 times in 10."""
 
 
-
 def _in_range(low: int, high: int) -> AfterValidator:
     # pydantic reports ge/le separately; a player needs both bounds in one sentence.
     def check(value: int) -> int:
         if not low <= value <= high:
             raise PydanticCustomError(
-                "out_of_range", "must be between {low} and {high} (got {got})", {"low": low, "high": high, "got": shown(value)}
+                "out_of_range",
+                "must be between {low} and {high} (got {got})",
+                {"low": low, "high": high, "got": shown(value)},
             )
         return value
 
@@ -46,7 +47,7 @@ Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1), NA
 CharacterName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1), CHARACTER_NAME.validator()]
 
 
-class Stat(str, Enum):
+class Stat(StrEnum):
     """The seven stats a pool draws on. The book names Power and Social; the rest complete a body,
     a mind and a will."""
 
@@ -142,7 +143,9 @@ class PoolCharacter(BaseModel):
             key = name_key(name)
             if key in seen:
                 raise PydanticCustomError(
-                    "duplicate_skill", "{a} and {b} are the same skill (names ignore case)", {"a": shown(seen[key]), "b": shown(name)}
+                    "duplicate_skill",
+                    "{a} and {b} are the same skill (names ignore case)",
+                    {"a": shown(seen[key]), "b": shown(name)},
                 )
             seen[key] = name
         return skills
@@ -197,8 +200,13 @@ def pool_for(character: PoolCharacter, stat: Stat, skill: str | None) -> PoolPar
         return PoolParts(character=character.name, stat=stat, stat_value=stat_value, skill=" ".join(skill.split()))
     written, entry = found
     return PoolParts(
-        character=character.name, stat=stat, stat_value=stat_value, skill=written,
-        skill_rank=entry.rank, trained=entry.trained, on_sheet=True,
+        character=character.name,
+        stat=stat,
+        stat_value=stat_value,
+        skill=written,
+        skill_rank=entry.rank,
+        trained=entry.trained,
+        on_sheet=True,
     )
 
 

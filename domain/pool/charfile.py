@@ -17,7 +17,7 @@ def parse_character_file(data: bytes, source: str) -> PoolCharacter:
     return read_character(data, source, PoolCharacter, to_model_form=_to_model_form, describe=_describe)
 
 
-def _to_model_form(raw: dict) -> dict:
+def _to_model_form(raw: dict[str, object]) -> dict[str, object]:
     character = dict(raw)
     skills = raw.get("skills")
     if isinstance(skills, dict):

@@ -7,8 +7,7 @@ other rulesets' CheckRolled in the log's type names; the topics are `pool/<PastT
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import Protocol
 
 from ..dice import DiceSource, ReplayDice, Roll
 from ..errors import DomainError
@@ -37,10 +36,19 @@ from .state import PoolState
 _COLOURS = {POOL: "pool", DEFENDER: "defender", LUCK: "luck"}
 
 
-class PoolCharacterJoined(CampaignFact, topic="pool/CharacterJoined"):
+class _Resolution(Protocol):
+    """What re-judging reads of a check's, a contest's or a Luck roll's resolution."""
+
+    @property
+    def rolls(self) -> tuple[Roll, ...]: ...
+
+    def judged(self) -> tuple[tuple[str, object], ...]: ...
+
+
+class PoolCharacterJoined(CampaignFact[PoolState], topic="pool/CharacterJoined"):
     character: PoolCharacter
 
-    def apply(self, state: PoolState) -> PoolState:  # type: ignore[override]
+    def apply(self, state: PoolState) -> PoolState:
         return state.with_character(self.character)
 
     def summary(self) -> str:
@@ -50,13 +58,14 @@ class PoolCharacterJoined(CampaignFact, topic="pool/CharacterJoined"):
         return (self.character.name,)
 
 
-class _PoolRolled(RolledFact):
+class _PoolRolled(RolledFact[PoolState]):
     """What the three rolls share: the recorded rolls, re-judging from them, dice colours."""
 
-    def _resolution(self) -> Any:
+    def _resolution(self) -> _Resolution:
         raise NotImplementedError
 
-    def _resolver(self) -> Callable[[PoolState, Any, DiceSource], Any]:
+    def _resolve_again(self, before: PoolState, dice: DiceSource) -> _Resolution:
+        """The recorded request decided again with `dice`."""
         raise NotImplementedError
 
     def recorded_rolls(self) -> tuple[Roll, ...]:
@@ -68,16 +77,16 @@ class _PoolRolled(RolledFact):
     def _source(self) -> str:
         return "ledger dice" if self.dice_commitment else "table dice"
 
-    def rejudge(self, before: PoolState) -> str | None:  # type: ignore[override]
+    def rejudge(self, before: PoolState) -> str | None:
         recorded = self._resolution()
         replay = ReplayDice(recorded.rolls)
         try:
-            rejudged = self._resolver()(before, recorded.request, replay)
+            rejudged = self._resolve_again(before, replay)
         except DomainError as e:
             return f"the current engine refuses the recorded roll: {e}"
         if replay.left_over:
             return f"the record holds {replay.left_over} roll(s) the engine did not ask for"
-        for (name, was), (_, now) in zip(recorded.judged(), rejudged.judged()):
+        for (name, was), (_, now) in zip(recorded.judged(), rejudged.judged(), strict=True):
             if was != now:
                 return f"the {name} differ{'s' if not name.endswith(('dice', 's')) else ''}: recorded {_show(was)}, re-judged {_show(now)}"
         if rejudged != recorded:
@@ -93,10 +102,10 @@ class PoolCheckRolled(_PoolRolled, topic="pool/CheckRolled"):
     def _resolution(self) -> CheckResolution:
         return self.resolution
 
-    def _resolver(self) -> Callable[[PoolState, Any, DiceSource], Any]:
-        return resolve_check
+    def _resolve_again(self, before: PoolState, dice: DiceSource) -> CheckResolution:
+        return resolve_check(before, self.resolution.request, dice)
 
-    def apply_roll(self, state: PoolState) -> PoolState:  # type: ignore[override]
+    def apply_roll(self, state: PoolState) -> PoolState:
         return apply_check(state, self.resolution, self.roll_number)
 
     def stars(self) -> tuple[str, ...]:
@@ -106,8 +115,10 @@ class PoolCheckRolled(_PoolRolled, topic="pool/CheckRolled"):
         r = self.resolution
         critical = "critical " if r.request.critical else ""
         hidden = ", hidden" if r.request.hidden else ""
-        return (f"{r.star} rolled {r.parts.label()} ({r.parts.size}d10) at DC {r.request.dc}, {critical}needing {r.need}: "
-                f"{r.degree.label}, net {r.counted.net}, margin {r.margin:+d} ({self._source()}{hidden})")
+        return (
+            f"{r.star} rolled {r.parts.label()} ({r.parts.size}d10) at DC {r.request.dc}, {critical}needing {r.need}: "
+            f"{r.degree.label}, net {r.counted.net}, margin {r.margin:+d} ({self._source()}{hidden})"
+        )
 
     def explain(self) -> list[str]:
         return explain_check(self.resolution, self._source())
@@ -123,13 +134,17 @@ class PoolCheckRolled(_PoolRolled, topic="pool/CheckRolled"):
             return RecapLine(weight=100, text=f"{r.star} botched {task}", kind="botch")
         if r.degree is Degree.PLENTY:
             if r.request.critical:
-                return RecapLine(weight=100, text=f"{r.star} pulled off {task} spectacularly, with {spare}", kind="critical")
+                return RecapLine(
+                    weight=100, text=f"{r.star} pulled off {task} spectacularly, with {spare}", kind="critical"
+                )
             return RecapLine(weight=50, text=f"{r.star} made {task} with {spare}")
         if r.degree is Degree.JUST_ENOUGH:
             return RecapLine(weight=50 if r.request.critical else 10, text=f"{r.star} just made {task}")
         short = -r.margin
-        return RecapLine(weight=50 if r.request.critical else 10,
-                         text=f"{r.star} fell {short} success{'es' if short != 1 else ''} short on {task}")
+        return RecapLine(
+            weight=50 if r.request.critical else 10,
+            text=f"{r.star} fell {short} success{'es' if short != 1 else ''} short on {task}",
+        )
 
 
 class PoolContestRolled(_PoolRolled, topic="pool/ContestRolled"):
@@ -140,10 +155,10 @@ class PoolContestRolled(_PoolRolled, topic="pool/ContestRolled"):
     def _resolution(self) -> ContestResolution:
         return self.resolution
 
-    def _resolver(self) -> Callable[[PoolState, Any, DiceSource], Any]:
-        return resolve_contest
+    def _resolve_again(self, before: PoolState, dice: DiceSource) -> ContestResolution:
+        return resolve_contest(before, self.resolution.request, dice)
 
-    def apply_roll(self, state: PoolState) -> PoolState:  # type: ignore[override]
+    def apply_roll(self, state: PoolState) -> PoolState:
         return apply_contest(state, self.resolution, self.roll_number)
 
     def stars(self) -> tuple[str, ...]:
@@ -154,11 +169,16 @@ class PoolContestRolled(_PoolRolled, topic="pool/ContestRolled"):
         r = self.resolution
         a, d = r.attacker_counted.kept, r.defender_counted.kept
         tie = ", a tie to the defender" if r.margin == 0 else ""
-        botched = "".join(f", {name} botched" for name, c in ((r.star, r.attacker_counted),
-                                                              (r.defender_name, r.defender_counted)) if c.botched)
+        botched = "".join(
+            f", {name} botched"
+            for name, c in ((r.star, r.attacker_counted), (r.defender_name, r.defender_counted))
+            if c.botched
+        )
         hidden = ", hidden" if r.request.hidden else ""
-        return (f"{r.star} contested {r.defender_name} ({r.attacker.label()} {r.attacker.size}d10 against "
-                f"{r.defender_size}d10): {r.winner_name} won, {a} to {d}{tie}{botched} ({self._source()}{hidden})")
+        return (
+            f"{r.star} contested {r.defender_name} ({r.attacker.label()} {r.attacker.size}d10 against "
+            f"{r.defender_size}d10): {r.winner_name} won, {a} to {d}{tie}{botched} ({self._source()}{hidden})"
+        )
 
     def explain(self) -> list[str]:
         return explain_contest(self.resolution, self._source())
@@ -166,7 +186,9 @@ class PoolContestRolled(_PoolRolled, topic="pool/ContestRolled"):
     def recap(self) -> RecapLine | None:
         r = self.resolution
         a, d = r.attacker_counted.kept, r.defender_counted.kept
-        botched = [name for name, c in ((r.star, r.attacker_counted), (r.defender_name, r.defender_counted)) if c.botched]
+        botched = [
+            name for name, c in ((r.star, r.attacker_counted), (r.defender_name, r.defender_counted)) if c.botched
+        ]
         if r.winner == "attacker":
             text = f"{r.star} beat {r.defender_name} in a contest of {r.attacker.label()}, {a} successes to {d}"
         elif r.margin == 0:
@@ -187,10 +209,10 @@ class PoolLuckRolled(_PoolRolled, topic="pool/LuckRolled"):
     def _resolution(self) -> LuckResolution:
         return self.resolution
 
-    def _resolver(self) -> Callable[[PoolState, Any, DiceSource], Any]:
-        return resolve_luck
+    def _resolve_again(self, before: PoolState, dice: DiceSource) -> LuckResolution:
+        return resolve_luck(before, self.resolution.request, dice)
 
-    def apply_roll(self, state: PoolState) -> PoolState:  # type: ignore[override]
+    def apply_roll(self, state: PoolState) -> PoolState:
         return apply_luck(state, self.resolution)
 
     def stars(self) -> tuple[str, ...]:
@@ -209,7 +231,9 @@ class PoolLuckRolled(_PoolRolled, topic="pool/LuckRolled"):
         r = self.resolution
         about = f" ({r.request.question})" if r.request.question else ""
         if r.after is not None and r.lucky:
-            return RecapLine(weight=50, text=f"Luck turned {r.character}'s failure into a fortunate mistake{about}", kind="luck")
+            return RecapLine(
+                weight=50, text=f"Luck turned {r.character}'s failure into a fortunate mistake{about}", kind="luck"
+            )
         if r.lucky:
             return RecapLine(weight=10, text=f"Luck favoured {r.character}{about}", kind="luck")
         return RecapLine(weight=10, text=f"Luck passed {r.character} by{about}", kind="luck")

@@ -15,7 +15,7 @@ from ..dice import DiceSource, RecordingDice, Roll
 from ..errors import RuleViolation, UnknownName
 from ..inputs import Input
 from ..text import Line, Name, OptionalName
-from .character import STAT_MAX, RANK_MAX, PoolCharacter, PoolParts, Stat, pool_for
+from .character import RANK_MAX, STAT_MAX, PoolCharacter, PoolParts, Stat, pool_for
 from .rules import (
     SIDES,
     Count,
@@ -49,10 +49,14 @@ class PoolCheck(_Request):
 
     character: str = Field(description="the character who rolls")
     stat: Stat = Field(description="the stat the roll draws on: " + ", ".join(s.value for s in Stat))
-    dc: int = Field(description="the number each die must reach, 3 to 10: easy 3-4, average 5-6, demanding 7, "
-                                "hard 8, very hard 9, near-impossible 10")
-    skill: OptionalName = Field(default=None, description="the skill the roll draws on; untrained or not on the "
-                                                         "sheet, the pool is the stat alone")
+    dc: int = Field(
+        description="the number each die must reach, 3 to 10: easy 3-4, average 5-6, demanding 7, "
+        "hard 8, very hard 9, near-impossible 10"
+    )
+    skill: OptionalName = Field(
+        default=None,
+        description="the skill the roll draws on; untrained or not on the sheet, the pool is the stat alone",
+    )
     required: int = Field(default=1, description="successes required, 1 to 3 (most tasks 1, demanding ones 2 or 3)")
     critical: bool = Field(default=False, description="a do-or-die critical roll: the successes required are doubled")
     hidden: bool = Field(default=False, description="roll in secret: the roll is visible to the Director only")
@@ -66,10 +70,14 @@ class PoolContest(_Request):
     dc: int = Field(description="the DC each die must reach, 3 to 10 (for both sides unless --defender-dc)")
     defender: Name = Field(description="who resists: a character of the campaign, or anyone else given --defender-pool")
     skill: OptionalName = Field(default=None, description="the attacker's skill, if any")
-    defender_stat: Stat | None = Field(default=None, description="a character defender's stat (default: the attacker's stat)")
+    defender_stat: Stat | None = Field(
+        default=None, description="a character defender's stat (default: the attacker's stat)"
+    )
     defender_skill: OptionalName = Field(default=None, description="a character defender's skill, if any")
-    defender_pool: int | None = Field(default=None, description="the dice of a defender who is not a character, 1 to 20 "
-                                                                "(stat + skill as the Director sees them)")
+    defender_pool: int | None = Field(
+        default=None,
+        description="the dice of a defender who is not a character, 1 to 20 (stat + skill as the Director sees them)",
+    )
     defender_dc: int | None = Field(default=None, description="the DC of the defender's dice, 3 to 10 (default: --dc)")
     hidden: bool = Field(default=False, description="roll in secret: the contest is visible to the Director only")
 
@@ -79,8 +87,11 @@ class LuckRequest(_Request):
 
     character: str = Field(description="whose Luck decides the coin-flip")
     question: Line = Field(default="", description="what the coin-flip decides, in a few words")
-    after_failure: bool = Field(default=False, description="the character's last check or contest failed: a lucky "
-                                                          "roll makes it a fortunate mistake (it stays a failure)")
+    after_failure: bool = Field(
+        default=False,
+        description="the character's last check or contest failed: a lucky "
+        "roll makes it a fortunate mistake (it stays a failure)",
+    )
     hidden: bool = Field(default=False, description="roll in secret: visible to the Director only")
 
 
@@ -108,9 +119,16 @@ class CheckResolution(BaseModel):
     def judged(self) -> tuple[tuple[str, object], ...]:
         """Every decision, named, in the order an audit compares them."""
         c = self.counted
-        return (("pool", self.parts.size), ("pool dice", c.faces), ("successes", c.successes), ("1s", c.ones),
-                ("net", c.net), ("successes needed", self.need), ("degree", self.degree.label),
-                ("margin", self.margin))
+        return (
+            ("pool", self.parts.size),
+            ("pool dice", c.faces),
+            ("successes", c.successes),
+            ("1s", c.ones),
+            ("net", c.net),
+            ("successes needed", self.need),
+            ("degree", self.degree.label),
+            ("margin", self.margin),
+        )
 
 
 def resolve_check(state: PoolState, request: PoolCheck, dice: DiceSource) -> CheckResolution:
@@ -123,8 +141,15 @@ def resolve_check(state: PoolState, request: PoolCheck, dice: DiceSource) -> Che
     counted = count(faces, request.dc)
     need = needed(request.required, request.critical)
     judged = degree(counted, need)
-    return CheckResolution(request=request, parts=parts, need=need, counted=counted, degree=judged,
-                           margin=counted.net - need, rolls=tuple(recording.rolls))
+    return CheckResolution(
+        request=request,
+        parts=parts,
+        need=need,
+        counted=counted,
+        degree=judged,
+        margin=counted.net - need,
+        rolls=tuple(recording.rolls),
+    )
 
 
 def explain_check(r: CheckResolution, source: str) -> list[str]:
@@ -132,7 +157,9 @@ def explain_check(r: CheckResolution, source: str) -> list[str]:
     req = r.request
     lines = [f"{r.star} rolls {r.parts.describe()} at DC {req.dc} ({dc_name(req.dc)})"]
     if req.critical:
-        lines.append(f"critical roll: {req.required} success{'es' if req.required > 1 else ''} required, doubled to {r.need}")
+        lines.append(
+            f"critical roll: {req.required} success{'es' if req.required > 1 else ''} required, doubled to {r.need}"
+        )
     else:
         lines.append(f"{r.need} success{'es' if r.need > 1 else ''} required")
     lines.append(f"pool dice ({source}): {_faces(c.faces)}")
@@ -142,17 +169,26 @@ def explain_check(r: CheckResolution, source: str) -> list[str]:
     if r.degree is Degree.BOTCH:
         lines.append(f"the 1s leave no success: a botch ({r.degree.meaning}); margin {r.margin:+d}")
     else:
-        lines.append(f"net {c.net} against {r.need} needed: margin {r.margin:+d}, {r.degree.label} ({r.degree.meaning})")
+        lines.append(
+            f"net {c.net} against {r.need} needed: margin {r.margin:+d}, {r.degree.label} ({r.degree.meaning})"
+        )
     if req.critical and r.degree is not Degree.JUST_ENOUGH:
-        lines.append("a critical roll: " + ("a spectacular success" if r.degree.succeeded else "the failure hits twice as hard"))
+        lines.append(
+            "a critical roll: " + ("a spectacular success" if r.degree.succeeded else "the failure hits twice as hard")
+        )
     if req.hidden:
         lines.append("a hidden roll: visible to the Director only")
     return lines
 
 
 def apply_check(state: PoolState, r: CheckResolution, roll_number: int) -> PoolState:
-    last = LastRoll(roll_number=roll_number, kind="check", outcome=r.degree.label,
-                    failed=not r.degree.succeeded, hidden=r.request.hidden)
+    last = LastRoll(
+        roll_number=roll_number,
+        kind="check",
+        outcome=r.degree.label,
+        failed=not r.degree.succeeded,
+        hidden=r.request.hidden,
+    )
     return state.with_last_roll(r.star, last)
 
 
@@ -188,11 +224,18 @@ class ContestResolution(BaseModel):
 
     def judged(self) -> tuple[tuple[str, object], ...]:
         a, d = self.attacker_counted, self.defender_counted
-        return (("attacker's pool", self.attacker.size), ("defender's pool", self.defender_size),
-                ("attacker's dice", a.faces), ("defender's dice", d.faces),
-                ("attacker's successes", a.kept), ("defender's successes", d.kept),
-                ("attacker's botch", a.botched), ("defender's botch", d.botched),
-                ("winner", self.winner), ("margin", self.margin))
+        return (
+            ("attacker's pool", self.attacker.size),
+            ("defender's pool", self.defender_size),
+            ("attacker's dice", a.faces),
+            ("defender's dice", d.faces),
+            ("attacker's successes", a.kept),
+            ("defender's successes", d.kept),
+            ("attacker's botch", a.botched),
+            ("defender's botch", d.botched),
+            ("winner", self.winner),
+            ("margin", self.margin),
+        )
 
 
 def _find_defender(state: PoolState, name: str) -> PoolCharacter | None:
@@ -240,15 +283,25 @@ def resolve_contest(state: PoolState, request: PoolContest, dice: DiceSource) ->
                 "give their whole pool with --defender-pool N"
             )
         if not 1 <= request.defender_pool <= NPC_POOL_MAX:
-            raise RuleViolation(f"--defender-pool must be 1 to {NPC_POOL_MAX} dice (a stat plus a skill), not {request.defender_pool}")
+            raise RuleViolation(
+                f"--defender-pool must be 1 to {NPC_POOL_MAX} dice (a stat plus a skill), not {request.defender_pool}"
+            )
         defender_size = request.defender_pool
     recording = RecordingDice(dice)
     a = count(recording.roll(POOL, parts.size, SIDES), request.dc)
     d = count(recording.roll(DEFENDER, defender_size, SIDES), defender_dc)
     return ContestResolution(
-        request=request, attacker=parts, defender=defender_parts, defender_name=defender_name,
-        defender_size=defender_size, defender_dc=defender_dc, attacker_counted=a, defender_counted=d,
-        winner=contest_winner(a, d), margin=a.kept - d.kept, rolls=tuple(recording.rolls),
+        request=request,
+        attacker=parts,
+        defender=defender_parts,
+        defender_name=defender_name,
+        defender_size=defender_size,
+        defender_dc=defender_dc,
+        attacker_counted=a,
+        defender_counted=d,
+        winner=contest_winner(a, d),
+        margin=a.kept - d.kept,
+        rolls=tuple(recording.rolls),
     )
 
 
@@ -278,13 +331,27 @@ def explain_contest(r: ContestResolution, source: str) -> list[str]:
 
 def apply_contest(state: PoolState, r: ContestResolution, roll_number: int) -> PoolState:
     won = r.winner == "attacker"
-    state = state.with_last_roll(r.star, LastRoll(
-        roll_number=roll_number, kind="contest", outcome="won the contest" if won else "lost the contest",
-        failed=not won, hidden=r.request.hidden))
+    state = state.with_last_roll(
+        r.star,
+        LastRoll(
+            roll_number=roll_number,
+            kind="contest",
+            outcome="won the contest" if won else "lost the contest",
+            failed=not won,
+            hidden=r.request.hidden,
+        ),
+    )
     if r.defender is not None:
-        state = state.with_last_roll(r.defender_name, LastRoll(
-            roll_number=roll_number, kind="contest", outcome="lost the contest" if won else "won the contest",
-            failed=won, hidden=r.request.hidden))
+        state = state.with_last_roll(
+            r.defender_name,
+            LastRoll(
+                roll_number=roll_number,
+                kind="contest",
+                outcome="lost the contest" if won else "won the contest",
+                failed=won,
+                hidden=r.request.hidden,
+            ),
+        )
     return state
 
 
@@ -316,14 +383,22 @@ class LuckResolution(BaseModel):
     @property
     def meaning(self) -> str:
         if self.after is None:
-            return "a lucky break: the coincidence falls their way" if self.lucky else "no luck: the coincidence does not come"
+            return (
+                "a lucky break: the coincidence falls their way"
+                if self.lucky
+                else "no luck: the coincidence does not come"
+            )
         if self.lucky:
             return f"a fortunate mistake: the failure ({self.after.outcome}) stands, but it falls kindly"
         return f"no luck: the failure ({self.after.outcome}) stands as it fell"
 
     def judged(self) -> tuple[tuple[str, object], ...]:
-        return (("Luck", self.luck), ("failed roll", self.after.roll_number if self.after else None),
-                ("luck die", self.face), ("lucky", self.lucky))
+        return (
+            ("Luck", self.luck),
+            ("failed roll", self.after.roll_number if self.after else None),
+            ("luck die", self.face),
+            ("lucky", self.lucky),
+        )
 
 
 def resolve_luck(state: PoolState, request: LuckRequest, dice: DiceSource) -> LuckResolution:
@@ -344,16 +419,25 @@ def resolve_luck(state: PoolState, request: LuckRequest, dice: DiceSource) -> Lu
             raise RuleViolation(f"Luck was already rolled after {character.name}'s last failure")
     recording = RecordingDice(dice)
     (face,) = recording.roll(LUCK, 1, SIDES)
-    return LuckResolution(request=request, character=character.name, luck=character.luck, after=after,
-                          face=face, lucky=luck_holds(face, character.luck), rolls=tuple(recording.rolls))
+    return LuckResolution(
+        request=request,
+        character=character.name,
+        luck=character.luck,
+        after=after,
+        face=face,
+        lucky=luck_holds(face, character.luck),
+        rolls=tuple(recording.rolls),
+    )
 
 
 def explain_luck(r: LuckResolution, source: str) -> list[str]:
     about = f" ({r.request.question})" if r.request.question else ""
     lines = [f"{r.character} rolls Luck{about}: one d10, lucky at {r.luck} or under"]
     if r.after is not None:
-        lines.append(f"after a failure: {r.character}'s last {r.after.kind} (roll {r.after.roll_number} of the branch), "
-                     f"{r.after.outcome}")
+        lines.append(
+            f"after a failure: {r.character}'s last {r.after.kind} (roll {r.after.roll_number} of the branch), "
+            f"{r.after.outcome}"
+        )
     lines.append(f"luck die ({source}): {r.face}: " + ("lucky" if r.lucky else "not lucky"))
     lines.append(r.meaning + "; Luck never turns a failure into a success")
     if r.hidden:
@@ -367,7 +451,9 @@ def apply_luck(state: PoolState, r: LuckResolution) -> PoolState:
     last = state.last_roll(r.character)
     if last is None:  # not after a failure that this state knows: nothing to mark
         return state
-    return state.with_last_roll(r.character, last.model_copy(update={"luck_rolled": True, "fortunate_mistake": r.lucky}))
+    return state.with_last_roll(
+        r.character, last.model_copy(update={"luck_rolled": True, "fortunate_mistake": r.lucky})
+    )
 
 
 def _faces(faces: tuple[int, ...] | list[int]) -> str:

@@ -8,7 +8,7 @@ successes required gives the degree; `margin` = net − required is kept with it
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import Enum
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
@@ -19,8 +19,10 @@ DC_MIN, DC_MAX = 3, 10
 REQUIRED_MIN, REQUIRED_MAX = 1, 3
 
 DC_NAMES: dict[int, str] = {
-    3: "easy", 4: "easy",
-    5: "average", 6: "average",
+    3: "easy",
+    4: "easy",
+    5: "average",
+    6: "average",
     7: "demanding",
     8: "hard",
     9: "very hard",
@@ -52,7 +54,7 @@ def needed(required: int, critical: bool) -> int:
     return required * 2 if critical else required
 
 
-class Degree(str, Enum):
+class Degree(StrEnum):
     """How well it went, best first."""
 
     PLENTY = "plenty"
@@ -62,8 +64,12 @@ class Degree(str, Enum):
 
     @property
     def label(self) -> str:
-        return {"plenty": "plenty of successes", "just_enough": "just enough",
-                "just_short": "just short", "botch": "a botch"}[self.value]
+        return {
+            "plenty": "plenty of successes",
+            "just_enough": "just enough",
+            "just_short": "just short",
+            "botch": "a botch",
+        }[self.value]
 
     @property
     def meaning(self) -> str:
@@ -117,7 +123,8 @@ def count(faces: Sequence[int], dc: int) -> Count:
         if not 1 <= face <= SIDES:
             raise RuleViolation(f"{face} is not a d10 face (1-10)")
     return Count(
-        faces=tuple(faces), dc=dc,
+        faces=tuple(faces),
+        dc=dc,
         successes=sum(1 for f in faces if f >= dc),
         ones=sum(1 for f in faces if f == 1),
     )

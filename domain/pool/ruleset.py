@@ -8,7 +8,17 @@ from ..ruleset import Action, Decided, RollContext, Ruleset
 from .character import PoolCharacter, sheet
 from .charfile import parse_character_file
 from .events import PoolCharacterJoined, PoolCheckRolled, PoolContestRolled, PoolLuckRolled
-from .resolve import DEFENDER, LUCK, POOL, LuckRequest, PoolCheck, PoolContest, resolve_check, resolve_contest, resolve_luck
+from .resolve import (
+    DEFENDER,
+    LUCK,
+    POOL,
+    LuckRequest,
+    PoolCheck,
+    PoolContest,
+    resolve_check,
+    resolve_contest,
+    resolve_luck,
+)
 from .state import PoolState
 
 
@@ -42,7 +52,7 @@ CONTEST = Action(
         "Roll a contest: both sides roll their pools; more successes wins, ties go to the defender.\n\n"
         "The character starts the contest (sneaking past, wrestling for, arguing against); the defender is a "
         "character of the campaign (pool from their sheet) or anyone else with --defender-pool N.\n\n"
-        "Example: showrunner pool contest Ines --stat agility --skill stealth --dc 6 --defender \"the Watcher\" "
+        'Example: showrunner pool contest Ines --stat agility --skill stealth --dc 6 --defender "the Watcher" '
         "--defender-pool 5"
     ),
     input=PoolContest,
@@ -56,7 +66,7 @@ LUCK_ACTION = Action(
         "Roll Luck for a genuine coin-flip: one d10 at or under the character's Luck is a lucky break.\n\n"
         "With --after-failure it reads the character's last check or contest, which must have failed: a lucky "
         "roll makes it a fortunate mistake. Luck never turns a failure into a success.\n\n"
-        "Example: showrunner pool luck Brann --question \"a cab passes just then\""
+        'Example: showrunner pool luck Brann --question "a cab passes just then"'
     ),
     input=LuckRequest,
     decide=decide_luck,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, ValidationError
 
 from ..errors import RuleViolation
 from ..inputs import INPUT, Input, Many
@@ -36,7 +36,7 @@ from .events import (
     KitUsed,
     SceneEnded,
 )
-from .sheet import CharacterSheet, MAX_RANK
+from .sheet import MAX_RANK, CharacterSheet
 from .state import ResonanceState
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
@@ -61,12 +61,17 @@ def decide_adversary(state: ResonanceState, request: AdversaryInput, roll: RollC
         if int(rank) > MAX_RANK:
             raise RuleViolation(f"{name.strip()}: a rank must be between 0 and {MAX_RANK} (got {rank.strip()})")
         skills[name.strip()] = int(rank)
-    fields = dict(name=request.character, skills=skills, morale=request.morale,
-                  physical_endurance=request.physical_endurance, magical_endurance=request.magical_endurance)
+    fields = dict(
+        name=request.character,
+        skills=skills,
+        morale=request.morale,
+        physical_endurance=request.physical_endurance,
+        magical_endurance=request.magical_endurance,
+    )
     try:
         sheet = CharacterSheet.model_validate(fields, context=INPUT)
-    except ValueError as e:
-        first = e.errors()[0]  # type: ignore[attr-defined]
+    except ValidationError as e:
+        first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise RuleViolation(f"adversary {request.character}: {where}: {first['msg']}") from None
     state.check_character_is_new(sheet.name)
@@ -78,7 +83,8 @@ class InitiativeInput(Input):
 
     combatant: list[str] = Field(
         default_factory=list,
-        description="a combatant taking part (repeat for each); none named: everyone still in the narrative")
+        description="a combatant taking part (repeat for each); none named: everyone still in the narrative",
+    )
 
 
 def decide_initiative(state: ResonanceState, request: InitiativeInput, roll: RollContext | None) -> Decided:
@@ -91,7 +97,9 @@ class FrontInput(Input):
     model_config = _FROZEN
 
     front: Name = Field(description="the Front's name (a cluster of allies and enemies, e.g. 'the bridge')")
-    combatant: list[str] = Field(default_factory=list, description="a combatant the Director places there (repeat for each)")
+    combatant: list[str] = Field(
+        default_factory=list, description="a combatant the Director places there (repeat for each)"
+    )
 
 
 def decide_front(state: ResonanceState, request: FrontInput, roll: RollContext | None) -> Decided:
@@ -128,7 +136,8 @@ class HarmInput(Input):
     harm: Name = Field(description="the type of Harm (e.g. bleeding, burned, shaken)")
     levels: Many = Field(default=1, description="levels of Harm inflicted (cumulative with that type's level)")
     source: Literal["physical", "magical", "other"] = Field(
-        default="physical", description="physical or magical (Endurance of that kind may reduce it), or other")
+        default="physical", description="physical or magical (Endurance of that kind may reduce it), or other"
+    )
     endurance: Many = Field(default=0, description="Endurance points the harmed spends to reduce the levels, 1 each")
     cause: Line = Field(default="", description="what caused the Harm, for the log")
 
@@ -144,7 +153,9 @@ class UseKitInput(Input):
     character: str = Field(description="who uses the Kit")
     kit: str = Field(description="the magic item Kit whose charge is spent")
     on: str | None = Field(default=None, description="Healing Potion Kit: whom it heals (the user if omitted)")
-    harm: str | None = Field(default=None, description="Healing Potion Kit: the Harm whose level it reduces by the user's Fortitude")
+    harm: str | None = Field(
+        default=None, description="Healing Potion Kit: the Harm whose level it reduces by the user's Fortitude"
+    )
 
 
 def decide_use_kit(state: ResonanceState, request: UseKitInput, roll: RollContext | None) -> Decided:
@@ -157,7 +168,8 @@ class TradeKitInput(Input):
     character: str = Field(description="who trades Kits at a market")
     give: list[str] = Field(default_factory=list, description="a Kit given up (repeat for each)")
     take: NameList = Field(
-        default_factory=list, description="a Kit taken: its name, or NAME=CHARGES for a magic Kit (repeat for each)")
+        default_factory=list, description="a Kit taken: its name, or NAME=CHARGES for a magic Kit (repeat for each)"
+    )
 
 
 def decide_trade_kit(state: ResonanceState, request: TradeKitInput, roll: RollContext | None) -> Decided:
@@ -168,17 +180,24 @@ def decide_trade_kit(state: ResonanceState, request: TradeKitInput, roll: RollCo
 class SceneEndInput(Input):
     model_config = _FROZEN
 
-    market: bool = Field(default=False, description="the characters have a trader or market: magic Kits' charges refill")
+    market: bool = Field(
+        default=False, description="the characters have a trader or market: magic Kits' charges refill"
+    )
     arc: bool = Field(default=False, description="this Scene ends the Arc: harms and Overkill heal to 0")
     scene_reward: LineList = Field(
-        default_factory=list, description="a Scene Reward gained, as NAME=REWARD (repeat for each character)")
-    arc_reward: LineList = Field(
-        default_factory=list, description="an Arc Reward gained (with --arc), as NAME=REWARD")
+        default_factory=list, description="a Scene Reward gained, as NAME=REWARD (repeat for each character)"
+    )
+    arc_reward: LineList = Field(default_factory=list, description="an Arc Reward gained (with --arc), as NAME=REWARD")
 
 
 def decide_scene_end_action(state: ResonanceState, request: SceneEndInput, roll: RollContext | None) -> Decided:
-    end = decide_scene_end(state, market=request.market, arc_ends=request.arc,
-                           scene_rewards=request.scene_reward, arc_rewards=request.arc_reward)
+    end = decide_scene_end(
+        state,
+        market=request.market,
+        arc_ends=request.arc,
+        scene_rewards=request.scene_reward,
+        arc_rewards=request.arc_reward,
+    )
     return [SceneEnded(end=end)]
 
 
@@ -196,55 +215,66 @@ def decide_rejoin_action(state: ResonanceState, request: RejoinInput, roll: Roll
 ACTIONS: dict[str, Action] = {
     "adversary": Action(
         help="Bring in an adversary (a non-player combatant) with Skills, Morale and Endurance; "
-             "recorded for the Director only.\n"
-             "Example: showrunner resonance adversary \"Gate Warden\" --skill Brawn=3 --skill Agility=2 --skill Speed=2 --morale 2",
-        input=AdversaryInput, decide=decide_adversary,
+        "recorded for the Director only.\n"
+        'Example: showrunner resonance adversary "Gate Warden" --skill Brawn=3 --skill Agility=2 --skill Speed=2 --morale 2',
+        input=AdversaryInput,
+        decide=decide_adversary,
     ),
     "initiative": Action(
         help="Begin a combat: the turn order by Speed, ties broken by a d4 each (rolled); Endurance refills.\n"
-             "Example: showrunner resonance initiative --combatant Kestrel --combatant \"Gate Warden\" --initiative 3,1",
-        input=InitiativeInput, decide=decide_initiative, rolls=True,
+        'Example: showrunner resonance initiative --combatant Kestrel --combatant "Gate Warden" --initiative 3,1',
+        input=InitiativeInput,
+        decide=decide_initiative,
+        rolls=True,
         table_dice={"initiative": "one d4 per tied combatant, highest first (those still tied roll again)"},
     ),
     "front": Action(
         help="Assign combatants to a Front: attacks cannot target enemies on other Fronts.\n"
-             "Example: showrunner resonance front --front \"the bridge\" --combatant Kestrel --combatant \"Gate Warden\"",
-        input=FrontInput, decide=decide_front,
+        'Example: showrunner resonance front --front "the bridge" --combatant Kestrel --combatant "Gate Warden"',
+        input=FrontInput,
+        decide=decide_front,
     ),
     "move": Action(
         help="Move a combatant to another Front: it takes their full turn.\n"
-             "Example: showrunner resonance move Orrin --front \"the bridge\"",
-        input=MoveInput, decide=decide_move_front,
+        'Example: showrunner resonance move Orrin --front "the bridge"',
+        input=MoveInput,
+        decide=decide_move_front,
     ),
     "combat-end": Action(
         help="End the combat: no turn order, no Fronts.\nExample: showrunner resonance combat-end",
-        input=CombatEndInput, decide=decide_combat_end,
+        input=CombatEndInput,
+        decide=decide_combat_end,
     ),
     "harm": Action(
         help="Inflict a Harm outside a Strike; Endurance of the matching kind may reduce it.\n"
-             "Example: showrunner resonance harm Kestrel --harm burned --levels 2 --source magical --endurance 1",
-        input=HarmInput, decide=decide_harm_action,
+        "Example: showrunner resonance harm Kestrel --harm burned --levels 2 --source magical --endurance 1",
+        input=HarmInput,
+        decide=decide_harm_action,
     ),
     "use-kit": Action(
         help="Spend a charge of a magic item Kit (a Healing Potion heals a Harm by the user's Fortitude; "
-             "a Weapon Enchantment gives +1 die on Strikes this Scene).\n"
-             "Example: showrunner resonance use-kit Orrin --kit \"Healing Potion Kit\" --on Kestrel --harm bleeding",
-        input=UseKitInput, decide=decide_use_kit,
+        "a Weapon Enchantment gives +1 die on Strikes this Scene).\n"
+        'Example: showrunner resonance use-kit Orrin --kit "Healing Potion Kit" --on Kestrel --harm bleeding',
+        input=UseKitInput,
+        decide=decide_use_kit,
     ),
     "trade-kit": Action(
         help="Trade Kits at a market; a character carries at most their Brawn rank in Kits.\n"
-             "Example: showrunner resonance trade-kit Kestrel --give \"Climber's Kit\" --take \"Healing Potion Kit\"",
-        input=TradeKitInput, decide=decide_trade_kit,
+        'Example: showrunner resonance trade-kit Kestrel --give "Climber\'s Kit" --take "Healing Potion Kit"',
+        input=TradeKitInput,
+        decide=decide_trade_kit,
     ),
     "scene-end": Action(
         help="End a Scene (and, with --arc, its Arc): harms heal, Overkill -1 (all at an Arc's end), "
-             "a market refills magic Kits, rewards are gained.\n"
-             "Example: showrunner resonance scene-end --market --scene-reward Kestrel=Insight",
-        input=SceneEndInput, decide=decide_scene_end_action,
+        "a market refills magic Kits, rewards are gained.\n"
+        "Example: showrunner resonance scene-end --market --scene-reward Kestrel=Insight",
+        input=SceneEndInput,
+        decide=decide_scene_end_action,
     ),
     "rejoin": Action(
         help="A character removed from the narrative rejoins it, their harms healed: they gain 1 Overkill.\n"
-             "Example: showrunner resonance rejoin Kestrel",
-        input=RejoinInput, decide=decide_rejoin_action,
+        "Example: showrunner resonance rejoin Kestrel",
+        input=RejoinInput,
+        decide=decide_rejoin_action,
     ),
 }

@@ -15,7 +15,7 @@ def parse_character_file(data: bytes, source: str) -> CharacterSheet:
     return read_character(data, source, CharacterSheet, to_model_form=_to_model_form)
 
 
-def _to_model_form(raw: dict) -> dict:
+def _to_model_form(raw: dict[str, object]) -> dict[str, object]:
     sheet = dict(raw)
     kits = raw.get("kits")
     if isinstance(kits, list):
@@ -34,7 +34,9 @@ def _kit(path: str, kit: object) -> object:
                 raise FileProblem(f"{path}.{key}", "unknown field (a Kit has a name and, if magic, charges)")
         name, charges = kit.get("name"), kit.get("charges")
         if not isinstance(name, str) or not name.strip():
-            raise FileProblem(f"{path}.name", "required: the Kit's name" if name is None else f"must be text (got {shown(name)})")
+            raise FileProblem(
+                f"{path}.name", "required: the Kit's name" if name is None else f"must be text (got {shown(name)})"
+            )
         if charges is None:
             return kit_named(name).model_dump()
         if not isinstance(charges, int) or isinstance(charges, bool) or charges < 0:

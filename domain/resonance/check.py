@@ -37,31 +37,46 @@ class CheckInput(Input):
     character: str = Field(description="who rolls: a character or an adversary")
     skill: str = Field(description="the Skill rolled: its rank is the number of d4s")
     challenge: int | None = Field(
-        default=None, description="an unopposed check: the Director rolls this many d4s (the Challenge) for the Difficulty")
+        default=None,
+        description="an unopposed check: the Director rolls this many d4s (the Challenge) for the Difficulty",
+    )
     opposed_by: str | None = Field(
-        default=None, description="an opposed check: the character or adversary whose roll sets the Difficulty")
+        default=None, description="an opposed check: the character or adversary whose roll sets the Difficulty"
+    )
     opposed_skill: str | None = Field(
-        default=None, description="the opponent's Skill for --opposed-by, or the target's Reaction Skill for a Strike")
+        default=None, description="the opponent's Skill for --opposed-by, or the target's Reaction Skill for a Strike"
+    )
     opposed_rank: int | None = Field(
-        default=None, description="an opposed check against an opponent not in the ledger: their rank in the Skill")
-    difficulty: int | None = Field(
-        default=None, description="a Difficulty already rolled at the table (0 to 8)")
+        default=None, description="an opposed check against an opponent not in the ledger: their rank in the Skill"
+    )
+    difficulty: int | None = Field(default=None, description="a Difficulty already rolled at the table (0 to 8)")
     support: list[str] = Field(
-        default_factory=list, description="the character who Supports the check (+1 die); only one may")
+        default_factory=list, description="the character who Supports the check (+1 die); only one may"
+    )
     opposed_support: list[str] = Field(
-        default_factory=list, description="the character who Supports the opponent's roll or Reaction (+1 die to it)")
-    stretch: bool = Field(default=False, description="a Stretch: the ability's mechanics on a loosely matching narration, 1 die fewer")
+        default_factory=list, description="the character who Supports the opponent's roll or Reaction (+1 die to it)"
+    )
+    stretch: bool = Field(
+        default=False, description="a Stretch: the ability's mechanics on a loosely matching narration, 1 die fewer"
+    )
     spellcraft: str | None = Field(
-        default=None, description="a Spellcraft check: the Spellcraft keyword used (from one of the character's Traits)")
+        default=None, description="a Spellcraft check: the Spellcraft keyword used (from one of the character's Traits)"
+    )
     intent: OptionalLine = Field(
-        default=None, description="the intent of a Spellcraft check; a failed intent cannot be tried with Spellcraft again")
+        default=None,
+        description="the intent of a Spellcraft check; a failed intent cannot be tried with Spellcraft again",
+    )
     target: str | None = Field(
-        default=None, description="a Strike: the target, whose Reaction roll (--opposed-skill) sets the Difficulty")
+        default=None, description="a Strike: the target, whose Reaction roll (--opposed-skill) sets the Difficulty"
+    )
     harm: OptionalName = Field(default=None, description="the type of Harm a Strike inflicts (its Resonance in levels)")
     harm_source: Literal["physical", "magical"] = Field(
-        default="physical", description="whether the Strike harms physically or magically (which Endurance may reduce it)")
+        default="physical",
+        description="whether the Strike harms physically or magically (which Endurance may reduce it)",
+    )
     endurance: Many = Field(
-        default=0, description="Endurance points the target spends to reduce the Strike's Resonance, 1 each")
+        default=0, description="Endurance points the target spends to reduce the Strike's Resonance, 1 each"
+    )
 
 
 class PoolPart(BaseModel):
@@ -103,11 +118,21 @@ class CheckResolution(BaseModel):
     """The Spellcraft intent this check failed, now barred for the character."""
     steps: tuple[str, ...] = ()
 
-    def judged(self) -> tuple:
+    def judged(self) -> tuple[object, ...]:
         """What an audit compares: every decision of the check."""
         return (
-            self.dice_count, self.difficulty_faces, self.difficulty_kept, self.difficulty, self.faces, self.kept,
-            self.result, self.success, self.resonance, self.dissonance, self.harm, self.failed_intent,
+            self.dice_count,
+            self.difficulty_faces,
+            self.difficulty_kept,
+            self.difficulty,
+            self.faces,
+            self.kept,
+            self.result,
+            self.success,
+            self.resonance,
+            self.dissonance,
+            self.harm,
+            self.failed_intent,
         )
 
     @property
@@ -119,8 +144,18 @@ class CheckResolution(BaseModel):
 
 
 JUDGED_NAMES = (
-    "number of dice", "Difficulty dice", "Difficulty's kept dice", "Difficulty", "roller's dice", "kept dice",
-    "result", "success", "Resonance", "Dissonance", "Harm", "failed intent",
+    "number of dice",
+    "Difficulty dice",
+    "Difficulty's kept dice",
+    "Difficulty",
+    "roller's dice",
+    "kept dice",
+    "result",
+    "success",
+    "Resonance",
+    "Dissonance",
+    "Harm",
+    "failed intent",
 )
 
 
@@ -183,15 +218,20 @@ class _Declared:
             self.pool.append(PoolPart(source="Weapon Enchantment Kit (Strikes this Scene)", dice=1))
         if request.stretch:
             self.pool.append(PoolPart(source="a Stretch", dice=-1))
-        self.count = pool_size(rank, supported=self.supporter is not None, stretch=request.stretch,
-                               bonus=1 if enchanted else 0)
+        self.count = pool_size(
+            rank, supported=self.supporter is not None, stretch=request.stretch, bonus=1 if enchanted else 0
+        )
 
     def _difficulty(self, state: ResonanceState, request: CheckInput) -> None:
         given = [
-            option for option, value in (
-                ("--challenge", request.challenge), ("--opposed-by", request.opposed_by),
-                ("--opposed-rank", request.opposed_rank), ("--difficulty", request.difficulty),
-            ) if value is not None
+            option
+            for option, value in (
+                ("--challenge", request.challenge),
+                ("--opposed-by", request.opposed_by),
+                ("--opposed-rank", request.opposed_rank),
+                ("--difficulty", request.difficulty),
+            )
+            if value is not None
         ]
         self.opponent: Combatant | None = None
         self.opposed_supporter: str | None = None
@@ -223,7 +263,9 @@ class _Declared:
         elif request.opposed_rank is not None:
             _in_range(request.opposed_rank, 0, MAX_RANK, "an opponent's rank")
             self.opposed_count = request.opposed_rank
-            self.opposed_pool = [PoolPart(source=f"the opponent's rank {request.opposed_rank}", dice=request.opposed_rank)]
+            self.opposed_pool = [
+                PoolPart(source=f"the opponent's rank {request.opposed_rank}", dice=request.opposed_rank)
+            ]
             self.source = f"an opponent of rank {request.opposed_rank}"
         elif request.difficulty is not None:
             _in_range(request.difficulty, 0, MAX_DIFFICULTY, "a Difficulty already rolled")
@@ -249,7 +291,9 @@ class _Declared:
                 "Reaction's Skill with --opposed-skill"
             )
         if request.opposed_by is not None and not _same(state.combatant(request.opposed_by), target):
-            raise RuleViolation(f"a Strike is opposed by its target, {target.name}: drop --opposed-by or make it the target")
+            raise RuleViolation(
+                f"a Strike is opposed by its target, {target.name}: drop --opposed-by or make it the target"
+            )
         if request.opposed_skill is None:
             raise RuleViolation(f"name the Skill of {target.name}'s Reaction (--opposed-skill)")
         self.harm_type = harm_type(request.harm)
@@ -304,7 +348,7 @@ class _Declared:
             raise RuleViolation("Spellcraft checks cannot be Stretches: drop --stretch")
         intent = " ".join((request.intent or "").split())
         if not intent:
-            raise RuleViolation("a Spellcraft check names its intent (--intent \"cross the ravine\")")
+            raise RuleViolation('a Spellcraft check names its intent (--intent "cross the ravine")')
         failed = next((i for i in roller.failed_intents if name_key(i) == name_key(intent)), None)
         if failed is not None:
             raise RuleViolation(
@@ -322,7 +366,9 @@ def resolve(state: ResonanceState, request: CheckInput, dice: DiceSource) -> Che
     recording = RecordingDice(dice)
     steps: list[str] = []
     if declared.intent is not None:
-        steps.append(f"Spellcraft: keyword '{request.spellcraft}' from the Trait {declared.trait}, intent '{declared.intent}'")
+        steps.append(
+            f"Spellcraft: keyword '{request.spellcraft}' from the Trait {declared.trait}, intent '{declared.intent}'"
+        )
 
     difficulty_faces: tuple[int, ...] = ()
     if declared.challenge is not None:
@@ -352,10 +398,14 @@ def resolve(state: ResonanceState, request: CheckInput, dice: DiceSource) -> Che
     )
     judged = judge(result, difficulty)
     if judged.success:
-        steps.append(f"{result} meets or exceeds Difficulty {difficulty}: success, Resonance {judged.resonance}"
-                     + (" (the minimum on a success)" if result == difficulty else f" ({result} - {difficulty})"))
+        steps.append(
+            f"{result} meets or exceeds Difficulty {difficulty}: success, Resonance {judged.resonance}"
+            + (" (the minimum on a success)" if result == difficulty else f" ({result} - {difficulty})")
+        )
     else:
-        steps.append(f"{result} is below Difficulty {difficulty}: failure, Dissonance {judged.dissonance} ({difficulty} - {result})")
+        steps.append(
+            f"{result} is below Difficulty {difficulty}: failure, Dissonance {judged.dissonance} ({difficulty} - {result})"
+        )
 
     harm: HarmDealt | None = None
     if declared.strike and judged.success:
@@ -363,27 +413,49 @@ def resolve(state: ResonanceState, request: CheckInput, dice: DiceSource) -> Che
         harm = inflict(declared.opponent, declared.harm_type, request.harm_source, judged.resonance, request.endurance)
         steps.append(f"Narrative Strike on {harm.target}: {harm.describe()}")
         if request.endurance > harm.endurance_spent:
-            steps.append(f"{harm.target} pledged {request.endurance} {ENDURANCE_LABEL[request.harm_source]} but "
-                         f"spends only {harm.endurance_spent}: no point past the Resonance")
-        steps.append(f"{harm.target} has {harm.unique_count} unique and {harm.major_count} Major Harms "
-                     f"(Overkill counting as both) against Morale {declared.opponent.morale}")
+            steps.append(
+                f"{harm.target} pledged {request.endurance} {ENDURANCE_LABEL[request.harm_source]} but "
+                f"spends only {harm.endurance_spent}: no point past the Resonance"
+            )
+        steps.append(
+            f"{harm.target} has {harm.unique_count} unique and {harm.major_count} Major Harms "
+            f"(Overkill counting as both) against Morale {declared.opponent.morale}"
+        )
         if harm.newly_removed:
             steps.append(f"{harm.target} is removed from the narrative")
     elif declared.strike:
-        steps.append(f"the Strike misses {declared.opponent.name if declared.opponent else ''}: no Harm, no Endurance spent")
+        steps.append(
+            f"the Strike misses {declared.opponent.name if declared.opponent else ''}: no Harm, no Endurance spent"
+        )
 
     failed_intent = declared.intent if declared.intent is not None and not judged.success else None
     if failed_intent is not None:
         steps.append(f"the Spellcraft check failed: {roller.name} cannot use Spellcraft to '{failed_intent}' again")
 
     return CheckResolution(
-        request=request, roller=roller.name, skill=declared.skill, pool=tuple(declared.pool), dice_count=declared.count,
-        difficulty_source=declared.source, opponent=declared.opponent.name if declared.opponent else None,
-        supporter=declared.supporter.name if declared.supporter else None, opposed_supporter=declared.opposed_supporter,
-        difficulty_pool=tuple(declared.opposed_pool), rolls=tuple(recording.rolls),
-        difficulty_faces=difficulty_faces, difficulty_kept=two_largest(difficulty_faces), difficulty=difficulty,
-        faces=faces, kept=two_largest(faces), result=result, success=judged.success, resonance=judged.resonance,
-        dissonance=judged.dissonance, harm=harm, failed_intent=failed_intent, steps=tuple(steps),
+        request=request,
+        roller=roller.name,
+        skill=declared.skill,
+        pool=tuple(declared.pool),
+        dice_count=declared.count,
+        difficulty_source=declared.source,
+        opponent=declared.opponent.name if declared.opponent else None,
+        supporter=declared.supporter.name if declared.supporter else None,
+        opposed_supporter=declared.opposed_supporter,
+        difficulty_pool=tuple(declared.opposed_pool),
+        rolls=tuple(recording.rolls),
+        difficulty_faces=difficulty_faces,
+        difficulty_kept=two_largest(difficulty_faces),
+        difficulty=difficulty,
+        faces=faces,
+        kept=two_largest(faces),
+        result=result,
+        success=judged.success,
+        resonance=judged.resonance,
+        dissonance=judged.dissonance,
+        harm=harm,
+        failed_intent=failed_intent,
+        steps=tuple(steps),
     )
 
 
@@ -399,7 +471,7 @@ def apply_resolution(state: ResonanceState, resolution: CheckResolution) -> Reso
 
 
 def first_difference(recorded: CheckResolution, rejudged: CheckResolution) -> str:
-    for name, was, now in zip(JUDGED_NAMES, recorded.judged(), rejudged.judged()):
+    for name, was, now in zip(JUDGED_NAMES, recorded.judged(), rejudged.judged(), strict=True):
         if was != now:
             return f"the {name} differs: recorded {_show(was)}, re-judged {_show(now)}"
     return "the re-judged check differs from the record"
@@ -427,4 +499,8 @@ def _kept(faces: tuple[int, ...]) -> str:
 
 
 def _part(part: PoolPart) -> str:
-    return f"{part.dice:+d} ({part.source})" if part.dice < 0 or "rank" not in part.source else f"{part.dice} ({part.source})"
+    return (
+        f"{part.dice:+d} ({part.source})"
+        if part.dice < 0 or "rank" not in part.source
+        else f"{part.dice} ({part.source})"
+    )

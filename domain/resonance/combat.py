@@ -48,7 +48,7 @@ class InitiativeResolution(BaseModel):
     rolls: tuple[Roll, ...]
     steps: tuple[str, ...]
 
-    def judged(self) -> tuple:
+    def judged(self) -> tuple[object, ...]:
         return (self.speeds, self.ties, self.order)
 
 
@@ -65,9 +65,11 @@ def combatants_named(state: ResonanceState, names: list[str], doing: str) -> lis
 def resolve_initiative(state: ResonanceState, names: list[str], dice: DiceSource) -> InitiativeResolution:
     """Order the combatants by Speed, highest first; tied combatants each roll a d4, highest first,
     and those still tied roll again."""
-    chosen = combatants_named(state, names, "take part in a combat") if names else [
-        c for c in state.characters.values() if not c.removed
-    ]
+    chosen = (
+        combatants_named(state, names, "take part in a combat")
+        if names
+        else [c for c in state.characters.values() if not c.removed]
+    )
     if len(chosen) < 2:
         raise RuleViolation("a combat needs at least two combatants (--combatant NAME, once for each)")
     speeds: list[tuple[str, int]] = []
@@ -91,18 +93,24 @@ def resolve_initiative(state: ResonanceState, names: list[str], dice: DiceSource
             tied = pending.pop(0)
             faces = recording.roll("initiative", len(tied), SIDES)
             ties.append(TieRoll(names=tuple(tied), faces=tuple(faces)))
-            steps.append(f"tie at Speed {speed}: " + ", ".join(f"{n} rolled {f}" for n, f in zip(tied, faces)))
-            for name, face in zip(tied, faces):
+            steps.append(
+                f"tie at Speed {speed}: " + ", ".join(f"{n} rolled {f}" for n, f in zip(tied, faces, strict=True))
+            )
+            for name, face in zip(tied, faces, strict=True):
                 tie_faces.setdefault(name, []).append(face)
             for face in sorted(set(faces), reverse=True):
-                again = [n for n, f in zip(tied, faces) if f == face]
+                again = [n for n, f in zip(tied, faces, strict=True) if f == face]
                 if len(again) > 1:
                     pending.append(again)
     order = tuple(turn_order(speeds, tie_faces))
     steps.append("turn order: " + ", ".join(order))
     return InitiativeResolution(
-        combatants=tuple(names), speeds=tuple(speeds), ties=tuple(ties), order=order,
-        rolls=tuple(recording.rolls), steps=tuple(steps),
+        combatants=tuple(names),
+        speeds=tuple(speeds),
+        ties=tuple(ties),
+        order=order,
+        rolls=tuple(recording.rolls),
+        steps=tuple(steps),
     )
 
 
@@ -110,9 +118,14 @@ def apply_initiative(state: ResonanceState, resolution: InitiativeResolution) ->
     """A new combat: the turn order, no Fronts yet, and each combatant's Endurance full again."""
     for name in resolution.order:
         who = state.combatant(name)
-        state = state.with_combatant(who.model_copy(update={
-            "physical_endurance": who.sheet.physical_endurance, "magical_endurance": who.sheet.magical_endurance,
-        }))
+        state = state.with_combatant(
+            who.model_copy(
+                update={
+                    "physical_endurance": who.sheet.physical_endurance,
+                    "magical_endurance": who.sheet.magical_endurance,
+                }
+            )
+        )
     return state.model_copy(update={"combat": Combat(order=resolution.order)})
 
 
@@ -129,7 +142,7 @@ def decide_fronts(state: ResonanceState, front: str, names: list[str]) -> tuple[
     combat = _combat(state)
     front = _clean(front)
     if not front:
-        raise RuleViolation("name the Front (e.g. --front \"the bridge\")")
+        raise RuleViolation('name the Front (e.g. --front "the bridge")')
     if not names:
         raise RuleViolation("name the combatants on the Front (--combatant NAME, once for each)")
     chosen = combatants_named(state, names, "be placed on a Front")
@@ -159,7 +172,9 @@ def decide_move(state: ResonanceState, name: str, front: str) -> tuple[str, str,
     known = {name_key(f): f for f in combat.fronts.values()}
     wanted = known.get(name_key(front))
     if wanted is None:
-        raise RuleViolation(f"there is no Front '{_clean(front)}' in this combat (Fronts: {', '.join(sorted(set(known.values())))})")
+        raise RuleViolation(
+            f"there is no Front '{_clean(front)}' in this combat (Fronts: {', '.join(sorted(set(known.values())))})"
+        )
     if wanted == now:
         raise RuleViolation(f"{who.name} is already on {now}")
     return who.name, now, wanted
@@ -207,7 +222,9 @@ def decide_kit_use(state: ResonanceState, name: str, kit: str, on: str | None, h
         raise RuleViolation(f"{matching[0][1].name} is a mundane Kit: it has no charges to spend; narrate its use")
     charged = [(i, k) for i, k in magic if (k.charges or 0) > 0]
     if not charged:
-        raise RuleViolation(f"{user.name}'s {magic[0][1].name} has no charges left; a market refills them at a Scene's end")
+        raise RuleViolation(
+            f"{user.name}'s {magic[0][1].name} has no charges left; a market refills them at a Scene's end"
+        )
     index, chosen = charged[0]
     key = name_key(chosen.name)
     if key == "healing potion kit":
@@ -223,14 +240,24 @@ def decide_kit_use(state: ResonanceState, name: str, kit: str, on: str | None, h
         if fortitude is None:
             raise UnknownName(f"{user.name} has no Fortitude on their sheet; a Healing Potion heals by it")
         kind = next(h.type for h in target.harms if name_key(h.type) == name_key(kind))
-        return KitUse(user=user.name, kit=chosen.name, index=index, charges_left=(chosen.charges or 0) - 1,
-                      target=target.name, harm=kind, level_before=level, level_after=healed_level(level, fortitude))
+        return KitUse(
+            user=user.name,
+            kit=chosen.name,
+            index=index,
+            charges_left=(chosen.charges or 0) - 1,
+            target=target.name,
+            harm=kind,
+            level_before=level,
+            level_after=healed_level(level, fortitude),
+        )
     if on is not None or harm is not None:
         raise RuleViolation(f"--on and --harm belong to a Healing Potion Kit, not to {chosen.name}")
     if key == "weapon enchantment kit":
         if user.enchanted:
             raise RuleViolation(f"{user.name}'s weapon is already enchanted for this Scene")
-        return KitUse(user=user.name, kit=chosen.name, index=index, charges_left=(chosen.charges or 0) - 1, enchanted=True)
+        return KitUse(
+            user=user.name, kit=chosen.name, index=index, charges_left=(chosen.charges or 0) - 1, enchanted=True
+        )
     return KitUse(user=user.name, kit=chosen.name, index=index, charges_left=(chosen.charges or 0) - 1)
 
 
@@ -238,7 +265,9 @@ def apply_kit_use(state: ResonanceState, use: KitUse) -> ResonanceState:
     user = state.combatant(use.user)
     kits = list(user.kits)
     kits[use.index] = kits[use.index].model_copy(update={"charges": use.charges_left})
-    state = state.with_combatant(user.model_copy(update={"kits": tuple(kits), "enchanted": user.enchanted or use.enchanted}))
+    state = state.with_combatant(
+        user.model_copy(update={"kits": tuple(kits), "enchanted": user.enchanted or use.enchanted})
+    )
     if use.target is not None and use.harm is not None:
         target = state.combatant(use.target)
         harms = tuple(
@@ -261,7 +290,9 @@ def parse_kit(entry: str) -> Kit:
     return kit_named(name, int(charges))
 
 
-def decide_trade(state: ResonanceState, name: str, give: list[str], take: list[str]) -> tuple[str, tuple[Kit, ...], tuple[Kit, ...]]:
+def decide_trade(
+    state: ResonanceState, name: str, give: list[str], take: list[str]
+) -> tuple[str, tuple[Kit, ...], tuple[Kit, ...]]:
     who = state.active(name, "trade Kits")
     if not give and not take:
         raise RuleViolation("name the Kits given (--give) and taken (--take)")
@@ -344,8 +375,13 @@ def decide_scene_end(
             )
     healed = tuple(c.name for c in state.characters.values() if c.harms or c.overkill)
     return SceneEnd(
-        scene=state.scene, arc=state.arc, arc_ends=arc_ends, market=market, scene_rewards=scene,
-        arc_rewards=_rewards(state, arc_rewards, "Arc Reward"), healed=healed,
+        scene=state.scene,
+        arc=state.arc,
+        arc_ends=arc_ends,
+        market=market,
+        scene_rewards=scene,
+        arc_rewards=_rewards(state, arc_rewards, "Arc Reward"),
+        healed=healed,
     )
 
 
@@ -353,7 +389,9 @@ def apply_scene_end(state: ResonanceState, end: SceneEnd) -> ResonanceState:
     characters: dict[str, Combatant] = {}
     for key, who in state.characters.items():
         changes: dict[str, object] = {
-            "harms": (), "overkill": overkill_after_scene(who.overkill, arc_ends=end.arc_ends), "enchanted": False,
+            "harms": (),
+            "overkill": overkill_after_scene(who.overkill, arc_ends=end.arc_ends),
+            "enchanted": False,
         }
         if end.market:
             changes["kits"] = tuple(k.model_copy(update={"charges": k.max_charges}) if k.magic else k for k in who.kits)
@@ -365,10 +403,14 @@ def apply_scene_end(state: ResonanceState, end: SceneEnd) -> ResonanceState:
         if end.arc_ends:
             changes["failed_intents"] = ()
         characters[key] = who.model_copy(update=changes)
-    return state.model_copy(update={
-        "characters": characters, "combat": None, "scene": state.scene + 1,
-        "arc": state.arc + 1 if end.arc_ends else state.arc,
-    })
+    return state.model_copy(
+        update={
+            "characters": characters,
+            "combat": None,
+            "scene": state.scene + 1,
+            "arc": state.arc + 1 if end.arc_ends else state.arc,
+        }
+    )
 
 
 # ------------------------------------------------------------------ rejoining the narrative
@@ -380,7 +422,9 @@ def decide_rejoin(state: ResonanceState, name: str) -> tuple[str, int, int]:
         raise RuleViolation(f"{who.name} has not been removed from the narrative")
     if any(h.level > 0 for h in who.harms):
         held = ", ".join(f"{h.type} {h.level}" for h in who.harms)
-        raise RuleViolation(f"{who.name} can rejoin only once their harms are healed (still: {held}); a Scene's end heals them")
+        raise RuleViolation(
+            f"{who.name} can rejoin only once their harms are healed (still: {held}); a Scene's end heals them"
+        )
     after = overkill_after_rejoining(who.overkill)
     if standing([], after, who.morale).removed:
         raise RuleViolation(

@@ -37,10 +37,10 @@ def _rolls_left(replay: ReplayDice) -> str | None:
     return None
 
 
-class CharacterJoined(CampaignFact, topic="resonance/CharacterJoined"):
+class CharacterJoined(CampaignFact[ResonanceState], topic="resonance/CharacterJoined"):
     sheet: CharacterSheet
 
-    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+    def apply(self, state: ResonanceState) -> ResonanceState:
         return state.with_combatant(Combatant.of(self.sheet))
 
     def summary(self) -> str:
@@ -53,14 +53,14 @@ class CharacterJoined(CampaignFact, topic="resonance/CharacterJoined"):
         return RecapLine(weight=ROUTINE, text=f"{self.sheet.name} joined the story", kind="cast")
 
 
-class AdversaryJoined(CampaignFact, topic="resonance/AdversaryJoined"):
+class AdversaryJoined(CampaignFact[ResonanceState], topic="resonance/AdversaryJoined"):
     """An adversary the Director brings in: their ranks are the Director's until the table meets them."""
 
     default_visibility = "director"
 
     sheet: CharacterSheet
 
-    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+    def apply(self, state: ResonanceState) -> ResonanceState:
         return state.with_combatant(Combatant.of(self.sheet, adversary=True))
 
     def summary(self) -> str:
@@ -71,12 +71,12 @@ class AdversaryJoined(CampaignFact, topic="resonance/AdversaryJoined"):
         return (self.sheet.name,)
 
 
-class CheckRolled(RolledFact, topic="resonance/CheckRolled"):
+class CheckRolled(RolledFact[ResonanceState], topic="resonance/CheckRolled"):
     """A check with everything needed to re-judge it: the request, every die, the Harm it did."""
 
     resolution: CheckResolution
 
-    def apply_roll(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+    def apply_roll(self, state: ResonanceState) -> ResonanceState:
         return apply_resolution(state, self.resolution)
 
     def summary(self) -> str:
@@ -100,7 +100,7 @@ class CheckRolled(RolledFact, topic="resonance/CheckRolled"):
         r = self.resolution
         return [f"{r.engine}: {r.roller}'s {r.skill} check ({_source(self.dice_commitment)})", *r.steps]
 
-    def rejudge(self, before: ResonanceState) -> str | None:  # type: ignore[override]
+    def rejudge(self, before: ResonanceState) -> str | None:
         recorded = self.resolution
         replay = ReplayDice(recorded.rolls)
         try:
@@ -124,25 +124,35 @@ class CheckRolled(RolledFact, topic="resonance/CheckRolled"):
         if r.strike:
             return RecapLine(weight=ROUTINE, text=f"{r.roller} struck at {r.opponent} and missed", kind="strike")
         if r.failed_intent is not None:
-            return RecapLine(weight=NOTABLE, text=f"{r.roller}'s Spellcraft failed to {r.failed_intent}", kind="spellcraft")
+            return RecapLine(
+                weight=NOTABLE, text=f"{r.roller}'s Spellcraft failed to {r.failed_intent}", kind="spellcraft"
+            )
         if r.request.spellcraft is not None:
-            return RecapLine(weight=NOTABLE, text=f"{r.roller} used Spellcraft to {r.request.intent}", kind="spellcraft")
-        verb = f"succeeded at a {r.skill} check with Resonance {r.resonance}" if r.success else \
-            f"failed a {r.skill} check by {r.dissonance}"
+            return RecapLine(
+                weight=NOTABLE, text=f"{r.roller} used Spellcraft to {r.request.intent}", kind="spellcraft"
+            )
+        verb = (
+            f"succeeded at a {r.skill} check with Resonance {r.resonance}"
+            if r.success
+            else f"failed a {r.skill} check by {r.dissonance}"
+        )
         return RecapLine(weight=ROUTINE, text=f"{r.roller} {verb}", kind="check")
 
 
-class InitiativeRolled(RolledFact, topic="resonance/InitiativeRolled"):
+class InitiativeRolled(RolledFact[ResonanceState], topic="resonance/InitiativeRolled"):
     """A combat began: the turn order by Speed, ties broken by the recorded d4s."""
 
     resolution: InitiativeResolution
 
-    def apply_roll(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+    def apply_roll(self, state: ResonanceState) -> ResonanceState:
         return apply_initiative(state, self.resolution)
 
     def summary(self) -> str:
-        ties = f"; ties broken by {len(self.resolution.ties)} roll(s), {_source(self.dice_commitment)}" \
-            if self.resolution.ties else ""
+        ties = (
+            f"; ties broken by {len(self.resolution.ties)} roll(s), {_source(self.dice_commitment)}"
+            if self.resolution.ties
+            else ""
+        )
         return f"combat began; turn order {', '.join(self.resolution.order)}{ties}"
 
     def stars(self) -> tuple[str, ...]:
@@ -155,9 +165,12 @@ class InitiativeRolled(RolledFact, topic="resonance/InitiativeRolled"):
         return self.resolution.rolls
 
     def explain(self) -> list[str]:
-        return [f"{self.resolution.engine}: turn order by Speed ({_source(self.dice_commitment)})", *self.resolution.steps]
+        return [
+            f"{self.resolution.engine}: turn order by Speed ({_source(self.dice_commitment)})",
+            *self.resolution.steps,
+        ]
 
-    def rejudge(self, before: ResonanceState) -> str | None:  # type: ignore[override]
+    def rejudge(self, before: ResonanceState) -> str | None:
         recorded = self.resolution
         replay = ReplayDice(recorded.rolls)
         try:
@@ -167,7 +180,9 @@ class InitiativeRolled(RolledFact, topic="resonance/InitiativeRolled"):
         left = _rolls_left(replay)
         if left:
             return left
-        for name, was, now in zip(("Speeds", "tie rolls", "turn order"), recorded.judged(), rejudged.judged()):
+        for name, was, now in zip(
+            ("Speeds", "tie rolls", "turn order"), recorded.judged(), rejudged.judged(), strict=True
+        ):
             if was != now:
                 return f"the {name} differ: recorded {was}, re-judged {now}"
         return None
@@ -176,11 +191,11 @@ class InitiativeRolled(RolledFact, topic="resonance/InitiativeRolled"):
         return RecapLine(weight=ROUTINE, text=f"Combat broke out: {', '.join(self.resolution.order)}", kind="combat")
 
 
-class FrontsAssigned(CampaignFact, topic="resonance/FrontsAssigned"):
+class FrontsAssigned(CampaignFact[ResonanceState], topic="resonance/FrontsAssigned"):
     front: str
     combatants: tuple[str, ...]
 
-    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+    def apply(self, state: ResonanceState) -> ResonanceState:
         return apply_fronts(state, self.front, self.combatants)
 
     def summary(self) -> str:
@@ -190,14 +205,14 @@ class FrontsAssigned(CampaignFact, topic="resonance/FrontsAssigned"):
         return self.combatants
 
 
-class FrontChanged(CampaignFact, topic="resonance/FrontChanged"):
+class FrontChanged(CampaignFact[ResonanceState], topic="resonance/FrontChanged"):
     """A combatant spent their full turn moving to another Front."""
 
     combatant: str
     from_front: str
     to_front: str
 
-    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+    def apply(self, state: ResonanceState) -> ResonanceState:
         return apply_fronts(state, self.to_front, (self.combatant,))
 
     def summary(self) -> str:
@@ -207,24 +222,26 @@ class FrontChanged(CampaignFact, topic="resonance/FrontChanged"):
         return (self.combatant,)
 
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=ROUTINE, text=f"{self.combatant} moved from {self.from_front} to {self.to_front}", kind="combat")
+        return RecapLine(
+            weight=ROUTINE, text=f"{self.combatant} moved from {self.from_front} to {self.to_front}", kind="combat"
+        )
 
 
-class CombatEnded(CampaignFact, topic="resonance/CombatEnded"):
-    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+class CombatEnded(CampaignFact[ResonanceState], topic="resonance/CombatEnded"):
+    def apply(self, state: ResonanceState) -> ResonanceState:
         return state.model_copy(update={"combat": None})
 
     def summary(self) -> str:
         return "the combat ended"
 
 
-class HarmSuffered(CampaignFact, topic="resonance/HarmSuffered"):
+class HarmSuffered(CampaignFact[ResonanceState], topic="resonance/HarmSuffered"):
     """A Harm the Director inflicts outside a Strike (a fall, a poison, an effect of a Strike)."""
 
     dealt: HarmDealt
     cause: Line = ""
 
-    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+    def apply(self, state: ResonanceState) -> ResonanceState:
         return apply_harm(state, self.dealt)
 
     def summary(self) -> str:
@@ -239,14 +256,22 @@ class HarmSuffered(CampaignFact, topic="resonance/HarmSuffered"):
         d = self.dealt
         cause = f" from {self.cause}" if self.cause else ""
         if d.newly_removed:
-            return RecapLine(weight=DECISIVE, text=f"{d.target} suffered {d.levels} {d.type} Harm{cause} and was removed from the narrative", kind="removal")
-        return RecapLine(weight=NOTABLE if d.major else ROUTINE, text=f"{d.target} suffered {d.levels} {d.type} Harm{cause}", kind="harm")
+            return RecapLine(
+                weight=DECISIVE,
+                text=f"{d.target} suffered {d.levels} {d.type} Harm{cause} and was removed from the narrative",
+                kind="removal",
+            )
+        return RecapLine(
+            weight=NOTABLE if d.major else ROUTINE,
+            text=f"{d.target} suffered {d.levels} {d.type} Harm{cause}",
+            kind="harm",
+        )
 
 
-class KitUsed(CampaignFact, topic="resonance/KitUsed"):
+class KitUsed(CampaignFact[ResonanceState], topic="resonance/KitUsed"):
     use: KitUse
 
-    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+    def apply(self, state: ResonanceState) -> ResonanceState:
         return apply_kit_use(state, self.use)
 
     def summary(self) -> str:
@@ -269,12 +294,12 @@ class KitUsed(CampaignFact, topic="resonance/KitUsed"):
         return RecapLine(weight=ROUTINE, text=f"{u.user} used a {u.kit}", kind="kit")
 
 
-class KitsTraded(CampaignFact, topic="resonance/KitsTraded"):
+class KitsTraded(CampaignFact[ResonanceState], topic="resonance/KitsTraded"):
     character: str
     given: tuple[Kit, ...]
     taken: tuple[Kit, ...]
 
-    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+    def apply(self, state: ResonanceState) -> ResonanceState:
         return apply_trade(state, self.character, self.given, self.taken)
 
     def summary(self) -> str:
@@ -286,10 +311,10 @@ class KitsTraded(CampaignFact, topic="resonance/KitsTraded"):
         return (self.character,)
 
 
-class SceneEnded(CampaignFact, topic="resonance/SceneEnded"):
+class SceneEnded(CampaignFact[ResonanceState], topic="resonance/SceneEnded"):
     end: SceneEnd
 
-    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+    def apply(self, state: ResonanceState) -> ResonanceState:
         return apply_scene_end(state, self.end)
 
     def summary(self) -> str:
@@ -314,12 +339,12 @@ class SceneEnded(CampaignFact, topic="resonance/SceneEnded"):
         return RecapLine(weight=ROUTINE, text=f"Scene {e.scene} came to an end", kind="scene")
 
 
-class CharacterRejoined(CampaignFact, topic="resonance/CharacterRejoined"):
+class CharacterRejoined(CampaignFact[ResonanceState], topic="resonance/CharacterRejoined"):
     character: str
     overkill_before: int
     overkill_after: int
 
-    def apply(self, state: ResonanceState) -> ResonanceState:  # type: ignore[override]
+    def apply(self, state: ResonanceState) -> ResonanceState:
         return state.updated(self.character, removed=False, overkill=self.overkill_after)
 
     def summary(self) -> str:

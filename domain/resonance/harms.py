@@ -64,9 +64,7 @@ def check_endurance(target: Combatant, source: HarmSource, pledged: int) -> None
         raise RuleViolation("Endurance reduces only Physical or Magical harm: give --source physical or magical")
     left = target.endurance(source)
     if pledged > left:
-        raise RuleViolation(
-            f"{target.name} has {left} {ENDURANCE_LABEL[source]} left and cannot spend {pledged}"
-        )
+        raise RuleViolation(f"{target.name} has {left} {ENDURANCE_LABEL[source]} left and cannot spend {pledged}")
 
 
 def harm_type(text: str | None) -> str:
@@ -86,10 +84,21 @@ def inflict(target: Combatant, kind: str, source: HarmSource, dealt: int, pledge
     others = [h.level for h in target.harms if name_key(h.type) != name_key(kind)]
     now = standing([*others, after], target.overkill + overkill, target.morale)
     return HarmDealt(
-        target=target.name, type=existing, source=source, dealt=dealt, endurance_spent=spent, levels=levels,
-        level_before=before, level_after=after, overkill_gained=overkill, overkill_after=target.overkill + overkill,
-        major=is_major(after, target.morale), unique_count=now.unique, major_count=now.major,
-        removed=target.removed or now.removed, newly_removed=now.removed and not target.removed,
+        target=target.name,
+        type=existing,
+        source=source,
+        dealt=dealt,
+        endurance_spent=spent,
+        levels=levels,
+        level_before=before,
+        level_after=after,
+        overkill_gained=overkill,
+        overkill_after=target.overkill + overkill,
+        major=is_major(after, target.morale),
+        unique_count=now.unique,
+        major_count=now.major,
+        removed=target.removed or now.removed,
+        newly_removed=now.removed and not target.removed,
     )
 
 

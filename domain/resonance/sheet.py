@@ -12,9 +12,9 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
-from ..character_file import shown
 from ..campaign import name_key
-from ..inputs import AtMost, MANY
+from ..character_file import shown
+from ..inputs import MANY, AtMost
 from ..text import CHARACTER_NAME, NAME, Name, Note
 
 MAX_RANK = 10
@@ -29,13 +29,14 @@ MAGIC_KITS: dict[str, tuple[str, int]] = {
 """The Magic Item Kits of the rulebook's index, with their charges (a file may add its own)."""
 
 
-
 def _in_range(low: int, high: int | None) -> AfterValidator:
     expect = f"{low} or more" if high is None else f"between {low} and {high}"
 
     def check(value: int) -> int:
         if value < low or (high is not None and value > high):
-            raise PydanticCustomError("out_of_range", "must be {expect} (got {got})", {"expect": expect, "got": shown(value)})
+            raise PydanticCustomError(
+                "out_of_range", "must be {expect} (got {got})", {"expect": expect, "got": shown(value)}
+            )
         return value
 
     return AfterValidator(check)
@@ -139,12 +140,15 @@ class CharacterSheet(BaseModel):
         brawn = rank_in(skills, "Brawn") or 0
         if len(value) > brawn:
             raise PydanticCustomError(
-                "too_many_kits", "{n} Kits but a character carries at most their Brawn rank ({brawn})",
+                "too_many_kits",
+                "{n} Kits but a character carries at most their Brawn rank ({brawn})",
                 {"n": len(value), "brawn": brawn},
             )
         for kit in value:
             if kit.magic and (kit.charges or 0) > (kit.max_charges or 0):
-                raise PydanticCustomError("charges", "{kit} has more charges than its maximum", {"kit": shown(kit.name)})
+                raise PydanticCustomError(
+                    "charges", "{kit} has more charges than its maximum", {"kit": shown(kit.name)}
+                )
         return value
 
     def rank(self, skill: str) -> int | None:
@@ -199,8 +203,11 @@ class Combatant(BaseModel):
     @classmethod
     def of(cls, sheet: CharacterSheet, *, adversary: bool = False) -> Combatant:
         return cls(
-            sheet=sheet, adversary=adversary, physical_endurance=sheet.physical_endurance,
-            magical_endurance=sheet.magical_endurance, kits=sheet.kits,
+            sheet=sheet,
+            adversary=adversary,
+            physical_endurance=sheet.physical_endurance,
+            magical_endurance=sheet.magical_endurance,
+            kits=sheet.kits,
         )
 
     @property

@@ -183,9 +183,16 @@ def roll_actor(
     primary, secondary = roll_abilities(name, dice, primary, secondary)
     level = power_level if power_level is not None else roll_power_level(dice, scale).level
     return Actor(
-        name=name, concept=concept, primary=primary, secondary=secondary,
-        power=roll_power_dice(level, dice), specialties=tuple(specialties), scars=tuple(scars),
-        agenda=agenda, bonds=dict(bonds or {}), grudges=dict(grudges or {}),
+        name=name,
+        concept=concept,
+        primary=primary,
+        secondary=secondary,
+        power=roll_power_dice(level, dice),
+        specialties=tuple(specialties),
+        scars=tuple(scars),
+        agenda=agenda,
+        bonds=dict(bonds or {}),
+        grudges=dict(grudges or {}),
     )
 
 
@@ -271,7 +278,9 @@ class Roster(_Frozen):
         return self.slots.get(slot)
 
     def slot_of(self, name: str) -> int | None:
-        return next((n for n, held in self.slots.items() if held is not None and name_key(held) == name_key(name)), None)
+        return next(
+            (n for n, held in self.slots.items() if held is not None and name_key(held) == name_key(name)), None
+        )
 
     def with_slot(self, slot: int, holder: str | None) -> Roster:
         return Roster(slots=dict(sorted({**self.slots, slot: holder}.items())))

@@ -7,7 +7,7 @@ in one place (docs/rules.md).
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,7 +20,7 @@ from .sheet import Mastery, Prop, PropType, StarSheet
 from .state import ShowrunnerState
 
 
-class PropClass(str, Enum):
+class PropClass(StrEnum):
     """The three classes of Prop Types (8.1A)."""
 
     PRODUCTION = "production"
@@ -30,8 +30,16 @@ class PropClass(str, Enum):
 
 PRODUCTION = (PropType.JUNK, PropType.GOODS, PropType.MATERIALS, PropType.MONEY)
 CONSUMABLES = (
-    PropType.AMMO, PropType.BATTERIES, PropType.DRUGS, PropType.EXPLOSIVES, PropType.FUEL,
-    PropType.MEDIA, PropType.MEDICINE, PropType.POISONS, PropType.RATIONS, PropType.REAGENTS,
+    PropType.AMMO,
+    PropType.BATTERIES,
+    PropType.DRUGS,
+    PropType.EXPLOSIVES,
+    PropType.FUEL,
+    PropType.MEDIA,
+    PropType.MEDICINE,
+    PropType.POISONS,
+    PropType.RATIONS,
+    PropType.REAGENTS,
 )
 EQUIPMENT = (PropType.ARMOR, PropType.CLOTHING, PropType.ELECTRONICS, PropType.GEAR, PropType.WEAPONS)
 PROP_CLASS: dict[PropType, PropClass] = (
@@ -139,8 +147,13 @@ def _removed(props: list[Prop] | tuple[Prop, ...], prop_type: PropType, quality:
 
 
 def slot_room(
-    props: list[Prop] | tuple[Prop, ...], slots: int, limit: int, prop_type: PropType, quality: Quality,
-    *, money_slots: int = 0,
+    props: list[Prop] | tuple[Prop, ...],
+    slots: int,
+    limit: int,
+    prop_type: PropType,
+    quality: Quality,
+    *,
+    money_slots: int = 0,
 ) -> int:
     """How many more Props of one Type and Quality a Backpack with these slots can take.
 
@@ -151,7 +164,7 @@ def slot_room(
     types = {p.type for p in props}
     if prop_type not in types:
         if prop_type is PropType.MONEY:
-            free = slots - len(types - {PropType.MONEY}) if not money_slots else money_slots
+            free = money_slots if money_slots else slots - len(types - {PropType.MONEY})
         else:
             free = slots - money_slots - len(types - {PropType.MONEY})
         if free <= 0:
@@ -172,8 +185,13 @@ class Placement(BaseModel):
 
 
 def stow(
-    sheet: StarSheet, prop_type: PropType, quality: Quality, count: int, *,
-    hands: bool = True, leave_behind: bool = False,
+    sheet: StarSheet,
+    prop_type: PropType,
+    quality: Quality,
+    count: int,
+    *,
+    hands: bool = True,
+    leave_behind: bool = False,
 ) -> tuple[StarSheet, Placement]:
     """Gain Props: into the Backpack while a slot has room, then in hand (2 at most, 8.1D).
 
@@ -192,10 +210,12 @@ def stow(
             f"{sheet.name} cannot carry {count} {quality.value} {prop_type.value}: the Backpack has room for "
             f"{to_backpack} and the hands for {hand_room if hands else 0}; spend, drop or stow something first"
         )
-    new = sheet.model_copy(update={
-        "props": _added(sheet.props, prop_type, quality, to_backpack),
-        "in_hand": _added(sheet.in_hand, prop_type, quality, to_hand),
-    })
+    new = sheet.model_copy(
+        update={
+            "props": _added(sheet.props, prop_type, quality, to_backpack),
+            "in_hand": _added(sheet.in_hand, prop_type, quality, to_hand),
+        }
+    )
     return new, Placement(type=prop_type, quality=quality, to_backpack=to_backpack, to_hand=to_hand, left_behind=left)
 
 
@@ -205,10 +225,12 @@ def take(sheet: StarSheet, prop_type: PropType, quality: Quality, count: int) ->
     if count > have:
         raise RuleViolation(f"{sheet.name} has {have} {quality.value} {prop_type.value} and cannot spend {count}")
     from_hand = min(count, count_of(sheet.in_hand, prop_type, quality))
-    return sheet.model_copy(update={
-        "in_hand": _removed(sheet.in_hand, prop_type, quality, from_hand),
-        "props": _removed(sheet.props, prop_type, quality, count - from_hand),
-    })
+    return sheet.model_copy(
+        update={
+            "in_hand": _removed(sheet.in_hand, prop_type, quality, from_hand),
+            "props": _removed(sheet.props, prop_type, quality, count - from_hand),
+        }
+    )
 
 
 def to_backpack(sheet: StarSheet, prop_type: PropType, quality: Quality, count: int) -> StarSheet:
@@ -217,11 +239,15 @@ def to_backpack(sheet: StarSheet, prop_type: PropType, quality: Quality, count: 
         raise RuleViolation(f"{sheet.name} holds fewer than {count} {quality.value} {prop_type.value} in hand")
     room = slot_room(sheet.props, backpack_slots(sheet), prop_limit(sheet), prop_type, quality, money_slots=MONEY_SLOTS)
     if count > room:
-        raise RuleViolation(f"{sheet.name}'s Backpack has room for {room} {quality.value} {prop_type.value}, not {count}")
-    return sheet.model_copy(update={
-        "in_hand": _removed(sheet.in_hand, prop_type, quality, count),
-        "props": _added(sheet.props, prop_type, quality, count),
-    })
+        raise RuleViolation(
+            f"{sheet.name}'s Backpack has room for {room} {quality.value} {prop_type.value}, not {count}"
+        )
+    return sheet.model_copy(
+        update={
+            "in_hand": _removed(sheet.in_hand, prop_type, quality, count),
+            "props": _added(sheet.props, prop_type, quality, count),
+        }
+    )
 
 
 def hands_free(sheet: StarSheet) -> int:
@@ -245,14 +271,18 @@ def remove_trinket(sheet: StarSheet, trinket: str) -> StarSheet:
     wanted = " ".join(trinket.split()).casefold()
     kept = [t for t in sheet.trinkets if " ".join(t.split()).casefold() != wanted]
     if len(kept) == len(sheet.trinkets):
-        raise RuleViolation(f"{sheet.name} has no Trinket '{trinket}' (Trinkets: {', '.join(sheet.trinkets) or 'none'})")
+        raise RuleViolation(
+            f"{sheet.name} has no Trinket '{trinket}' (Trinkets: {', '.join(sheet.trinkets) or 'none'})"
+        )
     return sheet.model_copy(update={"trinkets": kept})
 
 
 # ------------------------------------------------------------------ Influence helpers
 
 
-def spend_influence(state: ShowrunnerState, star: str, pool: PoolName, amount: int, *, push: bool = False) -> ShowrunnerState:
+def spend_influence(
+    state: ShowrunnerState, star: str, pool: PoolName, amount: int, *, push: bool = False
+) -> ShowrunnerState:
     return apply_spend(state, decide_spend(state, star, pool, amount, push=push))
 
 
@@ -267,7 +297,7 @@ def regain_influence(state: ShowrunnerState, star: str, pool: PoolName, amount: 
 # ------------------------------------------------------------------ Preparation and Flashbacks
 
 
-class FlashbackAction(str, Enum):
+class FlashbackAction(StrEnum):
     """The common Flashback actions of 8.1E."""
 
     RETROACTIVE_PLANNING = "retroactive_planning"
@@ -294,8 +324,12 @@ class PreparationUsed(BaseModel):
 
 
 def produce_prop(
-    state: ShowrunnerState, star: str, prop_type: PropType, *,
-    bonus_type: PropType | None = None, push: bool = False,
+    state: ShowrunnerState,
+    star: str,
+    prop_type: PropType,
+    *,
+    bonus_type: PropType | None = None,
+    push: bool = False,
 ) -> PreparationUsed:
     """8.1E: spend 1 Preparation to produce 1 NORMAL Prop of any type on-screen.
 
@@ -311,13 +345,24 @@ def produce_prop(
         stowed, bonus = stow(stowed, bonus_type, Quality.NORMAL, 1, hands=False)
     state = spend_influence(state, star, "preparation", 1, push=push)
     fresh = state.star(star).model_copy(update={"props": stowed.props, "in_hand": stowed.in_hand})
-    return PreparationUsed(kind="prop", star=sheet.name, preparation_spent=1, placement=placement, bonus=bonus,
-                           state=state.with_star(fresh))
+    return PreparationUsed(
+        kind="prop",
+        star=sheet.name,
+        preparation_spent=1,
+        placement=placement,
+        bonus=bonus,
+        state=state.with_star(fresh),
+    )
 
 
 def flashback(
-    state: ShowrunnerState, star: str, action: FlashbackAction, *,
-    award: bool = False, bonus_type: PropType | None = None, push: bool = False,
+    state: ShowrunnerState,
+    star: str,
+    action: FlashbackAction,
+    *,
+    award: bool = False,
+    bonus_type: PropType | None = None,
+    push: bool = False,
 ) -> PreparationUsed:
     """8.1E: spend 1 Preparation to pause the Scene for a Flashback.
 
@@ -330,9 +375,13 @@ def flashback(
     sheet = _active(state, star)
     if award:
         if bonus_type is not None:
-            raise RuleViolation("a Flashback paid by the Method Actor's Award spends no Preparation, so no free Prop comes with it")
+            raise RuleViolation(
+                "a Flashback paid by the Method Actor's Award spends no Preparation, so no free Prop comes with it"
+            )
         state = use_award(state, star, Award.METHOD_ACTOR)
-        return PreparationUsed(kind="flashback", star=sheet.name, preparation_spent=0, flashback=action, award=True, state=state)
+        return PreparationUsed(
+            kind="flashback", star=sheet.name, preparation_spent=0, flashback=action, award=True, state=state
+        )
     _check_bonus(sheet, bonus_type)
     bonus = None
     stowed = sheet
@@ -340,8 +389,14 @@ def flashback(
         stowed, bonus = stow(sheet, bonus_type, Quality.NORMAL, 1, hands=False)
     state = spend_influence(state, star, "preparation", 1, push=push)
     fresh = state.star(star).model_copy(update={"props": stowed.props, "in_hand": stowed.in_hand})
-    return PreparationUsed(kind="flashback", star=sheet.name, preparation_spent=1, flashback=action, bonus=bonus,
-                           state=state.with_star(fresh))
+    return PreparationUsed(
+        kind="flashback",
+        star=sheet.name,
+        preparation_spent=1,
+        flashback=action,
+        bonus=bonus,
+        state=state.with_star(fresh),
+    )
 
 
 def _check_bonus(sheet: StarSheet, bonus_type: PropType | None) -> None:
@@ -360,19 +415,40 @@ def _active(state: ShowrunnerState, star: str) -> StarSheet:
 
 
 SETTING_SPECIFIC: tuple[PropType, ...] = (
-    PropType.BATTERIES, PropType.ELECTRONICS, PropType.EXPLOSIVES, PropType.FUEL, PropType.REAGENTS,
+    PropType.BATTERIES,
+    PropType.ELECTRONICS,
+    PropType.EXPLOSIVES,
+    PropType.FUEL,
+    PropType.REAGENTS,
 )
 RANDOM_PROP: dict[int, PropType | None] = {
-    1: PropType.JUNK, 2: PropType.GOODS, 3: PropType.CLOTHING, 4: PropType.RATIONS,
-    5: PropType.AMMO, 6: PropType.MONEY, 7: PropType.MATERIALS, 8: None, 9: None, 10: None,
+    1: PropType.JUNK,
+    2: PropType.GOODS,
+    3: PropType.CLOTHING,
+    4: PropType.RATIONS,
+    5: PropType.AMMO,
+    6: PropType.MONEY,
+    7: PropType.MATERIALS,
+    8: None,
+    9: None,
+    10: None,
 }
 """Appendix E A (d10); None: roll on the sub-table."""
 RANDOM_PROP_SUBTABLE: dict[int, PropType | str] = {
-    1: "setting", 2: PropType.GEAR, 3: PropType.MEDIA, 4: PropType.ARMOR, 5: PropType.WEAPONS,
-    6: PropType.MEDICINE, 7: PropType.DRUGS, 8: PropType.POISONS, 9: "quality", 10: "quality",
+    1: "setting",
+    2: PropType.GEAR,
+    3: PropType.MEDIA,
+    4: PropType.ARMOR,
+    5: PropType.WEAPONS,
+    6: PropType.MEDICINE,
+    7: PropType.DRUGS,
+    8: PropType.POISONS,
+    9: "quality",
+    10: "quality",
 }
 RANDOM_QUALITY: dict[int, Quality] = (
-    {n: Quality.NORMAL for n in range(1, 5)} | {n: Quality.HARD for n in range(5, 8)}
+    {n: Quality.NORMAL for n in range(1, 5)}
+    | {n: Quality.HARD for n in range(5, 8)}
     | {8: Quality.FORMIDABLE, 9: Quality.FORMIDABLE, 10: Quality.EPIC}
 )
 """Appendix E B (d10)."""
@@ -419,5 +495,6 @@ def random_prop(dice: DiceSource) -> RandomProp:
             found = entry
     (q,) = dice.roll("prop_quality", 1, 10)
     faces.append(q)
-    return RandomProp(type=found, quality=quality_step(RANDOM_QUALITY[q], steps), quality_steps=steps, faces=tuple(faces))
-
+    return RandomProp(
+        type=found, quality=quality_step(RANDOM_QUALITY[q], steps), quality_steps=steps, faces=tuple(faces)
+    )

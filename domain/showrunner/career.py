@@ -64,7 +64,10 @@ MAJORS_TO_NOMINATION = 2
 INFLUENCE_TRACK = 10
 """Icons of one Influence a Star may Advance to; 20 with that Influence's Mastery (11.2 Influence Expansion)."""
 INFLUENCE_MASTERY: dict[PoolName, Mastery] = {
-    "retake": Mastery.RETAKE, "grit": Mastery.GRIT, "spotlight": Mastery.SPOTLIGHT, "plot_armor": Mastery.PLOT_ARMOR,
+    "retake": Mastery.RETAKE,
+    "grit": Mastery.GRIT,
+    "spotlight": Mastery.SPOTLIGHT,
+    "plot_armor": Mastery.PLOT_ARMOR,
     "preparation": Mastery.PREPARATION,
 }
 INFLUENCE_MASTERIES = frozenset({Mastery.RETAKE, Mastery.GRIT, Mastery.SPOTLIGHT, Mastery.PLOT_ARMOR})
@@ -177,7 +180,10 @@ class PathCompleted(_Record):
 
 
 def complete_path(
-    state: ShowrunnerState, star: str, path: CareerPath, choice: ActorsChoice | LearnSkill | ExpandKit | InnateAptitude | BackstoryRewrites,
+    state: ShowrunnerState,
+    star: str,
+    path: CareerPath,
+    choice: ActorsChoice | LearnSkill | ExpandKit | InnateAptitude | BackstoryRewrites,
     dice: DiceSource,
 ) -> PathCompleted:
     """11.1: a full Path is cleared, its reward taken, and a Minor Milestone marked."""
@@ -208,7 +214,10 @@ def complete_path(
         (roll,) = dice.roll("innate_aptitude", 1)
         for name in choice.abilities[:roll]:
             sheet, progress = gain_ability_xp(sheet, name, 1, permanent=True)
-            lines.append(f"{name.value.title()}: 1 permanent XP" + (f", reached {' '.join(progress.reached)}" if progress.reached else ""))
+            lines.append(
+                f"{name.value.title()}: 1 permanent XP"
+                + (f", reached {' '.join(progress.reached)}" if progress.reached else "")
+            )
         if roll > len(choice.abilities):
             lines.append(f"{roll - len(choice.abilities)} XP rolled had no Ability named and are lost")
     else:
@@ -228,8 +237,15 @@ def complete_path(
     if major_milestone:
         state = state.model_copy(update={"ensemble": grow_for_major_milestone(state.ensemble, path)})
     return PathCompleted(
-        star=sheet.name, path=path, choice=choice, roll=roll, lines=tuple(lines), minor=minor,
-        major_milestone=major_milestone, nomination=major >= MAJORS_TO_NOMINATION, state=state,
+        star=sheet.name,
+        path=path,
+        choice=choice,
+        roll=roll,
+        lines=tuple(lines),
+        minor=minor,
+        major_milestone=major_milestone,
+        nomination=major >= MAJORS_TO_NOMINATION,
+        state=state,
     )
 
 
@@ -242,7 +258,9 @@ def _advance_influence(sheet: StarSheet, pool: PoolName, lines: list[str]) -> St
     limit = _influence_limit(sheet, pool)
     if current.max + current.exhausted + 1 > limit:
         hint = "" if limit > INFLUENCE_TRACK else f"; {LABELS[pool]} Mastery opens a second set of {INFLUENCE_TRACK}"
-        raise RuleViolation(f"{sheet.name}'s {LABELS[pool]} track is full at {limit}{hint}: take the Character's Choice")
+        raise RuleViolation(
+            f"{sheet.name}'s {LABELS[pool]} track is full at {limit}{hint}: take the Character's Choice"
+        )
     if pool == "plot_armor":  # 6.4: Plot Armor exhaustion is permanent
         new = current.model_copy(update={"max": current.max + 1, "current": current.current + 1})
     else:
@@ -256,18 +274,18 @@ def _learn_skill(sheet: StarSheet, choice: LearnSkill, lines: list[str]) -> Star
     there = ability.slots.get(choice.slot)
     label = choice.ability.value.title()
     if isinstance(there, Scar):
-        raise RuleViolation(f"{label} slot {choice.slot} holds the Scar \"{there.name}\": choose another slot")
+        raise RuleViolation(f'{label} slot {choice.slot} holds the Scar "{there.name}": choose another slot')
     if isinstance(there, Specialty):
         if choice.specialty and choice.specialty.casefold() != there.name.casefold():
-            raise RuleViolation(f"{label} slot {choice.slot} holds \"{there.name}\", not \"{choice.specialty}\"")
+            raise RuleViolation(f'{label} slot {choice.slot} holds "{there.name}", not "{choice.specialty}"')
         if there.rank >= 5:
-            raise RuleViolation(f"\"{there.name}\" is already +5, the highest a Specialty goes")
+            raise RuleViolation(f'"{there.name}" is already +5, the highest a Specialty goes')
         new = there.model_copy(update={"rank": there.rank + 1})
     else:
         if not choice.specialty:
             raise RuleViolation(f"{label} slot {choice.slot} is empty: name the new Specialty")
         new = Specialty(name=choice.specialty, rank=1)
-    lines.append(f"{label} slot {choice.slot}: Specialty \"{new.name}\" +{new.rank}")
+    lines.append(f'{label} slot {choice.slot}: Specialty "{new.name}" +{new.rank}')
     changed = ability.model_copy(update={"slots": {**ability.slots, choice.slot: new}})
     return sheet.model_copy(update={"abilities": {**sheet.abilities, choice.ability: changed}})
 
@@ -281,7 +299,9 @@ def _expand_kit(sheet: StarSheet, lines: list[str]) -> StarSheet:
         prep = sheet.influence.preparation
         prep = prep.model_copy(update={"max": prep.max + per, "current": prep.current + 1})
         sheet = sheet.model_copy(update={"influence": sheet.influence.model_copy(update={"preparation": prep})})
-        lines.append(f"Utility Bundle: +1 Hero Prop Slot, +1 Backpack Slot, +3 Trinket Slots, Preparation +{per} maximum and +1")
+        lines.append(
+            f"Utility Bundle: +1 Hero Prop Slot, +1 Backpack Slot, +3 Trinket Slots, Preparation +{per} maximum and +1"
+        )
     return sheet
 
 
@@ -295,16 +315,17 @@ def _rewrite(sheet: StarSheet, rewrites: tuple[Rewrite, ...], lines: list[str]) 
             lines.append(f"{label}: {ability.conditions} Condition{'s' if ability.conditions != 1 else ''} cleared")
             ability = ability.model_copy(update={"conditions": 0})
         else:
-            there = ability.slots.get(rewrite.slot) if rewrite.slot is not None else None
-            if not isinstance(there, Scar):
-                raise RuleViolation(f"{label} slot {rewrite.slot} holds no Scar to soften")
+            slot = rewrite.slot
+            there = ability.slots.get(slot) if slot is not None else None
+            if slot is None or not isinstance(there, Scar):
+                raise RuleViolation(f"{label} slot {slot} holds no Scar to soften")
             slots = dict(ability.slots)
             if there.penalty > 1:
-                slots[rewrite.slot] = there.model_copy(update={"penalty": there.penalty - 1})  # type: ignore[index]
-                lines.append(f"{label} Scar \"{there.name}\" -{there.penalty} → -{there.penalty - 1}")
+                slots[slot] = there.model_copy(update={"penalty": there.penalty - 1})
+                lines.append(f'{label} Scar "{there.name}" -{there.penalty} → -{there.penalty - 1}')
             else:
-                del slots[rewrite.slot]  # type: ignore[arg-type]
-                lines.append(f"{label} Scar \"{there.name}\" healed and gone")
+                del slots[slot]
+                lines.append(f'{label} Scar "{there.name}" healed and gone')
             ability = ability.model_copy(update={"slots": slots})
         sheet = sheet.model_copy(update={"abilities": {**sheet.abilities, rewrite.ability: ability}})
     return sheet
@@ -358,7 +379,9 @@ def awards_season(
         if target.mastered:
             raise RuleViolation(f"{choice.ability.value.title()} is already Mastered: choose another Ability")
         ability = choice.ability
-        sheet = sheet.model_copy(update={"abilities": {**sheet.abilities, ability: target.model_copy(update={"mastered": True})}})
+        sheet = sheet.model_copy(
+            update={"abilities": {**sheet.abilities, ability: target.model_copy(update={"mastered": True})}}
+        )
         lines.append(f"{ability.value.title()} Mastered: +1 base die")
     else:
         if choice in sheet.masteries:
@@ -366,8 +389,15 @@ def awards_season(
         mastery = choice
         sheet = _take_mastery(sheet, choice, lines)
     sheet = sheet.model_copy(update={"career": {**sheet.career, path: track.model_copy(update={"major": 0})}})
-    return Nomination(star=sheet.name, path=path, award=award, mastery=mastery, ability=ability, lines=tuple(lines),
-                      state=state.with_star(sheet))
+    return Nomination(
+        star=sheet.name,
+        path=path,
+        award=award,
+        mastery=mastery,
+        ability=ability,
+        lines=tuple(lines),
+        state=state.with_star(sheet),
+    )
 
 
 def _take_mastery(sheet: StarSheet, mastery: Mastery, lines: list[str]) -> StarSheet:
@@ -375,12 +405,19 @@ def _take_mastery(sheet: StarSheet, mastery: Mastery, lines: list[str]) -> StarS
     if mastery is Mastery.HERO_PROP:
         for prop in list(sheet.hero_props):
             sheet, progress = gain_hero_prop_xp(sheet, prop.name, 1, permanent=True)
-            lines.append(f"{prop.name}: 1 XP in pen" + (f", unlocked {' '.join(progress.reached)}" if progress.reached else ""))
+            lines.append(
+                f"{prop.name}: 1 XP in pen" + (f", unlocked {' '.join(progress.reached)}" if progress.reached else "")
+            )
     elif mastery is Mastery.PREPARATION:
         prep = sheet.influence.preparation
         extra = prep.max + prep.exhausted
-        sheet = sheet.model_copy(update={"influence": sheet.influence.model_copy(
-            update={"preparation": prep.model_copy(update={"max": prep.max + extra})})})
+        sheet = sheet.model_copy(
+            update={
+                "influence": sheet.influence.model_copy(
+                    update={"preparation": prep.model_copy(update={"max": prep.max + extra})}
+                )
+            }
+        )
         lines.append(f"Preparation: {extra} more traced (maximum {prep.max + extra})")
     elif mastery is Mastery.LIMIT:
         sheet = sheet.model_copy(update={"limit": sheet.limit.model_copy(update={"max": sheet.limit.max * 2})})

@@ -10,14 +10,13 @@ resolution, which is what lets an audit re-judge a recorded check.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from enum import Enum
+from collections.abc import Collection, Sequence
+from enum import StrEnum
 from itertools import combinations
-from typing import Literal, Protocol
+from typing import Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
-from .state import ShowrunnerState
 from ..dice import DiceSource, Roll
 from ..errors import RuleViolation, UnknownName
 from ..inputs import Input, Many
@@ -38,7 +37,8 @@ from .effects import (
 )
 from .influence import LABELS, PoolName, decide_regain, decide_spend
 from .ladder import Difficulty, Quality
-from .sheet import AbilityName, CareerPath, Mastery, PropType, Scar, Specialty, StarSheet
+from .sheet import Ability, AbilityName, CareerPath, Mastery, PropType, Scar, Specialty, StarSheet
+from .state import ShowrunnerState
 
 ENGINE = "showrunner-check/1"
 """Named in every recorded check; a rules change that alters outcomes gets a new version."""
@@ -52,7 +52,7 @@ QUALITY_REGAIN: dict[Quality, PoolName] = {
 PLOT_ARMOR_SCAR = "Plot Armor scar"
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     HIGHLIGHT = "highlight"
     SUCCESS = "success"
     PARTIAL = "partial"
@@ -69,7 +69,7 @@ class Outcome(str, Enum):
         return {"partial": 1, "failure": 1, "disaster": 2}.get(self.value, 0)
 
 
-class Mark(str, Enum):
+class Mark(StrEnum):
     PERFECT_TAKE = "perfect_take"
     HIT = "hit"
     BAD_TAKE = "bad_take"
@@ -78,8 +78,9 @@ class Mark(str, Enum):
 
     @property
     def label(self) -> str:
-        return {"perfect_take": "Perfect Take", "hit": "Hit the Mark", "bad_take": "Bad Take",
-                "not_rolled": "no roll"}[self.value]
+        return {"perfect_take": "Perfect Take", "hit": "Hit the Mark", "bad_take": "Bad Take", "not_rolled": "no roll"}[
+            self.value
+        ]
 
 
 _OUTCOME_ORDER = [Outcome.HIGHLIGHT, Outcome.SUCCESS, Outcome.PARTIAL, Outcome.FAILURE, Outcome.DISASTER]
@@ -194,11 +195,19 @@ class Resolution(BaseModel):
     consequences_due: int
     effects: tuple[Effect, ...]
 
-    def judged(self) -> tuple:
+    def judged(self) -> tuple[object, ...]:
         """What an audit compares: every decision of the check."""
         return (
-            self.action, self.opposition, self.script, self.blocked, self.remaining, self.kept,
-            self.effective_difficulty, self.outcome, self.mark, self.effects,
+            self.action,
+            self.opposition,
+            self.script,
+            self.blocked,
+            self.remaining,
+            self.kept,
+            self.effective_difficulty,
+            self.outcome,
+            self.mark,
+            self.effects,
         )
 
 
@@ -301,8 +310,7 @@ def resolve(
     if request.preparation:
         check.spend("preparation", request.preparation, "a NORMAL Prop produced and spent")
         action_pool.append(Die(source="Preparation (a NORMAL Prop)", dice=request.preparation))
-    for spend in _count(request.props):
-        prop, count = spend
+    for prop, count in _count(request.props):
         _spend_props(check, prop, count)
         action_pool.append(Die(source=f"{prop.quality.value} {prop.type.value} Prop spent", dice=count))
     if request.power_alone and request.hero_prop is None:
@@ -369,9 +377,16 @@ def resolve(
     if chooser is not None and keep is None:
         while True:
             try:
-                choice = chooser.choose(View(action=tuple(action), opposition=tuple(opposition), script=(script[0], script[1]),
-                                         remaining=tuple(block(action, opposition)[1]), sheet=check.sheet,
-                                         effective=effective))
+                choice = chooser.choose(
+                    View(
+                        action=tuple(action),
+                        opposition=tuple(opposition),
+                        script=(script[0], script[1]),
+                        remaining=tuple(block(action, opposition)[1]),
+                        sheet=check.sheet,
+                        effective=effective,
+                    )
+                )
             except Abandoned:
                 partial = request.model_copy(update={"after_roll": tuple(after_roll)})
                 raise Abandoned(partial, tuple(check.dice.rolls), tuple(check.effects)) from None
@@ -395,7 +410,9 @@ def resolve(
         check.step("kept", f"{sheet.name} kept {kept[0]} and {kept[1]}", kept)
     else:
         kept = best_pair(remaining, script, target)
-        check.step("kept", f"kept {kept[0]} and {kept[1]} (the best outcome, then the best mark, then the highest sum)", kept)
+        check.step(
+            "kept", f"kept {kept[0]} and {kept[1]} (the best outcome, then the best mark, then the highest sum)", kept
+        )
     outcome = judge(kept, target)
     mark = hit_the_mark(kept, script)
     check.step(
@@ -491,14 +508,17 @@ def best_pair(remaining: Sequence[int], script: Sequence[int], target: int) -> t
             -(pair[0] + pair[1]),
         )
 
-    pairs = {tuple(sorted(pair, reverse=True)) for pair in combinations(dice, 2)}
-    return min(pairs, key=lambda pair: (rank(pair), pair))  # type: ignore[return-value]
+    pairs = {(max(a, b), min(a, b)) for a, b in combinations(dice, 2)}
+    return min(pairs, key=lambda pair: (rank(pair), pair))
 
 
 # ----------------------------------------------------------------------- helpers
 
 
-def _slot(slots, kind, name: str, star: str, ability: str):  # type: ignore[no-untyped-def]
+_Slotted = TypeVar("_Slotted", Specialty, Scar)
+
+
+def _slot(slots: Collection[Specialty | Scar], kind: type[_Slotted], name: str, star: str, ability: str) -> _Slotted:
     wanted = " ".join(name.split()).casefold()
     for slot in slots:
         if isinstance(slot, kind) and " ".join(slot.name.split()).casefold() == wanted:
@@ -523,7 +543,10 @@ def _spend_props(check: _Check, prop: PropSpend, count: int) -> None:
             f"and wants to spend {count}"
         )
     check.emit(PropsSpent(star=check.name, type=prop.type, quality=prop.quality, count=count))
-    check.step("spent", f"spent {count} {prop.quality.value} {prop.type.value} Prop{'s' if count > 1 else ''}: +{count} Action Dice")
+    check.step(
+        "spent",
+        f"spent {count} {prop.quality.value} {prop.type.value} Prop{'s' if count > 1 else ''}: +{count} Action Dice",
+    )
     pool = QUALITY_REGAIN.get(prop.quality)
     if pool is not None:
         each = 2 if check.has_mastery(Mastery.PROP) else 1
@@ -540,15 +563,24 @@ def _trade(check: _Check, trade: Trade, original: Difficulty) -> Difficulty:
     path = request.acclaim_path if trade_advances(check.sheet, trade.kind, trade.name, original) else None
     traded = trade_rule(check.sheet, trade.kind, trade.name, original, INTENT[trade.kind], acclaim_path=path)
     after = next(r for r in getattr(traded.sheet, f"{trade.kind}s") if r.with_ == traded.with_)
-    check.emit(RelationshipMarked(star=check.name, relationship=trade.kind, after=after, acclaim_path=traded.acclaim_path))
+    check.emit(
+        RelationshipMarked(star=check.name, relationship=trade.kind, after=after, acclaim_path=traded.acclaim_path)
+    )
     what = f"{trade.kind.title()} with {traded.with_}"
-    box = "a box in front of its track" if traded.front_box else f"its {original.letter} ({tier_name(trade.kind, original)}) ◇"
+    box = (
+        "a box in front of its track"
+        if traded.front_box
+        else f"its {original.letter} ({tier_name(trade.kind, original)}) ◇"
+    )
     check.step("spent", f"traded the {what}: exhausted {box}; rolled at {traded.effective.value}")
     if traded.advanced_to is not None:
         assert traded.acclaim_path is not None
-        check.step("rewarded", f"the {what} Advances to {traded.advanced_to.letter} "
-                               f"({tier_name(trade.kind, traded.advanced_to)}): 1 Acclaim on the Path of "
-                               f"{traded.acclaim_path.value.title()}")
+        check.step(
+            "rewarded",
+            f"the {what} Advances to {traded.advanced_to.letter} "
+            f"({tier_name(trade.kind, traded.advanced_to)}): 1 Acclaim on the Path of "
+            f"{traded.acclaim_path.value.title()}",
+        )
     return traded.effective
 
 
@@ -569,7 +601,9 @@ def _use_hero_prop(
     milestone = prop.difficulty_milestone
     if milestone is not None and original.rank <= milestone.rank:
         effective = effective.step(-1)
-        check.step("spent", f"{prop.name} lowers the Difficulty to {effective.value} (within its {milestone.letter} milestone)")
+        check.step(
+            "spent", f"{prop.name} lowers the Difficulty to {effective.value} (within its {milestone.letter} milestone)"
+        )
     return effective
 
 
@@ -585,15 +619,31 @@ def _power_alone(check: _Check, original: Difficulty, effective: Difficulty, act
         )
     check.step("judged", f"{prop.name}'s Power succeeds on its own: an automatic Success at {original.value}")
     return Resolution(
-        request=check.request, star=check.name, action_pool=tuple(action_pool), opposition_pool=(),
-        rolls=(), steps=tuple(check.steps), action=(), opposition=(), script=(0, 0), blocked=(),
-        remaining=(), kept=(0, 0), original_difficulty=original, effective_difficulty=effective,
-        progress_difficulty=original, outcome=Outcome.SUCCESS, mark=Mark.NOT_ROLLED,
-        consequences_due=0, effects=tuple(check.effects),
+        request=check.request,
+        star=check.name,
+        action_pool=tuple(action_pool),
+        opposition_pool=(),
+        rolls=(),
+        steps=tuple(check.steps),
+        action=(),
+        opposition=(),
+        script=(0, 0),
+        blocked=(),
+        remaining=(),
+        kept=(0, 0),
+        original_difficulty=original,
+        effective_difficulty=effective,
+        progress_difficulty=original,
+        outcome=Outcome.SUCCESS,
+        mark=Mark.NOT_ROLLED,
+        consequences_due=0,
+        effects=tuple(check.effects),
     )
 
 
-def _after_roll(check: _Check, spend: AfterRoll, action: list[int], opposition: list[int]) -> tuple[list[int], list[int]]:
+def _after_roll(
+    check: _Check, spend: AfterRoll, action: list[int], opposition: list[int]
+) -> tuple[list[int], list[int]]:
     name = check.name
     if spend.kind == "grit":
         check.spend("grit", 1, "one more Action Die, after the roll")
@@ -669,7 +719,7 @@ def _check_keep(keep: tuple[int, int], remaining: Sequence[int]) -> tuple[int, i
     return keep
 
 
-def _rewards(check: _Check, ability, outcome: Outcome, mark: Mark) -> None:  # type: ignore[no-untyped-def]
+def _rewards(check: _Check, ability: Ability, outcome: Outcome, mark: Mark) -> None:
     request = check.request
     if mark is not Mark.BAD_TAKE:
         check.regain("retake", 1, "Hit the Mark")
@@ -690,7 +740,11 @@ def _rewards(check: _Check, ability, outcome: Outcome, mark: Mark) -> None:  # t
         taken = 2 if mark is Mark.PERFECT_TAKE else 1
         anomalies = check.dice.roll("anomaly", taken, 100)
         room = check.sheet.limit.max - check.sheet.limit.marked
-        check.emit(LimitMarked(star=check.name, marked=min(taken, room), overflow=max(0, taken - room), anomalies=tuple(anomalies)))
+        check.emit(
+            LimitMarked(
+                star=check.name, marked=min(taken, room), overflow=max(0, taken - room), anomalies=tuple(anomalies)
+            )
+        )
         check.step("rewarded", f"Channel: marked {taken} Limit ⦸; Anomaly roll {_faces(anomalies)}", anomalies)
     current = check.sheet.ability(request.ability)
     if outcome is Outcome.HIGHLIGHT and current.conditions > 0:

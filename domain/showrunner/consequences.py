@@ -33,11 +33,10 @@ Readings (docs/rules.md, "Consequences"):
 from __future__ import annotations
 
 from collections.abc import Callable
-from enum import Enum
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .state import ShowrunnerState
 from ..dice import DiceSource, Roll, Source
 from ..errors import RuleViolation, UnknownName
 from ..inputs import Input, Many
@@ -57,12 +56,13 @@ from .effects import (
 from .influence import Spent
 from .ladder import Difficulty, Quality
 from .sheet import AbilityName, Mastery, PropType
+from .state import ShowrunnerState
 
 ENGINE = "showrunner-consequence/1"
 """Named in every recorded Consequence; a rules change that alters outcomes gets a new version."""
 
 
-class ConsequenceKind(str, Enum):
+class ConsequenceKind(StrEnum):
     """The Consequences of Section 14.3 that change the Star's own sheet."""
 
     GRIT_LOSS = "grit-loss"
@@ -83,7 +83,13 @@ class ConsequenceKind(str, Enum):
 
     @property
     def unit(self) -> str:
-        return {"grit-loss": "Grit", "conditions": "Conditions", "wear": "Wear", "depletion": "Props", "limit": "Limit"}[self.value]
+        return {
+            "grit-loss": "Grit",
+            "conditions": "Conditions",
+            "wear": "Wear",
+            "depletion": "Props",
+            "limit": "Limit",
+        }[self.value]
 
     @classmethod
     def _missing_(cls, value: object) -> ConsequenceKind | None:
@@ -201,7 +207,7 @@ class ConsequenceResolution(BaseModel):
     def written_off(self) -> bool:
         return any(isinstance(e, WrittenOff) for e in self.effects)
 
-    def judged(self) -> tuple:
+    def judged(self) -> tuple[object, ...]:
         """What an audit compares: every decision."""
         return (self.consequences, self.size, self.effects)
 
@@ -211,7 +217,9 @@ class ConsequenceResolution(BaseModel):
         times = f" ×{self.consequences}" if self.consequences > 1 else ""
         parts = [_short(e) for e in self.effects]
         what = ", ".join(p for p in parts if p) or "nothing lost"
-        return f"{self.star} suffered {r.kind.label}{times} at {r.difficulty.value} ({self.total} {r.kind.unit}): {what}"
+        return (
+            f"{self.star} suffered {r.kind.label}{times} at {r.difficulty.value} ({self.total} {r.kind.unit}): {what}"
+        )
 
 
 def consequence_size(difficulty: Difficulty) -> tuple[int, int]:
@@ -269,7 +277,11 @@ def decide(state: ShowrunnerState, request: ConsequenceRequest, dice: DiceSource
     label = request.kind.label
     if consequences > 1:
         why = f"{request.count} × " if request.count > 1 else ""
-        epic = "" if request.difficulty.target is not None else f" ({request.difficulty.value} is {consequences // request.count} EPIC Consequences)"
+        epic = (
+            ""
+            if request.difficulty.target is not None
+            else f" ({request.difficulty.value} is {consequences // request.count} EPIC Consequences)"
+        )
         work.step("sized", f"{why}{label} at {request.difficulty.value}{epic}: {consequences} Consequences of {size}")
     else:
         work.step("sized", f"{label} at {request.difficulty.value}: {size} {request.kind.unit}")
@@ -337,8 +349,7 @@ def _grit_loss(work: _Working, amount: int, prefix: str) -> None:
         # Written Off cannot be undone, and the book writes off only a Character who cannot
         # cover the loss "including by Pushing Your Limits where available".
         would = (
-            f"exhausts {_n(remaining, 'Grit icon')}" if grit_icons_cover
-            else "exhausts 1 Plot Armor icon, permanently"
+            f"exhausts {_n(remaining, 'Grit icon')}" if grit_icons_cover else "exhausts 1 Plot Armor icon, permanently"
         )
         raise RuleViolation(
             f"{name} has {grit.current} Grit and 0 Plot Armor against {amount} Grit Loss: only Pushing "
@@ -360,7 +371,10 @@ def _grit_loss(work: _Working, amount: int, prefix: str) -> None:
     if plot.current > 0:
         _need_scar_ability(work)
         work.emit(Spent(star=name, pool="plot_armor", amount=1, from_pool=1, exhausted=0))
-        work.step("spent", f"{prefix}spent 1 Plot Armor ({plot.current} → {plot.current - 1}): it absorbs the remaining {remaining}")
+        work.step(
+            "spent",
+            f"{prefix}spent 1 Plot Armor ({plot.current} → {plot.current - 1}): it absorbs the remaining {remaining}",
+        )
     elif plot.max > 0:  # push is set, or the refusal above was raised
         _need_scar_ability(work)
         work.emit(Spent(star=name, pool="plot_armor", amount=1, from_pool=0, exhausted=1))
@@ -372,7 +386,9 @@ def _grit_loss(work: _Working, amount: int, prefix: str) -> None:
     else:
         work.emit(WrittenOff(star=name))
         left = f" ({_n(grit.max, 'Grit icon')} left, too few)" if grit.max else ""
-        work.step("written_off", f"{prefix}WRITTEN OFF: no Grit or Plot Armor can cover the remaining {remaining}{left}")
+        work.step(
+            "written_off", f"{prefix}WRITTEN OFF: no Grit or Plot Armor can cover the remaining {remaining}{left}"
+        )
         return
     if work.has(Mastery.PLOT_ARMOR):
         work.step("scar", f"{prefix}Plot Armor Mastery: no Scar")
@@ -396,7 +412,9 @@ def _need_scar_ability(work: _Working) -> None:
 def _conditions(work: _Working, ability_name: AbilityName, total: int) -> None:
     before = work.sheet.ability(ability_name).conditions
     work.emit(AbilityMarked(star=work.name, ability=ability_name, conditions=total))
-    work.step("marked", f"marked {_n(total, 'Condition')} in {ability_name.value.title()} ({before} → {before + total})")
+    work.step(
+        "marked", f"marked {_n(total, 'Condition')} in {ability_name.value.title()} ({before} → {before + total})"
+    )
 
 
 def _wear(work: _Working, name: str, total: int) -> None:
@@ -424,7 +442,11 @@ def _wear(work: _Working, name: str, total: int) -> None:
 def _depletion(work: _Working, choice: PropChoice, total: int) -> None:
     order = list(Quality)
     held = sorted(
-        (p for p in work.sheet.props if p.type is choice.type and (choice.quality is None or p.quality is choice.quality)),
+        (
+            p
+            for p in work.sheet.props
+            if p.type is choice.type and (choice.quality is None or p.quality is choice.quality)
+        ),
         key=lambda p: order.index(p.quality),
     )
     left = total
@@ -438,7 +460,10 @@ def _depletion(work: _Working, choice: PropChoice, total: int) -> None:
     if left == total:
         work.step("lost", f"{work.name} holds no {choice.label()} Props: nothing to lose")
     elif left:
-        work.step("lost", f"{work.name} held only {total - left} {choice.label()}: all of them are lost, {left} short of {total}")
+        work.step(
+            "lost",
+            f"{work.name} held only {total - left} {choice.label()}: all of them are lost, {left} short of {total}",
+        )
 
 
 def _limit(work: _Working, total: int) -> None:

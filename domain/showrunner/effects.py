@@ -11,12 +11,12 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .state import ShowrunnerState
+from ..campaign import name_key
 from ..dice import DiceSource, RecordingDice
 from .influence import Regained, Spent
 from .ladder import Quality
-from ..campaign import name_key
 from .sheet import AbilityName, CareerPath, PropType, Relationship, Scar, StarSheet
+from .state import ShowrunnerState
 
 
 class _Effect(BaseModel):
@@ -39,7 +39,9 @@ class AbilityMarked(_Effect):
     def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         sheet = state.star(self.star)
         ability = sheet.ability(self.ability)
-        changed = ability.model_copy(update={"xp": ability.xp + self.xp, "conditions": ability.conditions + self.conditions})
+        changed = ability.model_copy(
+            update={"xp": ability.xp + self.xp, "conditions": ability.conditions + self.conditions}
+        )
         return _with_sheet(state, sheet.model_copy(update={"abilities": {**sheet.abilities, self.ability: changed}}))
 
 
@@ -166,8 +168,17 @@ class RelationshipMarked(_Effect):
 
 
 Effect = Annotated[
-    Spent | Regained | AbilityMarked | LimitMarked | AcclaimMarked | WearMarked | PropsSpent
-    | ScarMarked | StudioNotesChanged | WrittenOff | RelationshipMarked,
+    Spent
+    | Regained
+    | AbilityMarked
+    | LimitMarked
+    | AcclaimMarked
+    | WearMarked
+    | PropsSpent
+    | ScarMarked
+    | StudioNotesChanged
+    | WrittenOff
+    | RelationshipMarked,
     Field(discriminator="kind"),
 ]
 

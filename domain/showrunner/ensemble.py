@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..campaign import name_key
 from ..errors import RuleViolation, UnknownName
-from .backpack import count_of, slot_room, stow, take, _added, _removed
+from .backpack import _added, _removed, count_of, slot_room, stow, take
 from .influence import LABELS, PoolName
 from .ladder import Quality
 from .sheet import CareerPath, Holding, PropType
@@ -99,8 +99,13 @@ def _names(state: ShowrunnerState, names: Sequence[str], what: str) -> tuple[str
 
 
 def spend_from_ensemble(
-    state: ShowrunnerState, star: str, pool: PoolName, amount: int, *,
-    present_with: Sequence[str], consent: Sequence[str],
+    state: ShowrunnerState,
+    star: str,
+    pool: PoolName,
+    amount: int,
+    *,
+    present_with: Sequence[str],
+    consent: Sequence[str],
 ) -> EnsembleSpent:
     """10.3A.1: a Star spends shared Influence when with at least half of the other Cast
     members and with at least half the Cast agreeing. Both lists are recorded; a spend with
@@ -135,8 +140,14 @@ def spend_from_ensemble(
     if amount > have:
         raise RuleViolation(f"the Ensemble Pool holds {have} {LABELS[pool]} and cannot pay {amount}")
     ensemble = state.ensemble.model_copy(update={pool: have - amount})
-    return EnsembleSpent(star=sheet.name, pool=pool, amount=amount, present_with=present, consent=agreed,
-                         state=state.model_copy(update={"ensemble": ensemble}))
+    return EnsembleSpent(
+        star=sheet.name,
+        pool=pool,
+        amount=amount,
+        present_with=present,
+        consent=agreed,
+        state=state.model_copy(update={"ensemble": ensemble}),
+    )
 
 
 # ------------------------------------------------------------------ the Ensemble Backpack
@@ -159,7 +170,9 @@ def add_to_ensemble_backpack(
             f"({ensemble_backpack_slots(state.ensemble)} slots of {ENSEMBLE_PROP_LIMIT} per Quality)"
         )
     sheet = take(state.star(star), prop_type, quality, count)
-    ensemble = state.ensemble.model_copy(update={"backpack": tuple(_added(state.ensemble.backpack, prop_type, quality, count))})
+    ensemble = state.ensemble.model_copy(
+        update={"backpack": tuple(_added(state.ensemble.backpack, prop_type, quality, count))}
+    )
     return state.with_star(sheet).model_copy(update={"ensemble": ensemble})
 
 
@@ -168,13 +181,17 @@ def take_from_ensemble_backpack(
 ) -> ShowrunnerState:
     """10.3B: Props come out of the Ensemble Backpack (swapped or spent) only during a Montage."""
     if not during_montage:
-        raise RuleViolation("the Ensemble Backpack is opened only during a Montage Sequence; Props may be added any time")
+        raise RuleViolation(
+            "the Ensemble Backpack is opened only during a Montage Sequence; Props may be added any time"
+        )
     ensemble = spend_from_ensemble_backpack(state.ensemble, prop_type, quality, count)
     sheet, _ = stow(state.star(star), prop_type, quality, count)
     return state.with_star(sheet).model_copy(update={"ensemble": ensemble})
 
 
-def spend_from_ensemble_backpack(ensemble: EnsemblePool, prop_type: PropType, quality: Quality, count: int) -> EnsemblePool:
+def spend_from_ensemble_backpack(
+    ensemble: EnsemblePool, prop_type: PropType, quality: Quality, count: int
+) -> EnsemblePool:
     have = count_of(ensemble.backpack, prop_type, quality)
     if count > have:
         raise RuleViolation(f"the Ensemble Backpack holds {have} {quality.value} {prop_type.value}, not {count}")

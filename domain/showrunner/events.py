@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..dice import ReplayDice, Roll
 from ..errors import DomainError
-from ..events import CampaignFact, RolledFact
+from ..events import CampaignFact, RecapLine, RolledFact
 from ..text import Line
 from .check import Abandoned, CheckRequest, Resolution, View, apply_resolution, resolve
 from .consequences import ConsequenceResolution, apply_consequence
@@ -17,10 +17,10 @@ from .sheet import StarSheet
 from .state import ShowrunnerState
 
 
-class StarJoined(CampaignFact, topic="showrunner/StarJoined"):
+class StarJoined(CampaignFact[ShowrunnerState], topic="showrunner/StarJoined"):
     sheet: StarSheet
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return state.with_star(self.sheet)
 
     def summary(self) -> str:
@@ -29,17 +29,15 @@ class StarJoined(CampaignFact, topic="showrunner/StarJoined"):
     def stars(self) -> tuple[str, ...]:
         return (self.sheet.name,)
 
-    def recap(self):
-        from ..events import RecapLine
-
+    def recap(self) -> RecapLine | None:
         return RecapLine(weight=10, text=f"{self.sheet.name} joined the cast.", kind="cast")
 
 
-class InfluenceSpent(CampaignFact, topic="showrunner/InfluenceSpent"):
+class InfluenceSpent(CampaignFact[ShowrunnerState], topic="showrunner/InfluenceSpent"):
     spent: Spent
     reason: Line = ""
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return apply_spend(state, self.spent)
 
     def summary(self) -> str:
@@ -51,10 +49,8 @@ class InfluenceSpent(CampaignFact, topic="showrunner/InfluenceSpent"):
     def stars(self) -> tuple[str, ...]:
         return (self.spent.star,)
 
-    def recap(self):
+    def recap(self) -> RecapLine | None:
         """Big spends (Plot Armor, Spotlight, Pushing Their Limits) are notable; a spend with a reason is routine."""
-        from ..events import RecapLine
-
         s = self.spent
         why = f" ({self.reason})" if self.reason else ""
         pushed = ", pushing their limits" if s.exhausted else ""
@@ -64,11 +60,11 @@ class InfluenceSpent(CampaignFact, topic="showrunner/InfluenceSpent"):
         return RecapLine(weight=10, text=text, kind="spend") if self.reason else None
 
 
-class InfluenceRegained(CampaignFact, topic="showrunner/InfluenceRegained"):
+class InfluenceRegained(CampaignFact[ShowrunnerState], topic="showrunner/InfluenceRegained"):
     regained: Regained
     reason: Line = ""
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return apply_regain(state, self.regained)
 
     def summary(self) -> str:
@@ -81,9 +77,7 @@ class InfluenceRegained(CampaignFact, topic="showrunner/InfluenceRegained"):
     def stars(self) -> tuple[str, ...]:
         return (self.regained.star,)
 
-    def recap(self):
-        from ..events import RecapLine
-
+    def recap(self) -> RecapLine | None:
         if not self.reason:
             return None
         r = self.regained
@@ -105,12 +99,12 @@ def dice_colour(purpose: str) -> str:
     return _COLOUR_OF.get(purpose, "other")
 
 
-class CheckRolled(RolledFact, topic="showrunner/CheckRolled"):
+class CheckRolled(RolledFact[ShowrunnerState], topic="showrunner/CheckRolled"):
     """An Ability Check with everything needed to re-judge it: inputs, every die, every effect."""
 
     resolution: Resolution
 
-    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         return apply_resolution(state, self.resolution)
 
     def summary(self) -> str:
@@ -124,27 +118,37 @@ class CheckRolled(RolledFact, topic="showrunner/CheckRolled"):
     def stars(self) -> tuple[str, ...]:
         return (self.resolution.star,)
 
-    def recap(self):
+    def recap(self) -> RecapLine | None:
         """Highlights, Disasters and Perfect Takes are decisive; a Failure or a big spend notable."""
-        from ..events import RecapLine
-
         r = self.resolution
         req = r.request
         check = f"{r.original_difficulty.value} {req.ability.value.title()} check"
-        spends = [name for name, used in (
-            ("Plot Armor", req.plot_armor),
-            ("Spotlight", req.spotlight_steps > 0 or any(a.kind == "spotlight" for a in req.after_roll)),
-        ) if used]
+        spends = [
+            name
+            for name, used in (
+                ("Plot Armor", req.plot_armor),
+                ("Spotlight", req.spotlight_steps > 0 or any(a.kind == "spotlight" for a in req.after_roll)),
+            )
+            if used
+        ]
         spending = f", spending {' and '.join(spends)}" if spends else ""
         perfect = r.mark.value == "perfect_take"
         outcome = r.outcome.value
         if outcome == "highlight":
             take = " with a Perfect Take" if perfect else ""
-            return RecapLine(weight=100, text=f"{r.star} pulled off a Highlight{take} on a {check}{spending}.", kind="highlight")
+            return RecapLine(
+                weight=100, text=f"{r.star} pulled off a Highlight{take} on a {check}{spending}.", kind="highlight"
+            )
         if outcome == "disaster":
-            return RecapLine(weight=100, text=f"Disaster: {r.star}'s {check} went badly wrong{spending}.", kind="disaster")
+            return RecapLine(
+                weight=100, text=f"Disaster: {r.star}'s {check} went badly wrong{spending}.", kind="disaster"
+            )
         if perfect:
-            return RecapLine(weight=100, text=f"{r.star} nailed a Perfect Take: {r.outcome.label} on a {check}{spending}.", kind="perfect-take")
+            return RecapLine(
+                weight=100,
+                text=f"{r.star} nailed a Perfect Take: {r.outcome.label} on a {check}{spending}.",
+                kind="perfect-take",
+            )
         if outcome == "failure":
             return RecapLine(weight=50, text=f"{r.star} failed a {check}{spending}.", kind="failure")
         verb = "succeeded at" if outcome == "success" else "partly succeeded at"
@@ -159,7 +163,7 @@ class CheckRolled(RolledFact, topic="showrunner/CheckRolled"):
     def explain(self) -> list[str]:
         return [step.text for step in self.resolution.steps]
 
-    def rejudge(self, before: ShowrunnerState) -> str | None:  # type: ignore[override]
+    def rejudge(self, before: ShowrunnerState) -> str | None:
         return self.rejudged(before)[1]
 
     def rejudged(self, before: ShowrunnerState) -> tuple[Resolution | None, str | None]:
@@ -184,7 +188,7 @@ class _WalksAway:
         raise Abandoned()
 
 
-class CheckAbandoned(RolledFact, topic="showrunner/CheckAbandoned"):
+class CheckAbandoned(RolledFact[ShowrunnerState], topic="showrunner/CheckAbandoned"):
     """A Star saw the dice and walked away: the roll is spent, and the table can see it."""
 
     request: CheckRequest
@@ -192,7 +196,7 @@ class CheckAbandoned(RolledFact, topic="showrunner/CheckAbandoned"):
     effects: tuple[Effect, ...] = ()
     """What was spent before walking away stays spent."""
 
-    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         state = apply_effects(state, self.effects)
         return state.model_copy(update={"dice_rolls": state.dice_rolls + 1})
 
@@ -202,11 +206,11 @@ class CheckAbandoned(RolledFact, topic="showrunner/CheckAbandoned"):
     def stars(self) -> tuple[str, ...]:
         return (self.request.star,)
 
-    def recap(self):
-        from ..events import RecapLine
-
+    def recap(self) -> RecapLine | None:
         what = f"{self.request.difficulty.value} {self.request.ability.value.title()} check"
-        return RecapLine(weight=10, text=f"{self.request.star} walked away from a {what} after seeing the dice.", kind="abandoned")
+        return RecapLine(
+            weight=10, text=f"{self.request.star} walked away from a {what} after seeing the dice.", kind="abandoned"
+        )
 
     def recorded_rolls(self) -> tuple[Roll, ...]:
         return self.rolls
@@ -214,7 +218,7 @@ class CheckAbandoned(RolledFact, topic="showrunner/CheckAbandoned"):
     def dice_colour(self, purpose: str) -> str:
         return dice_colour(purpose)
 
-    def rejudge(self, before: ShowrunnerState) -> str | None:  # type: ignore[override]
+    def rejudge(self, before: ShowrunnerState) -> str | None:
         """Re-run the request up to the choice: the engine must ask for exactly the recorded rolls."""
         replay = ReplayDice(self.rolls)
         try:
@@ -223,14 +227,16 @@ class CheckAbandoned(RolledFact, topic="showrunner/CheckAbandoned"):
             if replay.left_over:
                 return f"the record holds {replay.left_over} roll(s) the engine did not ask for"
             if walked.effects != self.effects:
-                return f"the effects differ: recorded {len(self.effects)} effects, re-judged {len(walked.effects)} effects"
+                return (
+                    f"the effects differ: recorded {len(self.effects)} effects, re-judged {len(walked.effects)} effects"
+                )
             return None
         except DomainError as e:
             return f"the current engine refuses the recorded check: {e}"
         return "the recorded request resolves without a choice, so it cannot have been abandoned"
 
 
-class ConsequenceSuffered(CampaignFact, topic="showrunner/ConsequenceSuffered"):
+class ConsequenceSuffered(CampaignFact[ShowrunnerState], topic="showrunner/ConsequenceSuffered"):
     """A Consequence on a Star's sheet (14.3): the request, every step, the dice and the effects."""
 
     resolution: ConsequenceResolution
@@ -239,7 +245,7 @@ class ConsequenceSuffered(CampaignFact, topic="showrunner/ConsequenceSuffered"):
     dice_commitment: str | None = None
     """For ledger dice: the commitment of the seed they were derived from."""
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return apply_consequence(state, self.resolution)
 
     def summary(self) -> str:
@@ -251,10 +257,8 @@ class ConsequenceSuffered(CampaignFact, topic="showrunner/ConsequenceSuffered"):
     def stars(self) -> tuple[str, ...]:
         return (self.resolution.star,)
 
-    def recap(self):
+    def recap(self) -> RecapLine | None:
         """Being written off the Show is decisive; a Scar notable; any other Consequence routine."""
-        from ..events import RecapLine
-
         r = self.resolution
         if r.written_off:
             return RecapLine(weight=100, text=f"{r.star} was written off the Show.", kind="written-off")
@@ -265,9 +269,19 @@ class ConsequenceSuffered(CampaignFact, topic="showrunner/ConsequenceSuffered"):
 
 
 def _first_difference(recorded: Resolution, rejudged: Resolution) -> str:
-    names = ("action dice", "opposition dice", "script dice", "blocked dice", "remaining dice", "kept pair",
-             "effective Difficulty", "outcome", "mark", "effects")
-    for name, was, now in zip(names, recorded.judged(), rejudged.judged()):
+    names = (
+        "action dice",
+        "opposition dice",
+        "script dice",
+        "blocked dice",
+        "remaining dice",
+        "kept pair",
+        "effective Difficulty",
+        "outcome",
+        "mark",
+        "effects",
+    )
+    for name, was, now in zip(names, recorded.judged(), rejudged.judged(), strict=True):
         if was != now:
             verb = "differ" if name.endswith(("dice", "effects")) else "differs"
             return f"the {name} {verb}: recorded {_show(was)}, re-judged {_show(now)}"

@@ -10,13 +10,19 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .state import ShowrunnerState
 from ..errors import RuleViolation
 from .sheet import Pool
+from .state import ShowrunnerState
 
 PoolName = Literal["grit", "retake", "spotlight", "plot_armor", "preparation"]
 POOLS: tuple[PoolName, ...] = ("grit", "retake", "spotlight", "plot_armor", "preparation")
-LABELS = {"grit": "Grit", "retake": "Retake", "spotlight": "Spotlight", "plot_armor": "Plot Armor", "preparation": "Preparation"}
+LABELS: dict[PoolName, str] = {
+    "grit": "Grit",
+    "retake": "Retake",
+    "spotlight": "Spotlight",
+    "plot_armor": "Plot Armor",
+    "preparation": "Preparation",
+}
 
 
 class Spent(BaseModel):
@@ -80,7 +86,9 @@ def decide_regain(state: ShowrunnerState, star: str, pool: PoolName, amount: int
     ensemble = state.ensemble
     room = getattr(ensemble, f"{pool}_max") - getattr(ensemble, pool)
     to_ensemble = min(excess, room)
-    return Regained(star=sheet.name, pool=pool, amount=amount, kept=kept, to_ensemble=to_ensemble, lost=excess - to_ensemble)
+    return Regained(
+        star=sheet.name, pool=pool, amount=amount, kept=kept, to_ensemble=to_ensemble, lost=excess - to_ensemble
+    )
 
 
 def apply_spend(state: ShowrunnerState, spent: Spent) -> ShowrunnerState:
@@ -93,18 +101,26 @@ def apply_spend(state: ShowrunnerState, spent: Spent) -> ShowrunnerState:
             "exhausted": pool.exhausted + spent.exhausted,
         }
     )
-    return state.with_star(sheet.model_copy(update={"influence": sheet.influence.model_copy(update={spent.pool: new_pool})}))
+    return state.with_star(
+        sheet.model_copy(update={"influence": sheet.influence.model_copy(update={spent.pool: new_pool})})
+    )
 
 
 def apply_regain(state: ShowrunnerState, regained: Regained) -> ShowrunnerState:
     sheet = state.star(regained.star)
     pool: Pool = getattr(sheet.influence, regained.pool)
     new_pool = pool.model_copy(update={"current": pool.current + regained.kept})
-    state = state.with_star(sheet.model_copy(update={"influence": sheet.influence.model_copy(update={regained.pool: new_pool})}))
+    state = state.with_star(
+        sheet.model_copy(update={"influence": sheet.influence.model_copy(update={regained.pool: new_pool})})
+    )
     if regained.to_ensemble:
         ensemble = state.ensemble
         state = state.model_copy(
-            update={"ensemble": ensemble.model_copy(update={regained.pool: getattr(ensemble, regained.pool) + regained.to_ensemble})}
+            update={
+                "ensemble": ensemble.model_copy(
+                    update={regained.pool: getattr(ensemble, regained.pool) + regained.to_ensemble}
+                )
+            }
         )
     return state
 
@@ -112,4 +128,3 @@ def apply_regain(state: ShowrunnerState, regained: Regained) -> ShowrunnerState:
 def _check_amount(amount: int) -> None:
     if amount < 1:
         raise RuleViolation(f"the amount must be at least 1 (got {amount})")
-

@@ -2,28 +2,42 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from collections.abc import Iterable
+from enum import StrEnum
+from typing import Protocol, TypeVar
 
 # Target a Result Die must meet (RULES-NOTES): above EPIC a single check cannot be rolled.
 _TARGETS = {"EASY": 2, "NORMAL": 3, "HARD": 4, "FORMIDABLE": 5, "EPIC": 6}
 
 
-def _by_name_or_letter(cls: type[Enum], value: object) -> Enum | None:
+class _Lettered(Protocol):
+    """A member of a ladder the book names by letter as well as by name."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def letter(self) -> str: ...
+
+
+_Rung = TypeVar("_Rung", bound=_Lettered)
+
+
+def _by_name_or_letter(members: Iterable[_Rung], value: object) -> _Rung | None:
     """Case-insensitive lookup by name, then by the book's tier letter."""
     if not isinstance(value, str):
         return None
     text = value.strip().upper()
-    for member in cls:
+    for member in members:
         if member.name == text:
             return member
-    for member in cls:
+    for member in members:
         # EASY's "-" is a blank on the sheet, not a letter to parse.
         if text.isalpha() and member.letter == text:
             return member
     return None
 
 
-class Difficulty(str, Enum):
+class Difficulty(StrEnum):
     """Low to high; also the Power Levels of Actors and the Tiers of Relationships."""
 
     EASY = "EASY"
@@ -62,7 +76,7 @@ class Difficulty(str, Enum):
 _LADDER = tuple(Difficulty)
 
 
-class Quality(str, Enum):
+class Quality(StrEnum):
     """The four Qualities a Prop can have (Chapter 8.1)."""
 
     NORMAL = "NORMAL"

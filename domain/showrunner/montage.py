@@ -10,7 +10,7 @@ Disaster ends the Sequence with nothing, and the Cast may try again later in the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from enum import Enum
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -23,12 +23,13 @@ from .backpack import (
     CONSUMABLES,
     EQUIPMENT,
     Placement,
+    held,
+    hero_prop_slots,
     quality_rank,
     quality_step,
     regain_influence,
     stow,
     take,
-    held,
 )
 from .career import PATH_AWARD, mark_acclaim, path_cost
 from .check import CheckRequest, Outcome
@@ -36,8 +37,7 @@ from .ensemble import add_holding, refresh, spend_from_ensemble_backpack
 from .influence import LABELS, PoolName
 from .ladder import Difficulty, Quality
 from .progression import clear_conditions, clear_limit, clear_wear, gain_ability_xp, gain_hero_prop_xp, hero_prop_tier
-from .sheet import MILESTONE_ORDER, AbilityName, Holding, HeroProp, LineText, Mastery, PropType, StarSheet, Text
-from .backpack import hero_prop_slots
+from .sheet import MILESTONE_ORDER, AbilityName, HeroProp, Holding, LineText, Mastery, PropType, StarSheet, Text
 from .state import ShowrunnerState
 
 ENSEMBLE = "ensemble"
@@ -45,7 +45,7 @@ ENSEMBLE = "ensemble"
 (the Ensemble Backpack, opened during Montages, 10.3B)."""
 
 
-class MontageAction(str, Enum):
+class MontageAction(StrEnum):
     """The Montage Actions of Section 9.2, in the book's order."""
 
     PRACTICE = "practice"
@@ -86,26 +86,84 @@ class ActionRule(BaseModel):
 
 A = AbilityName
 ACTIONS: dict[MontageAction, ActionRule] = {
-    MontageAction.PRACTICE: ActionRule(ability=None, difficulty=Difficulty.NORMAL, required=None, benefit="restore 1d6 Retakes", pool="retake"),
-    MontageAction.REST: ActionRule(ability=A.ENDURE, difficulty=Difficulty.HARD, required=PropType.RATIONS, benefit="restore 1d6 Grit", pool="grit"),
-    MontageAction.INSPIRE: ActionRule(ability=A.IMPRESS, difficulty=Difficulty.FORMIDABLE, required=PropType.CLOTHING, benefit="restore 1d6 Spotlight", pool="spotlight"),
-    MontageAction.MOTIVATE: ActionRule(ability=A.ENDURE, difficulty=Difficulty.EPIC, required=PropType.ARMOR, benefit="restore 1d6 Plot Armor", pool="plot_armor"),
-    MontageAction.MEDITATE: ActionRule(ability=A.CHANNEL, difficulty=Difficulty.HARD, required=PropType.REAGENTS, benefit="clear 1d6 Limit"),
-    MontageAction.PLAN: ActionRule(ability=A.THINK, difficulty=Difficulty.HARD, required=PropType.MEDIA, benefit="restore 1d6 Preparation", pool="preparation"),
-    MontageAction.HEAL: ActionRule(ability=A.WORK, difficulty=Difficulty.FORMIDABLE, required=PropType.MEDICINE, benefit="clear 1d6 Conditions"),
-    MontageAction.DESIGN: ActionRule(ability=A.WORK, difficulty=Difficulty.FORMIDABLE, required=PropType.MATERIALS, benefit="a new Hero Prop, 1d6 XP per additional Prop"),
-    MontageAction.REPAIR: ActionRule(ability=A.WORK, difficulty=None, required=PropType.MATERIALS, benefit="clear 1d6 Wear on a Hero Prop"),
-    MontageAction.IMPROVE: ActionRule(ability=A.WORK, difficulty=None, required=PropType.MATERIALS, benefit="1d6 Hero Prop XP"),
-    MontageAction.RECYCLE: ActionRule(ability=A.WORK, difficulty=Difficulty.NORMAL, required=PropType.JUNK, benefit="convert 1d6 Junk to Goods"),
-    MontageAction.REFINE: ActionRule(ability=A.WORK, difficulty=Difficulty.HARD, required=PropType.GOODS, benefit="convert 1d6 Goods to Materials"),
-    MontageAction.ASSEMBLE: ActionRule(ability=A.WORK, difficulty=Difficulty.NORMAL, required=PropType.GEAR, benefit="convert 1d6 Goods to Consumables"),
-    MontageAction.CRAFT: ActionRule(ability=A.WORK, difficulty=Difficulty.HARD, required=PropType.GEAR, benefit="convert 1d6 Materials to Equipment"),
-    MontageAction.UPGRADE: ActionRule(ability=A.WORK, difficulty=None, required=PropType.GEAR, benefit="raise 1d6 Props of one Type one Quality"),
-    MontageAction.SHOP: ActionRule(ability=A.TALK, difficulty=Difficulty.NORMAL, required=PropType.MONEY, benefit="convert Money to Props, or buy a Hero Prop or Holding"),
-    MontageAction.HIRE: ActionRule(ability=A.TALK, difficulty=Difficulty.HARD, required=PropType.MONEY, benefit="hire an Actor"),
-    MontageAction.SCAVENGE: ActionRule(ability=A.SENSE, difficulty=Difficulty.HARD, required=PropType.GEAR, benefit="gain 1d6 Goods"),
-    MontageAction.TRAIN: ActionRule(ability=A.THINK, difficulty=Difficulty.FORMIDABLE, required=PropType.MEDIA, benefit="1d6 Ability XP"),
-    MontageAction.EMPLOYMENT: ActionRule(ability=None, difficulty=Difficulty.NORMAL, required=PropType.RATIONS, benefit="gain 1d6 Money"),
+    MontageAction.PRACTICE: ActionRule(
+        ability=None, difficulty=Difficulty.NORMAL, required=None, benefit="restore 1d6 Retakes", pool="retake"
+    ),
+    MontageAction.REST: ActionRule(
+        ability=A.ENDURE, difficulty=Difficulty.HARD, required=PropType.RATIONS, benefit="restore 1d6 Grit", pool="grit"
+    ),
+    MontageAction.INSPIRE: ActionRule(
+        ability=A.IMPRESS,
+        difficulty=Difficulty.FORMIDABLE,
+        required=PropType.CLOTHING,
+        benefit="restore 1d6 Spotlight",
+        pool="spotlight",
+    ),
+    MontageAction.MOTIVATE: ActionRule(
+        ability=A.ENDURE,
+        difficulty=Difficulty.EPIC,
+        required=PropType.ARMOR,
+        benefit="restore 1d6 Plot Armor",
+        pool="plot_armor",
+    ),
+    MontageAction.MEDITATE: ActionRule(
+        ability=A.CHANNEL, difficulty=Difficulty.HARD, required=PropType.REAGENTS, benefit="clear 1d6 Limit"
+    ),
+    MontageAction.PLAN: ActionRule(
+        ability=A.THINK,
+        difficulty=Difficulty.HARD,
+        required=PropType.MEDIA,
+        benefit="restore 1d6 Preparation",
+        pool="preparation",
+    ),
+    MontageAction.HEAL: ActionRule(
+        ability=A.WORK, difficulty=Difficulty.FORMIDABLE, required=PropType.MEDICINE, benefit="clear 1d6 Conditions"
+    ),
+    MontageAction.DESIGN: ActionRule(
+        ability=A.WORK,
+        difficulty=Difficulty.FORMIDABLE,
+        required=PropType.MATERIALS,
+        benefit="a new Hero Prop, 1d6 XP per additional Prop",
+    ),
+    MontageAction.REPAIR: ActionRule(
+        ability=A.WORK, difficulty=None, required=PropType.MATERIALS, benefit="clear 1d6 Wear on a Hero Prop"
+    ),
+    MontageAction.IMPROVE: ActionRule(
+        ability=A.WORK, difficulty=None, required=PropType.MATERIALS, benefit="1d6 Hero Prop XP"
+    ),
+    MontageAction.RECYCLE: ActionRule(
+        ability=A.WORK, difficulty=Difficulty.NORMAL, required=PropType.JUNK, benefit="convert 1d6 Junk to Goods"
+    ),
+    MontageAction.REFINE: ActionRule(
+        ability=A.WORK, difficulty=Difficulty.HARD, required=PropType.GOODS, benefit="convert 1d6 Goods to Materials"
+    ),
+    MontageAction.ASSEMBLE: ActionRule(
+        ability=A.WORK, difficulty=Difficulty.NORMAL, required=PropType.GEAR, benefit="convert 1d6 Goods to Consumables"
+    ),
+    MontageAction.CRAFT: ActionRule(
+        ability=A.WORK, difficulty=Difficulty.HARD, required=PropType.GEAR, benefit="convert 1d6 Materials to Equipment"
+    ),
+    MontageAction.UPGRADE: ActionRule(
+        ability=A.WORK, difficulty=None, required=PropType.GEAR, benefit="raise 1d6 Props of one Type one Quality"
+    ),
+    MontageAction.SHOP: ActionRule(
+        ability=A.TALK,
+        difficulty=Difficulty.NORMAL,
+        required=PropType.MONEY,
+        benefit="convert Money to Props, or buy a Hero Prop or Holding",
+    ),
+    MontageAction.HIRE: ActionRule(
+        ability=A.TALK, difficulty=Difficulty.HARD, required=PropType.MONEY, benefit="hire an Actor"
+    ),
+    MontageAction.SCAVENGE: ActionRule(
+        ability=A.SENSE, difficulty=Difficulty.HARD, required=PropType.GEAR, benefit="gain 1d6 Goods"
+    ),
+    MontageAction.TRAIN: ActionRule(
+        ability=A.THINK, difficulty=Difficulty.FORMIDABLE, required=PropType.MEDIA, benefit="1d6 Ability XP"
+    ),
+    MontageAction.EMPLOYMENT: ActionRule(
+        ability=None, difficulty=Difficulty.NORMAL, required=PropType.RATIONS, benefit="gain 1d6 Money"
+    ),
 }
 TIERED = frozenset({MontageAction.REPAIR, MontageAction.IMPROVE, MontageAction.UPGRADE})
 """Actions whose Difficulty is the scene's Tier: the Hero Props' Tier, or the new Quality."""
@@ -218,7 +276,9 @@ def begin_montage(state: ShowrunnerState) -> MontageSequence:
     if not structure.episode_open:
         raise RuleViolation("a Montage Sequence happens during an Episode: start one first")
     if state.ensemble.montage_episode == structure.episode:
-        raise RuleViolation(f"the Cast already shot a Montage Sequence in Episode {structure.episode} (once per Episode)")
+        raise RuleViolation(
+            f"the Cast already shot a Montage Sequence in Episode {structure.episode} (once per Episode)"
+        )
     return MontageSequence(episode=structure.episode)
 
 
@@ -236,10 +296,11 @@ def scene_difficulty(action: MontageAction, tier: Quality | None) -> Difficulty:
         if action is MontageAction.UPGRADE and tier is Quality.NORMAL:
             raise RuleViolation("Upgrade raises Props to HARD, FORMIDABLE or EPIC: NORMAL is no new Quality")
         return Difficulty(tier.value)
+    difficulty = rule.difficulty
+    assert difficulty is not None  # only the tiered actions leave it to the scene
     if tier is not None:
-        raise RuleViolation(f"{action.value.title()} is always {rule.difficulty.value}: it takes no tier")  # type: ignore[union-attr]
-    assert rule.difficulty is not None
-    return rule.difficulty
+        raise RuleViolation(f"{action.value.title()} is always {difficulty.value}: it takes no tier")
+    return difficulty
 
 
 def _check_open(state: ShowrunnerState, sequence: MontageSequence, action: MontageAction) -> None:
@@ -248,12 +309,19 @@ def _check_open(state: ShowrunnerState, sequence: MontageSequence, action: Monta
     if state.structure.episode != sequence.episode or not state.structure.episode_open:
         raise RuleViolation(f"this Montage Sequence belongs to Episode {sequence.episode}, which is not running")
     if any(scene.action is action for scene in sequence.scenes):
-        raise RuleViolation(f"{action.value.title()} was already shot in this Montage Sequence: each Montage Scene is different")
+        raise RuleViolation(
+            f"{action.value.title()} was already shot in this Montage Sequence: each Montage Scene is different"
+        )
 
 
 def scene_request(
-    state: ShowrunnerState, sequence: MontageSequence, action: MontageAction, lead: str, *,
-    ability: AbilityName | None = None, tier: Quality | None = None,
+    state: ShowrunnerState,
+    sequence: MontageSequence,
+    action: MontageAction,
+    lead: str,
+    *,
+    ability: AbilityName | None = None,
+    tier: Quality | None = None,
 ) -> CheckRequest:
     """9.1 steps 1-3: the lead's Ability Check (a single check: no Action Sequences)."""
     _check_open(state, sequence, action)
@@ -267,11 +335,18 @@ def scene_request(
         used = ability
     else:
         if ability is not None and ability is not rule.ability:
-            raise RuleViolation(f"{action.value.title()} is a {rule.ability.value.title()} check, not {ability.value.title()}")
+            raise RuleViolation(
+                f"{action.value.title()} is a {rule.ability.value.title()} check, not {ability.value.title()}"
+            )
         used = rule.ability
     opposition = montage_opposition(sequence)
-    return CheckRequest(star=sheet.name, ability=used, difficulty=scene_difficulty(action, tier),
-                        opposition=opposition, opposition_source=f"Montage scene {opposition}")
+    return CheckRequest(
+        star=sheet.name,
+        ability=used,
+        difficulty=scene_difficulty(action, tier),
+        opposition=opposition,
+        opposition_source=f"Montage scene {opposition}",
+    )
 
 
 class ScenePaid(_Record):
@@ -281,8 +356,15 @@ class ScenePaid(_Record):
 
 
 def shoot_scene(
-    state: ShowrunnerState, sequence: MontageSequence, action: MontageAction, lead: str, outcome: Outcome,
-    claims: Sequence[Claim], dice: DiceSource, *, tier: Quality | None = None,
+    state: ShowrunnerState,
+    sequence: MontageSequence,
+    action: MontageAction,
+    lead: str,
+    outcome: Outcome,
+    claims: Sequence[Claim],
+    dice: DiceSource,
+    *,
+    tier: Quality | None = None,
 ) -> ScenePaid:
     """9.1 steps 4-6 and the Exchange Rates: each claim pays its Prop for 1d6 of the benefit
     (2d6 on a Highlight); any number may claim on a Success or Highlight, one on a Partial
@@ -310,8 +392,16 @@ def shoot_scene(
     working = state
     for claim in claims:
         working = _pay_and_benefit(working, action, claim, difficulty, tier, outcome, multiplier, dice, lines, hired)
-    scene = SceneShot(number=opposition, action=action, lead=lead_sheet.name, difficulty=difficulty, opposition=opposition,
-                      outcome=outcome, lines=tuple(lines), hired=tuple(hired))
+    scene = SceneShot(
+        number=opposition,
+        action=action,
+        lead=lead_sheet.name,
+        difficulty=difficulty,
+        opposition=opposition,
+        outcome=outcome,
+        lines=tuple(lines),
+        hired=tuple(hired),
+    )
     ended = "disaster" if outcome is Outcome.DISASTER else None
     new_sequence = sequence.model_copy(update={"scenes": (*sequence.scenes, scene), "ended": ended})
     return ScenePaid(sequence=new_sequence, scene=scene, state=working)
@@ -333,8 +423,16 @@ def _money_quality(power: Difficulty) -> Quality:
 
 
 def _pay_and_benefit(
-    state: ShowrunnerState, action: MontageAction, claim: Claim, difficulty: Difficulty, tier: Quality | None,
-    outcome: Outcome, multiplier: int, dice: DiceSource, lines: list[str], hired: list[HireTerms],
+    state: ShowrunnerState,
+    action: MontageAction,
+    claim: Claim,
+    difficulty: Difficulty,
+    tier: Quality | None,
+    outcome: Outcome,
+    multiplier: int,
+    dice: DiceSource,
+    lines: list[str],
+    hired: list[HireTerms],
 ) -> ShowrunnerState:
     rule = ACTIONS[action]
     to_ensemble = claim.beneficiary == ENSEMBLE
@@ -387,20 +485,28 @@ def _pay_and_benefit(
             raise RuleViolation("Design builds a new Hero Prop: name it and its starting Power (design)")
         sheet = _new_hero_prop(sheet, claim.design, 0)
         sheet, progress = gain_hero_prop_xp(sheet, claim.design.name, amount)
-        lines.append(f"{who}: designed {claim.design.name} with {amount} XP" + (f", unlocked {' '.join(progress.reached)}" if progress.reached else ""))
+        lines.append(
+            f"{who}: designed {claim.design.name} with {amount} XP"
+            + (f", unlocked {' '.join(progress.reached)}" if progress.reached else "")
+        )
     elif action in (MontageAction.REPAIR, MontageAction.IMPROVE):
         if claim.hero_prop is None:
             raise RuleViolation(f"{action.value.title()} works on one Hero Prop: name it (hero_prop)")
         prop = sheet.hero_prop(claim.hero_prop)
         assert tier is not None
         if hero_prop_tier(prop).rank > Difficulty(tier.value).rank:
-            raise RuleViolation(f"{prop.name} is a {hero_prop_tier(prop).value} Hero Prop: this scene works at {tier.value}")
+            raise RuleViolation(
+                f"{prop.name} is a {hero_prop_tier(prop).value} Hero Prop: this scene works at {tier.value}"
+            )
         if action is MontageAction.REPAIR:
             sheet, cleared = clear_wear(sheet, prop.name, amount)
             lines.append(f"{who}: rolled {amount}, cleared {cleared} Wear on {prop.name}")
         else:
             sheet, progress = gain_hero_prop_xp(sheet, prop.name, amount)
-            lines.append(f"{who}: {prop.name} gains {amount} XP" + (f", unlocked {' '.join(progress.reached)}" if progress.reached else ""))
+            lines.append(
+                f"{who}: {prop.name} gains {amount} XP"
+                + (f", unlocked {' '.join(progress.reached)}" if progress.reached else "")
+            )
     elif action in CONVERSIONS or action is MontageAction.UPGRADE:
         sheet = _convert(sheet, action, claim, tier, amount, lines)
     elif action in (MontageAction.SCAVENGE, MontageAction.EMPLOYMENT):
@@ -431,7 +537,9 @@ def _left(placement: Placement) -> str:
 
 def _pay(state: ShowrunnerState, payer: str, prop_type: PropType, quality: Quality, count: int) -> ShowrunnerState:
     if payer == ENSEMBLE:
-        return state.model_copy(update={"ensemble": spend_from_ensemble_backpack(state.ensemble, prop_type, quality, count)})
+        return state.model_copy(
+            update={"ensemble": spend_from_ensemble_backpack(state.ensemble, prop_type, quality, count)}
+        )
     sheet = state.star(payer)
     return state.with_star(take(sheet, prop_type, quality, count))
 
@@ -449,7 +557,9 @@ def _new_hero_prop(sheet: StarSheet, design: NewHeroProp, milestones: int) -> St
     return sheet.model_copy(update={"hero_props": [*sheet.hero_props, prop]})
 
 
-def _convert(sheet: StarSheet, action: MontageAction, claim: Claim, tier: Quality | None, amount: int, lines: list[str]) -> StarSheet:
+def _convert(
+    sheet: StarSheet, action: MontageAction, claim: Claim, tier: Quality | None, amount: int, lines: list[str]
+) -> StarSheet:
     if action is MontageAction.UPGRADE:
         assert tier is not None
         if claim.into is None:
@@ -457,9 +567,12 @@ def _convert(sheet: StarSheet, action: MontageAction, claim: Claim, tier: Qualit
         source, target, quality_from, quality_to = claim.into, claim.into, quality_step(tier, -1), tier
     else:
         source, targets = CONVERSIONS[action]
-        target = claim.into or (targets[0] if len(targets) == 1 else None)
-        if target not in targets:
-            raise RuleViolation(f"{action.value.title()} makes one of {', '.join(t.value for t in targets)}: name it (into)")
+        into = claim.into or (targets[0] if len(targets) == 1 else None)
+        if into is None or into not in targets:
+            raise RuleViolation(
+                f"{action.value.title()} makes one of {', '.join(t.value for t in targets)}: name it (into)"
+            )
+        target = into
         quality_from = quality_to = claim.convert
     have = held(sheet, source, quality_from)
     converted = min(amount, have, claim.at_most if claim.at_most is not None else amount)
@@ -479,27 +592,45 @@ def _shop(state: ShowrunnerState, star: str, claim: Claim, fee_waived: bool, lin
     for purchase in claim.purchases:
         money = purchase.paid_with or purchase.quality
         if quality_rank(money) < quality_rank(purchase.quality):
-            raise RuleViolation(f"{purchase.quality.value} {purchase.type.value} costs Money of the same or higher Quality, not {money.value}")
+            raise RuleViolation(
+                f"{purchase.quality.value} {purchase.type.value} costs Money of the same or higher Quality, not {money.value}"
+            )
         sheet = take(sheet, PropType.MONEY, money, purchase.count)
         sheet, placement = stow(sheet, purchase.type, purchase.quality, purchase.count)
-        lines.append(f"{sheet.name}: bought {purchase.count} {purchase.quality.value} {purchase.type.value} for {purchase.count} {money.value} Money")
+        lines.append(
+            f"{sheet.name}: bought {purchase.count} {purchase.quality.value} {purchase.type.value} for {purchase.count} {money.value} Money"
+        )
     quality = claim.buy_tier
     if claim.buy_hero_prop is not None:
         sheet = take(sheet, PropType.MONEY, quality, PURCHASE_PRICE)
         sheet = _new_hero_prop(sheet, claim.buy_hero_prop, TIER_MILESTONES[quality])
-        lines.append(f"{sheet.name}: bought the {quality.value} Hero Prop {claim.buy_hero_prop.name} for {PURCHASE_PRICE} {quality.value} Money")
+        lines.append(
+            f"{sheet.name}: bought the {quality.value} Hero Prop {claim.buy_hero_prop.name} for {PURCHASE_PRICE} {quality.value} Money"
+        )
     state = state.with_star(sheet)
     if claim.buy_holding is not None:
         holding = claim.buy_holding
         sheet = take(state.star(star), PropType.MONEY, holding.quality, PURCHASE_PRICE)
         state = state.with_star(sheet).model_copy(update={"ensemble": add_holding(state.ensemble, holding)})
-        lines.append(f"{sheet.name}: bought the {holding.quality.value} Holding {holding.name} for {PURCHASE_PRICE} {holding.quality.value} Money")
+        lines.append(
+            f"{sheet.name}: bought the {holding.quality.value} Holding {holding.name} for {PURCHASE_PRICE} {holding.quality.value} Money"
+        )
     if fee_waived:
         lines.append("Highlight: no fee paid")
     return state
 
 
 # ------------------------------------------------------------------ stopping
+
+
+_MASTERED_POOLS: tuple[tuple[PoolName, Mastery], ...] = (
+    ("retake", Mastery.RETAKE),
+    ("grit", Mastery.GRIT),
+    ("spotlight", Mastery.SPOTLIGHT),
+    ("plot_armor", Mastery.PLOT_ARMOR),
+    ("preparation", Mastery.PREPARATION),
+)
+"""The Influence pools a Mastery refills by 1 when a Montage stops, in the order they are told."""
 
 
 class MontageStopped(_Record):
@@ -509,7 +640,10 @@ class MontageStopped(_Record):
 
 
 def stop_montage(
-    state: ShowrunnerState, sequence: MontageSequence, *, prop_choices: Mapping[str, PropType] | None = None,
+    state: ShowrunnerState,
+    sequence: MontageSequence,
+    *,
+    prop_choices: Mapping[str, PropType] | None = None,
 ) -> MontageStopped:
     """9.1 step 7: the Cast decides to stop; every Star gains a benefit per Mastery held:
     1 XP in each Mastered Ability; 1 of each Mastered Influence; 1 Acclaim on each Path whose
@@ -527,7 +661,9 @@ def stop_montage(
             raise RuleViolation(f"prop_choices names '{key}', who is not in the Cast")
     for sheet in active:
         if Mastery.PROP in sheet.masteries and name_key(sheet.name) not in choices:
-            raise RuleViolation(f"{sheet.name} has Prop Mastery: name the Type of their free NORMAL Prop (prop_choices)")
+            raise RuleViolation(
+                f"{sheet.name} has Prop Mastery: name the Type of their free NORMAL Prop (prop_choices)"
+            )
         if Mastery.PROP not in sheet.masteries and name_key(sheet.name) in choices:
             raise RuleViolation(f"{sheet.name} has no Prop Mastery: no free Prop")
     lines: list[str] = []
@@ -556,14 +692,13 @@ def stop_montage(
                 sheet, _ = gain_hero_prop_xp(sheet, prop.name, 1)
                 lines.append(f"{name}: 1 XP in {prop.name}")
         state = state.with_star(sheet)
-        for pool, mastery in (("retake", Mastery.RETAKE), ("grit", Mastery.GRIT), ("spotlight", Mastery.SPOTLIGHT),
-                              ("plot_armor", Mastery.PLOT_ARMOR), ("preparation", Mastery.PREPARATION)):
+        for pool, mastery in _MASTERED_POOLS:
             if mastery in sheet.masteries:
-                state, kept = regain_influence(state, name, pool, 1)  # type: ignore[arg-type]
-                lines.append(f"{name}: regained {kept} {LABELS[pool]}")  # type: ignore[index]
+                state, kept = regain_influence(state, name, pool, 1)
+                lines.append(f"{name}: regained {kept} {LABELS[pool]}")
     ensemble = state.ensemble.model_copy(update={"montage_episode": sequence.episode})
-    return MontageStopped(sequence=sequence.model_copy(update={"ended": "stopped"}), lines=tuple(lines),
-                          state=state.model_copy(update={"ensemble": ensemble}))
-
-
-
+    return MontageStopped(
+        sequence=sequence.model_copy(update={"ended": "stopped"}),
+        lines=tuple(lines),
+        state=state.model_copy(update={"ensemble": ensemble}),
+    )

@@ -62,7 +62,9 @@ class PowerDice(_Frozen):
         return self.pips[level.rank - 1] if self.has(level) else 0
 
     def describe(self) -> str:
-        return " ".join(f"{level.letter}{pips}" for level, pips in zip(self.levels, self.pips)) or "no dice"
+        return (
+            " ".join(f"{level.letter}{pips}" for level, pips in zip(self.levels, self.pips, strict=True)) or "no dice"
+        )
 
 
 class PowerChange(_Frozen):
@@ -164,8 +166,12 @@ class _Working:
 
     def change(self) -> PowerChange:
         return PowerChange(
-            before=self.before, after=PowerDice(pips=tuple(self.pips)), defeated=self.defeated,
-            destroyed=self.destroyed, full=self.full, steps=tuple(self.steps),
+            before=self.before,
+            after=PowerDice(pips=tuple(self.pips)),
+            defeated=self.defeated,
+            destroyed=self.destroyed,
+            full=self.full,
+            steps=tuple(self.steps),
         )
 
 

@@ -13,8 +13,8 @@ Topics are forever: never rename one; add a schema version and an upcaster inste
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal, Self
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -37,11 +37,31 @@ from .sheet import AbilityName, Award, CareerPath, Holding, Mastery, PropType, S
 from .state import EnsemblePool, ShowrunnerState
 
 __all__ = [
-    "PropsGained", "PropsGivenUp", "PropsPacked", "TrinketAdded", "TrinketRemoved", "PreparationSpent",
-    "RandomPropFound", "MontageStarted", "MontageSceneShot", "MontageStopped", "RelationshipAdded",
-    "RelationshipTraded", "RelationshipResolved", "AcclaimEarned", "CareerPathCompleted", "AwardsSeasonHeld",
-    "AwardUsed", "XPGained", "MilestonesReached", "LimitBroken", "EnsembleInfluenceSpent",
-    "EnsembleBackpackStocked", "EnsembleBackpackOpened", "HoldingAcquired", "EnsembleXPGained",
+    "PropsGained",
+    "PropsGivenUp",
+    "PropsPacked",
+    "TrinketAdded",
+    "TrinketRemoved",
+    "PreparationSpent",
+    "RandomPropFound",
+    "MontageStarted",
+    "MontageSceneShot",
+    "MontageStopped",
+    "RelationshipAdded",
+    "RelationshipTraded",
+    "RelationshipResolved",
+    "AcclaimEarned",
+    "CareerPathCompleted",
+    "AwardsSeasonHeld",
+    "AwardUsed",
+    "XPGained",
+    "MilestonesReached",
+    "LimitBroken",
+    "EnsembleInfluenceSpent",
+    "EnsembleBackpackStocked",
+    "EnsembleBackpackOpened",
+    "HoldingAcquired",
+    "EnsembleXPGained",
 ]
 
 
@@ -79,28 +99,32 @@ class _Decides:
 
     lines: tuple[str, ...]
 
+    if TYPE_CHECKING:
+        # Provided by the pydantic fact it is mixed into.
+        def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self: ...
+
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         raise NotImplementedError
 
     @classmethod
     def decided(cls, state: ShowrunnerState, dice: DiceSource | None = None, **inputs: Any) -> Self:
-        draft = cls(**inputs)  # type: ignore[call-arg]
+        draft = cls(**inputs)
         recorder = RecordingDice(dice) if dice is not None else None
         after, lines, extra = draft.redo(state, recorder)
         update: dict[str, Any] = {"changed": changes(state, after), "lines": tuple(lines), **extra}
         if recorder is not None:
             update["rolls"] = tuple(recorder.rolls)
-        return draft.model_copy(update=update)  # type: ignore[attr-defined]
+        return draft.model_copy(update=update)
 
     def _text(self, head: str) -> str:
         return f"{head}: {'; '.join(self.lines)}" if self.lines else head
 
 
-class ProgressFact(_Decides, CampaignFact):
+class ProgressFact(_Decides, CampaignFact[ShowrunnerState]):
     changed: Changed = Field(default_factory=Changed)
     lines: tuple[str, ...] = ()
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return self.changed.apply(state)
 
 
@@ -113,12 +137,12 @@ class OneStarFact(ProgressFact):
         return (self.star,)
 
 
-class ProgressRoll(_Decides, RolledFact):
+class ProgressRoll(_Decides, RolledFact[ShowrunnerState]):
     changed: Changed = Field(default_factory=Changed)
     lines: tuple[str, ...] = ()
     rolls: tuple[Roll, ...] = ()
 
-    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         return self.changed.apply(state)
 
     def recorded_rolls(self) -> tuple[Roll, ...]:
@@ -131,7 +155,7 @@ class ProgressRoll(_Decides, RolledFact):
         faces = [f"{r.purpose}: {','.join(map(str, r.faces))} (d{r.sides})" for r in self.rolls]
         return [self.summary(), *faces]
 
-    def rejudge(self, before: ShowrunnerState) -> str | None:  # type: ignore[override]
+    def rejudge(self, before: ShowrunnerState) -> str | None:
         replay = ReplayDice(self.rolls)
         try:
             after, _, extra = self.redo(before, replay)
@@ -192,7 +216,9 @@ class PropsGained(OneStarFact, topic="showrunner/PropsGained"):
     reason: Line = ""
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
-        sheet, placed = bp.stow(_active(state, self.star), self.type, self.quality, self.count, leave_behind=self.leave_behind)
+        sheet, placed = bp.stow(
+            _active(state, self.star), self.type, self.quality, self.count, leave_behind=self.leave_behind
+        )
         return state.with_star(sheet), [_placed(placed)], {}
 
     def summary(self) -> str:
@@ -270,7 +296,9 @@ class PreparationSpent(OneStarFact, topic="showrunner/PreparationSpent"):
         else:
             if self.flashback is None or self.prop_type is not None:
                 raise RuleViolation("a Flashback names its action (and produces no Prop)")
-            used = bp.flashback(state, self.star, self.flashback, award=self.award, bonus_type=self.bonus_type, push=self.push)
+            used = bp.flashback(
+                state, self.star, self.flashback, award=self.award, bonus_type=self.bonus_type, push=self.push
+            )
         lines = []
         if used.placement is not None:
             lines.append(f"1 NORMAL {used.placement.type.value}: {_placed(used.placement)}")
@@ -322,7 +350,7 @@ class RandomPropFound(OneStarRoll, topic="showrunner/RandomPropFound"):
 
 
 def running_montage(state: ShowrunnerState) -> mtg.MontageSequence:
-    sequence = state.ensemble.montage
+    sequence: mtg.MontageSequence | None = state.ensemble.montage  # typed loosely in state.py
     structure = state.structure
     if sequence is None or not structure.episode_open or sequence.episode != structure.episode:
         raise RuleViolation("no Montage Sequence is running: start one with `showrunner montage start`")
@@ -380,8 +408,16 @@ class MontageSceneShot(ProgressRoll, topic="showrunner/MontageSceneShot"):
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         assert dice is not None
         sequence = running_montage(state)
-        paid = mtg.shoot_scene(state, sequence, self.action, self.lead, self.outcome,
-                               claims_for(self.outcome, self.claims), dice, tier=self.tier)
+        paid = mtg.shoot_scene(
+            state,
+            sequence,
+            self.action,
+            self.lead,
+            self.outcome,
+            claims_for(self.outcome, self.claims),
+            dice,
+            tier=self.tier,
+        )
         after = paid.sequence if paid.sequence.ended is None else None
         return with_montage(paid.state, after), list(paid.scene.lines), {"scene": paid.scene}
 
@@ -397,8 +433,16 @@ class MontageSceneShot(ProgressRoll, topic="showrunner/MontageSceneShot"):
 
     def recap(self) -> RecapLine | None:
         if self.outcome is Outcome.DISASTER:
-            return RecapLine(weight=50, text=f"A Montage went wrong: {self.lead}'s {_label(self.action.value)} scene ended in Disaster.", kind="montage")
-        return RecapLine(weight=50, text=f"Montage: {self.lead} led a {_label(self.action.value)} scene ({self.outcome.label}).", kind="montage")
+            return RecapLine(
+                weight=50,
+                text=f"A Montage went wrong: {self.lead}'s {_label(self.action.value)} scene ended in Disaster.",
+                kind="montage",
+            )
+        return RecapLine(
+            weight=50,
+            text=f"Montage: {self.lead} led a {_label(self.action.value)} scene ({self.outcome.label}).",
+            kind="montage",
+        )
 
 
 class MontageStopped(ProgressFact, topic="showrunner/MontageStopped"):
@@ -412,8 +456,11 @@ class MontageStopped(ProgressFact, topic="showrunner/MontageStopped"):
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         sequence = running_montage(state)
         stopped = mtg.stop_montage(state, sequence, prop_choices=self.prop_choices)
-        return (with_montage(stopped.state, None), list(stopped.lines),
-                {"episode": sequence.episode, "scenes": len(sequence.scenes)})
+        return (
+            with_montage(stopped.state, None),
+            list(stopped.lines),
+            {"episode": sequence.episode, "scenes": len(sequence.scenes)},
+        )
 
     def summary(self) -> str:
         plural = "s" if self.scenes != 1 else ""
@@ -423,7 +470,11 @@ class MontageStopped(ProgressFact, topic="showrunner/MontageStopped"):
         return tuple(s.name for s in self.changed.stars)
 
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=50, text=f"The Cast wrapped a Montage of {self.scenes} scene{'s' if self.scenes != 1 else ''}.", kind="montage")
+        return RecapLine(
+            weight=50,
+            text=f"The Cast wrapped a Montage of {self.scenes} scene{'s' if self.scenes != 1 else ''}.",
+            kind="montage",
+        )
 
 
 # ------------------------------------------------------------------ Bonds and Grudges (10.1, 10.2)
@@ -463,25 +514,43 @@ class RelationshipTraded(OneStarFact, topic="showrunner/RelationshipTraded"):
         sheet = _active(state, self.star)
         advances = rel.trade_advances(sheet, self.kind, self.name, self.difficulty)
         if advances and self.acclaim_path is None:
-            raise RuleViolation(f"this Trade completes the {self.kind.title()} with {self.name} and it Advances: "
-                                "name the Career Path for its 1 Acclaim (--acclaim)")
-        traded = rel.trade(sheet, self.kind, self.name, self.difficulty, rel.INTENT[self.kind],
-                           acclaim_path=self.acclaim_path if advances else None)
+            raise RuleViolation(
+                f"this Trade completes the {self.kind.title()} with {self.name} and it Advances: "
+                "name the Career Path for its 1 Acclaim (--acclaim)"
+            )
+        traded = rel.trade(
+            sheet,
+            self.kind,
+            self.name,
+            self.difficulty,
+            rel.INTENT[self.kind],
+            acclaim_path=self.acclaim_path if advances else None,
+        )
         lines = [f"rolled at {traded.effective.value}"]
         if traded.advanced_to is not None:
-            lines.append(f"Advanced to {traded.advanced_to.letter} ({rel.tier_name(self.kind, traded.advanced_to)}), "
-                         f"1 Acclaim on the Path of {traded.acclaim_path.value.title() if traded.acclaim_path else ''}")
+            lines.append(
+                f"Advanced to {traded.advanced_to.letter} ({rel.tier_name(self.kind, traded.advanced_to)}), "
+                f"1 Acclaim on the Path of {traded.acclaim_path.value.title() if traded.acclaim_path else ''}"
+            )
         return state.with_star(traded.sheet), lines, {"effective": traded.effective, "advanced_to": traded.advanced_to}
 
     def summary(self) -> str:
         why = f" ({self.reason})" if self.reason else ""
-        return self._text(f"{self.star} traded the {self.kind.title()} with {self.name} at {self.difficulty.value}{why}")
+        return self._text(
+            f"{self.star} traded the {self.kind.title()} with {self.name} at {self.difficulty.value}{why}"
+        )
 
     def recap(self) -> RecapLine | None:
         if self.advanced_to is None:
-            return RecapLine(weight=10, text=f"{self.star} leaned on the {self.kind.title()} with {self.name}.", kind="relationship")
-        return RecapLine(weight=50, text=f"{self.star}'s {self.kind.title()} with {self.name} grew to "
-                                         f"{rel.tier_name(self.kind, self.advanced_to)}.", kind="relationship")
+            return RecapLine(
+                weight=10, text=f"{self.star} leaned on the {self.kind.title()} with {self.name}.", kind="relationship"
+            )
+        return RecapLine(
+            weight=50,
+            text=f"{self.star}'s {self.kind.title()} with {self.name} grew to "
+            f"{rel.tier_name(self.kind, self.advanced_to)}.",
+            kind="relationship",
+        )
 
 
 class RelationshipResolved(OneStarFact, topic="showrunner/RelationshipResolved"):
@@ -499,14 +568,20 @@ class RelationshipResolved(OneStarFact, topic="showrunner/RelationshipResolved")
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         resolved = rel.resolve_relationship(
-            state, self.star, self.kind, self.name, self.outcome,
+            state,
+            self.star,
+            self.kind,
+            self.name,
+            self.outcome,
             new_with=self.new_with if self.outcome is Outcome.HIGHLIGHT else None,
             other=self.other if self.outcome is Outcome.DISASTER else None,
         )
         return resolved.state, [], {"result": resolved.result, "text": resolved.text}
 
     def summary(self) -> str:
-        return f"{self.star} tried to resolve the {self.kind.title()} with {self.name}: {self.outcome.label}. {self.text}"
+        return (
+            f"{self.star} tried to resolve the {self.kind.title()} with {self.name}: {self.outcome.label}. {self.text}"
+        )
 
     def recap(self) -> RecapLine | None:
         return RecapLine(weight=50, text=f"{self.star}: {self.text}.", kind="relationship")
@@ -551,19 +626,39 @@ class CareerPathCompleted(OneStarRoll, topic="showrunner/CareerPathCompleted"):
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         assert dice is not None
         done = career.complete_path(state, self.star, self.path, self.choice, dice)
-        return done.state, list(done.lines), {"roll": done.roll, "minor": done.minor,
-                                              "major_milestone": done.major_milestone, "nomination": done.nomination}
+        return (
+            done.state,
+            list(done.lines),
+            {
+                "roll": done.roll,
+                "minor": done.minor,
+                "major_milestone": done.major_milestone,
+                "nomination": done.nomination,
+            },
+        )
 
     def summary(self) -> str:
-        choice = "the Actor's Choice" if self.choice.kind == "actor" else f"the Character's Choice ({_label(self.choice.kind)})"
+        choice = (
+            "the Actor's Choice"
+            if self.choice.kind == "actor"
+            else f"the Character's Choice ({_label(self.choice.kind)})"
+        )
         rolled = f", rolled {self.roll}" if self.roll is not None else ""
         nominated = "; nominated: Awards Season is due" if self.nomination else ""
-        return self._text(f"{self.star} completed the Path of {self.path.value.title()} with {choice}{rolled}{nominated}")
+        return self._text(
+            f"{self.star} completed the Path of {self.path.value.title()} with {choice}{rolled}{nominated}"
+        )
 
     def recap(self) -> RecapLine | None:
         if self.major_milestone:
-            return RecapLine(weight=100, text=f"{self.star} reached a Major Milestone on the Path of {self.path.value.title()}.", kind="milestone")
-        return RecapLine(weight=50, text=f"{self.star} completed the Path of {self.path.value.title()}.", kind="milestone")
+            return RecapLine(
+                weight=100,
+                text=f"{self.star} reached a Major Milestone on the Path of {self.path.value.title()}.",
+                kind="milestone",
+            )
+        return RecapLine(
+            weight=50, text=f"{self.star} completed the Path of {self.path.value.title()}.", kind="milestone"
+        )
 
 
 class AwardsSeasonHeld(OneStarFact, topic="showrunner/AwardsSeasonHeld"):
@@ -576,11 +671,12 @@ class AwardsSeasonHeld(OneStarFact, topic="showrunner/AwardsSeasonHeld"):
     ability: AbilityName | None = None
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
-        chosen = [c for c in (self.award, self.mastery, self.ability) if c is not None]
+        chosen: list[Award | Mastery | career.MasterAbility] = [c for c in (self.award, self.mastery) if c is not None]
+        if self.ability is not None:
+            chosen.append(career.MasterAbility(ability=self.ability))
         if len(chosen) != 1:
             raise RuleViolation("a nomination is won as one Award, one Mastery or one Mastered Ability")
-        choice = career.MasterAbility(ability=self.ability) if self.ability is not None else chosen[0]
-        won = career.awards_season(state, self.star, self.path, choice)  # type: ignore[arg-type]
+        won = career.awards_season(state, self.star, self.path, chosen[0])
         return won.state, list(won.lines), {}
 
     def what(self) -> str:
@@ -704,13 +800,13 @@ class MilestonesReached(ProgressFact, topic="showrunner/MilestonesReached"):
         return RecapLine(weight=50, text="; ".join(self.lines) + ".", kind="milestone")
 
 
-def with_milestones(state: ShowrunnerState, facts: list[Fact], star: str) -> list[Fact]:
+def with_milestones(state: ShowrunnerState, facts: Sequence[CampaignFact[ShowrunnerState]], star: str) -> list[Fact]:
     """The facts of a check, and after them the milestones its XP filled, crossed in the same save."""
     after = state
     for fact in facts:
-        after = fact.apply(after)  # type: ignore[attr-defined]
+        after = fact.apply(after)
     settled = MilestonesReached.decided(after, None, star=star)
-    return [*facts, settled] if settled.changed.stars else facts
+    return [*facts, settled] if settled.changed.stars else list(facts)
 
 
 class LimitBroken(OneStarRoll, topic="showrunner/LimitBroken"):
@@ -726,9 +822,18 @@ class LimitBroken(OneStarRoll, topic="showrunner/LimitBroken"):
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         assert dice is not None
         _active(state, self.star)
-        broken = prog.limit_break(state, self.star, dice, resist=self.resist,
-                                  fixed_overload=self.fixed_overload, fixed_anomaly=self.fixed_anomaly)
-        lines = [f"Overload {o.roll} {o.name}" + (f" ({'; '.join(o.changes)})" if o.changes else "") for o in broken.overloads]
+        broken = prog.limit_break(
+            state,
+            self.star,
+            dice,
+            resist=self.resist,
+            fixed_overload=self.fixed_overload,
+            fixed_anomaly=self.fixed_anomaly,
+        )
+        lines = [
+            f"Overload {o.roll} {o.name}" + (f" ({'; '.join(o.changes)})" if o.changes else "")
+            for o in broken.overloads
+        ]
         lines += [f"Major Anomaly {a.roll} {a.name} (resist {a.resist.value})" for a in broken.anomalies]
         return broken.state, lines, {"overloads": broken.overloads, "anomalies": broken.anomalies}
 
@@ -754,15 +859,18 @@ class EnsembleInfluenceSpent(ProgressFact, topic="showrunner/EnsembleInfluenceSp
     reason: Line = ""
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
-        spent = ens.spend_from_ensemble(state, self.star, self.pool, self.amount,
-                                        present_with=self.present_with, consent=self.consent)
+        spent = ens.spend_from_ensemble(
+            state, self.star, self.pool, self.amount, present_with=self.present_with, consent=self.consent
+        )
         return spent.state, [], {"star": spent.star, "present_with": spent.present_with, "consent": spent.consent}
 
     def summary(self) -> str:
         why = f" ({self.reason})" if self.reason else ""
         with_ = ", ".join(self.present_with) or "nobody"
-        return (f"{self.star} spent {self.amount} {LABELS[self.pool]} from the Ensemble Pool{why}; "
-                f"with {with_}; consent of {', '.join(self.consent)}")
+        return (
+            f"{self.star} spent {self.amount} {LABELS[self.pool]} from the Ensemble Pool{why}; "
+            f"with {with_}; consent of {', '.join(self.consent)}"
+        )
 
     def stars(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys((self.star, *self.present_with, *self.consent)))
@@ -801,8 +909,13 @@ class EnsembleBackpackOpened(OneStarFact, topic="showrunner/EnsembleBackpackOpen
                 running_montage(state)
             except RuleViolation:
                 during = False
-        return ens.take_from_ensemble_backpack(state, self.star, self.type, self.quality, self.count,
-                                               during_montage=during), [], {}
+        return (
+            ens.take_from_ensemble_backpack(
+                state, self.star, self.type, self.quality, self.count, during_montage=during
+            ),
+            [],
+            {},
+        )
 
     def summary(self) -> str:
         return f"{self.star} took {self.count} {self.quality.value} {self.type.value} from the Ensemble Backpack"
@@ -841,16 +954,25 @@ class EnsembleXPGained(ProgressFact, topic="showrunner/EnsembleXPGained"):
         if structure.episode < 1 or structure.episode_open:
             raise RuleViolation("Ensemble XP is earned at the end of an Episode: end the Episode first")
         if state.ensemble.xp_episode == structure.episode:
-            raise RuleViolation(f"the Cast already earned its Ensemble XP for Episode {structure.episode} (once per Episode)")
-        grown = ens.episode_end(state.ensemble, entertaining=self.entertaining, premise=self.premise, benefits=self.benefits)
+            raise RuleViolation(
+                f"the Cast already earned its Ensemble XP for Episode {structure.episode} (once per Episode)"
+            )
+        grown = ens.episode_end(
+            state.ensemble, entertaining=self.entertaining, premise=self.premise, benefits=self.benefits
+        )
         pool = grown.ensemble.model_copy(update={"xp_episode": structure.episode})
         lines = [f"Level {level}" for level in grown.levels]
-        return (state.model_copy(update={"ensemble": pool}), lines,
-                {"episode": structure.episode, "levels": grown.levels, "benefits": grown.benefits})
+        return (
+            state.model_copy(update={"ensemble": pool}),
+            lines,
+            {"episode": structure.episode, "levels": grown.levels, "benefits": grown.benefits},
+        )
 
     def summary(self) -> str:
         xp = int(self.entertaining) + int(self.premise)
-        reached = f"; reached Level {', '.join(map(str, self.levels))} ({', '.join(self.benefits)})" if self.levels else ""
+        reached = (
+            f"; reached Level {', '.join(map(str, self.levels))} ({', '.join(self.benefits)})" if self.levels else ""
+        )
         return f"The Cast earned {xp} Ensemble XP at the end of Episode {self.episode}{reached}"
 
     def recap(self) -> RecapLine | None:

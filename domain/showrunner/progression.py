@@ -22,8 +22,8 @@ from ..errors import RuleViolation
 from .ladder import Difficulty
 from .sheet import (
     MILESTONE_ORDER,
-    WEAR_UPGRADE,
     SECOND_POWER,
+    WEAR_UPGRADE,
     Ability,
     AbilityName,
     CareerPath,
@@ -39,9 +39,18 @@ from .state import ShowrunnerState
 
 DOT, STAR = "○", "★"
 ABILITY_TRACK: tuple[tuple[str, int], ...] = (
-    (DOT, 2), ("1", 2), (DOT, 3), (STAR, 3),
-    (DOT, 4), ("2", 4), (DOT, 5), (STAR, 5),
-    (DOT, 6), ("3", 6), (DOT, 7), (STAR, 7),
+    (DOT, 2),
+    ("1", 2),
+    (DOT, 3),
+    (STAR, 3),
+    (DOT, 4),
+    ("2", 4),
+    (DOT, 5),
+    (STAR, 5),
+    (DOT, 6),
+    ("3", 6),
+    (DOT, 7),
+    (STAR, 7),
 )
 """The Ability track, left to right: each milestone and the △ that reach it from the one before.
 A printed number sets the base Action Dice (5.2: "the highest printed number … you have reached");
@@ -100,7 +109,13 @@ class _Marked(NamedTuple):
 
 
 def _mark(
-    track: Sequence[tuple[str, int]], position: int, xp: int, pen: int, extra_boxes: int, amount: int, *,
+    track: Sequence[tuple[str, int]],
+    position: int,
+    xp: int,
+    pen: int,
+    extra_boxes: int,
+    amount: int,
+    *,
     permanent: bool,
 ) -> _Marked:
     """Mark `amount` XP one at a time along a track of (milestone, cost), crossing each milestone
@@ -166,24 +181,40 @@ def gain_ability_xp(
     if amount < 0:
         raise RuleViolation(f"XP gained cannot be negative (got {amount})")
     ability = ability_of(sheet, ability_name)
-    marked = _mark(ABILITY_TRACK, ability_position(ability), ability.xp, ability.permanent_xp, ability.extra_xp_boxes,
-                   amount, permanent=permanent)
+    marked = _mark(
+        ABILITY_TRACK,
+        ability_position(ability),
+        ability.xp,
+        ability.permanent_xp,
+        ability.extra_xp_boxes,
+        amount,
+        permanent=permanent,
+    )
     position, xp, pen, reached, lost = marked.position, marked.xp, marked.pen, marked.reached, marked.lost
     base = max([ability.base_dice, *(int(m) for m in reached if m.isdigit())])
     stars = min(3, ability.stars + reached.count(STAR))
     update: dict[str, object] = {"xp": xp, "permanent_xp": pen, "base_dice": base, "stars": stars}
     if reached or ability.advances is not None:
         update["advances"] = position
-    new_sheet = sheet.model_copy(update={"abilities": {**sheet.abilities, ability_name: ability.model_copy(update=update)}})
+    new_sheet = sheet.model_copy(
+        update={"abilities": {**sheet.abilities, ability_name: ability.model_copy(update=update)}}
+    )
     boxes = 0
     if ability_name is AbilityName.CHANNEL:
         per = 2 if Mastery.LIMIT in sheet.masteries else 1
         boxes = per * sum(1 for m in reached if m in (DOT, STAR))
         if boxes:
-            new_sheet = new_sheet.model_copy(update={"limit": new_sheet.limit.model_copy(update={"max": new_sheet.limit.max + boxes})})
+            new_sheet = new_sheet.model_copy(
+                update={"limit": new_sheet.limit.model_copy(update={"max": new_sheet.limit.max + boxes})}
+            )
     return new_sheet, AbilityProgress(
-        star=sheet.name, ability=ability_name, xp=amount, permanent=permanent, reached=tuple(reached),
-        limit_boxes=boxes, lost=lost,
+        star=sheet.name,
+        ability=ability_name,
+        xp=amount,
+        permanent=permanent,
+        reached=tuple(reached),
+        limit_boxes=boxes,
+        lost=lost,
     )
 
 
@@ -218,15 +249,22 @@ def gain_hero_prop_xp(
     if amount < 0:
         raise RuleViolation(f"XP gained cannot be negative (got {amount})")
     prop = sheet.hero_prop(name)
-    track = tuple(zip(MILESTONE_ORDER, HERO_PROP_XP))
+    track = tuple(zip(MILESTONE_ORDER, HERO_PROP_XP, strict=True))
     marked = _mark(track, prop.milestones, prop.xp, prop.permanent_xp, prop.extra_xp_boxes, amount, permanent=permanent)
     milestones, xp, pen, reached, lost = marked.position, marked.xp, marked.pen, marked.reached, marked.lost
     capacity = prop.wear_capacity + reached.count(WEAR_UPGRADE)
-    changed = prop.model_copy(update={"milestones": milestones, "xp": xp, "permanent_xp": pen, "wear_capacity": capacity})
+    changed = prop.model_copy(
+        update={"milestones": milestones, "xp": xp, "permanent_xp": pen, "wear_capacity": capacity}
+    )
     new_sheet = _with_hero_prop(sheet, prop, changed)
     return new_sheet, HeroPropProgress(
-        star=sheet.name, hero_prop=prop.name, xp=amount, permanent=permanent, reached=tuple(reached),
-        needs_second_power=SECOND_POWER in reached and len(prop.powers) < 2, lost=lost,
+        star=sheet.name,
+        hero_prop=prop.name,
+        xp=amount,
+        permanent=permanent,
+        reached=tuple(reached),
+        needs_second_power=SECOND_POWER in reached and len(prop.powers) < 2,
+        lost=lost,
     )
 
 
@@ -250,7 +288,9 @@ def clear_wear(sheet: StarSheet, name: str, amount: int) -> tuple[StarSheet, int
 
 def clear_limit(sheet: StarSheet, amount: int) -> tuple[StarSheet, int]:
     cleared = min(amount, sheet.limit.marked)
-    return sheet.model_copy(update={"limit": sheet.limit.model_copy(update={"marked": sheet.limit.marked - cleared})}), cleared
+    return sheet.model_copy(
+        update={"limit": sheet.limit.model_copy(update={"marked": sheet.limit.marked - cleared})}
+    ), cleared
 
 
 def clear_conditions(sheet: StarSheet, order: tuple[AbilityName, ...], amount: int) -> tuple[StarSheet, int]:
@@ -294,7 +334,10 @@ MAJOR_ANOMALY: dict[int, tuple[str, str]] = {
     2: ("Roll Again Twice", "Suffer both rolled external anomalies."),
     3: ("Skip", "Thrown through time; getting back is a Project or Obstacle at the resist Difficulty."),
     4: ("Plague", "A new Actor, Patient Zero, with Power at the resist Difficulty; resist each exposure."),
-    5: ("Enervation", "Stars resist or Exhaust one of each Influence; Actors clear the Power Die at the resist Difficulty."),
+    5: (
+        "Enervation",
+        "Stars resist or Exhaust one of each Influence; Actors clear the Power Die at the resist Difficulty.",
+    ),
     6: ("Shatter", "Stars resist or lose all Props of Quality below the resist Difficulty."),
     7: ("Flux", "For the Scene, Channel checks mark 1 more Limit whenever Limit is marked."),
     8: ("Summoning", "A hostile entity with Power at the resist Difficulty joins the Supporting Cast."),
@@ -302,7 +345,10 @@ MAJOR_ANOMALY: dict[int, tuple[str, str]] = {
     10: ("Null Zone", "Channel inside the zone needs a successful resist first."),
     11: ("Chaos", "Regular Anomalies (Appendix C), one per Limit marked, all at once."),
     12: ("Amplification", "Regular Anomalies persist until the end of the next Montage."),
-    13: ("Explosion", "Stars who fail to resist lose Grit by the resist Difficulty; nearby Threats clear that Power Die."),
+    13: (
+        "Explosion",
+        "Stars who fail to resist lose Grit by the resist Difficulty; nearby Threats clear that Power Die.",
+    ),
     14: ("Cyclone", "Resist or lose hold of objects; knocked down (FORMIDABLE+) or hurled away (LEGENDARY+)."),
     15: ("Earthquake", "Resist the side-effects: collapsing structures, rifts, broken glass."),
     16: ("Torrent", "All resist being washed away in the flood."),
@@ -348,8 +394,13 @@ class LimitBreak(_Record):
 
 
 def limit_break(
-    state: ShowrunnerState, star: str, dice: DiceSource, *, resist: Difficulty,
-    fixed_overload: int | None = None, fixed_anomaly: int | None = None,
+    state: ShowrunnerState,
+    star: str,
+    dice: DiceSource,
+    *,
+    resist: Difficulty,
+    fixed_overload: int | None = None,
+    fixed_anomaly: int | None = None,
 ) -> LimitBreak:
     """Appendix D: an Internal Overload (2d10) and a Major Anomaly (2d10) when the Limit overflows.
 
@@ -371,10 +422,13 @@ def limit_break(
         name, text = INTERNAL_OVERLOAD[roll]
         overloads.append(Overload(roll=roll, name=name, text=text, changes=tuple(changes)))
     anomalies = []
-    pending = [(fixed_anomaly, resist)] if fixed_anomaly is not None else [(r, resist) for r in _table_rolls(dice, "major_anomaly")]
+    pending: list[tuple[int, Difficulty]] = (
+        [(fixed_anomaly, resist)]
+        if fixed_anomaly is not None
+        else [(r, resist) for r in _table_rolls(dice, "major_anomaly")]
+    )
     while pending:
         roll, level = pending.pop(0)
-        assert roll is not None
         if roll == 20:  # Roll Again, Empowered: one step higher, and it may chain
             pending[0:0] = [(r, level.step(1)) for r in _table_rolls(dice, "major_anomaly")]
             continue
@@ -383,7 +437,9 @@ def limit_break(
         if roll == 11:
             rolled = tuple(dice.roll("anomaly", sheet.limit.marked, 100))
         anomalies.append(Anomaly(roll=roll, name=name, text=text, resist=level, anomalies=rolled))
-    return LimitBreak(star=sheet.name, overloads=tuple(overloads), anomalies=tuple(anomalies), state=state.with_star(sheet))
+    return LimitBreak(
+        star=sheet.name, overloads=tuple(overloads), anomalies=tuple(anomalies), state=state.with_star(sheet)
+    )
 
 
 def _table_rolls(dice: DiceSource, purpose: str) -> list[int]:
@@ -407,13 +463,16 @@ def _apply_overload(sheet: StarSheet, roll: int, dice: DiceSource) -> tuple[Star
     changes: list[str] = []
     if roll in _PEN_POOLS:
         pool = _PEN_POOLS[roll]
-        sheet = sheet.model_copy(update={"influence": sheet.influence.model_copy(
-            update={pool: _cross_pool(getattr(sheet.influence, pool))})})
+        sheet = sheet.model_copy(
+            update={"influence": sheet.influence.model_copy(update={pool: _cross_pool(getattr(sheet.influence, pool))})}
+        )
         changes.append(f"one maximum {pool.replace('_', ' ').title()} crossed off in pen")
     if roll in _PEN_PATHS:
         path = _PEN_PATHS[roll]
         track = sheet.career.get(path, CareerTrack())
-        sheet = sheet.model_copy(update={"career": {**sheet.career, path: track.model_copy(update={"extra_cost": track.extra_cost + 1})}})
+        sheet = sheet.model_copy(
+            update={"career": {**sheet.career, path: track.model_copy(update={"extra_cost": track.extra_cost + 1})}}
+        )
         changes.append(f"Path of {path.value.title()} costs 1 more Acclaim")
     if roll in _DRAWBACKS:
         sheet = sheet.model_copy(update={"drawbacks": [*sheet.drawbacks, _DRAWBACKS[roll]]})
@@ -437,23 +496,37 @@ def _apply_overload(sheet: StarSheet, roll: int, dice: DiceSource) -> tuple[Star
     elif roll == 11:
         limit = sheet.limit
         new_max = max(0, limit.max - 1)
-        sheet = sheet.model_copy(update={"limit": limit.model_copy(update={"max": new_max, "marked": min(limit.marked, new_max)})})
+        sheet = sheet.model_copy(
+            update={"limit": limit.model_copy(update={"max": new_max, "marked": min(limit.marked, new_max)})}
+        )
         changes.append("one Limit box marked in pen: the Limit track is 1 shorter")
     elif roll == 13:
         props = []
         for prop in sheet.hero_props:
             capacity = max(1, prop.wear_capacity - 1)
-            props.append(prop.model_copy(update={
-                "extra_xp_boxes": prop.extra_xp_boxes + 1, "wear_capacity": capacity, "wear": min(prop.wear, capacity),
-            }))
+            props.append(
+                prop.model_copy(
+                    update={
+                        "extra_xp_boxes": prop.extra_xp_boxes + 1,
+                        "wear_capacity": capacity,
+                        "wear": min(prop.wear, capacity),
+                    }
+                )
+            )
             changes.append(f"{prop.name}: one more XP box, first Wear box crossed off")
         sheet = sheet.model_copy(update={"hero_props": props})
     elif roll == 14:
         (face,) = dice.roll("random_ability", 1, 10)
         name = RANDOM_ABILITY[face - 1]
         ability = ability_of(sheet, name)
-        sheet = sheet.model_copy(update={"abilities": {**sheet.abilities, name: ability.model_copy(
-            update={"extra_xp_boxes": ability.extra_xp_boxes + 1})}})
+        sheet = sheet.model_copy(
+            update={
+                "abilities": {
+                    **sheet.abilities,
+                    name: ability.model_copy(update={"extra_xp_boxes": ability.extra_xp_boxes + 1}),
+                }
+            }
+        )
         changes.append(f"{name.value.title()}: an extra empty XP box in front of its track")
     elif roll == 15:
         (face,) = dice.roll("random_ability", 1, 10)
@@ -473,7 +546,11 @@ def _random_scar(sheet: StarSheet, name: AbilityName, dice: DiceSource) -> tuple
         there = ability.slots.get(slot)
         if not isinstance(there, Specialty):
             break
-    scar = Scar(name=there.name, penalty=min(5, there.penalty + 1)) if isinstance(there, Scar) else Scar(name=LIMIT_BREAK_SCAR, penalty=1)
+    scar = (
+        Scar(name=there.name, penalty=min(5, there.penalty + 1))
+        if isinstance(there, Scar)
+        else Scar(name=LIMIT_BREAK_SCAR, penalty=1)
+    )
     changed = ability.model_copy(update={"slots": {**ability.slots, slot: scar}})
     sheet = sheet.model_copy(update={"abilities": {**sheet.abilities, name: changed}})
     return sheet, f'{name.value.title()}: slot {slot} Scar "{scar.name}" -{scar.penalty}'

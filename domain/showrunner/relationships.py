@@ -19,6 +19,7 @@ from .sheet import AbilityName, CareerPath, Mastery, Relationship, StarSheet
 from .state import ShowrunnerState
 
 Kind = Literal["bond", "grudge"]
+_KINDS: tuple[Kind, ...] = ("bond", "grudge")
 Intent = Literal["aid", "harm"]
 
 TIER_NAMES: dict[Difficulty, tuple[str, str]] = {
@@ -53,16 +54,20 @@ def _list(kind: Kind) -> str:
     return "bonds" if kind == "bond" else "grudges"
 
 
+def _held(sheet: StarSheet, kind: Kind) -> list[Relationship]:
+    return sheet.bonds if kind == "bond" else sheet.grudges
+
+
 def find(sheet: StarSheet, kind: Kind, with_: str) -> Relationship:
-    for relationship in getattr(sheet, _list(kind)):
+    for relationship in _held(sheet, kind):
         if name_key(relationship.with_) == name_key(with_):
             return relationship
-    known = ", ".join(r.with_ for r in getattr(sheet, _list(kind))) or "none"
+    known = ", ".join(r.with_ for r in _held(sheet, kind)) or "none"
     raise UnknownName(f"{sheet.name} has no {kind.title()} with '{with_}' ({kind.title()}s: {known})")
 
 
 def _replace(sheet: StarSheet, kind: Kind, old: Relationship, new: Relationship | None) -> StarSheet:
-    kept = [new if r is old else r for r in getattr(sheet, _list(kind))]
+    kept = [new if r is old else r for r in _held(sheet, kind)]
     return sheet.model_copy(update={_list(kind): [r for r in kept if r is not None]})
 
 
@@ -72,8 +77,9 @@ def _extra_boxes(sheet: StarSheet, kind: Kind) -> int:
 
 def complete(sheet: StarSheet, kind: Kind, relationship: Relationship) -> bool:
     """Every ◇ marked (and any box Heartless traced in front of a Bond track)."""
-    return (len(relationship.exhausted) == len(tiers(relationship))
-            and relationship.extra_marked >= _extra_boxes(sheet, kind))
+    return len(relationship.exhausted) == len(tiers(relationship)) and relationship.extra_marked >= _extra_boxes(
+        sheet, kind
+    )
 
 
 # ------------------------------------------------------------------ the Trade
@@ -100,7 +106,12 @@ class Traded(_Record):
 
 
 def trade(
-    sheet: StarSheet, kind: Kind, with_: str, difficulty: Difficulty, intent: Intent, *,
+    sheet: StarSheet,
+    kind: Kind,
+    with_: str,
+    difficulty: Difficulty,
+    intent: Intent,
+    *,
     acclaim_path: CareerPath | None = None,
 ) -> Traded:
     """10.2A/B: exhaust the ◇ matching the check's Difficulty to roll one step lower (to EASY
@@ -129,12 +140,17 @@ def trade(
         raise RuleViolation(
             f"the {label} has its {difficulty.letter} ◇ exhausted already: it is used again only after it Advances"
         )
-    marked = (relationship.model_copy(update={"extra_marked": relationship.extra_marked + 1}) if front
-              else relationship.model_copy(update={"exhausted": relationship.exhausted | {difficulty}}))
+    marked = (
+        relationship.model_copy(update={"extra_marked": relationship.extra_marked + 1})
+        if front
+        else relationship.model_copy(update={"exhausted": relationship.exhausted | {difficulty}})
+    )
     advanced_to = None
     if complete(sheet, kind, marked):
         if acclaim_path is None:
-            raise RuleViolation(f"this Trade completes the {label} and it Advances: name the Career Path for its 1 Acclaim")
+            raise RuleViolation(
+                f"this Trade completes the {label} and it Advances: name the Career Path for its 1 Acclaim"
+            )
         advanced_to = marked.tier.step(1) if marked.tier is not Difficulty.GODLIKE else Difficulty.GODLIKE
         marked = marked.model_copy(update={"tier": advanced_to, "exhausted": frozenset(), "extra_marked": 0})
     elif acclaim_path is not None:
@@ -145,9 +161,19 @@ def trade(
         new_sheet = mark_acclaim(new_sheet, acclaim_path, 1)
     to_easy = Mastery.RELATIONSHIP in sheet.masteries
     effective = Difficulty.EASY if to_easy else difficulty.step(-1)
-    return Traded(star=sheet.name, kind=kind, with_=relationship.with_, tier=difficulty, original=difficulty,
-                  effective=effective, to_easy=to_easy, front_box=front, advanced_to=advanced_to,
-                  acclaim_path=acclaim_path if advanced_to else None, sheet=new_sheet)
+    return Traded(
+        star=sheet.name,
+        kind=kind,
+        with_=relationship.with_,
+        tier=difficulty,
+        original=difficulty,
+        effective=effective,
+        to_easy=to_easy,
+        front_box=front,
+        advanced_to=advanced_to,
+        acclaim_path=acclaim_path if advanced_to else None,
+        sheet=new_sheet,
+    )
 
 
 def trade_advances(sheet: StarSheet, kind: Kind, with_: str, difficulty: Difficulty) -> bool:
@@ -198,15 +224,17 @@ def add_relationship(state: ShowrunnerState, star: str, kind: Kind, with_: str) 
     if sheet.written_off:
         raise RuleViolation(f"{sheet.name} has been written off the Show")
     if sheet.relationship_added_episode == episode:
-        raise RuleViolation(f"{sheet.name} already added a Bond or Grudge at the end of Episode {episode} (one per Episode)")
+        raise RuleViolation(
+            f"{sheet.name} already added a Bond or Grudge at the end of Episode {episode} (one per Episode)"
+        )
     name = " ".join(with_.split())
     if not name:
         raise RuleViolation("a Bond or Grudge is held with a named Star or Actor")
-    for existing in getattr(sheet, _list(kind)):
+    for existing in _held(sheet, kind):
         if name_key(existing.with_) == name_key(name):
             raise RuleViolation(f"{sheet.name} already has a {kind.title()} with {existing.with_}")
     new = Relationship(with_=name)
-    sheet = sheet.model_copy(update={_list(kind): [*getattr(sheet, _list(kind)), new], "relationship_added_episode": episode})
+    sheet = sheet.model_copy(update={_list(kind): [*_held(sheet, kind), new], "relationship_added_episode": episode})
     return state.with_star(sheet)
 
 
@@ -237,13 +265,20 @@ def resolve_request(
             "cannot be rolled, so it cannot be resolved yet"
         )
     exhausted = len(relationship.exhausted)
-    return CheckRequest(star=sheet.name, ability=AbilityName.THINK, difficulty=difficulty, opposition=exhausted,
-                        opposition_source=f"{exhausted} Tier{'s' if exhausted != 1 else ''} exhausted")
+    return CheckRequest(
+        star=sheet.name,
+        ability=AbilityName.THINK,
+        difficulty=difficulty,
+        opposition=exhausted,
+        opposition_source=f"{exhausted} Tier{'s' if exhausted != 1 else ''} exhausted",
+    )
 
 
 def _once_resolved(sheet: StarSheet, episode: int) -> None:
     if sheet.relationship_resolve_episode == episode:
-        raise RuleViolation(f"{sheet.name} already tried to resolve a Bond or Grudge at the end of Episode {episode} (one per Episode)")
+        raise RuleViolation(
+            f"{sheet.name} already tried to resolve a Bond or Grudge at the end of Episode {episode} (one per Episode)"
+        )
 
 
 class Resolved(_Record):
@@ -262,14 +297,23 @@ def _reduced(relationship: Relationship) -> Relationship | None:
     if relationship.tier is Difficulty.NORMAL:
         return None
     tier = relationship.tier.step(-1)
-    return relationship.model_copy(update={
-        "tier": tier, "exhausted": frozenset(d for d in relationship.exhausted if d.rank <= tier.rank),
-    })
+    return relationship.model_copy(
+        update={
+            "tier": tier,
+            "exhausted": frozenset(d for d in relationship.exhausted if d.rank <= tier.rank),
+        }
+    )
 
 
 def resolve_relationship(
-    state: ShowrunnerState, star: str, kind: Kind, with_: str, outcome: Outcome, *,
-    new_with: str | None = None, other: tuple[Kind, str] | None = None,
+    state: ShowrunnerState,
+    star: str,
+    kind: Kind,
+    with_: str,
+    outcome: Outcome,
+    *,
+    new_with: str | None = None,
+    other: tuple[Kind, str] | None = None,
 ) -> Resolved:
     """10.2E: apply the Think check's result. Highlight moves the relationship to `new_with`
     at the same Tier (its ◇ cleared); Success removes it; Partial lowers its Tier (removes it
@@ -284,15 +328,17 @@ def resolve_relationship(
         name = " ".join((new_with or "").split())
         if not name:
             raise RuleViolation("a Highlight shifts the focus: name the new Star or Actor (new_with)")
-        if any(name_key(r.with_) == name_key(name) for r in getattr(sheet, _list(kind))):
+        if any(name_key(r.with_) == name_key(name) for r in _held(sheet, kind)):
             raise RuleViolation(f"{sheet.name} already has a {kind.title()} with {name}")
     elif new_with is not None:
         raise RuleViolation("only a Highlight shifts the relationship to someone new")
-    others = [(k, r) for k in ("bond", "grudge") for r in getattr(sheet, _list(k)) if r is not relationship]  # type: ignore[arg-type]
+    others = [(k, r) for k in _KINDS for r in _held(sheet, k) if r is not relationship]
     target = None
     if outcome is Outcome.DISASTER and others:
         if other is None:
-            raise RuleViolation(f"a Disaster lowers a different Bond or Grudge by one Tier: name it (other) — {label} cannot be it")
+            raise RuleViolation(
+                f"a Disaster lowers a different Bond or Grudge by one Tier: name it (other) — {label} cannot be it"
+            )
         target = find(sheet, other[0], other[1])
         if target is relationship:
             raise RuleViolation(f"a Disaster lowers a different Bond or Grudge, not the {label}")
@@ -300,9 +346,17 @@ def resolve_relationship(
         raise RuleViolation("only a Disaster lowers another Bond or Grudge")
     if outcome is Outcome.HIGHLIGHT:
         new = relationship.model_copy(update={"with_": name, "exhausted": frozenset(), "extra_marked": 0})
-        sheet, result, text = _replace(sheet, kind, relationship, new), "shifted", f"Shifted Focus: the {label} is now with {name}"
+        sheet, result, text = (
+            _replace(sheet, kind, relationship, new),
+            "shifted",
+            f"Shifted Focus: the {label} is now with {name}",
+        )
     elif outcome is Outcome.SUCCESS:
-        sheet, result, text = _replace(sheet, kind, relationship, None), "removed", f"Clear Headed: the {label} is removed"
+        sheet, result, text = (
+            _replace(sheet, kind, relationship, None),
+            "removed",
+            f"Clear Headed: the {label} is removed",
+        )
     elif outcome is Outcome.PARTIAL:
         lowered = _reduced(relationship)
         sheet, result = _replace(sheet, kind, relationship, lowered), "reduced"
@@ -315,7 +369,16 @@ def resolve_relationship(
         assert other is not None
         lowered = _reduced(target)
         sheet, result = _replace(sheet, other[0], target, lowered), "other_reduced"
-        text = f"Renewed Focus: the {other[0].title()} with {target.with_} " + (f"drops to {lowered.tier.letter}" if lowered else "is removed")
+        text = f"Renewed Focus: the {other[0].title()} with {target.with_} " + (
+            f"drops to {lowered.tier.letter}" if lowered else "is removed"
+        )
     sheet = sheet.model_copy(update={"relationship_resolve_episode": episode})
-    return Resolved(star=sheet.name, kind=kind, with_=relationship.with_, outcome=outcome, result=result, text=text,
-                    state=state.with_star(sheet))
+    return Resolved(
+        star=sheet.name,
+        kind=kind,
+        with_=relationship.with_,
+        outcome=outcome,
+        result=result,
+        text=text,
+        state=state.with_star(sheet),
+    )

@@ -135,7 +135,9 @@ def declare(
     if beats not in BEATS:
         raise SequenceError(f"an Action Sequence has 2 to 5 Beats, not {beats}")
     if difficulty.rank < Difficulty.HARD.rank:
-        raise SequenceError(f"an Action Sequence is for a task of HARD or higher; a {difficulty.value} task is one check")
+        raise SequenceError(
+            f"an Action Sequence is for a task of HARD or higher; a {difficulty.value} task is one check"
+        )
     if beats < minimum_beats(difficulty):
         raise SequenceError(
             f"a {difficulty.value} Set Piece needs at least {minimum_beats(difficulty)} Beats to bring each Beat "
@@ -152,7 +154,13 @@ def declare(
         )
     combo = {pool: amount for pool, amount in contributions.items() if amount}
     return Sequence(
-        goal=goal, difficulty=difficulty, beats=beats, against=against, builds=builds, decisive=decisive, combo=combo,
+        goal=goal,
+        difficulty=difficulty,
+        beats=beats,
+        against=against,
+        builds=builds,
+        decisive=decisive,
+        combo=combo,
         contributors=tuple(dict.fromkeys(contributors)),
     )
 
@@ -205,8 +213,12 @@ def record_beat(sequence: Sequence, outcome: str, star: str | None = None) -> Be
     label = as_outcome(outcome)
     climax = sequence.at_climax
     beat = Beat(
-        number=sequence.next_beat, climax=climax, difficulty=sequence.beat_difficulty, outcome=label,
-        progress=_progress(sequence, label, climax), star=star,
+        number=sequence.next_beat,
+        climax=climax,
+        difficulty=sequence.beat_difficulty,
+        outcome=label,
+        progress=_progress(sequence, label, climax),
+        star=star,
     )
     ended = climax or not succeeded(label)
     result = label if ended else None
@@ -217,9 +229,13 @@ def record_beat(sequence: Sequence, outcome: str, star: str | None = None) -> Be
         payout, lost = (sequence.combo, {}) if succeeded(label) else ({}, sequence.combo)
         played = played.model_copy(update={"combo": {}})
     return BeatRecorded(
-        sequence=played, beat=beat, consequences=consequences_due(label),
+        sequence=played,
+        beat=beat,
+        consequences=consequences_due(label),
         consequence_difficulty=sequence.difficulty if climax else sequence.beat_difficulty,
-        everyone=climax, payout=payout, lost=lost,
+        everyone=climax,
+        payout=payout,
+        lost=lost,
     )
 
 

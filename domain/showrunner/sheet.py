@@ -7,17 +7,17 @@ capacity); rules that need history or other sheets belong to the ledger.
 from __future__ import annotations
 
 import json
-from enum import Enum
-from typing import Annotated, ClassVar, Literal
+from enum import Enum, StrEnum
+from typing import Annotated, ClassVar, Literal, TypeVar
 
 from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
+    SerializerFunctionWrapHandler,
     StrictBool,
     StringConstraints,
-    SerializerFunctionWrapHandler,
     ValidationInfo,
     field_serializer,
     field_validator,
@@ -27,7 +27,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from ..errors import UnknownName
-from ..inputs import AtMost, Input, MANY
+from ..inputs import MANY, AtMost, Input
 from ..text import CHARACTER_NAME, LINE, NAME
 from .ladder import Difficulty, Quality
 
@@ -54,7 +54,8 @@ def _in_range(low: int, high: int | None) -> AfterValidator:
 def _at_most(field: str, value: int, limit_field: str, limit: int) -> None:
     if value > limit:
         raise PydanticCustomError(
-            "over_max", "{field} ({value}) is more than {limit_field} ({limit})",
+            "over_max",
+            "{field} ({value}) is more than {limit_field} ({limit})",
             {"field": field, "value": value, "limit_field": limit_field, "limit": limit},
         )
 
@@ -75,7 +76,10 @@ StarName = Annotated[str, _Given, CHARACTER_NAME.validator()]
 SlotNumber = Annotated[int, _in_range(1, 10)]
 
 
-def _by_value_ignoring_case(cls: type[Enum], value: object) -> Enum | None:
+_Named = TypeVar("_Named", bound=StrEnum)
+
+
+def _by_value_ignoring_case(cls: type[_Named], value: object) -> _Named | None:
     if isinstance(value, str):
         wanted = value.strip().lower()
         for member in cls:
@@ -84,7 +88,7 @@ def _by_value_ignoring_case(cls: type[Enum], value: object) -> Enum | None:
     return None
 
 
-class AbilityName(str, Enum):
+class AbilityName(StrEnum):
     """The ten Abilities, in the book's order."""
 
     CHANNEL = "channel"
@@ -103,7 +107,7 @@ class AbilityName(str, Enum):
         return _by_value_ignoring_case(cls, value)
 
 
-class CareerPath(str, Enum):
+class CareerPath(StrEnum):
     """The four Career Paths Acclaim is spent on (Chapter 11.1)."""
 
     TRAINING = "training"
@@ -116,7 +120,7 @@ class CareerPath(str, Enum):
         return _by_value_ignoring_case(cls, value)
 
 
-class Mastery(str, Enum):
+class Mastery(StrEnum):
     """Actor and Character Masteries other than an Ability's ⇧ (Chapter 11.2, Choice 2)."""
 
     RETAKE = "retake"
@@ -134,7 +138,7 @@ class Mastery(str, Enum):
         return _by_value_ignoring_case(cls, value)
 
 
-class Award(str, Enum):
+class Award(StrEnum):
     """The four Awards of Awards Season, one per Career Path (Chapter 11.2, Choice 1)."""
 
     ARTISAN = "artisan"
@@ -147,7 +151,7 @@ class Award(str, Enum):
         return _by_value_ignoring_case(cls, value)
 
 
-class PropType(str, Enum):
+class PropType(StrEnum):
     """The Prop Types of Chapter 8.1A, spelled as the book lists them."""
 
     JUNK = "Junk"
@@ -273,8 +277,26 @@ WEAR_UPGRADE = "⛉"
 SECOND_POWER = "2nd Power"
 # Chapter 8.2's Hero Prop track, left to right: the one place the layout lives.
 MILESTONE_ORDER: tuple[str, ...] = (
-    "⛉", "1st Power", "⛉", "N", "⛉", "1", "⛉", "H", "⛉", "2",
-    "⛉", "2nd Power", "⛉", "F", "⛉", "3", "⛉", "E", "⛉", "4",
+    "⛉",
+    "1st Power",
+    "⛉",
+    "N",
+    "⛉",
+    "1",
+    "⛉",
+    "H",
+    "⛉",
+    "2",
+    "⛉",
+    "2nd Power",
+    "⛉",
+    "F",
+    "⛉",
+    "3",
+    "⛉",
+    "E",
+    "⛉",
+    "4",
 )
 
 
@@ -350,23 +372,22 @@ class Relationship(_Frozen):
     @classmethod
     def _tier_from_normal(cls, tier: Difficulty) -> Difficulty:
         if tier is Difficulty.EASY:
-            raise PydanticCustomError("no_easy_tier", "must be N (NORMAL) or higher (got \"EASY\")")
+            raise PydanticCustomError("no_easy_tier", 'must be N (NORMAL) or higher (got "EASY")')
         return tier
 
     @field_validator("exhausted")
     @classmethod
-    def _exhausted_up_to_tier(
-        cls, exhausted: frozenset[Difficulty], info: ValidationInfo
-    ) -> frozenset[Difficulty]:
+    def _exhausted_up_to_tier(cls, exhausted: frozenset[Difficulty], info: ValidationInfo) -> frozenset[Difficulty]:
         tier = info.data.get("tier")
         if tier is None:  # the tier itself was invalid and is already reported
             return exhausted
         for mark in sorted(exhausted, key=lambda d: d.rank):
             if mark is Difficulty.EASY:
-                raise PydanticCustomError("no_easy_tier", "must be tiers from N up (got \"EASY\")")
+                raise PydanticCustomError("no_easy_tier", 'must be tiers from N up (got "EASY")')
             if mark.rank > tier.rank:
                 raise PydanticCustomError(
-                    "above_tier", "{mark} is above the relationship's tier {tier}",
+                    "above_tier",
+                    "{mark} is above the relationship's tier {tier}",
                     {"mark": mark.letter, "tier": tier.letter},
                 )
         return exhausted
@@ -411,7 +432,8 @@ def _fill_keys(raw: object, keys: type[Enum], what: str, default: object) -> obj
             continue
         if member in spelled:
             raise PydanticCustomError(
-                "duplicate_key", "{first} and {second} name the same {what}",
+                "duplicate_key",
+                "{first} and {second} name the same {what}",
                 {"first": shown(spelled[member]), "second": shown(key), "what": what},
             )
         spelled[member] = key
@@ -458,8 +480,16 @@ class StarSheet(_Frozen):
     """The Episode at whose end a Bond or Grudge was last resolved (10.2E: one per Episode)."""
 
     _quiet: ClassVar[tuple[str, ...]] = (
-        "in_hand", "stuff_ticks", "backpack_crossed", "career", "awards", "awards_used",
-        "bond_extra_boxes", "drawbacks", "relationship_added_episode", "relationship_resolve_episode",
+        "in_hand",
+        "stuff_ticks",
+        "backpack_crossed",
+        "career",
+        "awards",
+        "awards_used",
+        "bond_extra_boxes",
+        "drawbacks",
+        "relationship_added_episode",
+        "relationship_resolve_episode",
     )
 
     @field_serializer("awards")
@@ -473,7 +503,8 @@ class StarSheet(_Frozen):
         held = sum(p.count for p in in_hand)
         if held > 2:
             raise PydanticCustomError(
-                "too_many_in_hand", "a Star has two hands: {held} Props cannot be carried in hand (2 at most)",
+                "too_many_in_hand",
+                "a Star has two hands: {held} Props cannot be carried in hand (2 at most)",
                 {"held": held},
             )
         return in_hand

@@ -50,9 +50,10 @@ def ask_oracle(question: str, dice: DiceSource, difficulty: Difficulty = Difficu
     if target is None:
         raise RuleViolation(f"the Oracle's Difficulty runs from EASY to EPIC, not {difficulty.value}")
     first, second = dice.roll("oracle", 2)
-    outcome: OutcomeLabel = judge((first, second), target).value  # type: ignore[assignment]
-    return OracleAnswer(question=question, difficulty=difficulty, faces=(first, second), outcome=outcome,
-                        answer=ORACLE_ANSWERS[outcome])
+    outcome: OutcomeLabel = judge((first, second), target).value
+    return OracleAnswer(
+        question=question, difficulty=difficulty, faces=(first, second), outcome=outcome, answer=ORACLE_ANSWERS[outcome]
+    )
 
 
 class MenuOption(_Frozen):
@@ -71,11 +72,16 @@ CONSEQUENCE_MENU: tuple[MenuOption, ...] = tuple(
             ("Mark Conditions", "Mark a number of Conditions in the Ability just rolled."),
             ("New Threat", "A new Obstacle or Opponent enters, its Power Level the failed check's Difficulty."),
             ("Harm Allies", "A friendly Actor's Power Die at the check's Difficulty is cleared."),
-            ("Boost Opposition", "A hostile Actor, Obstacle or Opponent's Power Die at the check's Difficulty gains 1 pip."),
+            (
+                "Boost Opposition",
+                "A hostile Actor, Obstacle or Opponent's Power Die at the check's Difficulty gains 1 pip.",
+            ),
             ("Mark Limit", "Using Channel or facing the supernatural: mark a number of Limit."),
             ("Introduce a Subplot", "Bring in a Subplot whose Power Level is at or below the Difficulty."),
-            ("Narrative Complication",
-             "The Director (or Oracle) takes over until your next success; more Obstacle Dice next check."),
+            (
+                "Narrative Complication",
+                "The Director (or Oracle) takes over until your next success; more Obstacle Dice next check.",
+            ),
         ),
         start=1,
     )
@@ -98,8 +104,12 @@ def roll_consequence_menu(dice: DiceSource, difficulty: Difficulty, *, disaster:
     first, second = dice.roll("menu", 2, 10)
     count, size = consequence_size(difficulty)
     return MenuRoll(
-        faces=(first, second), options=(CONSEQUENCE_MENU[first - 1], CONSEQUENCE_MENU[second - 1]),
-        both=disaster, difficulty=difficulty, count=count, size=size,
+        faces=(first, second),
+        options=(CONSEQUENCE_MENU[first - 1], CONSEQUENCE_MENU[second - 1]),
+        both=disaster,
+        difficulty=difficulty,
+        count=count,
+        size=size,
     )
 
 

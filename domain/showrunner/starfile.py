@@ -18,15 +18,18 @@ _SLOT_NUMBERS = frozenset(str(n) for n in range(1, 11))
 
 def parse_star_file(data: bytes, *, source: str) -> StarSheet:
     """The Star a .toml or .json file describes, or InvalidSheet naming source, field and problem."""
-    return read_character(data, source, StarSheet, noun="Star", to_model_form=_to_model_form, path=_path, describe=_describe)
+    return read_character(
+        data, source, StarSheet, noun="Star", to_model_form=_to_model_form, path=_path, describe=_describe
+    )
 
 
-def _to_model_form(raw: dict) -> dict:
+def _to_model_form(raw: dict[str, object]) -> dict[str, object]:
     sheet = dict(raw)
-    if isinstance(raw.get("abilities"), dict):
-        sheet["abilities"] = {name: _ability(name, value) for name, value in raw["abilities"].items()}
-    if isinstance(raw.get("influence"), dict):
-        sheet["influence"] = {name: _pool(pool) for name, pool in raw["influence"].items()}
+    abilities, influence = raw.get("abilities"), raw.get("influence")
+    if isinstance(abilities, dict):
+        sheet["abilities"] = {name: _ability(name, value) for name, value in abilities.items()}
+    if isinstance(influence, dict):
+        sheet["influence"] = {name: _pool(pool) for name, pool in influence.items()}
     return sheet
 
 
@@ -40,8 +43,7 @@ def _ability(name: str, ability: object) -> object:
     if not isinstance(ability, dict) or not isinstance(ability.get("slots"), dict):
         return ability
     slots = {
-        number: _slot(f"abilities.{name}.slots.{number}", number, slot)
-        for number, slot in ability["slots"].items()
+        number: _slot(f"abilities.{name}.slots.{number}", number, slot) for number, slot in ability["slots"].items()
     }
     return ability | {"slots": slots}
 

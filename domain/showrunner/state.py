@@ -44,7 +44,14 @@ class EnsemblePool(BaseModel):
     """The Episode whose two Ensemble XP questions were last answered (10.3D: once per Episode)."""
 
     _quiet: ClassVar[tuple[str, ...]] = (
-        "xp", "level", "benefits", "backpack", "holdings", "montage_episode", "montage", "xp_episode",
+        "xp",
+        "level",
+        "benefits",
+        "backpack",
+        "holdings",
+        "montage_episode",
+        "montage",
+        "xp_episode",
     )
 
     @field_validator("montage", mode="before")

@@ -134,8 +134,13 @@ def check_threat(
     if change is not None:
         threat = threat.model_copy(update={"power": change.after, "status": status})
     return threat, CheckEffect(
-        target=threat.name, outcome=label, level=level, change=change, status=status,
-        consequences=consequences_due(label), consequence_difficulty=original,
+        target=threat.name,
+        outcome=label,
+        level=level,
+        change=change,
+        status=status,
+        consequences=consequences_due(label),
+        consequence_difficulty=original,
     )
 
 
@@ -153,8 +158,13 @@ def check_actor(
     if change is not None:
         actor = actor.model_copy(update={"power": change.after, "written_off": status == "destroyed"})
     return actor, CheckEffect(
-        target=actor.name, outcome=label, level=level, change=change, status=status,
-        consequences=consequences_due(label), consequence_difficulty=original,
+        target=actor.name,
+        outcome=label,
+        level=level,
+        change=change,
+        status=status,
+        consequences=consequences_due(label),
+        consequence_difficulty=original,
     )
 
 
@@ -166,8 +176,13 @@ def decisive_strike(power: PowerDice, name: str, outcome: str) -> CheckEffect:
     elevated = decisive_strike_difficulty(power)
     won = label in ("highlight", "success")
     return CheckEffect(
-        target=name, outcome=label, level=None, change=None, status="destroyed" if won else "active",
-        consequences=consequences_due(label), consequence_difficulty=elevated,
+        target=name,
+        outcome=label,
+        level=None,
+        change=None,
+        status="destroyed" if won else "active",
+        consequences=consequences_due(label),
+        consequence_difficulty=elevated,
     )
 
 
@@ -190,7 +205,9 @@ def strike_decisively(world: World, name: str, outcome: str) -> tuple[World, Che
     target = world.target(name)
     if isinstance(target, Threat):
         if target.kind == "project":
-            raise RuleViolation(f"{target.name} is a Project: a Decisive Strike is made against an Opponent or Obstacle")
+            raise RuleViolation(
+                f"{target.name} is a Project: a Decisive Strike is made against an Opponent or Obstacle"
+            )
         if target.finished:
             raise RuleViolation(f"{target.name} is already {target.status}")
         effect = decisive_strike(target.power, target.name, outcome)

@@ -82,8 +82,11 @@ class World(BaseModel):
 
     def subplot(self, number: int) -> Subplot:
         if not 1 <= number <= len(self.subplots):
-            raise UnknownName(f"there is no Subplot {number} (Subplots: 1-{len(self.subplots)})" if self.subplots
-                              else f"there is no Subplot {number}: none has been written")
+            raise UnknownName(
+                f"there is no Subplot {number} (Subplots: 1-{len(self.subplots)})"
+                if self.subplots
+                else f"there is no Subplot {number}: none has been written"
+            )
         return self.subplots[number - 1]
 
     def unresolved_subplot(self, plotter: str) -> Subplot | None:
@@ -116,10 +119,12 @@ class World(BaseModel):
         number = self.roster.next_free() if slot is None else slot
         if self.slot_state(number) == "filled":
             raise RuleViolation(f"roster slot {number} holds {self.roster.holder(number)}: cast into another slot")
-        return self.model_copy(update={
-            "roster": self.roster.with_slot(number, actor.name),
-            "actors": {**self.actors, name_key(actor.name): actor},
-        })
+        return self.model_copy(
+            update={
+                "roster": self.roster.with_slot(number, actor.name),
+                "actors": {**self.actors, name_key(actor.name): actor},
+            }
+        )
 
     def with_actor(self, actor: Actor) -> World:
         self.actor(actor.name)

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from ..campaign import name_key
+from ..campaign import CampaignState, name_key
 from ..dice import DiceSource, ReplayDice, Roll
 from ..errors import DomainError, RuleViolation
 from ..events import CampaignFact, RecapLine, RolledFact, Visibility
@@ -31,7 +31,20 @@ from .sheet import AbilityName
 from .state import ShowrunnerState
 from .threats import CheckEffect, Threat, ThreatKind, check_against, new_threat, strike_decisively
 from .world import World
-from .writers_room import Subplot, generate, resolve, reveal
+from .writers_room import (
+    BondAdvanced,
+    DieCleared,
+    GambitCalled,
+    MinionSpawned,
+    PipAdded,
+    PowerLevelRaised,
+    SchemeContest,
+    Subplot,
+    SubplotEffect,
+    generate,
+    resolve,
+    reveal,
+)
 
 
 class _Frozen(BaseModel):
@@ -42,11 +55,11 @@ def _with_world(state: ShowrunnerState, world: World) -> ShowrunnerState:
     return state.model_copy(update={"world": world})
 
 
-def _world(state: Any) -> World:
+def _world(state: CampaignState) -> World:
     return getattr(state, "world", None) or World()
 
 
-class WorldRoll(RolledFact):
+class WorldRoll(RolledFact[ShowrunnerState]):
     """A world fact that may roll: the dice it asked for are kept, in order, in `rolls`."""
 
     rolls: tuple[Roll, ...] = ()
@@ -63,7 +76,7 @@ class WorldRoll(RolledFact):
     def explain(self) -> list[str]:
         return [self.summary()]
 
-    def rejudge(self, before: ShowrunnerState) -> str | None:  # type: ignore[override]
+    def rejudge(self, before: ShowrunnerState) -> str | None:
         replay = ReplayDice(self.rolls)
         try:
             problem = self.decide_again(before, replay)
@@ -118,13 +131,22 @@ class ActorSpec(Input):
 def make_actor(spec: ActorSpec, dice: DiceSource) -> Actor:
     """Appendix A: roll what the table did not give, in the book's order."""
     fields: dict[str, Any] = dict(
-        concept=spec.concept, specialties=spec.specialties, scars=spec.scars, agenda=spec.agenda,
-        bonds=spec.bonds, grudges=spec.grudges,
+        concept=spec.concept,
+        specialties=spec.specialties,
+        scars=spec.scars,
+        agenda=spec.agenda,
+        bonds=spec.bonds,
+        grudges=spec.grudges,
     )
     if spec.pips is None:
         return roll_actor(
-            spec.name, dice, scale=spec.scale, primary=spec.primary, secondary=spec.secondary,
-            power_level=spec.power_level, **fields,
+            spec.name,
+            dice,
+            scale=spec.scale,
+            primary=spec.primary,
+            secondary=spec.secondary,
+            power_level=spec.power_level,
+            **fields,
         )
     power = PowerDice(pips=spec.pips)
     if not spec.pips:
@@ -150,14 +172,16 @@ class ActorCreated(WorldRoll, topic="showrunner/ActorCreated"):
     actor: Actor
     slot: int
 
-    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         return _with_world(state, _world(state).cast(self.actor, self.slot))
 
     def summary(self) -> str:
         return f"{self.actor.name} joined the Supporting Cast in roster slot {self.slot} ({describe_actor(self.actor)})"
 
     def stars(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(p.name for p in (*self.actor.bonds.values(), *self.actor.grudges.values()) if p.star))
+        return tuple(
+            dict.fromkeys(p.name for p in (*self.actor.bonds.values(), *self.actor.grudges.values()) if p.star)
+        )
 
     def recap(self) -> RecapLine | None:
         concept = f", {self.actor.concept}" if self.actor.concept else ""
@@ -167,7 +191,7 @@ class ActorCreated(WorldRoll, topic="showrunner/ActorCreated"):
         return _differs("Actor", self.actor, make_actor(self.spec, dice))
 
 
-class ActorsContested(CampaignFact, topic="showrunner/ActorsContested"):
+class ActorsContested(CampaignFact[ShowrunnerState], topic="showrunner/ActorsContested"):
     """12.1J: two Actors clash off-screen; no dice: the higher pips at the Difficulty win, a tie loses both."""
 
     first: str
@@ -178,15 +202,16 @@ class ActorsContested(CampaignFact, topic="showrunner/ActorsContested"):
 
     def summary(self) -> str:
         result = f"{self.winner} wins" if self.winner else "a tie: both lose"
-        return (f"{self.first} ({self.pips[0]}) against {self.second} ({self.pips[1]}) at {self.difficulty.value}: "
-                f"{result}")
+        return (
+            f"{self.first} ({self.pips[0]}) against {self.second} ({self.pips[1]}) at {self.difficulty.value}: {result}"
+        )
 
     def recap(self) -> RecapLine | None:
         result = f"{self.winner} came out on top" if self.winner else "neither came out on top"
         return RecapLine(weight=50, text=f"{self.first} clashed with {self.second}: {result}.", kind="contest")
 
 
-class ActorTieChanged(CampaignFact, topic="showrunner/ActorTieChanged"):
+class ActorTieChanged(CampaignFact[ShowrunnerState], topic="showrunner/ActorTieChanged"):
     """12.1I: the table moves an Actor's Bond or Grudge up a slot (or to a named one); the person
     who held that slot swaps down into the old one, or leaves the web if there was none."""
 
@@ -201,7 +226,7 @@ class ActorTieChanged(CampaignFact, topic="showrunner/ActorTieChanged"):
     actor: Actor
     """The Actor after the move."""
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return _with_world(state, _world(state).with_actor(self.actor))
 
     def summary(self) -> str:
@@ -234,24 +259,30 @@ class ThreatCreated(WorldRoll, topic="showrunner/ThreatCreated"):
     """The pips given at the table instead of rolled."""
     threat: Threat
 
-    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         return _with_world(state, _world(state).add_threat(self.threat))
 
     def summary(self) -> str:
         return f"{self.kind.title()} '{self.name}' entered at {self.level.value} ({self.threat.power.describe()})"
 
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=50, text=f"A {self.level.value} {self.kind.title()}, {self.name}, entered the story.", kind="threat")
+        return RecapLine(
+            weight=50, text=f"A {self.level.value} {self.kind.title()}, {self.name}, entered the story.", kind="threat"
+        )
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
         return _differs("Threat", self.threat, decide_threat(self.name, self.kind, self.level, self.pips, dice))
 
 
-def decide_threat(name: str, kind: ThreatKind, level: Difficulty, pips: tuple[int, ...] | None, dice: DiceSource) -> Threat:
+def decide_threat(
+    name: str, kind: ThreatKind, level: Difficulty, pips: tuple[int, ...] | None, dice: DiceSource
+) -> Threat:
     if pips is None:
         return new_threat(name, kind, level, dice)
     if len(pips) != level.rank:
-        raise RuleViolation(f"a {level.value} Threat has {level.rank} Power Dice, NORMAL first: {len(pips)} pips were given")
+        raise RuleViolation(
+            f"a {level.value} Threat has {level.rank} Power Dice, NORMAL first: {len(pips)} pips were given"
+        )
     return Threat(name=name, kind=kind, power=PowerDice(pips=pips))
 
 
@@ -294,7 +325,7 @@ class ThreatChecked(WorldRoll, topic="showrunner/ThreatChecked"):
     actor: Actor | None = None
     """The target after the check."""
 
-    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         return _with_world(state, _with_target(_world(state), self.threat, self.actor))
 
     def summary(self) -> str:
@@ -334,13 +365,13 @@ class Contribution(_Frozen):
     amount: int = Field(ge=1)
 
 
-class SequenceDeclared(CampaignFact, topic="showrunner/SequenceDeclared"):
+class SequenceDeclared(CampaignFact[ShowrunnerState], topic="showrunner/SequenceDeclared"):
     """7.1: a goal, its Beats and its Starting Combo Pool (the spends are their own facts, just before)."""
 
     sequence: Sequence
     contributions: tuple[Contribution, ...] = ()
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return _with_world(state, _world(state).with_sequence(self.sequence))
 
     def summary(self) -> str:
@@ -348,8 +379,10 @@ class SequenceDeclared(CampaignFact, topic="showrunner/SequenceDeclared"):
         against = f" against {s.against}" if s.against else ""
         kind = "Set Piece" if s.set_piece else "Action Sequence"
         strike = " (Decisive Strike)" if s.decisive else ""
-        return (f"{kind} declared: '{s.goal}' at {s.difficulty.value}{against}{strike}, {s.beats} Beats at "
-                f"{s.beat_difficulty.value}, Combo Pool {_pool_words(s.combo)}")
+        return (
+            f"{kind} declared: '{s.goal}' at {s.difficulty.value}{against}{strike}, {s.beats} Beats at "
+            f"{s.beat_difficulty.value}, Combo Pool {_pool_words(s.combo)}"
+        )
 
     def stars(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(c.star for c in self.contributions))
@@ -361,8 +394,8 @@ class SequenceDeclared(CampaignFact, topic="showrunner/SequenceDeclared"):
         return RecapLine(weight=50, text=f"The Cast launched {kind}: {s.goal}{against}.", kind="sequence")
 
 
-def _pool_words(pools: Mapping[str, int]) -> str:
-    return ", ".join(f"{n} {LABELS[p]}" for p, n in pools.items() if n) or "empty"  # type: ignore[index]
+def _pool_words(pools: Mapping[PoolName, int]) -> str:
+    return ", ".join(f"{n} {LABELS[p]}" for p, n in pools.items() if n) or "empty"
 
 
 class SequenceBeatPlayed(WorldRoll, topic="showrunner/SequenceBeatPlayed"):
@@ -376,7 +409,7 @@ class SequenceBeatPlayed(WorldRoll, topic="showrunner/SequenceBeatPlayed"):
     threat: Threat | None = None
     actor: Actor | None = None
 
-    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         world = _with_target(_world(state), self.threat, self.actor)
         sequence = self.recorded.sequence
         world = world.without_sequence(self.goal) if sequence.finished else world.with_sequence(sequence)
@@ -391,8 +424,10 @@ class SequenceBeatPlayed(WorldRoll, topic="showrunner/SequenceBeatPlayed"):
             text += f"; {self.effect.target}: {_effect_words(self.effect)}"
         if self.recorded.consequences:
             who = "every participant" if self.recorded.everyone else (self.star or "the Star who rolled")
-            text += (f"; {self.recorded.consequences} Consequence(s) at "
-                     f"{self.recorded.consequence_difficulty.value} for {who}")
+            text += (
+                f"; {self.recorded.consequences} Consequence(s) at "
+                f"{self.recorded.consequence_difficulty.value} for {who}"
+            )
         if self.recorded.sequence.finished:
             text += f"; the Sequence ends: {self.recorded.sequence.outcome}"
         return text
@@ -407,7 +442,9 @@ class SequenceBeatPlayed(WorldRoll, topic="showrunner/SequenceBeatPlayed"):
         effect = self.effect
         if effect is not None and effect.status in ("defeated", "destroyed", "complete"):
             verb = _FINISHED[effect.status]
-            return RecapLine(weight=100, text=f"In '{self.goal}', the Cast {verb} {effect.target}.", kind="threat-" + effect.status)
+            return RecapLine(
+                weight=100, text=f"In '{self.goal}', the Cast {verb} {effect.target}.", kind="threat-" + effect.status
+            )
         sequence = self.recorded.sequence
         if sequence.finished:
             return RecapLine(weight=50, text=f"The Sequence '{self.goal}' ended: {sequence.outcome}.", kind="sequence")
@@ -422,7 +459,7 @@ class SequenceBeatPlayed(WorldRoll, topic="showrunner/SequenceBeatPlayed"):
         return _differs("Beat", (self.recorded, self.effect), (played.recorded, played.effect))
 
 
-class ConsequencesDue(CampaignFact, topic="showrunner/ConsequencesDue"):
+class ConsequencesDue(CampaignFact[ShowrunnerState], topic="showrunner/ConsequencesDue"):
     """The Consequences a Beat calls for (5.2, 7.3B), recorded for the table to apply one by one
     with `showrunner consequence`: which of the Consequence Menu's kinds is the table's choice."""
 
@@ -442,8 +479,10 @@ class ConsequencesDue(CampaignFact, topic="showrunner/ConsequencesDue"):
         which = "Climax" if self.climax else f"Setup Beat {self.beat}"
         who = ", ".join(self.who) if self.who else "the Star who rolled it"
         each = " each" if len(self.who) > 1 else ""
-        return (f"'{self.goal}' {which} ({self.outcome}): {self.count} Consequence{'s' if self.count > 1 else ''} "
-                f"at {self.difficulty.value}{each} due for {who} (apply with `showrunner consequence`)")
+        return (
+            f"'{self.goal}' {which} ({self.outcome}): {self.count} Consequence{'s' if self.count > 1 else ''} "
+            f"at {self.difficulty.value}{each} due for {who} (apply with `showrunner consequence`)"
+        )
 
     def stars(self) -> tuple[str, ...]:
         return self.who
@@ -452,7 +491,7 @@ class ConsequencesDue(CampaignFact, topic="showrunner/ConsequencesDue"):
         return None
 
 
-class ComboSpent(CampaignFact, topic="showrunner/ComboSpent"):
+class ComboSpent(CampaignFact[ShowrunnerState], topic="showrunner/ComboSpent"):
     """7.2: a participant spends from the Combo Pool as from their own Profile."""
 
     goal: str
@@ -461,7 +500,7 @@ class ComboSpent(CampaignFact, topic="showrunner/ComboSpent"):
     star: str | None = None
     reason: Line = ""
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         world = _world(state)
         return _with_world(state, world.with_sequence(spend_combo(world.sequence(self.goal), self.pool, self.amount)))
 
@@ -495,7 +534,7 @@ class SubplotGenerated(WorldRoll, topic="showrunner/SubplotGenerated"):
     cost: int = 0
     subplot: Subplot | None = None
 
-    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         world = _world(state)
         if self.outcome == "slot_unlocked" and self.slot is not None:
             world = world.with_roster(world.roster.with_slot(self.slot, None))
@@ -519,12 +558,16 @@ class SubplotGenerated(WorldRoll, topic="showrunner/SubplotGenerated"):
     def recap(self) -> RecapLine | None:
         if self.outcome != "written" or self.subplot is None:
             return None
-        return RecapLine(weight=50, text=f"Behind the scenes, {self.subplot.plotter} began to plot.", kind="subplot-written")
+        return RecapLine(
+            weight=50, text=f"Behind the scenes, {self.subplot.plotter} began to plot.", kind="subplot-written"
+        )
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
         again = generate(_world(before), dice, plotter=self.plotter, pre_production=self.pre_production)
         return _differs(
-            "Subplot", (self.outcome, self.slot, self.cost, self.subplot), (again.outcome, again.slot, again.cost, again.subplot)
+            "Subplot",
+            (self.outcome, self.slot, self.cost, self.subplot),
+            (again.outcome, again.slot, again.cost, again.subplot),
         )
 
 
@@ -533,29 +576,30 @@ def subplot_words(s: Subplot) -> str:
     ally = f"{s.ally.name}{' (Star)' if s.ally.star else ''}"
     target = f"{s.target.name}{' (Star)' if s.target.star else ''}"
     approach = {"involve": "involves", "curry_favor": "curries favour with", "ask_star": "asks the Star"}[s.approach]
-    scheme = {"actor": "schemes against", "in_person": "confronts in person", "minion": "sends a minion against"}[s.scheme]
-    return (f"{s.plotter} at {s.power.value}, {s.event} event; {approach} {ally}; {scheme} {target}")
+    scheme = {"actor": "schemes against", "in_person": "confronts in person", "minion": "sends a minion against"}[
+        s.scheme
+    ]
+    return f"{s.plotter} at {s.power.value}, {s.event} event; {approach} {ally}; {scheme} {target}"
 
 
-def effect_words(effect: Any) -> str:
-    kind = effect.kind
-    if kind in ("pip_added", "die_cleared"):
-        verb = "gains a pip" if kind == "pip_added" else "loses a die"
+def effect_words(effect: SubplotEffect) -> str:
+    if isinstance(effect, PipAdded | DieCleared):
+        verb = "gains a pip" if isinstance(effect, PipAdded) else "loses a die"
         return f"{effect.actor} {verb} at {effect.level.value} ({effect.why})"
-    if kind == "power_level_raised":
+    if isinstance(effect, PowerLevelRaised):
         return f"{effect.actor} rises one Power Level"
-    if kind == "bond_advanced":
+    if isinstance(effect, BondAdvanced):
         return f"{effect.actor}'s Bond with {effect.toward.name} rises to {effect.level.value}"
-    if kind == "scheme_contest":
+    if isinstance(effect, SchemeContest):
         return f"{effect.plotter} schemes against {effect.target} at {effect.level.value}"
-    if kind == "gambit_called":
+    if isinstance(effect, GambitCalled):
         return f"{effect.by} calls a {effect.level.value} Gambit on {effect.star}"
-    if kind == "minion_spawned":
+    if isinstance(effect, MinionSpawned):
         return f"{effect.minion.name} enters the Supporting Cast"
-    if kind == "bounty_offered":
-        return (f"{effect.star} is offered a bounty of {effect.props} {effect.quality.value} Props"
-                f" to act against {effect.against.name}")
-    return kind
+    return (
+        f"{effect.star} is offered a bounty of {effect.props} {effect.quality.value} Props"
+        f" to act against {effect.against.name}"
+    )
 
 
 class SubplotRevealed(WorldRoll, topic="showrunner/SubplotRevealed"):
@@ -570,7 +614,7 @@ class SubplotRevealed(WorldRoll, topic="showrunner/SubplotRevealed"):
     """Every Actor the Reveal changed or cast, as it left them."""
     roster: Roster
 
-    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         world = _world(state)
         actors = {**world.actors, **{name_key(a.name): a for a in self.actors}}
         world = world.model_copy(update={"actors": actors, "roster": self.roster}).with_subplot(self.subplot)
@@ -588,7 +632,9 @@ class SubplotRevealed(WorldRoll, topic="showrunner/SubplotRevealed"):
 
     def recap(self) -> RecapLine | None:
         s = self.subplot
-        return RecapLine(weight=100, text=f"Revealed: {s.plotter}'s Subplot — {subplot_words(s)}.", kind="subplot-revealed")
+        return RecapLine(
+            weight=100, text=f"Revealed: {s.plotter}'s Subplot — {subplot_words(s)}.", kind="subplot-revealed"
+        )
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
         world = _world(before)
@@ -601,13 +647,13 @@ def changed_actors(before: World, after: World) -> tuple[Actor, ...]:
     return tuple(a for key, a in after.actors.items() if before.actors.get(key) != a)
 
 
-class SubplotResolved(CampaignFact, topic="showrunner/SubplotResolved"):
+class SubplotResolved(CampaignFact[ShowrunnerState], topic="showrunner/SubplotResolved"):
     """The story has settled a Revealed Subplot: its Plotter may have another."""
 
     number: int
     plotter: str
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:  # type: ignore[override]
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return _with_world(state, resolve(_world(state), self.number))
 
     def summary(self) -> str:
@@ -630,10 +676,10 @@ class OracleAnswered(WorldRoll, topic="showrunner/OracleAnswered"):
     answer: str
 
     def summary(self) -> str:
-        return f"Oracle ({self.difficulty.value}): \"{self.question}\" {self.answer} ({self.faces[0]},{self.faces[1]})"
+        return f'Oracle ({self.difficulty.value}): "{self.question}" {self.answer} ({self.faces[0]},{self.faces[1]})'
 
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=10, text=f"The Oracle was asked \"{self.question}\": {self.answer}", kind="oracle")
+        return RecapLine(weight=10, text=f'The Oracle was asked "{self.question}": {self.answer}', kind="oracle")
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
         from .solorunner import ask_oracle
@@ -661,8 +707,10 @@ class ConsequenceMenuRolled(WorldRoll, topic="showrunner/ConsequenceMenuRolled")
     def summary(self) -> str:
         first, second = self.options
         how = "both apply (Disaster)" if self.disaster else "pick one"
-        return (f"Consequence Menu at {self.difficulty.value} ({self.faces[0]},{self.faces[1]}): "
-                f"{first.name} or {second.name}, {how}; {self.count} × size {self.size}")
+        return (
+            f"Consequence Menu at {self.difficulty.value} ({self.faces[0]},{self.faces[1]}): "
+            f"{first.name} or {second.name}, {how}; {self.count} × size {self.size}"
+        )
 
     def recap(self) -> RecapLine | None:
         return None
@@ -674,7 +722,7 @@ class ConsequenceMenuRolled(WorldRoll, topic="showrunner/ConsequenceMenuRolled")
         return _differs("menu roll", self.faces, again.faces)
 
 
-class WritersTurnTaken(CampaignFact, topic="showrunner/WritersTurnTaken"):
+class WritersTurnTaken(CampaignFact[ShowrunnerState], topic="showrunner/WritersTurnTaken"):
     """14.1B: the world spends half the Studio Notes (the steps are the facts that follow)."""
 
     default_visibility: ClassVar[Visibility] = "director"
@@ -684,12 +732,31 @@ class WritersTurnTaken(CampaignFact, topic="showrunner/WritersTurnTaken"):
     plan: tuple[str, ...]
 
     def summary(self) -> str:
-        return f"Writer's Turn: {self.budget} of {self.studio_notes} Studio Notes on {', '.join(self.plan) or 'nothing'}"
+        return (
+            f"Writer's Turn: {self.budget} of {self.studio_notes} Studio Notes on {', '.join(self.plan) or 'nothing'}"
+        )
 
 
 __all__ = [
-    "ActorCreated", "ActorSpec", "ActorTieChanged", "ActorsContested", "ComboSpent", "ConsequencesDue", "ConsequenceMenuRolled", "Contribution", "OracleAnswered",
-    "SequenceBeatPlayed", "SequenceDeclared", "SubplotGenerated", "SubplotResolved", "SubplotRevealed",
-    "ThreatChecked", "ThreatCreated", "WorldRoll", "WritersTurnTaken", "changed_actors", "decide_threat",
+    "ActorCreated",
+    "ActorSpec",
+    "ActorTieChanged",
+    "ActorsContested",
+    "ComboSpent",
+    "ConsequencesDue",
+    "ConsequenceMenuRolled",
+    "Contribution",
+    "OracleAnswered",
+    "SequenceBeatPlayed",
+    "SequenceDeclared",
+    "SubplotGenerated",
+    "SubplotResolved",
+    "SubplotRevealed",
+    "ThreatChecked",
+    "ThreatCreated",
+    "WorldRoll",
+    "WritersTurnTaken",
+    "changed_actors",
+    "decide_threat",
     "make_actor",
 ]

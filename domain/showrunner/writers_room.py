@@ -125,7 +125,14 @@ class BountyOffered(_Frozen):
 
 
 SubplotEffect = Annotated[
-    PipAdded | DieCleared | PowerLevelRaised | BondAdvanced | SchemeContest | GambitCalled | MinionSpawned | BountyOffered,
+    PipAdded
+    | DieCleared
+    | PowerLevelRaised
+    | BondAdvanced
+    | SchemeContest
+    | GambitCalled
+    | MinionSpawned
+    | BountyOffered,
     Field(discriminator="kind"),
 ]
 
@@ -198,6 +205,7 @@ def generate(
     Event, Ally and Target. `cast` supplies the Actor when the roll lands on an Unlocked slot or
     a written-off Actor's."""
     cost = generation_cost(pre_production)
+    slot: int | None  # a chosen Plotter may hold no roster slot
     if plotter is None:
         spark = _roll_plotter(world, dice, cast, cost)
         if isinstance(spark, Generation):
@@ -212,7 +220,8 @@ def generate(
     (event_roll,) = dice.roll("event", 1, 100)
     event: Literal["aid", "harm"] = "aid" if event_roll <= AID_UP_TO else "harm"
     effects: list[SubplotEffect] = [
-        PipAdded(actor=actor.name, level=power, why="Aid Event") if event == "aid"
+        PipAdded(actor=actor.name, level=power, why="Aid Event")
+        if event == "aid"
         else DieCleared(actor=actor.name, level=power, why="Harm Event")
     ]
     ally, target = actor.bonds[power], actor.grudges[power]
@@ -221,8 +230,18 @@ def generate(
     minion = minion_name or f"{actor.name}'s minion (Subplot {number})"
     scheme = _scheme(actor, involved, target, power, effects, dice, minion)
     draft = Subplot(
-        number=number, plotter=actor.name, slot=slot, power=power, power_roll=roll, event=event,
-        event_roll=event_roll, ally=ally, approach=approach, target=target, scheme=scheme, effects=tuple(effects),
+        number=number,
+        plotter=actor.name,
+        slot=slot,
+        power=power,
+        power_roll=roll,
+        event=event,
+        event_roll=event_roll,
+        ally=ally,
+        approach=approach,
+        target=target,
+        scheme=scheme,
+        effects=tuple(effects),
     )
     # Play the Reveal now, on the world as it stands, to roll the dice it will need.
     recorder = RecordingDice(dice)
@@ -246,8 +265,11 @@ def _roll_plotter(
         return (world, actor, slot) if existing is None else _repeat_plotter(world, existing, slot, cost)
     call = CastingCall(slot=slot, reason=state, replacing=holder)
     if cast is None:
-        what = "is Unlocked: cast a new Actor" if state == "unlocked" else (
-            f"held {holder}, who was written off: cast a related Actor")
+        what = (
+            "is Unlocked: cast a new Actor"
+            if state == "unlocked"
+            else (f"held {holder}, who was written off: cast a related Actor")
+        )
         raise CastingNeeded(f"roster slot {slot} {what} (Appendix A) to be the Plotter, then write the Subplot")
     actor = cast(call)
     return world.cast(actor, slot), actor, slot
@@ -290,19 +312,29 @@ def _at_least(tier: Difficulty | None, power: Difficulty) -> bool:
 
 
 def _rally(
-    world: World, plotter: Actor, ally: Person, target: Person, power: Difficulty,
-    effects: list[SubplotEffect], dice: DiceSource,
+    world: World,
+    plotter: Actor,
+    ally: Person,
+    target: Person,
+    power: Difficulty,
+    effects: list[SubplotEffect],
+    dice: DiceSource,
 ) -> tuple[Approach, str | None]:
     """Phase 3: the Ally from the Bond slot at the Subplot's Power. Returns the approach and the
     name of an Involved Ally."""
     if ally.star:
         above_epic = max(0, power.rank - Difficulty.EPIC.rank)
         faces = dice.roll("bounty", 1 + above_epic)
-        effects.append(BountyOffered(
-            star=ally.name, against=target, props=sum(faces),
-            quality=Quality(power.value if power.rank <= Difficulty.EPIC.rank else "EPIC"),
-            hero_prop_advances=2 * (power.rank - Difficulty.NORMAL.rank), faces=tuple(faces),
-        ))
+        effects.append(
+            BountyOffered(
+                star=ally.name,
+                against=target,
+                props=sum(faces),
+                quality=Quality(power.value if power.rank <= Difficulty.EPIC.rank else "EPIC"),
+                hero_prop_advances=2 * (power.rank - Difficulty.NORMAL.rank),
+                faces=tuple(faces),
+            )
+        )
         return "ask_star", None
     helper = world.actor(ally.name)
     strong_enough = helper.power_level.rank >= power.rank
@@ -323,8 +355,13 @@ def _rally(
 
 
 def _scheme(
-    plotter: Actor, involved: str | None, target: Person, power: Difficulty,
-    effects: list[SubplotEffect], dice: DiceSource, minion_name: str,
+    plotter: Actor,
+    involved: str | None,
+    target: Person,
+    power: Difficulty,
+    effects: list[SubplotEffect],
+    dice: DiceSource,
+    minion_name: str,
 ) -> SchemeKind:
     """Phase 4: the Target from the Grudge slot at the Subplot's Power."""
     if not target.star:
@@ -334,9 +371,13 @@ def _scheme(
         effects.append(GambitCalled(star=target.name, by=plotter.name, level=power))
         return "in_person"
     minion = Actor(
-        name=minion_name, concept=f"{plotter.name}'s minion or hit squad", primary=plotter.primary,
-        secondary=plotter.secondary, power=roll_power_dice(power, dice),
-        bonds={power: Person(name=plotter.name)}, grudges={power: target},
+        name=minion_name,
+        concept=f"{plotter.name}'s minion or hit squad",
+        primary=plotter.primary,
+        secondary=plotter.secondary,
+        power=roll_power_dice(power, dice),
+        bonds={power: Person(name=plotter.name)},
+        grudges={power: target},
     )
     effects.append(MinionSpawned(minion=minion))
     effects.append(GambitCalled(star=target.name, by=minion.name, level=power))
@@ -469,4 +510,3 @@ def _apply(world: World, subplot: Subplot, dice: DiceSource) -> World:
             world = world.cast(effect.minion)
         # A Gambit called or a bounty offered happens on-screen: the Subplot's record is the change.
     return world
-

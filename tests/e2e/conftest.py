@@ -227,7 +227,7 @@ def played(played_template: Seeded, db: str, home: Path) -> list[dict[str, Any]]
         raise RuntimeError("`played` copies a SQLite file; on PostgreSQL call play(run) instead")
     source = Path(played_template.db)
     for path in source.parent.glob(source.name + "*"):  # the file, and any -wal/-shm beside it
-        shutil.copy2(path, Path(db).parent / (Path(db).name + path.name[len(source.name):]))
+        shutil.copy2(path, Path(db).parent / (Path(db).name + path.name[len(source.name) :]))
     shutil.copytree(played_template.home / "data" / "keys", home / "data" / "keys")
     # The current campaign is remembered per database path: move it to this copy's path.
     context = json.loads((played_template.home / "config" / "context.json").read_text())
@@ -258,7 +258,10 @@ def fingerprint(run: Runner, home: Path, **kw: Any) -> dict[str, Any]:
     for c in campaigns:
         result = run("--campaign", c["name"], "branch", "list", "--json", **kw)
         assert result.code == 0, result
-        branches[c["name"]] = [{k: b[k] for k in ("name", "parent", "fork_version", "head_version", "head_hash")} for b in result.json()["branches"]]
+        branches[c["name"]] = [
+            {k: b[k] for k in ("name", "parent", "fork_version", "head_version", "head_hash")}
+            for b in result.json()["branches"]
+        ]
     keys = sorted(p.name for p in (home / "data" / "keys").glob("*")) if (home / "data" / "keys").exists() else []
     return {"campaigns": [{k: c[k] for k in ("name", "id")} for c in campaigns], "branches": branches, "keys": keys}
 

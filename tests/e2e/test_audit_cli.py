@@ -56,22 +56,50 @@ def test_a_clean_check_matches_as_of_the_event_before(run, cast) -> None:
     assert doc["ok"] is True and doc["failures"] == []
     audit = doc["audit"]
     assert (audit["event"], audit["type"], audit["as_of"], audit["star"], audit["ability"], audit["difficulty"]) == (
-        4, "CheckRolled", 3, "Mara Voss", "fight", "HARD",
+        4,
+        "CheckRolled",
+        3,
+        "Mara Voss",
+        "fight",
+        "HARD",
     )
     assert (audit["matches"], audit["problem"], audit["roll_number"]) == (True, None, 1)
     assert audit["dice"] == {"source": "table", "status": "table", "commitment": None, "proofs": []}
     assert audit["recorded"] == {"outcome": "partial", "mark": "hit", "kept": [4, 0], "effective_difficulty": "HARD"}
     rejudged = audit["rejudged"]
-    assert rejudged["action_pool"] == [{"source": "base dice of Fight", "dice": 2}, {"source": "Fight Mastery ⇧", "dice": 1}]
-    assert (rejudged["blocked"], rejudged["kept"], rejudged["outcome"], rejudged["mark"]) == ([1, 5], [4, 0], "partial", "hit")
-    assert rejudged["effects"][0] == {"kind": "regained", "star": "Mara Voss", "pool": "retake", "amount": 1, "kept": 0, "to_ensemble": 0, "lost": 1}
+    assert rejudged["action_pool"] == [
+        {"source": "base dice of Fight", "dice": 2},
+        {"source": "Fight Mastery ⇧", "dice": 1},
+    ]
+    assert (rejudged["blocked"], rejudged["kept"], rejudged["outcome"], rejudged["mark"]) == (
+        [1, 5],
+        [4, 0],
+        "partial",
+        "hit",
+    )
+    assert rejudged["effects"][0] == {
+        "kind": "regained",
+        "star": "Mara Voss",
+        "pool": "retake",
+        "amount": 1,
+        "kept": 0,
+        "to_ensemble": 0,
+        "lost": 1,
+    }
     shown = run("audit", "4")
     assert shown.code == 0 and shown.err == "", shown
-    for line in ("Audit of #4 · Mara Voss · Fight at HARD", "Pools from the sheet as of #3; steps and effects re-judged",
-                 "base dice of Fight", "Kept        4,0", "Outcome     Partial Success against HARD (4+)",
-                 "blocked Action Dice 1,5", "regained 0 Retake, 1 lost: Hit the Mark", "Mara Voss: +1 XP in Fight",
-                 "MATCHES the record: every die, block, pair, outcome, mark and effect re-judged the same",
-                 "Dice (roll #1): table dice: typed in from physical dice, cannot be proven, only flagged"):
+    for line in (
+        "Audit of #4 · Mara Voss · Fight at HARD",
+        "Pools from the sheet as of #3; steps and effects re-judged",
+        "base dice of Fight",
+        "Kept        4,0",
+        "Outcome     Partial Success against HARD (4+)",
+        "blocked Action Dice 1,5",
+        "regained 0 Retake, 1 lost: Hit the Mark",
+        "Mara Voss: +1 XP in Fight",
+        "MATCHES the record: every die, block, pair, outcome, mark and effect re-judged the same",
+        "Dice (roll #1): table dice: typed in from physical dice, cannot be proven, only flagged",
+    ):
         assert line in shown.out, (line, shown.out)
     # Table dice are flagged, never counted as proven, and are no ledger roll to prove.
     assert audited(run, "4", "--verify-dice")["ok"] is True
@@ -84,7 +112,9 @@ def test_audit_bad_input(run, cast, home: Path) -> None:
     before = fingerprint(run, home)
     assert_refused(run("audit", "--json"), 2, "give a check's event number, or --all (not both)")
     assert_refused(run("audit", "4", "--all"), 2, "give a check's event number, or --all (not both)")
-    assert_refused(run("audit", "2"), 1, "event #2 is a StarJoined, not a roll; `showrunner audit --all` lists the rolls")
+    assert_refused(
+        run("audit", "2"), 1, "event #2 is a StarJoined, not a roll; `showrunner audit --all` lists the rolls"
+    )
     assert_refused(run("audit", "9"), 1, "branch 'main' has events #1 to #4; there is no event #9")
     assert_refused(run("audit", "0"), 2, "Invalid value for 'version': Input should be greater than or equal to 1")
     assert_refused(run("audit", "four"), 2, "Invalid value for 'version': Input should be a valid integer")
@@ -115,7 +145,11 @@ def test_an_edited_outcome_is_a_mismatch_even_though_verify_fails_too(run, cast,
     assert (doc["audit"]["matches"], doc["audit"]["problem"]) == (False, problem)
     assert doc["audit"]["recorded"]["outcome"] == "success" and doc["audit"]["rejudged"]["outcome"] == "partial"
     everything = audited(run, "--all", code=1)
-    assert (everything["rolls"], everything["mismatches"], everything["failures"]) == (1, [4], [f"#4 does not match the record: {problem}"])
+    assert (everything["rolls"], everything["mismatches"], everything["failures"]) == (
+        1,
+        [4],
+        [f"#4 does not match the record: {problem}"],
+    )
 
 
 def _ledger_check_with_two_script_faces(run) -> dict[str, Any]:
@@ -148,7 +182,11 @@ def test_a_forged_ledger_face_is_a_dice_mismatch(run, cast, db: str, home: Path)
     # The order of Script Dice decides nothing, so the re-judgement still matches: only the proof catches it.
     assert (audit["matches"], audit["problem"]) == (True, None)
     assert audit["dice"]["status"] == "mismatch"
-    assert [(p["purpose"], p["ok"]) for p in audit["dice"]["proofs"]] == [("action", True), ("opposition", True), ("script", False)]
+    assert [(p["purpose"], p["ok"]) for p in audit["dice"]["proofs"]] == [
+        ("action", True),
+        ("opposition", True),
+        ("script", False),
+    ]
     assert audit["dice"]["proofs"][2] == {"purpose": "script", "recorded": [b, a], "derived": [a, b], "ok": False}
     shown = run("audit", str(version))
     assert "Dice (roll #" in shown.out and "ledger dice: MISMATCH with the revealed seed" in shown.out
@@ -184,7 +222,7 @@ def test_seed_reveal_then_every_ledger_roll_is_proven(run, db_url: str, home: Pa
     after = audited(run, "--all", "--verify-dice", db=db_url)
     assert (after["ok"], after["unproven"], after["mismatches"]) == (True, [], [])
     assert after["dice"] == {"table": 1, "unrevealed": 0, "verified": 2, "mismatch": 0}
-    for audit, roll_number in zip(after["audits"][1:], (2, 3)):
+    for audit, roll_number in zip(after["audits"][1:], (2, 3), strict=True):
         proofs = audit["dice"]["proofs"]
         assert all(p["ok"] and p["recorded"] == p["derived"] for p in proofs)
         plan = [(r["purpose"], len(r["faces"]), r["sides"]) for r in audit["rejudged"]["rolls"]]
@@ -192,8 +230,13 @@ def test_seed_reveal_then_every_ledger_roll_is_proven(run, db_url: str, home: Pa
     assert [a["dice"]["status"] for a in after["audits"]] == ["table", "verified", "verified"]
     shown = run("audit", "--all", "--verify-dice", db=db_url)
     assert shown.code == 0, shown
-    assert re.search(r"│ +4 │ Mara Voss +│ Mara Voss rolled Fight at HARD: Partial Success, Hit the Mark .+│ MATCHES +│ table +│", shown.out), shown.out
-    assert re.search(r"│ +6 │ Tobias Quell +│ Tobias Quell rolled Work at HARD: .+│ MATCHES +│ ledger: verified +│", shown.out), shown.out
+    assert re.search(
+        r"│ +4 │ Mara Voss +│ Mara Voss rolled Fight at HARD: Partial Success, Hit the Mark .+│ MATCHES +│ table +│",
+        shown.out,
+    ), shown.out
+    assert re.search(
+        r"│ +6 │ Tobias Quell +│ Tobias Quell rolled Work at HARD: .+│ MATCHES +│ ledger: verified +│", shown.out
+    ), shown.out
     assert "Dice: 2 verified, 0 not provable yet (seed not revealed), 1 table (flagged), 0 MISMATCH." in shown.out
     assert "OK: every roll MATCHES the record and every ledger roll is proven." in shown.out
     # A roll after the reveal uses the new seed: not provable until the next reveal.
@@ -228,10 +271,18 @@ def test_an_abandoned_check_is_audited_and_its_dice_proven(run, cast, db: str, h
     doc = audited(run, "4")
     audit = doc["audit"]
     assert (audit["type"], audit["star"], audit["roll_number"], audit["matches"], audit["problem"]) == (
-        "CheckAbandoned", "Mara Voss", 1, True, None,
+        "CheckAbandoned",
+        "Mara Voss",
+        1,
+        True,
+        None,
     )
     assert audit["recorded"] is None and audit["rejudged"] is None and audit["effects"] == []
-    assert [(r["purpose"], len(r["faces"])) for r in audit["rolls"]] == [("action", 3), ("opposition", 1), ("script", 2)]
+    assert [(r["purpose"], len(r["faces"])) for r in audit["rolls"]] == [
+        ("action", 3),
+        ("opposition", 1),
+        ("script", 2),
+    ]
     assert audit["dice"]["status"] == "unrevealed"
     # The abandoned roll took roll #1: the next check is roll #2.
     assert checked(run, *LEDGER_CHECK)["roll_number"] == 2
@@ -241,12 +292,17 @@ def test_an_abandoned_check_is_audited_and_its_dice_proven(run, cast, db: str, h
     assert [p["derived"] for p in proven["dice"]["proofs"]] == [
         r["faces"] for r in derived_rolls(seed, main_id, 1, [("action", 3, 6), ("opposition", 1, 6), ("script", 2, 6)])
     ]
-    assert proven["rolls"] == derived_rolls(seed, main_id, 1, [("action", 3, 6), ("opposition", 1, 6), ("script", 2, 6)])
+    assert proven["rolls"] == derived_rolls(
+        seed, main_id, 1, [("action", 3, 6), ("opposition", 1, 6), ("script", 2, 6)]
+    )
     shown = run("audit", "4")
     assert "Audit of #4 · CheckAbandoned" in shown.out
     assert "MATCHES the record: the engine asks for exactly the recorded rolls before the choice" in shown.out
     table = run("audit", "--all")
-    assert re.search(r"│ +4 │ Mara Voss +│ Mara Voss abandoned a Fight check after the roll +│ MATCHES +│ ledger: verified +│", table.out), table.out
+    assert re.search(
+        r"│ +4 │ Mara Voss +│ Mara Voss abandoned a Fight check after the roll +│ MATCHES +│ ledger: verified +│",
+        table.out,
+    ), table.out
 
 
 def test_a_forged_abandoned_roll_is_a_mismatch(run, cast, db: str, home: Path) -> None:
@@ -275,7 +331,8 @@ def test_a_forged_abandoned_roll_is_a_mismatch(run, cast, db: str, home: Path) -
     audit = audited(run, str(version), code=1)["audit"]
     # The engine asks for 4 Action Dice; the forged record holds 5.
     assert (audit["matches"], audit["problem"]) == (
-        False, "the current engine refuses the recorded check: the engine asks for 4 action d6 but the record has 5 action d6",
+        False,
+        "the current engine refuses the recorded check: the engine asks for 4 action d6 but the record has 5 action d6",
     )
 
     def nothing_spent(payload: dict[str, Any]) -> None:
@@ -284,4 +341,7 @@ def test_a_forged_abandoned_roll_is_a_mismatch(run, cast, db: str, home: Path) -
 
     edit_stored_payload(db, version, "showrunner/CheckAbandoned", nothing_spent)
     audit = audited(run, str(version), code=1)["audit"]
-    assert (audit["matches"], audit["problem"]) == (False, "the effects differ: recorded 0 effects, re-judged 1 effects")
+    assert (audit["matches"], audit["problem"]) == (
+        False,
+        "the effects differ: recorded 0 effects, re-judged 1 effects",
+    )

@@ -140,8 +140,16 @@ def test_diff_of_siblings_and_of_a_grandchild_forked_below_its_parent(run, playe
     deeper = log_events(run)
     assert deeper[:3] == played[:3]
     assert [(e["version"], e["type"]) for e in deeper[3:]] == [(4, "BranchForked"), (5, "NoteRecorded")]
-    listed = {b["name"]: (b["parent"], b["fork_version"], b["head_version"]) for b in run("branch", "list", "--json").json()["branches"]}
-    assert listed == {"main": (None, None, 8), "what-if": ("main", 5, 7), "alt": ("main", 7, 8), "deeper": ("what-if", 3, 5)}
+    listed = {
+        b["name"]: (b["parent"], b["fork_version"], b["head_version"])
+        for b in run("branch", "list", "--json").json()["branches"]
+    }
+    assert listed == {
+        "main": (None, None, 8),
+        "what-if": ("main", 5, 7),
+        "alt": ("main", 7, 8),
+        "deeper": ("what-if", 3, 5),
+    }
     tree = run("branch", "list").out
     assert "deeper (from #3) head #5" in tree and "alt (from #7) head #8" in tree
 
@@ -176,7 +184,9 @@ def test_branch_with_the_real_script(cli, played: list[dict]) -> None:
         (("-c", "nope", "branch", "list"), 1, ("no campaign named 'nope'",)),
     ],
 )
-def test_branch_bad_input(run, home: Path, played: list[dict], args: tuple[str, ...], code: int, needles: tuple[str, ...]) -> None:
+def test_branch_bad_input(
+    run, home: Path, played: list[dict], args: tuple[str, ...], code: int, needles: tuple[str, ...]
+) -> None:
     before = fingerprint(run, home)
     assert_refused(run(*args, "--json"), code, *needles)
     assert fingerprint(run, home) == before

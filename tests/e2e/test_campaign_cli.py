@@ -12,7 +12,9 @@ from tests.e2e.conftest import HEX64, assert_refused, fingerprint, new_campaign
 
 
 def test_campaign_new_list_use_with_the_real_script(cli, home: Path) -> None:
-    created = cli("campaign", "new", "Neon Harbor", "--high-concept", "Heists in a drowned city", "--sfx-budget", "3", "--json")
+    created = cli(
+        "campaign", "new", "Neon Harbor", "--high-concept", "Heists in a drowned city", "--sfx-budget", "3", "--json"
+    )
     assert created.code == 0, created
     assert created.err == ""
     doc = created.json()
@@ -49,7 +51,11 @@ def test_campaign_new_list_use_with_the_real_script(cli, home: Path) -> None:
     assert used.out == "Now using campaign neon-harbor (Neon Harbor).\n"
     table = cli("campaign", "list")
     assert table.code == 0, table
-    rows = {line.split("│")[2].strip(): line.split("│")[1].strip() for line in table.out.splitlines() if line.startswith("│")}
+    rows = {
+        line.split("│")[2].strip(): line.split("│")[1].strip()
+        for line in table.out.splitlines()
+        if line.startswith("│")
+    }
     assert rows == {"neon-harbor": "*", "side": ""}
     assert campaign_id.hex[:8] in table.out
 
@@ -85,7 +91,9 @@ def test_campaign_new_with_an_existing_name_is_refused(run, home: Path) -> None:
     run("campaign", "new", "Neon Harbor")
     before = fingerprint(run, home)
     assert len(before["keys"]) == 1
-    assert_refused(run("campaign", "new", "Neon Harbor", "--json"), 1, "a campaign named 'neon-harbor' already exists", "--name")
+    assert_refused(
+        run("campaign", "new", "Neon Harbor", "--json"), 1, "a campaign named 'neon-harbor' already exists", "--name"
+    )
     assert_refused(run("campaign", "new", "Another Title", "--name", "neon-harbor"), 1, "already exists")
     # Nothing written: no new campaign, no new event, no stray key file.
     assert fingerprint(run, home) == before

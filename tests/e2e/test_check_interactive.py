@@ -83,7 +83,7 @@ class Terminal:
                 self._seen = found.end()
                 return found
             if time.monotonic() >= deadline or not self._read(deadline):
-                raise AssertionError(f"never saw {pattern!r}; the terminal shows:\n{screen[self._seen:]}")
+                raise AssertionError(f"never saw {pattern!r}; the terminal shows:\n{screen[self._seen :]}")
 
     def send(self, text: str) -> None:
         os.write(self.fd, text.encode())
@@ -219,8 +219,19 @@ def test_a_retake_then_the_pair(terminal, run, db: str, home: Path) -> None:
     assert resolution["request"]["keep"] == list(pair)
     assert resolution["rolls"][3] == {"purpose": "retake", "sides": 6, "faces": retake["faces"], "source": "ledger"}
     assert resolution["action"] == action
-    assert resolution["effects"][0] == {"kind": "spent", "star": "Mara Voss", "pool": "retake", "amount": 1, "from_pool": 1, "exhausted": 0}
-    assert {"kind": "rerolled", "text": f"Action Dice {rerolled_face} re-rolled as {retake['faces'][0]}", "faces": retake["faces"]} in resolution["steps"]
+    assert resolution["effects"][0] == {
+        "kind": "spent",
+        "star": "Mara Voss",
+        "pool": "retake",
+        "amount": 1,
+        "from_pool": 1,
+        "exhausted": 0,
+    }
+    assert {
+        "kind": "rerolled",
+        "text": f"Action Dice {rerolled_face} re-rolled as {retake['faces'][0]}",
+        "faces": retake["faces"],
+    } in resolution["steps"]
     assert run("audit", "4", "--json").json()["audit"]["matches"] is True
 
 
@@ -273,7 +284,9 @@ def test_end_of_input_after_a_retake_abandons_and_keeps_the_spend(terminal, run,
     assert event["type"] == "CheckAbandoned"
     assert event["request"]["after_roll"] == [{"kind": "retake", "faces": [dice["action"][0]]}]
     assert event["rolls"][3] == {"purpose": "retake", "sides": 6, "faces": retake["faces"], "source": "ledger"}
-    assert event["effects"] == [{"kind": "spent", "star": "Mara Voss", "pool": "retake", "amount": 1, "from_pool": 1, "exhausted": 0}]
+    assert event["effects"] == [
+        {"kind": "spent", "star": "Mara Voss", "pool": "retake", "amount": 1, "from_pool": 1, "exhausted": 0}
+    ]
     assert run("sheet", "Mara", "--json").json()["star"]["influence"]["retake"]["current"] == 1
     audit = run("audit", "4", "--json").json()["audit"]
     assert (audit["type"], audit["matches"], audit["dice"]["status"]) == ("CheckAbandoned", True, "unrevealed")

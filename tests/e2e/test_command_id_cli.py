@@ -28,8 +28,10 @@ def test_a_retried_note_is_recorded_once_and_other_content_is_refused(cli, home:
 
     before = fingerprint(cli, home)
     assert_refused(
-        cli("note", "something else", "--command-id", "bar-retry-1"), 1,
-        "the command id 'bar-retry-1' was already used for another command (recorded as #2)", "give a new command a new id",
+        cli("note", "something else", "--command-id", "bar-retry-1"),
+        1,
+        "the command id 'bar-retry-1' was already used for another command (recorded as #2)",
+        "give a new command a new id",
     )
     assert_refused(cli("note", "retry me", "--private", "--command-id", "bar-retry-1", "--json"), 1, "already used")
     assert fingerprint(cli, home) == before
@@ -40,7 +42,12 @@ def test_the_id_can_come_from_the_environment_for_one_command(cli, home: Path) -
     env = {"SHOWRUNNER_COMMAND_ID": "env-1"}
     assert cli("note", "from the environment", env=env).out == "#2 noted\n"
     again = cli("note", "from the environment", "--json", env=env)
-    assert again.code == 0 and again.json() == {"branch": "main", "version": 2, "visibility": "public", "replayed": True}
+    assert again.code == 0 and again.json() == {
+        "branch": "main",
+        "version": 2,
+        "visibility": "public",
+        "replayed": True,
+    }
     assert again.err_lines == [REPLAYED.format("env-1", "#2")]
     # Left set for the next command, it names another command: refused, as the docs warn.
     before = fingerprint(cli, home)
@@ -55,8 +62,15 @@ def test_the_id_can_come_from_the_environment_for_one_command(cli, home: Path) -
 def test_an_id_outside_the_rule_is_a_usage_error(run, home: Path) -> None:
     new_campaign(run)
     before = fingerprint(run, home)
-    assert_refused(run("note", "x", "--command-id", "has space"), 2, "Invalid value for '--command-id'", "is not a valid command id")
-    assert_refused(run("note", "x", env={"SHOWRUNNER_COMMAND_ID": "a#b"}), 2, "SHOWRUNNER_COMMAND_ID", "is not a valid command id")
+    assert_refused(
+        run("note", "x", "--command-id", "has space"),
+        2,
+        "Invalid value for '--command-id'",
+        "is not a valid command id",
+    )
+    assert_refused(
+        run("note", "x", env={"SHOWRUNNER_COMMAND_ID": "a#b"}), 2, "SHOWRUNNER_COMMAND_ID", "is not a valid command id"
+    )
     assert fingerprint(run, home) == before
 
 
@@ -95,7 +109,10 @@ def test_every_family_of_writing_commands_records_a_retry_once(run, home: Path) 
         before = fingerprint(run, home)
         retried = run(*args, "--command-id", command_id)
         assert retried.code == 0, (args, retried)
-        assert retried.err_lines[-1].startswith(f"showrunner: command id '{command_id}' was already recorded as #"), (args, retried.err)
+        assert retried.err_lines[-1].startswith(f"showrunner: command id '{command_id}' was already recorded as #"), (
+            args,
+            retried.err,
+        )
         assert fingerprint(run, home) == before, args
     assert [c["name"] for c in run("campaign", "list", "--json").json()["campaigns"]] == ["neon-harbor"]
     # A ledger-dice check retried is not rolled again.
@@ -104,7 +121,10 @@ def test_every_family_of_writing_commands_records_a_retry_once(run, home: Path) 
 
 
 def test_a_rulesets_own_commands_take_the_id(run, home: Path) -> None:
-    for args in (("campaign", "new", "Storm Gate", "--ruleset", "resonance"), ("star", "add", "--file", RESONANCE / "kestrel.toml")):
+    for args in (
+        ("campaign", "new", "Storm Gate", "--ruleset", "resonance"),
+        ("star", "add", "--file", RESONANCE / "kestrel.toml"),
+    ):
         assert run(*args).code == 0
     adversary = ("resonance", "adversary", "Gate Warden", "--skill", "Brawn=3", "--morale", "2", "--json")
     first = run(*adversary, "--command-id", "warden-1")
@@ -113,10 +133,18 @@ def test_a_rulesets_own_commands_take_the_id(run, home: Path) -> None:
     again = run(*adversary, "--command-id", "warden-1")
     assert again.json()["replayed"] is True and again.json()["events"] == first.json()["events"]
     assert fingerprint(run, home) == before
-    assert_refused(run("resonance", "adversary", "Gate Keeper", "--skill", "Brawn=2", "--command-id", "warden-1"), 1, "already used")
+    assert_refused(
+        run("resonance", "adversary", "Gate Keeper", "--skill", "Brawn=2", "--command-id", "warden-1"),
+        1,
+        "already used",
+    )
 
 
 def test_who_records_is_part_of_the_command(run) -> None:
     new_campaign(run)
     assert run("spend", "Mara", "grit", "--command-id", "who-1").code == 0
-    assert_refused(run("--as", "Mara Voss", "spend", "Mara", "grit", "--command-id", "who-1"), 1, "already used for another command")
+    assert_refused(
+        run("--as", "Mara Voss", "spend", "Mara", "grit", "--command-id", "who-1"),
+        1,
+        "already used for another command",
+    )

@@ -36,7 +36,19 @@ def replayed(run, to: int, star: str, **kw: Any) -> dict:
 
 
 def test_grit_loss_is_shown_step_by_step(run, cast) -> None:
-    result = run("consequence", "Mara", "grit-loss", "--difficulty", "HARD", "--ability", "fight", "--scar-slot", "1", "--scar-slot", "2")
+    result = run(
+        "consequence",
+        "Mara",
+        "grit-loss",
+        "--difficulty",
+        "HARD",
+        "--ability",
+        "fight",
+        "--scar-slot",
+        "1",
+        "--scar-slot",
+        "2",
+    )
     assert result.code == 0 and result.err == "", result
     assert result.out.splitlines() == [
         '#4 Mara Voss suffered Grit Loss at HARD (4 Grit): lost 3 Grit, spent 1 Plot Armor, Scar "Broken Arm" -2 in Fight slot 2 (table dice)',
@@ -58,8 +70,14 @@ def test_json_names_the_request_the_dice_and_the_effects(run, cast) -> None:
     assert outcome["roll_number"] == 1 and outcome["dice_commitment"] is None  # table dice
     resolution = outcome["resolution"]
     assert resolution["request"] == {
-        "star": "Mara", "kind": "grit-loss", "difficulty": "HARD", "count": 1, "ability": "fight",
-        "hero_prop": None, "prop": None, "push": False,
+        "star": "Mara",
+        "kind": "grit-loss",
+        "difficulty": "HARD",
+        "count": 1,
+        "ability": "fight",
+        "hero_prop": None,
+        "prop": None,
+        "push": False,
     }
     assert (resolution["star"], resolution["consequences"], resolution["size"]) == ("Mara Voss", 1, 4)
     assert resolution["rolls"] == [{"purpose": "scar_slot", "sides": 10, "faces": [9], "source": "table"}]
@@ -84,25 +102,36 @@ def test_the_books_exhaustion_example_and_replay_before_and_after(run, cast) -> 
     before, after = replayed(run, 4, "Mara Voss"), replayed(run, 5, "Mara Voss")
     assert before["influence"]["grit"] == {"current": 0, "max": 4, "exhausted": 0}
     assert after["influence"]["grit"] == {"current": 0, "max": 0, "exhausted": 4}
-    assert after["influence"]["plot_armor"] == before["influence"]["plot_armor"] == {"current": 2, "max": 2, "exhausted": 1}
+    assert (
+        after["influence"]["plot_armor"]
+        == before["influence"]["plot_armor"]
+        == {"current": 2, "max": 2, "exhausted": 1}
+    )
     # No die was rolled: no roll number used.
     assert run("show", "5", "--json").json()["event"]["payload"]["roll_number"] is None
 
 
 def test_plot_armor_pushed_then_written_off(run, cast, home: Path) -> None:
     # Mara: 3 Grit, 2 Plot Armor (+1 icon). Three EPIC Grit Losses, then a fourth.
-    assert run("consequence", "Mara", "grit-loss", "-d", "EPIC", "-a", "fight", "--scar-slot", "9").code == 0  # #4: Grit 0, PA 1
-    assert run("consequence", "Mara", "grit-loss", "-d", "EPIC", "-a", "fight", "--scar-slot", "9").code == 0  # #5: PA 0
+    assert (
+        run("consequence", "Mara", "grit-loss", "-d", "EPIC", "-a", "fight", "--scar-slot", "9").code == 0
+    )  # #4: Grit 0, PA 1
+    assert (
+        run("consequence", "Mara", "grit-loss", "-d", "EPIC", "-a", "fight", "--scar-slot", "9").code == 0
+    )  # #5: PA 0
     before = fingerprint(run, home)
     assert_refused(
-        run("consequence", "Mara", "grit-loss", "-d", "EPIC", "-a", "fight"), 1,
+        run("consequence", "Mara", "grit-loss", "-d", "EPIC", "-a", "fight"),
+        1,
         "Mara Voss has 0 Grit and 0 Plot Armor against 6 Grit Loss: only Pushing Their Limits covers the remaining 6; "
         "pass --push (exhausts 1 Plot Armor icon, permanently)",
     )
     assert fingerprint(run, home) == before
     pushed = run("consequence", "Mara", "grit-loss", "-d", "EPIC", "-a", "fight", "--push", "--scar-slot", "10")  # #6
     assert "exhausted 1 Plot Armor icon, permanently (Plot Armor maximum 2 → 1)" in pushed.out
-    assert run("consequence", "Mara", "grit-loss", "-d", "EPIC", "-a", "fight", "--push", "--scar-slot", "10").code == 0  # #7
+    assert (
+        run("consequence", "Mara", "grit-loss", "-d", "EPIC", "-a", "fight", "--push", "--scar-slot", "10").code == 0
+    )  # #7
     gone = run("consequence", "Mara", "grit-loss", "-d", "EPIC", "--push")  # #8
     assert gone.code == 0, gone
     assert gone.out.splitlines() == [
@@ -113,7 +142,10 @@ def test_plot_armor_pushed_then_written_off(run, cast, home: Path) -> None:
     mara = sheet(run, "Mara")
     assert mara["written_off"] is True
     assert mara["influence"]["plot_armor"] == {"current": 0, "max": 0, "exhausted": 3}
-    assert mara["abilities"]["fight"]["slots"]["9"]["penalty"] == 2 and mara["abilities"]["fight"]["slots"]["10"]["penalty"] == 2
+    assert (
+        mara["abilities"]["fight"]["slots"]["9"]["penalty"] == 2
+        and mara["abilities"]["fight"]["slots"]["10"]["penalty"] == 2
+    )
     assert "WRITTEN OFF" in run("sheet", "Mara").out
     assert replayed(run, 7, "Mara Voss")["written_off"] is False
     before = fingerprint(run, home)
@@ -141,7 +173,10 @@ def test_conditions_wear_depletion_and_limit(run, cast) -> None:
     assert (rapier["wear"], rapier["xp"]) == (3, 2)
 
     out = run("consequence", "Mara", "depletion", "-d", "NORMAL", "--prop", "Medicine").out
-    assert out.splitlines()[2:] == ["  · lost 2 NORMAL Medicine (2 → 0)", "  · Mara Voss held only 2 Medicine: all of them are lost, 1 short of 3"]
+    assert out.splitlines()[2:] == [
+        "  · lost 2 NORMAL Medicine (2 → 0)",
+        "  · Mara Voss held only 2 Medicine: all of them are lost, 1 short of 3",
+    ]
     assert [p["type"] for p in sheet(run, "Mara")["props"]] == ["Money", "Weapons"]
     # A Prop the Star does not hold: nothing is lost, and the output says so.
     nothing = run("consequence", "Mara", "depletion", "-d", "NORMAL", "--prop", "Ammo:EPIC")
@@ -157,7 +192,11 @@ def test_conditions_wear_depletion_and_limit(run, cast) -> None:
     ]
     assert sheet(run, "Tobias")["limit"] == {"marked": 3, "max": 3}
     # None of it touched the Director's Studio Notes: no recorded effect names them.
-    kinds = {e["kind"] for v in range(4, 9) for e in run("show", v, "--json").json()["event"]["payload"]["resolution"]["effects"]}
+    kinds = {
+        e["kind"]
+        for v in range(4, 9)
+        for e in run("show", v, "--json").json()["event"]["payload"]["resolution"]["effects"]
+    }
     assert kinds == {"ability", "wear", "props", "limit"}
 
 
@@ -169,28 +208,58 @@ def test_ledger_dice_use_a_roll_number_only_when_a_die_is_rolled(run, cast) -> N
     assert [p["roll_number"] for p in payloads] == [1, None, 2]
     assert payloads[0]["dice_commitment"] and payloads[0]["dice_commitment"] == payloads[2]["dice_commitment"]
     assert payloads[1]["dice_commitment"] is None
-    assert [r["source"] for r in payloads[2]["resolution"]["rolls"]] == ["ledger"] * len(payloads[2]["resolution"]["rolls"])
+    assert [r["source"] for r in payloads[2]["resolution"]["rolls"]] == ["ledger"] * len(
+        payloads[2]["resolution"]["rolls"]
+    )
     assert log_events(run)[-1]["summary"].endswith("(ledger dice)")
 
 
 BAD_INPUT = [
     (("Nobody", "limit", "-d", "HARD"), 1, "unknown Star 'Nobody' (Stars in this campaign: Mara Voss, Tobias Quell)"),
-    (("Mara", "conditions", "-d", "HARD", "--ability", "juggle"), 1, "unknown Ability 'juggle' (Abilities: channel, endure"),
-    (("Mara", "wear", "-d", "HARD", "--hero-prop", "Sword"), 1, "Mara Voss has no Hero Prop 'Sword' (Hero Props: Father's Rapier)"),
+    (
+        ("Mara", "conditions", "-d", "HARD", "--ability", "juggle"),
+        1,
+        "unknown Ability 'juggle' (Abilities: channel, endure",
+    ),
+    (
+        ("Mara", "wear", "-d", "HARD", "--hero-prop", "Sword"),
+        1,
+        "Mara Voss has no Hero Prop 'Sword' (Hero Props: Father's Rapier)",
+    ),
     (("Mara", "wear", "-d", "HARD"), 2, "wear needs --hero-prop: the Hero Prop that takes the Wear"),
     (("Mara", "conditions", "-d", "HARD"), 2, "conditions needs --ability"),
     (("Mara", "depletion", "-d", "HARD"), 2, "depletion needs --prop"),
     (("Mara", "limit", "-d", "HARD", "--push"), 2, "--push does not apply to limit"),
-    (("Mara", "conditions", "-d", "HARD", "-a", "fight", "--hero-prop", "x"), 2, "--hero-prop does not apply to conditions (conditions takes --ability)"),
+    (
+        ("Mara", "conditions", "-d", "HARD", "-a", "fight", "--hero-prop", "x"),
+        2,
+        "--hero-prop does not apply to conditions (conditions takes --ability)",
+    ),
     (("Mara", "limit", "-d", "IMPOSSIBLE"), 2, "--difficulty: 'IMPOSSIBLE' is not on the ladder (EASY, NORMAL, HARD"),
     (("Mara", "limit"), 2, "Missing option '--difficulty'"),
     (("Mara", "hurt", "-d", "HARD"), 2, "'hurt' is not one of 'grit-loss', 'conditions', 'wear', 'depletion', 'limit'"),
     (("Mara", "limit", "-d", "HARD", "--count", "0"), 2, "--count"),
     (("Mara", "depletion", "-d", "HARD", "--prop", "Lasers"), 1, "unknown Prop Type 'Lasers'"),
-    (("Mara", "grit-loss", "-d", "HARD"), 1, "spends Plot Armor, which rolls a Scar under the Ability used: pass --ability"),
-    (("Mara", "grit-loss", "-d", "HARD", "-a", "fight", "--scar-slot", "11"), 1, "scar_slot die 11 is not a d10 face (1-10)"),
-    (("Mara", "grit-loss", "-d", "EASY", "-a", "fight", "--scar-slot", "3"), 1, "1 scar_slot faces were given but the roll used 0 (--scar-slot)"),
-    (("Tobias", "limit", "-d", "HARD", "--anomaly", "5"), 1, "the roll needs 4 anomaly dice but 1 was given (--anomaly)"),
+    (
+        ("Mara", "grit-loss", "-d", "HARD"),
+        1,
+        "spends Plot Armor, which rolls a Scar under the Ability used: pass --ability",
+    ),
+    (
+        ("Mara", "grit-loss", "-d", "HARD", "-a", "fight", "--scar-slot", "11"),
+        1,
+        "scar_slot die 11 is not a d10 face (1-10)",
+    ),
+    (
+        ("Mara", "grit-loss", "-d", "EASY", "-a", "fight", "--scar-slot", "3"),
+        1,
+        "1 scar_slot faces were given but the roll used 0 (--scar-slot)",
+    ),
+    (
+        ("Tobias", "limit", "-d", "HARD", "--anomaly", "5"),
+        1,
+        "the roll needs 4 anomaly dice but 1 was given (--anomaly)",
+    ),
 ]
 
 
@@ -204,7 +273,8 @@ def test_bad_input_is_refused_in_one_line_and_writes_nothing(run, cast, home: Pa
 def test_a_star_records_only_their_own_consequences(run, cast, home: Path) -> None:
     before = fingerprint(run, home)
     assert_refused(
-        run("--as", "Tobias", "consequence", "Mara", "conditions", "-d", "HARD", "-a", "fight"), 1,
+        run("--as", "Tobias", "consequence", "Mara", "conditions", "-d", "HARD", "-a", "fight"),
+        1,
         "Tobias Quell cannot record for Mara Voss: only Mara Voss or the Director can",
     )
     assert fingerprint(run, home) == before
@@ -221,15 +291,26 @@ def test_consequences_on_each_backend(run, db_url: str, home: Path) -> None:
     assert doc["outcome"]["resolution"]["consequences"] == 3 and doc["outcome"]["roll_number"] == 1
     tobias = replayed(run, 4, "Tobias Quell", db=db_url)
     assert tobias["influence"]["plot_armor"] == {"current": 0, "max": 3, "exhausted": 0}
-    assert replayed(run, 3, "Tobias Quell", db=db_url)["influence"]["plot_armor"] == {"current": 3, "max": 3, "exhausted": 0}
+    assert replayed(run, 3, "Tobias Quell", db=db_url)["influence"]["plot_armor"] == {
+        "current": 3,
+        "max": 3,
+        "exhausted": 0,
+    }
     before = fingerprint(run, home, db=db_url)
-    assert_refused(run("consequence", "Tobias", "wear", "-d", "HARD", "--hero-prop", "Sword", db=db_url), 1, "has no Hero Prop 'Sword'")
+    assert_refused(
+        run("consequence", "Tobias", "wear", "-d", "HARD", "--hero-prop", "Sword", db=db_url),
+        1,
+        "has no Hero Prop 'Sword'",
+    )
     assert fingerprint(run, home, db=db_url) == before
     assert run("verify", db=db_url).code == 0
 
 
 def test_consequence_with_the_real_script(cli) -> None:
-    for args in (("campaign", "new", "Neon Harbor"), ("star", "add", "--file", Path(__file__).parents[2] / "domain" / "showrunner" / "examples" / "star-mara.toml")):
+    for args in (
+        ("campaign", "new", "Neon Harbor"),
+        ("star", "add", "--file", Path(__file__).parents[2] / "domain" / "showrunner" / "examples" / "star-mara.toml"),
+    ):
         assert cli(*args).code == 0
     result = cli("consequence", "Mara", "grit-loss", "-d", "NORMAL", "--ability", "fight")
     assert result.code == 0 and result.err == "", result

@@ -20,9 +20,21 @@ from tests.conftest import _drop_schema, postgres_url_or_skip
 from .conftest import Runner, assert_refused, new_campaign, play
 
 READS = [
-    ("log",), ("log", "--json"), ("sheet", "Mara"), ("star", "list"), ("branch", "list"), ("head", "--json"),
-    ("replay", "--to", "1"), ("recap",), ("timeline",), ("export", "--output", "-"), ("dice", "stats"), ("seed", "show"),
-    ("verify",), ("cast",), ("episode", "list"),
+    ("log",),
+    ("log", "--json"),
+    ("sheet", "Mara"),
+    ("star", "list"),
+    ("branch", "list"),
+    ("head", "--json"),
+    ("replay", "--to", "1"),
+    ("recap",),
+    ("timeline",),
+    ("export", "--output", "-"),
+    ("dice", "stats"),
+    ("seed", "show"),
+    ("verify",),
+    ("cast",),
+    ("episode", "list"),
 ]
 """Commands that only read (`campaign list` apart: it has an answer for an empty database)."""
 
@@ -126,9 +138,14 @@ def schema_tables(base: str, schema: str) -> list[str] | None:
     import psycopg
 
     with psycopg.connect(base, autocommit=True) as conn:
-        if conn.execute("SELECT 1 FROM information_schema.schemata WHERE schema_name = %s", (schema,)).fetchone() is None:
+        if (
+            conn.execute("SELECT 1 FROM information_schema.schemata WHERE schema_name = %s", (schema,)).fetchone()
+            is None
+        ):
             return None
-        rows = conn.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = %s", (schema,)).fetchall()
+        rows = conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = %s", (schema,)
+        ).fetchall()
         return sorted(r[0] for r in rows)
 
 
@@ -155,8 +172,16 @@ def ledger_file(run: Runner, db: str) -> Path:
     return Path(db)
 
 
-SOME_COMMANDS = [("log",), ("sheet", "Mara"), ("replay", "--to", "8", "--json"), ("export", "--output", "-"),
-                 ("verify",), ("note", "one more"), ("spend", "Mara", "grit"), ("campaign", "new", "Another Show")]
+SOME_COMMANDS = [
+    ("log",),
+    ("sheet", "Mara"),
+    ("replay", "--to", "8", "--json"),
+    ("export", "--output", "-"),
+    ("verify",),
+    ("note", "one more"),
+    ("spend", "Mara", "grit"),
+    ("campaign", "new", "Another Show"),
+]
 """Reads and writes alike: each must be refused, and none may change the file."""
 
 
@@ -182,7 +207,7 @@ def test_a_file_with_damaged_pages(run: Runner, ledger_file: Path) -> None:
     assert pages >= 8, pages  # a ledger big enough to have a middle
     noise = random.Random(11)
     for n in range(pages // 3, 2 * pages // 3):  # the middle third: the log's own pages
-        data[n * page:(n + 1) * page] = noise.randbytes(page)
+        data[n * page : (n + 1) * page] = noise.randbytes(page)
     ledger_file.write_bytes(bytes(data))
     refused_without_a_change(run, ledger_file, 1, "is damaged", "restore it from a backup")
 
@@ -194,17 +219,22 @@ def test_a_write_is_refused_even_where_it_touches_no_damaged_page(run: Runner, l
     with sqlite3.connect(f"{ledger_file.resolve().as_uri()}?mode=ro", uri=True) as conn:
         root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'stored_snapshots'").fetchone()[0]
     conn.close()
-    data[(root - 1) * page:root * page] = b"\xff" * page
+    data[(root - 1) * page : root * page] = b"\xff" * page
     ledger_file.write_bytes(bytes(data))
-    refused_without_a_change(run, ledger_file, 1, "is damaged", commands=[("campaign", "new", "Another Show"), ("note", "one more")])
+    refused_without_a_change(
+        run, ledger_file, 1, "is damaged", commands=[("campaign", "new", "Another Show"), ("note", "one more")]
+    )
 
 
-@pytest.mark.parametrize("content", [
-    b"Just some notes about the campaign\n" * 40,
-    b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8,
-    b"\x00" * 4096,
-    b"SQLite format 2\x00" + b"\x00" * 2000,
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"Just some notes about the campaign\n" * 40,
+        b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8,
+        b"\x00" * 4096,
+        b"SQLite format 2\x00" + b"\x00" * 2000,
+    ],
+)
 def test_a_file_that_is_not_sqlite(run: Runner, db: str, content: bytes) -> None:
     file = Path(db)
     file.write_bytes(content)
@@ -216,21 +246,37 @@ def test_a_sqlite_file_cut_short(run: Runner, ledger_file: Path) -> None:
     refused_without_a_change(run, ledger_file, 1, "is damaged")
 
 
-@pytest.mark.parametrize("tables", [
-    ["CREATE TABLE stored_events (id INTEGER PRIMARY KEY, body TEXT)",
-     "INSERT INTO stored_events (body) VALUES ('an order of 12 lanterns')"],
-    ["CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, state BLOB)",
-     "INSERT INTO stored_events VALUES ('order-1', 1, 'shop.OrderPlaced', x'7b7d')"],
-    ["CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, state BLOB)",
-     "CREATE TABLE stored_snapshots (originator_id TEXT, originator_version INTEGER, kind TEXT)"],
-], ids=["stored_events of other columns", "stored_events without snapshots", "stored_snapshots of other columns"])
+@pytest.mark.parametrize(
+    "tables",
+    [
+        [
+            "CREATE TABLE stored_events (id INTEGER PRIMARY KEY, body TEXT)",
+            "INSERT INTO stored_events (body) VALUES ('an order of 12 lanterns')",
+        ],
+        [
+            "CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, state BLOB)",
+            "INSERT INTO stored_events VALUES ('order-1', 1, 'shop.OrderPlaced', x'7b7d')",
+        ],
+        [
+            "CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, state BLOB)",
+            "CREATE TABLE stored_snapshots (originator_id TEXT, originator_version INTEGER, kind TEXT)",
+        ],
+    ],
+    ids=["stored_events of other columns", "stored_events without snapshots", "stored_snapshots of other columns"],
+)
 def test_another_programs_sqlite_database(run: Runner, db: str, tables: list[str]) -> None:
     with sqlite3.connect(db) as conn:
         for statement in tables:
             conn.execute(statement)
     conn.close()
-    refused_without_a_change(run, Path(db), 2, "another program's SQLite database", "pass another --db",
-                             commands=[*SOME_COMMANDS, ("campaign", "list")])
+    refused_without_a_change(
+        run,
+        Path(db),
+        2,
+        "another program's SQLite database",
+        "pass another --db",
+        commands=[*SOME_COMMANDS, ("campaign", "list")],
+    )
 
 
 @pytest.mark.postgres
@@ -241,21 +287,28 @@ def test_another_programs_table_on_postgresql(run: Runner, empty_schema: tuple[s
     url, base, schema = empty_schema
     with psycopg.connect(base, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
-        conn.execute(sql.SQL("CREATE TABLE {}.showrunnerledger_events (id serial PRIMARY KEY, body text)").format(
-            sql.Identifier(schema)))
-        conn.execute(sql.SQL("INSERT INTO {}.showrunnerledger_events (body) VALUES ('an order')").format(sql.Identifier(schema)))
+        conn.execute(
+            sql.SQL("CREATE TABLE {}.showrunnerledger_events (id serial PRIMARY KEY, body text)").format(
+                sql.Identifier(schema)
+            )
+        )
+        conn.execute(
+            sql.SQL("INSERT INTO {}.showrunnerledger_events (body) VALUES ('an order')").format(sql.Identifier(schema))
+        )
     for args in [*SOME_COMMANDS, ("campaign", "list")]:
         assert_refused(run(*args, db=url), 2, "belongs to another program", "pass another --db")
     assert schema_tables(base, schema) == ["showrunnerledger_events"]
     with psycopg.connect(base, autocommit=True) as conn:
-        rows = conn.execute(sql.SQL("SELECT id, body FROM {}.showrunnerledger_events").format(sql.Identifier(schema))).fetchall()
+        rows = conn.execute(
+            sql.SQL("SELECT id, body FROM {}.showrunnerledger_events").format(sql.Identifier(schema))
+        ).fetchall()
     assert rows == [(1, "an order")]
 
 
 def test_the_real_script_names_a_damaged_file(cli: Runner, run: Runner, ledger_file: Path) -> None:
     data = bytearray(ledger_file.read_bytes())
     middle = len(data) // 2 // 4096 * 4096
-    data[middle:middle + 3 * 4096] = random.Random(5).randbytes(3 * 4096)
+    data[middle : middle + 3 * 4096] = random.Random(5).randbytes(3 * 4096)
     ledger_file.write_bytes(bytes(data))
     before = digest(ledger_file)
     for args in (("log",), ("note", "one more")):
@@ -270,7 +323,7 @@ def test_verify_names_a_damaged_page_no_event_read_touches(run: Runner, ledger_f
     with sqlite3.connect(f"{ledger_file.resolve().as_uri()}?mode=ro", uri=True) as conn:
         root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'stored_snapshots'").fetchone()[0]
     conn.close()
-    data[(root - 1) * page:root * page] = b"\xff" * page
+    data[(root - 1) * page : root * page] = b"\xff" * page
     ledger_file.write_bytes(bytes(data))
     before = digest(ledger_file)
     assert run("log").code == 0

@@ -16,10 +16,27 @@ from tests.e2e.conftest import REPO, assert_refused
 GROUPS = ("campaign", "star", "branch", "seed")
 STEP = r"\$ showrunner (\S+(?: (?:new|add|create|diff|use|reveal))?)"
 # The demo's steps, as its script lists them ("branch diff", "spend", ...).
-DEMO_COMMANDS = [" ".join(argv[2:4]) if argv[2] in GROUPS else argv[2] for argv in _script("showrunner_ledger.domain.showrunner", Path("demo.sqlite"), Path("cast"))]
+DEMO_COMMANDS = [
+    " ".join(argv[2:4]) if argv[2] in GROUPS else argv[2]
+    for argv in _script("showrunner_ledger.domain.showrunner", Path("demo.sqlite"), Path("cast"))
+]
 # What the demo must show, in this order.
-SHOWN = ["campaign new", "star add", "spend", "check", "regain", "sheet", "log", "replay", "audit", "branch create",
-         "branch diff", "seed reveal", "head", "verify"]
+SHOWN = [
+    "campaign new",
+    "star add",
+    "spend",
+    "check",
+    "regain",
+    "sheet",
+    "log",
+    "replay",
+    "audit",
+    "branch create",
+    "branch diff",
+    "seed reveal",
+    "head",
+    "verify",
+]
 # Where the steps whose output the tests read stand in the script.
 LOG, REPLAY, DIFF = (DEMO_COMMANDS.index(name) for name in ("log", "replay", "branch diff"))
 
@@ -28,7 +45,9 @@ def test_the_demo_shows_the_whole_flow_in_order() -> None:
     positions = [DEMO_COMMANDS.index(step) for step in SHOWN]
     assert positions == sorted(positions), DEMO_COMMANDS
     assert DEMO_COMMANDS.count("star add") == 2
-    assert "--private" in [a for argv in _script("showrunner_ledger.domain.showrunner", Path("demo.sqlite"), Path("cast")) for a in argv]
+    assert "--private" in [
+        a for argv in _script("showrunner_ledger.domain.showrunner", Path("demo.sqlite"), Path("cast")) for a in argv
+    ]
 
 
 def _command_paths() -> list[tuple[str, ...]]:
@@ -147,7 +166,23 @@ def test_top_level_help_with_the_real_script(cli) -> None:
     assert result.code == 0, result
     assert "Usage: showrunner" in result.out
     assert "Example" in result.out
-    for command in ("campaign", "star", "branch", "sheet", "log", "show", "replay", "spend", "regain", "note", "head", "verify", "export", "import", "demo"):
+    for command in (
+        "campaign",
+        "star",
+        "branch",
+        "sheet",
+        "log",
+        "show",
+        "replay",
+        "spend",
+        "regain",
+        "note",
+        "head",
+        "verify",
+        "export",
+        "import",
+        "demo",
+    ):
         assert re.search(rf"│ {command}\s", result.out), command
 
 
@@ -161,6 +196,26 @@ def test_every_command_has_help_with_an_example(run, path: tuple[str, ...]) -> N
 
 def test_the_command_paths_cover_every_command() -> None:
     names = {" ".join(p) for p in _command_paths()}
-    assert {"campaign new", "campaign list", "campaign use", "star add", "star list", "sheet", "branch create",
-            "branch list", "branch use", "branch diff", "log", "show", "replay", "head", "verify", "export",
-            "import", "spend", "regain", "note", "demo"} <= names
+    assert {
+        "campaign new",
+        "campaign list",
+        "campaign use",
+        "star add",
+        "star list",
+        "sheet",
+        "branch create",
+        "branch list",
+        "branch use",
+        "branch diff",
+        "log",
+        "show",
+        "replay",
+        "head",
+        "verify",
+        "export",
+        "import",
+        "spend",
+        "regain",
+        "note",
+        "demo",
+    } <= names

@@ -11,8 +11,8 @@ import pytest
 
 from showrunner_ledger.domain.dice import TableDice
 from showrunner_ledger.domain.showrunner.check import Abandoned, CheckRequest, resolve
-from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.domain.showrunner.events import CheckRolled
+from showrunner_ledger.ledger.bootstrap import bootstrap
 from tests.conftest import _drop_schema, make_settings, postgres_url_or_skip
 from tests.e2e.conftest import assert_refused, new_campaign
 
@@ -242,7 +242,9 @@ def test_the_console_script(cli):
     assert result.code == 0, result
     doc = result.json()
     assert freqs(doc["by_colour"], "colour") == {
-        "action": f(1, 1, 0, 0, 0, 1), "opposition": f(0, 0, 1, 0, 0, 0), "script": f(0, 0, 0, 1, 1, 0),
+        "action": f(1, 1, 0, 0, 0, 1),
+        "opposition": f(0, 0, 1, 0, 0, 0),
+        "script": f(0, 0, 0, 1, 1, 0),
     }
 
 

@@ -87,59 +87,134 @@ SUBPLOT_DICE = ("--power-level-dice", "1,1,2", "--event", "10", "--bounty", "4")
 SCENARIOS: dict[str, tuple[str, list[Step]]] = {
     # Showrunner: a private note, a Subplot written in stasis, a Writer's Turn rolling another on
     # the roster (an Unlocked slot), ledger and table dice, an Episode that ended.
-    "showrunner": ("Mara Voss", [
-        public("campaign", "new", "Neon Harbor", "--high-concept", "Heists in a drowned city"),
-        public("star", "add", "--file", SHOWRUNNER / "star-mara.toml"),
-        public("star", "add", "--file", SHOWRUNNER / "star-tobias.json"),
-        secret("note", "--private", marker("Note")),
-        public("actor", "create", "Lady Shore", "--primary", "impress", "--secondary", "talk", "--pips", "3",
-               "--bond", "N=Mara", "--grudge", "N=Mara", "--slot", "5"),
-        public("threat", "create", "Iron Warden", "--kind", "opponent", "-l", "FORMIDABLE", "--power", "4,2,3"),
-        public("episode", "start", "The Flooded Vault"),
-        public(*BAD_TAKE), public(*BAD_TAKE), public(*BAD_TAKE),
-        secret("subplot", "generate", "--plotter", "Lady Shore", *SUBPLOT_DICE),
-        secret("oracle", "writers-turn", "roll", "--roster-die", "40"),
-        public("check", "Tobias", "think", "-d", "NORMAL"),
-        public("spend", "Mara", "grit", "--reason", "Forcing the floodgate"),
-        public("episode", "end", "--cliffhanger", "The vault floods", "--skip-post-show"),
-        *fork_steps(secret("subplot", "generate", "--roster-die", "41")),
-    ]),
+    "showrunner": (
+        "Mara Voss",
+        [
+            public("campaign", "new", "Neon Harbor", "--high-concept", "Heists in a drowned city"),
+            public("star", "add", "--file", SHOWRUNNER / "star-mara.toml"),
+            public("star", "add", "--file", SHOWRUNNER / "star-tobias.json"),
+            secret("note", "--private", marker("Note")),
+            public(
+                "actor",
+                "create",
+                "Lady Shore",
+                "--primary",
+                "impress",
+                "--secondary",
+                "talk",
+                "--pips",
+                "3",
+                "--bond",
+                "N=Mara",
+                "--grudge",
+                "N=Mara",
+                "--slot",
+                "5",
+            ),
+            public("threat", "create", "Iron Warden", "--kind", "opponent", "-l", "FORMIDABLE", "--power", "4,2,3"),
+            public("episode", "start", "The Flooded Vault"),
+            public(*BAD_TAKE),
+            public(*BAD_TAKE),
+            public(*BAD_TAKE),
+            secret("subplot", "generate", "--plotter", "Lady Shore", *SUBPLOT_DICE),
+            secret("oracle", "writers-turn", "roll", "--roster-die", "40"),
+            public("check", "Tobias", "think", "-d", "NORMAL"),
+            public("spend", "Mara", "grit", "--reason", "Forcing the floodgate"),
+            public("episode", "end", "--cliffhanger", "The vault floods", "--skip-post-show"),
+            *fork_steps(secret("subplot", "generate", "--roster-die", "41")),
+        ],
+    ),
     # d10 Pool: hidden checks, contests and Luck, each with a marker where it takes free text; the
     # hidden rolls end in outcomes no public roll has (a botch, just short, a contest), so a leaked
     # outcome is found too.
-    "pool": ("Ines Harrow", [
-        public("campaign", "new", "The Lantern", "--ruleset", "pool"),
-        public("star", "add", "--file", POOL / "character-ines.toml"),
-        public("star", "add", "--file", POOL / "character-brann.json"),
-        public("episode", "start", "Night One"),
-        public("check", "Ines", "--stat", "agility", "--dc", "6", "--skill", "Stealth", "--pool", "9,8,7,3,2,4,5"),
-        secret("note", "--private", marker("Note")),
-        secret("check", "Ines", "--stat", "perception", "--dc", "8", "--skill", marker("Skill"), "--hidden",
-               "--pool", "1,1,3,9"),
-        secret("pool", "contest", "Brann", "--stat", "power", "--dc", "6", "--defender", marker("Defender"),
-               "--defender-pool", "5", "--hidden"),
-        secret("pool", "luck", "Ines", "--question", marker("Question"), "--hidden"),
-        secret("check", "Brann", "--stat", "will", "--dc", "10", "--required", "3", "--hidden", "--pool", "2,3,4,5"),
-        secret("pool", "luck", "Brann", "--after-failure"),
-        public("pool", "luck", "Ines", "--question", "does the cab pass"),
-        public("check", "Brann", "--stat", "power", "--dc", "5", "--pool", "5,6,7,2,3"),
-        public("episode", "end"),
-        *fork_steps(secret("check", "Brann", "--stat", "perception", "--dc", "9", "--skill", marker("ForkSkill"),
-                           "--hidden", "--pool", "1,1,1")),
-    ]),
+    "pool": (
+        "Ines Harrow",
+        [
+            public("campaign", "new", "The Lantern", "--ruleset", "pool"),
+            public("star", "add", "--file", POOL / "character-ines.toml"),
+            public("star", "add", "--file", POOL / "character-brann.json"),
+            public("episode", "start", "Night One"),
+            public("check", "Ines", "--stat", "agility", "--dc", "6", "--skill", "Stealth", "--pool", "9,8,7,3,2,4,5"),
+            secret("note", "--private", marker("Note")),
+            secret(
+                "check",
+                "Ines",
+                "--stat",
+                "perception",
+                "--dc",
+                "8",
+                "--skill",
+                marker("Skill"),
+                "--hidden",
+                "--pool",
+                "1,1,3,9",
+            ),
+            secret(
+                "pool",
+                "contest",
+                "Brann",
+                "--stat",
+                "power",
+                "--dc",
+                "6",
+                "--defender",
+                marker("Defender"),
+                "--defender-pool",
+                "5",
+                "--hidden",
+            ),
+            secret("pool", "luck", "Ines", "--question", marker("Question"), "--hidden"),
+            secret(
+                "check", "Brann", "--stat", "will", "--dc", "10", "--required", "3", "--hidden", "--pool", "2,3,4,5"
+            ),
+            secret("pool", "luck", "Brann", "--after-failure"),
+            public("pool", "luck", "Ines", "--question", "does the cab pass"),
+            public("check", "Brann", "--stat", "power", "--dc", "5", "--pool", "5,6,7,2,3"),
+            public("episode", "end"),
+            *fork_steps(
+                secret(
+                    "check",
+                    "Brann",
+                    "--stat",
+                    "perception",
+                    "--dc",
+                    "9",
+                    "--skill",
+                    marker("ForkSkill"),
+                    "--hidden",
+                    "--pool",
+                    "1,1,1",
+                )
+            ),
+        ],
+    ),
     # d4 Resonance: an adversary's ranks (on main and on the fork), a private note.
-    "resonance": ("Kestrel Vane", [
-        public("campaign", "new", "Storm Gate", "--ruleset", "resonance"),
-        public("star", "add", "--file", RESONANCE / "kestrel.toml"),
-        public("star", "add", "--file", RESONANCE / "orrin.json"),
-        public("episode", "start", "The Gate"),
-        secret("note", "--private", marker("Note")),
-        secret("resonance", "adversary", marker("Warden"), "--skill", "Brawn=3", "--skill", "Agility=2", "--morale", "2",
-               "--physical-endurance", "7"),
-        public("check", "Kestrel", "--skill", "Blades", "--challenge", "2"),
-        public("episode", "end"),
-        *fork_steps(secret("resonance", "adversary", marker("ForkWarden"), "--skill", "Brawn=2")),
-    ]),
+    "resonance": (
+        "Kestrel Vane",
+        [
+            public("campaign", "new", "Storm Gate", "--ruleset", "resonance"),
+            public("star", "add", "--file", RESONANCE / "kestrel.toml"),
+            public("star", "add", "--file", RESONANCE / "orrin.json"),
+            public("episode", "start", "The Gate"),
+            secret("note", "--private", marker("Note")),
+            secret(
+                "resonance",
+                "adversary",
+                marker("Warden"),
+                "--skill",
+                "Brawn=3",
+                "--skill",
+                "Agility=2",
+                "--morale",
+                "2",
+                "--physical-endurance",
+                "7",
+            ),
+            public("check", "Kestrel", "--skill", "Blades", "--challenge", "2"),
+            public("episode", "end"),
+            *fork_steps(secret("resonance", "adversary", marker("ForkWarden"), "--skill", "Brawn=2")),
+        ],
+    ),
 }
 
 
@@ -164,8 +239,11 @@ class Runner:
         (home / "config").mkdir(parents=True, exist_ok=True)
 
     def environ(self) -> dict[str, str]:
-        return {"SHOWRUNNER_DATA_DIR": str(self.home / "data"), "SHOWRUNNER_CONFIG_DIR": str(self.home / "config"),
-                "COLUMNS": COLUMNS}
+        return {
+            "SHOWRUNNER_DATA_DIR": str(self.home / "data"),
+            "SHOWRUNNER_CONFIG_DIR": str(self.home / "config"),
+            "COLUMNS": COLUMNS,
+        }
 
     def __call__(self, *args: object) -> Run:
         out, err = io.StringIO(), io.StringIO()
@@ -218,8 +296,10 @@ def play(ruleset: str, run: Runner, *, with_secrets: bool) -> Table:
         if step.secret and not with_secrets:
             continue
         run.ok(*step.args)
-    events = {b: [json.loads(line) for line in run.ok("--branch", b, "export", "--output", "-").out.splitlines()[1:]]
-              for b in BRANCHES}
+    events = {
+        b: [json.loads(line) for line in run.ok("--branch", b, "export", "--output", "-").out.splitlines()[1:]]
+        for b in BRANCHES
+    }
     listed = run.ok("--as", star, "star", "list", "--json").json()["stars"]
     table = Table(
         ruleset=ruleset,
@@ -236,8 +316,12 @@ def play(ruleset: str, run: Runner, *, with_secrets: bool) -> Table:
         table.actors = [a["name"] for a in run.ok("actor", "list", "--json").json()["actors"]]
         table.threats = [t["name"] for t in run.ok("threat", "list", "--json").json()["threats"]]
     fork = events["what-if"]
-    table.forked = replace(table, branch="what-if", head=len(fork),
-                           director_versions=[e["version"] for e in fork if e["visibility"] != "public"])
+    table.forked = replace(
+        table,
+        branch="what-if",
+        head=len(fork),
+        director_versions=[e["version"] for e in fork if e["visibility"] != "public"],
+    )
     return table
 
 
@@ -264,6 +348,7 @@ def distinctive(value: Any) -> str | None:
 
 def secret_values(events: list[dict[str, Any]], seed_hexes: list[str]) -> dict[str, str]:
     """Every distinctive value of a Director-only event that no public event also holds."""
+
     def values(e: dict[str, Any]) -> Iterator[str]:
         for value in [*leaves(e["payload"]), e["timestamp"], e["command_id"]]:
             shown = distinctive(value)
@@ -334,21 +419,37 @@ def states(t: Table) -> list[int]:
 
 READS: dict[tuple[str, ...], Args] = {
     ("sheet",): lambda t, _: [(s,) for s in t.stars] + [(t.star, "--at", v) for v in states(t)] + [("Nobody",)],
-    ("log",): lambda t, _: [("--per-page", "10000"), *[("--star", s) for s in t.stars], ("--star", "Nobody"),
-                            ("--type", "NoteRecorded")],
+    ("log",): lambda t, _: [
+        ("--per-page", "10000"),
+        *[("--star", s) for s in t.stars],
+        ("--star", "Nobody"),
+        ("--type", "NoteRecorded"),
+    ],
     ("show",): lambda t, _: [(v,) for v in every(t)],
     ("replay",): lambda t, _: [("--to", v) for v in states(t)],
     ("head",): lambda t, _: [(), ("--campaign",)],
     ("verify",): lambda t, _: [(), ("--all",)],
     ("export",): lambda t, tmp: [("--output", "-"), ("--output", tmp / "export.jsonl")],
     ("audit",): lambda t, _: [("--all",), ("--all", "--verify-dice"), *[(v,) for v in every(t)]],
-    ("recap",): lambda t, _: [(), ("--format", "md"), ("--chronological",), ("--since", "1"), ("--season", "1"),
-                              ("--compare", "main", "what-if"), ("--director",)],
-    ("timeline",): lambda t, tmp: [("--min-weight", "0"), ("--html", tmp / "timeline.html", "--min-weight", "0"),
-                                   ("--director",)],
+    ("recap",): lambda t, _: [
+        (),
+        ("--format", "md"),
+        ("--chronological",),
+        ("--since", "1"),
+        ("--season", "1"),
+        ("--compare", "main", "what-if"),
+        ("--director",),
+    ],
+    ("timeline",): lambda t, tmp: [
+        ("--min-weight", "0"),
+        ("--html", tmp / "timeline.html", "--min-weight", "0"),
+        ("--director",),
+    ],
     ("cast",): lambda t, _: [(), *[("--at", v) for v in states(t)]],
     ("campaign", "list"): lambda t, _: [()],
-    ("campaign", "use"): lambda t, _: [(json.loads(t.run.ok("campaign", "list", "--json").out)["campaigns"][0]["name"],)],
+    ("campaign", "use"): lambda t, _: [
+        (json.loads(t.run.ok("campaign", "list", "--json").out)["campaigns"][0]["name"],)
+    ],
     ("star", "list"): lambda t, _: [(), *[("--at", v) for v in states(t)]],
     ("branch", "list"): lambda t, _: [()],
     ("branch", "use"): lambda t, _: [("main",)],
@@ -372,28 +473,81 @@ READS: dict[tuple[str, ...], Args] = {
 NOT_READS: dict[tuple[str, ...], str] = {
     ("demo",): "plays a campaign of its own in a database of its own",
     ("import",): "writes a campaign",
-    **{path: "records facts" for path in [
-        ("spend",), ("regain",), ("consequence",), ("note",), ("check",), ("xp",), ("limit-break",),
-        ("campaign", "new"), ("star", "add"), ("branch", "create"),
-        ("actor", "create"), ("actor", "contest"), ("actor", "tie"),
-        ("threat", "create"), ("threat", "strike"),
-        ("sequence", "declare"), ("sequence", "beat"), ("sequence", "spend"),
-        ("subplot", "generate"), ("subplot", "pre-production"), ("subplot", "reveal"), ("subplot", "resolve"),
-        ("oracle", "ask"), ("oracle", "menu"), ("oracle", "writers-turn"),
-        ("prop", "gain"), ("prop", "spend"), ("prop", "pack"), ("prop", "trinket"), ("prop", "prepare"),
-        ("prop", "flashback"), ("prop", "random"),
-        ("montage", "start"), ("montage", "scene"), ("montage", "stop"),
-        ("bond", "add"), ("bond", "trade"), ("bond", "resolve"), ("grudge", "add"), ("grudge", "trade"), ("grudge", "resolve"),
-        ("acclaim", "mark"), ("acclaim", "complete"), ("acclaim", "awards-season"), ("acclaim", "use-award"),
-        ("ensemble", "spend"), ("ensemble", "stock"), ("ensemble", "take"), ("ensemble", "holding"), ("ensemble", "xp"),
-        ("seed", "reveal"),
-        ("season", "start"), ("season", "end"), ("episode", "start"), ("episode", "end"), ("episode", "post-show"),
-        ("scene", "start"), ("scene", "end"),
-        ("pool", "contest"), ("pool", "luck"),
-        ("resonance", "adversary"), ("resonance", "combat-end"), ("resonance", "front"), ("resonance", "harm"),
-        ("resonance", "initiative"), ("resonance", "move"), ("resonance", "rejoin"), ("resonance", "scene-end"),
-        ("resonance", "trade-kit"), ("resonance", "use-kit"),
-    ]},
+    **{
+        path: "records facts"
+        for path in [
+            ("spend",),
+            ("regain",),
+            ("consequence",),
+            ("note",),
+            ("check",),
+            ("xp",),
+            ("limit-break",),
+            ("campaign", "new"),
+            ("star", "add"),
+            ("branch", "create"),
+            ("actor", "create"),
+            ("actor", "contest"),
+            ("actor", "tie"),
+            ("threat", "create"),
+            ("threat", "strike"),
+            ("sequence", "declare"),
+            ("sequence", "beat"),
+            ("sequence", "spend"),
+            ("subplot", "generate"),
+            ("subplot", "pre-production"),
+            ("subplot", "reveal"),
+            ("subplot", "resolve"),
+            ("oracle", "ask"),
+            ("oracle", "menu"),
+            ("oracle", "writers-turn"),
+            ("prop", "gain"),
+            ("prop", "spend"),
+            ("prop", "pack"),
+            ("prop", "trinket"),
+            ("prop", "prepare"),
+            ("prop", "flashback"),
+            ("prop", "random"),
+            ("montage", "start"),
+            ("montage", "scene"),
+            ("montage", "stop"),
+            ("bond", "add"),
+            ("bond", "trade"),
+            ("bond", "resolve"),
+            ("grudge", "add"),
+            ("grudge", "trade"),
+            ("grudge", "resolve"),
+            ("acclaim", "mark"),
+            ("acclaim", "complete"),
+            ("acclaim", "awards-season"),
+            ("acclaim", "use-award"),
+            ("ensemble", "spend"),
+            ("ensemble", "stock"),
+            ("ensemble", "take"),
+            ("ensemble", "holding"),
+            ("ensemble", "xp"),
+            ("seed", "reveal"),
+            ("season", "start"),
+            ("season", "end"),
+            ("episode", "start"),
+            ("episode", "end"),
+            ("episode", "post-show"),
+            ("scene", "start"),
+            ("scene", "end"),
+            ("pool", "contest"),
+            ("pool", "luck"),
+            ("resonance", "adversary"),
+            ("resonance", "combat-end"),
+            ("resonance", "front"),
+            ("resonance", "harm"),
+            ("resonance", "initiative"),
+            ("resonance", "move"),
+            ("resonance", "rejoin"),
+            ("resonance", "scene-end"),
+            ("resonance", "trade-kit"),
+            ("resonance", "use-kit"),
+        ]
+    },
 }
 """Commands that record facts (their output reports what was just recorded), or that read no campaign of the table."""
 
@@ -457,11 +611,15 @@ def vocabulary(twin: Table, tmp: Path) -> dict[tuple[str, ...], str]:
 
 def public_state(twin: Table) -> str:
     """The Director's replay of each branch of the twin at its head."""
-    return "\n".join(twin.run.ok("--branch", on.branch, "replay", "--to", on.head, "--json").out for on in twin.branches())
+    return "\n".join(
+        twin.run.ok("--branch", on.branch, "replay", "--to", on.head, "--json").out for on in twin.branches()
+    )
 
 
-@pytest.fixture(scope="module", params=[
-    "showrunner", "resonance", "pool", pytest.param("pool-postgres", marks=pytest.mark.postgres)])
+@pytest.fixture(
+    scope="module",
+    params=["showrunner", "resonance", "pool", pytest.param("pool-postgres", marks=pytest.mark.postgres)],
+)
 def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     ruleset, _, backend = request.param.partition("-")
     root = tmp_path_factory.mktemp(f"leaks-{request.param}")
@@ -473,8 +631,10 @@ def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
             schemas.append(f"leaks_{name}_{uuid.uuid4().hex[:12]}")
             return f"{base}?schema={schemas[-1]}"
     else:
+
         def db(name: str) -> str:
             return str(root / f"{name}.sqlite")
+
     try:
         table = play(ruleset, Runner(db("secrets"), root / "secrets"), with_secrets=True)
         twin = play(ruleset, Runner(str(root / "twin.sqlite"), root / "twin"), with_secrets=False)
@@ -499,11 +659,31 @@ def test_every_command_is_known_as_a_read_or_not() -> None:
 
 def test_the_checker_finds_a_secret_however_it_is_printed() -> None:
     secrets = secret_values(
-        [{"version": 1, "topic": "t/Public", "visibility": "public", "timestamp": "2030-01-01T00:00:00", "command_id": "c1",
-          "payload": {"text": "the bridge holds", "n": 12345}},
-         {"version": 2, "topic": "t/Hidden", "visibility": "director", "timestamp": "2030-01-01T00:00:01.5", "command_id": "c2c2",
-          "payload": {"text": 'Zq "quoted" secret', "n": 12345, "m": 67890, "nested": [{"deep": marker("Deep")}], "d": 6,
-                      "flag": True}}],
+        [
+            {
+                "version": 1,
+                "topic": "t/Public",
+                "visibility": "public",
+                "timestamp": "2030-01-01T00:00:00",
+                "command_id": "c1",
+                "payload": {"text": "the bridge holds", "n": 12345},
+            },
+            {
+                "version": 2,
+                "topic": "t/Hidden",
+                "visibility": "director",
+                "timestamp": "2030-01-01T00:00:01.5",
+                "command_id": "c2c2",
+                "payload": {
+                    "text": 'Zq "quoted" secret',
+                    "n": 12345,
+                    "m": 67890,
+                    "nested": [{"deep": marker("Deep")}],
+                    "d": 6,
+                    "flag": True,
+                },
+            },
+        ],
         ["ab" * 32],
     )
     assert set(secrets) == {'Zq "quoted" secret', "67890", marker("Deep"), "2030-01-01T00:00:01.5", "c2c2", "ab" * 32}
@@ -555,9 +735,21 @@ def test_the_real_script_gives_a_star_no_director_only_value(played: Played) -> 
     if t.ruleset != "pool":
         pytest.skip("one ruleset is enough for the console script")
     env = {k: v for k, v in os.environ.items() if not _is_setting(k)} | t.run.environ()
-    for args in (("replay", "--to", t.head, "--json"), ("log", "--json"), ("export", "--output", "-"),
-                 ("sheet", t.star, "--json"), ("audit", "--all", "--json")):
-        proc = subprocess.run([str(SCRIPT), "--db", t.run.db, "--as", t.star, *map(str, args)], env=env, cwd=t.run.home,
-                              capture_output=True, text=True, encoding="utf-8", timeout=120)
+    for args in (
+        ("replay", "--to", t.head, "--json"),
+        ("log", "--json"),
+        ("export", "--output", "-"),
+        ("sheet", t.star, "--json"),
+        ("audit", "--all", "--json"),
+    ):
+        proc = subprocess.run(
+            [str(SCRIPT), "--db", t.run.db, "--as", t.star, *map(str, args)],
+            env=env,
+            cwd=t.run.home,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=120,
+        )
         assert proc.returncode == 0, (args, proc.stderr)
         assert leaks(proc.stdout + proc.stderr, played.checked((args[0],))) == [], args

@@ -63,7 +63,11 @@ def played(seeded) -> list[dict]:
 def test_log_json_document(run, played: list[dict]) -> None:
     doc = run("log", "--json").json()
     assert {k: doc[k] for k in ("campaign", "branch", "page", "pages", "total")} == {
-        "campaign": "neon-harbor", "branch": "main", "page": 1, "pages": 1, "total": 8,
+        "campaign": "neon-harbor",
+        "branch": "main",
+        "page": 1,
+        "pages": 1,
+        "total": 8,
     }
     events = doc["events"]
     assert [e["version"] for e in events] == list(range(1, 9))
@@ -71,10 +75,29 @@ def test_log_json_document(run, played: list[dict]) -> None:
     assert [e["summary"] for e in events] == SUMMARIES
     assert [e["recorded_by"] for e in events] == ["director"] * 6 + ["Tobias Quell", "director"]
     assert [e["visibility"] for e in events] == ["public"] * 5 + ["director"] + ["public"] * 2
-    assert [e["stars"] for e in events] == [[], ["Mara Voss"], ["Tobias Quell"], [], ["Mara Voss"], [], ["Tobias Quell"], ["Mara Voss"]]
+    assert [e["stars"] for e in events] == [
+        [],
+        ["Mara Voss"],
+        ["Tobias Quell"],
+        [],
+        ["Mara Voss"],
+        [],
+        ["Tobias Quell"],
+        ["Mara Voss"],
+    ]
     assert events[1]["topic"] == "showrunner/StarJoined"
     for e in events:
-        assert set(e) == {"version", "type", "topic", "timestamp", "recorded_by", "visibility", "summary", "stars", "hash"}
+        assert set(e) == {
+            "version",
+            "type",
+            "topic",
+            "timestamp",
+            "recorded_by",
+            "visibility",
+            "summary",
+            "stars",
+            "hash",
+        }
         assert HEX64.match(e["hash"])
         datetime.fromisoformat(e["timestamp"])
     assert len({e["hash"] for e in events}) == 8
@@ -140,8 +163,18 @@ def test_show_full_event(run, played: list[dict]) -> None:
     assert doc["branch"] == "main"
     event = doc["event"]
     assert set(event) == {
-        "version", "type", "topic", "campaign", "schema", "timestamp", "recorded_by",
-        "visibility", "command_id", "prev_hash", "hash", "payload",
+        "version",
+        "type",
+        "topic",
+        "campaign",
+        "schema",
+        "timestamp",
+        "recorded_by",
+        "visibility",
+        "command_id",
+        "prev_hash",
+        "hash",
+        "payload",
     }
     assert (event["version"], event["type"], event["topic"]) == (5, "InfluenceSpent", "showrunner/InfluenceSpent")
     assert event["payload"] == {
@@ -180,8 +213,16 @@ def test_replay_to_an_earlier_event(run, played: list[dict]) -> None:
     assert doc["pitch"]["high_concept"] == "Heists in a drowned city"
     assert doc["stars"] == {"Mara Voss": MARA.model_dump(mode="json"), "Tobias Quell": TOBIAS.model_dump(mode="json")}
     assert doc["state"]["ensemble"] == {
-        "grit": 1, "retake": 1, "spotlight": 1, "plot_armor": 1, "preparation": 1,
-        "grit_max": 1, "retake_max": 1, "spotlight_max": 1, "plot_armor_max": 1, "preparation_max": 1,
+        "grit": 1,
+        "retake": 1,
+        "spotlight": 1,
+        "plot_armor": 1,
+        "preparation": 1,
+        "grit_max": 1,
+        "retake_max": 1,
+        "spotlight_max": 1,
+        "plot_armor_max": 1,
+        "preparation_max": 1,
     }
 
     now = run("replay", "--to", "8", "--json").json()
@@ -221,7 +262,18 @@ def test_history_with_the_real_script(cli, played: list[dict]) -> None:
         (("replay", "--to", "0"), 2, ("--to",)),
         (("replay", "--to", "9"), 1, ("there is no event #9",)),
         (("replay",), 2, ("--to",)),
-        (("log", "--type", "Bogus"), 2, ("unknown event type 'Bogus' (types: ", "CampaignStarted", "InfluenceRegained", "InfluenceSpent", "NoteRecorded", "StarJoined")),
+        (
+            ("log", "--type", "Bogus"),
+            2,
+            (
+                "unknown event type 'Bogus' (types: ",
+                "CampaignStarted",
+                "InfluenceRegained",
+                "InfluenceSpent",
+                "NoteRecorded",
+                "StarJoined",
+            ),
+        ),
         (("log", "--page", "5", "--per-page", "2"), 1, ("page 5 does not exist: the log has 4 page(s) of 2",)),
         (("log", "--page", "2"), 1, ("page 2 does not exist: the log has 1 page(s) of 50",)),
         (("log", "--page", "0"), 2, ("--page",)),
@@ -232,7 +284,9 @@ def test_history_with_the_real_script(cli, played: list[dict]) -> None:
         (("--as", "Nobody", "show", "1"), 1, ("unknown Star 'Nobody'",)),
     ],
 )
-def test_history_bad_input(run, home, played: list[dict], args: tuple[str, ...], code: int, needles: tuple[str, ...]) -> None:
+def test_history_bad_input(
+    run, home, played: list[dict], args: tuple[str, ...], code: int, needles: tuple[str, ...]
+) -> None:
     before = fingerprint(run, home)
     assert_refused(run(*args, "--json"), code, *needles)
     assert fingerprint(run, home) == before

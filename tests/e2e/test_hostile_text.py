@@ -8,7 +8,6 @@ how the log reads them back), then read them with every face.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -29,8 +28,16 @@ def _plant(db: str, home: Path) -> None:
     ledger = bootstrap(make_settings(db, home), create=False)
     try:
         ref = ledger.resolve(ledger.campaign("neon-harbor"))
-        sheet = {"name": NAME, "influence": dict.fromkeys(("grit", "retake", "spotlight", "plot_armor", "preparation"), {"current": 1, "max": 1})}
-        ledger.execute(ref, lambda state: [StarJoined.model_validate({"sheet": sheet}), NoteRecorded.model_validate({"text": NOTE})])
+        sheet = {
+            "name": NAME,
+            "influence": dict.fromkeys(
+                ("grit", "retake", "spotlight", "plot_armor", "preparation"), {"current": 1, "max": 1}
+            ),
+        }
+        ledger.execute(
+            ref,
+            lambda state: [StarJoined.model_validate({"sheet": sheet}), NoteRecorded.model_validate({"text": NOTE})],
+        )
     finally:
         ledger.close()
 
@@ -94,8 +101,12 @@ def test_json_keeps_recorded_text_exact_without_raw_bidi_characters(run: Runner,
 
 
 def test_the_real_script_shows_recorded_text_escaped(cli, run: Runner, hostile: dict[str, int]) -> None:
-    for args, shown in ((("log",), "Knight [bold]"), (("sheet", "Evil"), "Knight [bold]"),
-                        (("show", hostile["note"]), "reversed [bold]loud[/bold]"), (("recap",), "reversed [bold]loud[/bold]")):
+    for args, shown in (
+        (("log",), "Knight [bold]"),
+        (("sheet", "Evil"), "Knight [bold]"),
+        (("show", hostile["note"]), "reversed [bold]loud[/bold]"),
+        (("recap",), "reversed [bold]loud[/bold]"),
+    ):
         result = cli(*args)
         assert result.code == 0, result
         _safe(result.out + result.err)
@@ -116,13 +127,21 @@ def test_an_unknown_name_is_echoed_escaped(run: Runner, hostile: dict[str, int])
         (("note", "Clear \x1b[2J"), "text: must be plain text: character 7 is a control character (U+001B); remove it"),
         (("note", "a \u202eb"), "text: must be plain text: character 3 is an invisible formatting character (U+202E)"),
         (("note", "x" * 4001), "text: is 4001 characters long; at most 4000 are allowed: shorten it"),
-        (("spend", "Mara", "grit", "--reason", "one\ntwo"), "reason: must be one line: character 4 is a line break (U+000A)"),
-        (("episode", "start", "The \u200bVault"), "title: must be plain text: character 5 is an invisible formatting character (U+200B)"),
+        (
+            ("spend", "Mara", "grit", "--reason", "one\ntwo"),
+            "reason: must be one line: character 4 is a line break (U+000A)",
+        ),
+        (
+            ("episode", "start", "The \u200bVault"),
+            "title: must be plain text: character 5 is an invisible formatting character (U+200B)",
+        ),
         (("actor", "create", "Gr\x1bim"), "name: must be plain text: character 3 is a control character (U+001B)"),
         (("scene", "start", "--goal", "x" * 301), "goal: is 301 characters long; at most 300 are allowed"),
     ],
 )
-def test_hostile_text_is_refused_and_nothing_is_written(run: Runner, home: Path, args: tuple[str, ...], needle: str) -> None:
+def test_hostile_text_is_refused_and_nothing_is_written(
+    run: Runner, home: Path, args: tuple[str, ...], needle: str
+) -> None:
     new_campaign(run)
     if args[0] == "scene":
         assert run("episode", "start").code == 0
@@ -153,8 +172,10 @@ def test_a_star_called_director_is_refused_by_the_real_script(cli, run: Runner, 
     for spelling in ("Director", " director ", "DIRECTOR"):
         path = _star_file(tmp_path, "director.toml", f'name = "{spelling}"\n' + INFLUENCE)
         line = assert_refused(cli("star", "add", "--file", path), 1)
-        assert line == (f"showrunner: director.toml: name: '{spelling.strip()}' is reserved: "
-                        "`--as director` means the Director; choose another name")
+        assert line == (
+            f"showrunner: director.toml: name: '{spelling.strip()}' is reserved: "
+            "`--as director` means the Director; choose another name"
+        )
     assert fingerprint(run, home) == before
 
 
@@ -163,11 +184,13 @@ def test_no_ruleset_takes_a_character_called_director(run: Runner, home: Path, t
     assert run("campaign", "new", "The Lantern", "--ruleset", ruleset).code == 0
     body = {
         "pool": '{"name": "Director", "stats": {"power": 2, "agility": 2, "endurance": 2, "intellect": 2, '
-                '"perception": 2, "social": 2, "will": 2}}',
+        '"perception": 2, "social": 2, "will": 2}}',
         "resonance": '{"name": "Director", "skills": {"Brawn": 2}}',
     }[ruleset]
     before = fingerprint(run, home)
-    assert_refused(run("star", "add", "--file", _star_file(tmp_path, "d.json", body)), 1, "d.json: name: 'Director' is reserved")
+    assert_refused(
+        run("star", "add", "--file", _star_file(tmp_path, "d.json", body)), 1, "d.json: name: 'Director' is reserved"
+    )
     if ruleset == "resonance":
         assert_refused(run("resonance", "adversary", "director"), 1, "'director' is reserved")
     assert fingerprint(run, home) == before
@@ -177,7 +200,9 @@ def test_a_ten_megabyte_name_is_refused_with_one_line(run: Runner, home: Path, t
     new_campaign(run)
     before = fingerprint(run, home)
     path = _star_file(tmp_path, "huge.toml", f'name = "{"M" * 10_000_000}"\n' + INFLUENCE)
-    assert_refused(run("star", "add", "--file", path), 1, "huge.toml: name: is 10000000 characters long; at most 80 are allowed")
+    assert_refused(
+        run("star", "add", "--file", path), 1, "huge.toml: name: is 10000000 characters long; at most 80 are allowed"
+    )
     assert fingerprint(run, home) == before
 
 
@@ -195,8 +220,14 @@ def test_a_star_file_nested_5000_deep_is_one_line(cli, run: Runner, home: Path, 
 
 def test_counts_in_a_star_file_are_capped(run: Runner, home: Path, tmp_path: Path) -> None:
     new_campaign(run)
-    path = _star_file(tmp_path, "rich.toml", 'name = "Rich"\n' + INFLUENCE + "[abilities.fight]\nxp = 9223372036854775807\n")
-    assert_refused(run("star", "add", "--file", path), 1, "rich.toml: abilities.fight.xp: must be at most 1000 (got 9223372036854775807)")
+    path = _star_file(
+        tmp_path, "rich.toml", 'name = "Rich"\n' + INFLUENCE + "[abilities.fight]\nxp = 9223372036854775807\n"
+    )
+    assert_refused(
+        run("star", "add", "--file", path),
+        1,
+        "rich.toml: abilities.fight.xp: must be at most 1000 (got 9223372036854775807)",
+    )
 
 
 def test_a_claim_nested_thousands_deep_is_one_line(run: Runner) -> None:
@@ -204,14 +235,19 @@ def test_a_claim_nested_thousands_deep_is_one_line(run: Runner) -> None:
     for args in (("episode", "start"), ("montage", "start")):
         assert run(*args).code == 0
     deep = '{"a":' * 3000 + "1" + "}" * 3000
-    assert_refused(run("montage", "scene", "practice", "--lead", "Mara", "--ability", "fight", "--claim", deep), 2,
-                   "--claim: not a claim (nested too deeply)")
+    assert_refused(
+        run("montage", "scene", "practice", "--lead", "Mara", "--ability", "fight", "--claim", deep),
+        2,
+        "--claim: not a claim (nested too deeply)",
+    )
 
 
 @pytest.mark.parametrize("body", ["a = " + "[" * 3000 + "]" * 3000, "a = " + "1" * 5000], ids=["nested", "digits"])
 def test_a_config_file_nested_too_deeply_or_with_a_huge_number_is_one_line(run: Runner, home: Path, body: str) -> None:
     (home / "config" / "config.toml").write_text(body + "\n", encoding="utf-8")
-    assert_refused(run("campaign", "list"), 2, "config.toml: not valid TOML (a number too long or tables nested too deeply)")
+    assert_refused(
+        run("campaign", "list"), 2, "config.toml: not valid TOML (a number too long or tables nested too deeply)"
+    )
 
 
 def test_a_remembered_context_nested_too_deeply_is_forgotten(run: Runner, home: Path) -> None:

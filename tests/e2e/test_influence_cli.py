@@ -15,8 +15,16 @@ import pytest
 from tests.e2e.conftest import MARA_FILE, PRIVATE_NOTE, assert_refused, fingerprint, log_events, new_campaign
 
 ENSEMBLE_FULL = {
-    "grit": 1, "retake": 1, "spotlight": 1, "plot_armor": 1, "preparation": 1,
-    "grit_max": 1, "retake_max": 1, "spotlight_max": 1, "plot_armor_max": 1, "preparation_max": 1,
+    "grit": 1,
+    "retake": 1,
+    "spotlight": 1,
+    "plot_armor": 1,
+    "preparation": 1,
+    "grit_max": 1,
+    "retake_max": 1,
+    "spotlight_max": 1,
+    "plot_armor_max": 1,
+    "preparation_max": 1,
 }
 
 
@@ -37,7 +45,14 @@ def test_spend_json_and_sheet(run, cast) -> None:
         "events": [4],
         "type": "InfluenceSpent",
         "outcome": {
-            "spent": {"kind": "spent", "star": "Mara Voss", "pool": "grit", "amount": 1, "from_pool": 1, "exhausted": 0},
+            "spent": {
+                "kind": "spent",
+                "star": "Mara Voss",
+                "pool": "grit",
+                "amount": 1,
+                "from_pool": 1,
+                "exhausted": 0,
+            },
             "reason": "Forcing the floodgate",
         },
         "summary": "Mara Voss spent 1 Grit (Forcing the floodgate)",
@@ -53,11 +68,20 @@ def test_spend_json_and_sheet(run, cast) -> None:
 def test_spend_with_push_exhausts_icons(run, cast) -> None:
     # 3 from the pool, then 2 icons crossed off: the maximum drops by 2.
     result = run("spend", "Mara", "grit", "-n", "5", "--push", "--json").json()
-    assert result["outcome"]["spent"] == {"kind": "spent", "star": "Mara Voss", "pool": "grit", "amount": 5, "from_pool": 3, "exhausted": 2}
+    assert result["outcome"]["spent"] == {
+        "kind": "spent",
+        "star": "Mara Voss",
+        "pool": "grit",
+        "amount": 5,
+        "from_pool": 3,
+        "exhausted": 2,
+    }
     assert result["summary"] == "Mara Voss spent 5 Grit, 2 by Pushing Their Limits"
     assert pool(run, "Mara", "grit") == {"current": 0, "max": 2, "exhausted": 2}
     # An empty pool: every point is an icon.
-    assert run("spend", "Mara", "spotlight", "--push").out == "#5 Mara Voss spent 1 Spotlight, 1 by Pushing Their Limits\n"
+    assert (
+        run("spend", "Mara", "spotlight", "--push").out == "#5 Mara Voss spent 1 Spotlight, 1 by Pushing Their Limits\n"
+    )
     assert pool(run, "Mara", "spotlight") == {"current": 0, "max": 0, "exhausted": 1}
     # Pushing when the pool covers the spend takes nothing from the icons.
     run("spend", "Tobias", "plot_armor", "--push")
@@ -66,13 +90,18 @@ def test_spend_with_push_exhausts_icons(run, cast) -> None:
     run("spend", "Tobias", "grit", "-n", "3", "--push")
     assert pool(run, "Tobias", "grit") == {"current": 0, "max": 2, "exhausted": 2}
     # The older sheet still has the old values.
-    assert run("sheet", "Mara", "--at", "3", "--json").json()["star"]["influence"]["grit"] == {"current": 3, "max": 4, "exhausted": 0}
+    assert run("sheet", "Mara", "--at", "3", "--json").json()["star"]["influence"]["grit"] == {
+        "current": 3,
+        "max": 4,
+        "exhausted": 0,
+    }
 
 
 def test_spend_more_than_the_pool_without_push_is_refused(run, cast, home: Path) -> None:
     before = fingerprint(run, home)
     assert_refused(
-        run("spend", "Mara", "grit", "-n", "4", "--json"), 1,
+        run("spend", "Mara", "grit", "-n", "4", "--json"),
+        1,
         "Mara Voss has 3 Grit and wants to spend 4; pass --push to Push Your Limits (exhausts 1 icon)",
     )
     assert_refused(run("spend", "Mara", "spotlight"), 1, "Mara Voss has 0 Spotlight", "--push")
@@ -85,15 +114,22 @@ def test_spend_with_push_beyond_the_icons_left_is_refused(run, cast, home: Path)
     before = fingerprint(run, home)
     # Grit 3/4: 3 from the pool and at most 4 icons, so 7 is the most that can be paid.
     assert_refused(
-        run("spend", "Mara", "grit", "-n", "8", "--push"), 1,
+        run("spend", "Mara", "grit", "-n", "8", "--push"),
+        1,
         "Mara Voss has only 4 Grit icons left to exhaust and would need 5: the spend cannot be paid",
     )
-    assert_refused(run("spend", "Mara", "spotlight", "-n", "2", "--push"), 1, "only 1 Spotlight icon left to exhaust and would need 2")
+    assert_refused(
+        run("spend", "Mara", "spotlight", "-n", "2", "--push"),
+        1,
+        "only 1 Spotlight icon left to exhaust and would need 2",
+    )
     assert fingerprint(run, home) == before
     assert run("spend", "Mara", "grit", "-n", "7", "--push").code == 0
     assert pool(run, "Mara", "grit") == {"current": 0, "max": 0, "exhausted": 4}
     before = fingerprint(run, home)
-    assert_refused(run("spend", "Mara", "grit", "--push", "--json"), 1, "only 0 Grit icons left to exhaust and would need 1")
+    assert_refused(
+        run("spend", "Mara", "grit", "--push", "--json"), 1, "only 0 Grit icons left to exhaust and would need 1"
+    )
     assert fingerprint(run, home) == before
 
 
@@ -101,7 +137,15 @@ def test_regain_up_to_the_maximum(run, cast) -> None:
     result = run("regain", "Tobias", "grit", "--reason", "Hit the Mark", "--json").json()
     assert result["type"] == "InfluenceRegained"
     assert result["outcome"] == {
-        "regained": {"kind": "regained", "star": "Tobias Quell", "pool": "grit", "amount": 1, "kept": 1, "to_ensemble": 0, "lost": 0},
+        "regained": {
+            "kind": "regained",
+            "star": "Tobias Quell",
+            "pool": "grit",
+            "amount": 1,
+            "kept": 1,
+            "to_ensemble": 0,
+            "lost": 0,
+        },
         "reason": "Hit the Mark",
     }
     assert result["summary"] == "Tobias Quell regained 1 Grit (Hit the Mark)"
@@ -112,7 +156,13 @@ def test_regain_overflow_beyond_a_full_ensemble_is_lost(run, cast) -> None:
     # Retake 1/3: 2 fit, 3 overflow; the Ensemble's Retake is already at its maximum (1/1).
     result = run("regain", "Tobias", "retake", "-n", "5", "--json").json()
     assert result["outcome"]["regained"] == {
-        "kind": "regained", "star": "Tobias Quell", "pool": "retake", "amount": 5, "kept": 2, "to_ensemble": 0, "lost": 3,
+        "kind": "regained",
+        "star": "Tobias Quell",
+        "pool": "retake",
+        "amount": 5,
+        "kept": 2,
+        "to_ensemble": 0,
+        "lost": 3,
     }
     assert result["summary"] == "Tobias Quell regained 2 Retake, 3 lost"
     assert pool(run, "Tobias", "retake") == {"current": 3, "max": 3, "exhausted": 0}
@@ -137,7 +187,10 @@ def test_a_star_is_recorded_as_author(run, cast) -> None:
     assert run("--as", "DIRECTOR", "note", "The door opens").code == 0
     events = log_events(run)
     assert [(e["version"], e["recorded_by"]) for e in events[3:]] == [
-        (4, "Tobias Quell"), (5, "Tobias Quell"), (6, "Mara Voss"), (7, "director"),
+        (4, "Tobias Quell"),
+        (5, "Tobias Quell"),
+        (6, "Mara Voss"),
+        (7, "director"),
     ]
     assert run("show", "4", "--json").json()["event"]["recorded_by"] == "Tobias Quell"
 
@@ -145,10 +198,13 @@ def test_a_star_is_recorded_as_author(run, cast) -> None:
 def test_a_star_cannot_spend_another_stars_influence(run, cast, home: Path) -> None:
     before = fingerprint(run, home)
     assert_refused(
-        run("--as", "Mara Voss", "spend", "Tobias", "grit", "--json"), 1,
+        run("--as", "Mara Voss", "spend", "Tobias", "grit", "--json"),
+        1,
         "Mara Voss cannot record for Tobias Quell: only Tobias Quell or the Director can",
     )
-    assert_refused(run("--as", "mara", "regain", "tobias quell", "retake"), 1, "Mara Voss cannot record for Tobias Quell")
+    assert_refused(
+        run("--as", "mara", "regain", "tobias quell", "retake"), 1, "Mara Voss cannot record for Tobias Quell"
+    )
     assert fingerprint(run, home) == before
     assert pool(run, "Tobias", "grit") == {"current": 2, "max": 3, "exhausted": 1}
     # Their own pools, yes; and the Director records for anyone.
@@ -203,10 +259,21 @@ def test_spend_regain_note_with_the_real_script(cli) -> None:
     assert cli("star", "add", "--file", MARA_FILE).code == 0
     spent = cli("spend", "Mara", "grit", "-n", "5", "--push", "--json")
     assert spent.code == 0, spent
-    assert spent.json()["outcome"]["spent"] == {"kind": "spent", "star": "Mara Voss", "pool": "grit", "amount": 5, "from_pool": 3, "exhausted": 2}
+    assert spent.json()["outcome"]["spent"] == {
+        "kind": "spent",
+        "star": "Mara Voss",
+        "pool": "grit",
+        "amount": 5,
+        "from_pool": 3,
+        "exhausted": 2,
+    }
     regained = cli("--as", "Mara Voss", "regain", "Mara", "grit", "-n", "4")
     assert regained.out == "#4 Mara Voss regained 2 Grit, 2 lost\n"
-    assert cli("sheet", "Mara", "--json").json()["star"]["influence"]["grit"] == {"current": 2, "max": 2, "exhausted": 2}
+    assert cli("sheet", "Mara", "--json").json()["star"]["influence"]["grit"] == {
+        "current": 2,
+        "max": 2,
+        "exhausted": 2,
+    }
     assert_refused(cli("spend", "Mara", "grit", "-n", "3"), 1, "--push")
     assert_refused(cli("spend", "Mara", "luck"), 2, "Invalid value for 'pool'")
     assert_refused(cli("--as", "Mara Voss", "note", "--private", "x"), 1, "only the Director")
@@ -220,7 +287,11 @@ def test_influence_flow_on_each_backend(run, db_url: str, home: Path) -> None:
     assert run("regain", "Tobias", "retake", "-n", "5", db=db_url).code == 0
     sheet = run("sheet", "Mara", "--json", db=db_url).json()["star"]["influence"]["grit"]
     assert sheet == {"current": 0, "max": 2, "exhausted": 2}
-    assert run("sheet", "Tobias", "--json", db=db_url).json()["star"]["influence"]["retake"] == {"current": 3, "max": 3, "exhausted": 0}
+    assert run("sheet", "Tobias", "--json", db=db_url).json()["star"]["influence"]["retake"] == {
+        "current": 3,
+        "max": 3,
+        "exhausted": 0,
+    }
     before = fingerprint(run, home, db=db_url)
     assert_refused(run("spend", "Mara", "grit", "-n", "3", "--push", db=db_url), 1, "only 2 Grit icons left")
     assert fingerprint(run, home, db=db_url) == before

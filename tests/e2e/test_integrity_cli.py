@@ -82,7 +82,8 @@ def test_verify_against_a_digest_past_the_head_names_a_cut_off_tail(run, played:
     digest = f"99:{'a' * 64}"
     failed = run("verify", "--against", digest)
     assert_refused(
-        failed, 1,
+        failed,
+        1,
         "FAILED at event #8: the log ends at #8 but the kept digest is at #99: events were cut off the end",
         prefix="FAILED",
     )
@@ -99,7 +100,12 @@ def test_verify_against_a_digest_past_the_head_names_a_cut_off_tail(run, played:
 
 def test_verify_against_a_rewritten_history(run, played: list[dict]) -> None:
     failed = run("verify", "--against", f"3:{'b' * 64}")
-    assert_refused(failed, 1, "FAILED at event #3: event #3 does not match the kept digest: the history up to it was rewritten", prefix="FAILED")
+    assert_refused(
+        failed,
+        1,
+        "FAILED at event #3: event #3 does not match the kept digest: the history up to it was rewritten",
+        prefix="FAILED",
+    )
 
 
 def test_verify_failure_is_one_line_on_a_narrow_terminal(cli, played: list[dict]) -> None:
@@ -125,7 +131,9 @@ def test_head_and_verify_of_unknown_targets(run, home: Path, played: list[dict])
 
 def test_verify_names_an_event_edited_in_the_database(cli, db: str, played: list[dict]) -> None:
     with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT originator_id, originator_version, state FROM stored_events WHERE topic = 'ledger/NoteRecorded'").fetchall()
+        rows = conn.execute(
+            "SELECT originator_id, originator_version, state FROM stored_events WHERE topic = 'ledger/NoteRecorded'"
+        ).fetchall()
         branch, version, state = next(r for r in rows if PUBLIC_NOTE.encode() in r[2])
         doc = json.loads(state)
         doc["payload"]["text"] = "Episode 1: nothing happened"
@@ -135,7 +143,9 @@ def test_verify_names_an_event_edited_in_the_database(cli, db: str, played: list
         )
     assert version == 4
     failed = cli("verify")
-    assert_refused(failed, 1, "FAILED at event #4: event #4 (ledger/NoteRecorded) does not match its hash", prefix="FAILED")
+    assert_refused(
+        failed, 1, "FAILED at event #4: event #4 (ledger/NoteRecorded) does not match its hash", prefix="FAILED"
+    )
     doc = cli("verify", "--json")
     assert doc.code == 1
     assert doc.json()["problem"]["version"] == 4
@@ -160,11 +170,16 @@ CAMPAIGN_DIGEST = re.compile(r"^c1:(\d+(?:\.\d+)*):([0-9a-f]{64})$")
 def _edit_registry_entry(db: str, name: str, **changes) -> None:
     """Edit one branch registration in place, as someone with the database file would."""
     with sqlite3.connect(db) as conn:
-        for rowid, state in conn.execute("SELECT rowid, state FROM stored_events WHERE topic = 'ledger/BranchRegistered'").fetchall():
+        for rowid, state in conn.execute(
+            "SELECT rowid, state FROM stored_events WHERE topic = 'ledger/BranchRegistered'"
+        ).fetchall():
             doc = json.loads(state)
             if doc["payload"]["name"] == name:
                 doc["payload"].update(changes)
-                conn.execute("UPDATE stored_events SET state = ? WHERE rowid = ?", (json.dumps(doc, separators=(",", ":")).encode(), rowid))
+                conn.execute(
+                    "UPDATE stored_events SET state = ? WHERE rowid = ?",
+                    (json.dumps(doc, separators=(",", ":")).encode(), rowid),
+                )
 
 
 def test_head_campaign_and_verify_against_it(cli, played: list[dict]) -> None:
@@ -189,7 +204,9 @@ def test_a_moved_fork_point_fails_verify_all_and_the_campaign_digest(run, db: st
     assert run("note", "only on the fork").code == 0
     kept = run("head", "--campaign", "--json").json()["digest"]
     _edit_registry_entry(db, "what-if", fork_version=4)
-    assert_refused(run("verify", "--all"), 1, "entry #2 of the branch registry of campaign 'neon-harbor'", prefix="FAILED")
+    assert_refused(
+        run("verify", "--all"), 1, "entry #2 of the branch registry of campaign 'neon-harbor'", prefix="FAILED"
+    )
     doc = run("verify", "--all", "--json")
     assert doc.code == 1 and doc.err == ""
     assert doc.json()["campaigns"][0]["registry"]["problem"]["scope"] == "registry"
@@ -220,7 +237,9 @@ def test_a_parent_pointing_nowhere_lists_the_rest_and_prints_no_traceback(run, d
 def test_an_unreadable_registry_row_is_named_as_the_registry(run, db: str, played: list[dict]) -> None:
     assert run("branch", "create", "what-if", "--at", "2").code == 0
     with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE stored_events SET state = X'7b6e6f' WHERE topic = 'ledger/BranchRegistered' AND originator_version = 2")
+        conn.execute(
+            "UPDATE stored_events SET state = X'7b6e6f' WHERE topic = 'ledger/BranchRegistered' AND originator_version = 2"
+        )
     refused = run("log")
     assert_refused(refused, 1, "the branch registry of campaign 'neon-harbor' is damaged: entry #2")
     everything = run("verify", "--all")

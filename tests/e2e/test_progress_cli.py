@@ -42,12 +42,39 @@ def test_a_season_of_progression_from_the_cli(run):
     ok(run("prop", "trinket", "Mara", "A brass key"))
 
     # A Trade inside a check: the Bond with Captain Ilse at HARD is rolled at NORMAL and Advances.
-    traded = ok(run("check", "Mara", "fight", "-d", "HARD", "--trade", "bond:Captain Ilse",
-                    "--action", "5,4,1", "--script", "1,1", "--json")).json()
+    traded = ok(
+        run(
+            "check",
+            "Mara",
+            "fight",
+            "-d",
+            "HARD",
+            "--trade",
+            "bond:Captain Ilse",
+            "--action",
+            "5,4,1",
+            "--script",
+            "1,1",
+            "--json",
+        )
+    ).json()
     assert traded["difficulty"]["effective"] == "NORMAL" and traded["outcome"] == "success"
     refused(run, "Difficulty Limit", "bond", "trade", "Mara", "Pell the fence", "-d", "HARD")
-    refused(run, "Difficulty Limit", "check", "Mara", "fight", "-d", "EPIC", "--trade", "grudge:Lord Aubrec",
-            "--action", "5,4,1", "--script", "1,1")
+    refused(
+        run,
+        "Difficulty Limit",
+        "check",
+        "Mara",
+        "fight",
+        "-d",
+        "EPIC",
+        "--trade",
+        "grudge:Lord Aubrec",
+        "--action",
+        "5,4,1",
+        "--script",
+        "1,1",
+    )
     ok(run("acclaim", "complete", "Mara", "training", "--choice", "actor"))
     # Hitting the Mark fills Move's next milestone: it is crossed in an event of its own, right after.
     moved = ok(run("check", "Mara", "move", "-d", "NORMAL", "--action", "5", "--script", "5,1", "--json")).json()
@@ -55,8 +82,28 @@ def test_a_season_of_progression_from_the_cli(run):
 
     # A Montage: Practice led by Mara, her check rolled with the scene, Money paid for Retakes.
     ok(run("montage", "start"))
-    shot = ok(run("montage", "scene", "practice", "--lead", "Mara", "--ability", "fight", "--claim", "Mara,prop=Money",
-                  "--action", "6,5,2", "--opposition-dice", "1", "--script", "1,3", "--benefit", "3", "--json")).json()
+    shot = ok(
+        run(
+            "montage",
+            "scene",
+            "practice",
+            "--lead",
+            "Mara",
+            "--ability",
+            "fight",
+            "--claim",
+            "Mara,prop=Money",
+            "--action",
+            "6,5,2",
+            "--opposition-dice",
+            "1",
+            "--script",
+            "1,3",
+            "--benefit",
+            "3",
+            "--json",
+        )
+    ).json()
     assert [f["type"] for f in shot["facts"]] == ["CheckRolled", "MontageSceneShot"]
     assert ok(run("montage", "show", "--json")).json()["next_opposition"] == 2
     ok(run("ensemble", "stock", "Tobias", "Materials", "-n", "2"))
@@ -77,7 +124,9 @@ def test_a_season_of_progression_from_the_cli(run):
     refused(run, "once per Episode", "acclaim", "use-award", "Tobias", "method_actor")
     for _ in range(6):
         fill_and_complete(run, "Tobias", "persistence", 3)  # the Award's Path costs 1 less
-    refused(run, "already won this Award", "acclaim", "awards-season", "Tobias", "persistence", "--award", "method_actor")
+    refused(
+        run, "already won this Award", "acclaim", "awards-season", "Tobias", "persistence", "--award", "method_actor"
+    )
     ok(run("acclaim", "awards-season", "Tobias", "persistence", "--mastery", "prop"))
 
     ok(run("episode", "end", "--cliffhanger", "The lights go out"))
@@ -86,14 +135,18 @@ def test_a_season_of_progression_from_the_cli(run):
     refused(run, "once per Episode", "ensemble", "xp", "--entertaining", "--premise")
     ok(run("episode", "start"))
     ok(run("episode", "end"))
-    grown = ok(run("ensemble", "xp", "--entertaining", "--no-premise", "--benefit", "Shared Spotlight", "--json")).json()
+    grown = ok(
+        run("ensemble", "xp", "--entertaining", "--no-premise", "--benefit", "Shared Spotlight", "--json")
+    ).json()
     assert grown["facts"][0]["fact"]["levels"] == [2]
 
     # Every sheet rebuilt from the log shows it.
     mara, tobias = star(run, "Mara"), star(run, "Tobias")
     ilse = next(b for b in mara["bonds"] if b["with"] == "Captain Ilse")
     assert (ilse["tier"], ilse["exhausted"]) == ("FORMIDABLE", [])
-    assert mara["career"]["training"]["minor"] == 1 and mara["in_hand"] == [{"type": "Goods", "quality": "NORMAL", "count": 2}]
+    assert mara["career"]["training"]["minor"] == 1 and mara["in_hand"] == [
+        {"type": "Goods", "quality": "NORMAL", "count": 2}
+    ]
     assert "A brass key" in mara["trinkets"] and mara["grudges"][-1]["with"] == "The Harbourmaster"
     assert tobias["awards"] == ["method_actor"] and tobias["masteries"] == ["prop"]
     assert tobias["awards_used"] == {"method_actor": 1} and tobias["stuff_ticks"] == 12
@@ -104,8 +157,16 @@ def test_a_season_of_progression_from_the_cli(run):
     assert "Method Actor (used in Episode 1)" in text and "Progress" in text
     assert "Level 2" in ok(run("ensemble", "show")).out
     topics = {e["type"] for e in log_events(run)}
-    assert {"MontageStarted", "MontageSceneShot", "MontageStopped", "CareerPathCompleted", "AwardsSeasonHeld",
-            "EnsembleXPGained", "EnsembleInfluenceSpent", "RelationshipAdded"} <= topics
+    assert {
+        "MontageStarted",
+        "MontageSceneShot",
+        "MontageStopped",
+        "CareerPathCompleted",
+        "AwardsSeasonHeld",
+        "EnsembleXPGained",
+        "EnsembleInfluenceSpent",
+        "RelationshipAdded",
+    } <= topics
 
 
 def test_bad_input_is_a_usage_error_and_writes_nothing(run):
@@ -123,7 +184,8 @@ def test_every_command_has_an_example_in_its_help(run):
     for group, commands in {
         "prop": ("gain", "spend", "pack", "trinket", "prepare", "flashback", "random"),
         "montage": ("start", "scene", "stop", "show"),
-        "bond": ("add", "trade", "resolve"), "grudge": ("add", "trade", "resolve"),
+        "bond": ("add", "trade", "resolve"),
+        "grudge": ("add", "trade", "resolve"),
         "acclaim": ("mark", "complete", "awards-season", "use-award"),
         "ensemble": ("show", "spend", "stock", "take", "holding", "xp"),
     }.items():

@@ -85,7 +85,12 @@ def test_every_line_traces_to_the_log(read: Runner, played: Story) -> None:
 
 
 def test_the_same_log_gives_the_same_text(read: Runner) -> None:
-    for args in (("recap",), ("recap", "--format", "md"), ("recap", "--json"), ("recap", "--compare", "main", "what-if")):
+    for args in (
+        ("recap",),
+        ("recap", "--format", "md"),
+        ("recap", "--json"),
+        ("recap", "--compare", "main", "what-if"),
+    ):
         assert read(*args).out == read(*args).out
 
 
@@ -106,9 +111,14 @@ def test_a_second_table_playing_the_same_story_gets_the_same_recap(run: Runner, 
 @pytest.mark.parametrize(
     "args",
     [
-        ("recap",), ("recap", "--format", "md"), ("recap", "--json"), ("recap", "--since", "1", "--json"),
-        ("recap", "--season", "1"), ("--branch", "what-if", "recap", "--json"),
-        ("recap", "--compare", "main", "what-if", "--json"), ("recap", "--compare", "what-if", "main", "--format", "md"),
+        ("recap",),
+        ("recap", "--format", "md"),
+        ("recap", "--json"),
+        ("recap", "--since", "1", "--json"),
+        ("recap", "--season", "1"),
+        ("--branch", "what-if", "recap", "--json"),
+        ("recap", "--compare", "main", "what-if", "--json"),
+        ("recap", "--compare", "what-if", "main", "--format", "md"),
     ],
 )
 def test_no_director_only_event_leaks(read: Runner, played: Story, who: tuple[str, ...], args: tuple[str, ...]) -> None:
@@ -186,13 +196,26 @@ def test_episode_end_prints_the_digest_to_keep(run: Runner, cast: None) -> None:
 
 def test_episode_end_json(run: Runner, cast: None) -> None:
     run("episode", "start")
-    doc = run("episode", "end", "--cliffhanger", "A door opens", "--acclaim", "Mara=2", "--grudge", "Tobias=Lady Shore",
-              "--entertaining", "--premise", "--json").json()
+    doc = run(
+        "episode",
+        "end",
+        "--cliffhanger",
+        "A door opens",
+        "--acclaim",
+        "Mara=2",
+        "--grudge",
+        "Tobias=Lady Shore",
+        "--entertaining",
+        "--premise",
+        "--json",
+    ).json()
     assert doc["episode"] == 1 and doc["season"] == 1 and doc["cliffhanger"] == "A door opens"
     assert doc["post_show"] == {
         "acclaim": [{"star": "Mara Voss", "amount": 2}],
         "connections": [{"star": "Tobias Quell", "kind": "grudge", "target": "Lady Shore"}],
-        "entertaining": True, "premise": True, "ensemble_xp": 2,
+        "entertaining": True,
+        "premise": True,
+        "ensemble_xp": 2,
     }
     assert doc["digest"] == head(run)["digest"]
     assert doc["events"] == [6, 7]
@@ -227,18 +250,35 @@ def test_scene_commands_and_the_list(run: Runner, cast: None) -> None:
         ((), ("episode", "end", "--no-input"), 1, "no Episode is on"),
         ((), ("season", "end"), 1, "no Season is running"),
         ((("episode", "start"),), ("episode", "start"), 1, "Episode 1 is still on"),
-        ((("episode", "start"), ("scene", "start")), ("episode", "end", "--no-input"), 1, "Scene 1 of Episode 1 is still open"),
+        (
+            (("episode", "start"), ("scene", "start")),
+            ("episode", "end", "--no-input"),
+            1,
+            "Scene 1 of Episode 1 is still open",
+        ),
         ((("episode", "start"),), ("episode", "end", "--acclaim", "Mara=x"), 2, "whole number"),
         ((("episode", "start"),), ("episode", "end", "--bond", "Mara"), 2, "STAR=VALUE"),
-        ((("episode", "start"),), ("episode", "end", "--acclaim", "Nobody=1", "--no-input"), 1, "unknown Star 'Nobody'"),
-        ((("episode", "start"),), ("episode", "end", "--bond", "Mara=A", "--grudge", "Mara=B", "--no-input"), 1, "one new Bond OR one new Grudge"),
+        (
+            (("episode", "start"),),
+            ("episode", "end", "--acclaim", "Nobody=1", "--no-input"),
+            1,
+            "unknown Star 'Nobody'",
+        ),
+        (
+            (("episode", "start"),),
+            ("episode", "end", "--bond", "Mara=A", "--grudge", "Mara=B", "--no-input"),
+            1,
+            "one new Bond OR one new Grudge",
+        ),
         ((("episode", "start"),), ("episode", "end", "--skip-post-show", "--premise"), 2, "--skip-post-show"),
         ((), ("episode", "post-show", "--premise"), 1, "no Episode has ended yet"),
         ((), ("--as", "Tobias", "episode", "start"), 1, "only the Director"),
         ((), ("--as", "Tobias", "scene", "start"), 1, "only the Director"),
     ],
 )
-def test_impossible_sequences_write_nothing(run: Runner, home: Path, cast: None, setup, args, code: int, needle: str) -> None:
+def test_impossible_sequences_write_nothing(
+    run: Runner, home: Path, cast: None, setup, args, code: int, needle: str
+) -> None:
     for step in setup:
         assert run(*step).code == 0
     before = fingerprint(run, home)
@@ -255,7 +295,12 @@ def test_seasons(run: Runner, cast: None) -> None:
     assert_refused(run("episode", "start"), 1, "start Season 2")
     assert run("season", "start", "--json").json()["season"] == 2
     assert run("episode", "start", "--json").json() | {"events": None} == {
-        "branch": "main", "season": 2, "episode": 2, "title": "", "events": None}
+        "branch": "main",
+        "season": 2,
+        "episode": 2,
+        "title": "",
+        "events": None,
+    }
 
 
 def test_the_real_console_script(cli, played: Story) -> None:

@@ -36,16 +36,20 @@ def test_the_demo_of_each_ruleset_plays_with_the_real_script(cli, ruleset: str) 
 
 
 def pool_campaign(run: Runner) -> None:
-    for args in (("campaign", "new", "The Lantern", "--ruleset", "pool"),
-                 ("star", "add", "--file", POOL / "character-ines.toml"),
-                 ("star", "add", "--file", POOL / "character-brann.json")):
+    for args in (
+        ("campaign", "new", "The Lantern", "--ruleset", "pool"),
+        ("star", "add", "--file", POOL / "character-ines.toml"),
+        ("star", "add", "--file", POOL / "character-brann.json"),
+    ):
         assert run(*args).code == 0
 
 
 def resonance_campaign(run: Runner) -> None:
-    for args in (("campaign", "new", "Storm Gate", "--ruleset", "resonance"),
-                 ("star", "add", "--file", RESONANCE / "kestrel.toml"),
-                 ("star", "add", "--file", RESONANCE / "orrin.json")):
+    for args in (
+        ("campaign", "new", "Storm Gate", "--ruleset", "resonance"),
+        ("star", "add", "--file", RESONANCE / "kestrel.toml"),
+        ("star", "add", "--file", RESONANCE / "orrin.json"),
+    ):
         assert run(*args).code == 0
 
 
@@ -57,12 +61,30 @@ def head(run: Runner) -> tuple[int, str]:
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        (("check", "Kestrel", "--skill", "Blades", "--challenge", "2", "--challenge-dice", "1,2", "--dice", "6,1,2"),
-         "not a d4 face"),
-        (("check", "Kestrel", "--skill", "Blades", "--challenge", "2", "--support", "Orrin", "--support", "Kestrel"),
-         "cannot Support the same roll"),
-        (("resonance", "harm", "Kestrel", "--harm", "burned", "--levels", "2", "--source", "magical", "--endurance", "5"),
-         "Endurance"),
+        (
+            ("check", "Kestrel", "--skill", "Blades", "--challenge", "2", "--challenge-dice", "1,2", "--dice", "6,1,2"),
+            "not a d4 face",
+        ),
+        (
+            ("check", "Kestrel", "--skill", "Blades", "--challenge", "2", "--support", "Orrin", "--support", "Kestrel"),
+            "cannot Support the same roll",
+        ),
+        (
+            (
+                "resonance",
+                "harm",
+                "Kestrel",
+                "--harm",
+                "burned",
+                "--levels",
+                "2",
+                "--source",
+                "magical",
+                "--endurance",
+                "5",
+            ),
+            "Endurance",
+        ),
         (("check", "Nobody", "--skill", "Blades", "--challenge", "2"), "Nobody"),
     ],
 )
@@ -137,4 +159,4 @@ def test_an_adversarys_ranks_are_the_directors_until_the_table_meets_them(run: R
     assert_refused(run(*as_kestrel, "sheet", "Gate Warden"), 1, "unknown character 'Gate Warden'")
     replayed = run(*as_kestrel, "replay", "--to", "4", "--json").json()
     shown = json.dumps(replayed)
-    assert "Gate Warden" not in shown, shown[shown.find("Gate Warden") - 300:][:400]
+    assert "Gate Warden" not in shown, shown[shown.find("Gate Warden") - 300 :][:400]

@@ -50,7 +50,8 @@ def test_reveal_records_the_seed_and_commits_a_new_one(run, cast, home: Path) ->
     }
     assert fresh != secret and key_lines(home) == [secret, fresh]
     assert [(e["version"], e["type"], e["recorded_by"], e["visibility"]) for e in log_events(run)[4:]] == [
-        (5, "SeedRevealed", "director", "public"), (6, "SeedCommitted", "director", "public"),
+        (5, "SeedRevealed", "director", "public"),
+        (6, "SeedCommitted", "director", "public"),
     ]
     # A Star sees the revealed seed: that is the point of revealing it.
     star_view = run("--as", "Mara Voss", "show", "5", "--json").json()["event"]["payload"]
@@ -79,7 +80,9 @@ def test_seed_show_before_and_after_reveals(run, cast, home: Path) -> None:
     assert run("check", "Tobias", "work", "-d", "H").code == 0  # #6
     before = run("seed", "show", "--json").json()
     assert before == {
-        "campaign": "neon-harbor", "branch": "main", "current": first,
+        "campaign": "neon-harbor",
+        "branch": "main",
+        "current": first,
         "seeds": [{"commitment": first, "committed_at": 1, "rolls": 2, "revealed_at": None, "seed": None}],
     }
     assert run("seed", "reveal").code == 0  # #7, #8
@@ -103,7 +106,11 @@ def test_seed_show_before_and_after_reveals(run, cast, home: Path) -> None:
 def test_only_the_director_reveals(run, cast, home: Path) -> None:
     before = fingerprint(run, home)
     keys = key_lines(home)
-    assert_refused(run("--as", "Mara Voss", "seed", "reveal", "--json"), 1, "only the Director can reveal the dice seed (drop --as)")
+    assert_refused(
+        run("--as", "Mara Voss", "seed", "reveal", "--json"),
+        1,
+        "only the Director can reveal the dice seed (drop --as)",
+    )
     assert_refused(run("--as", "Nobody", "seed", "reveal"), 1, "only the Director can reveal the dice seed")
     assert fingerprint(run, home) == before and key_lines(home) == keys
 

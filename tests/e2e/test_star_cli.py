@@ -38,7 +38,12 @@ def test_star_add_list_and_sheet_with_the_real_script(cli) -> None:
         "as_of": 3,
         "stars": [
             {"name": "Mara Voss", "player": "Jo", "concept": "Disgraced duelist", "written_off": False},
-            {"name": "Tobias Quell", "player": "Sam", "concept": "Tinkering channeler who talks to engines", "written_off": False},
+            {
+                "name": "Tobias Quell",
+                "player": "Sam",
+                "concept": "Tinkering channeler who talks to engines",
+                "written_off": False,
+            },
         ],
     }
     assert cli("spend", "Mara", "grit").code == 0  # #4: Grit 3/4 -> 2/4
@@ -118,7 +123,12 @@ def _bad_files(tmp_path: Path) -> dict[str, tuple[Path, tuple[str, ...]]]:
         "bad TOML": (bad_toml, ("broken.toml: line 2: invalid TOML",)),
         "bad JSON": (bad_json, ("broken.json: line 3: invalid JSON",)),
         "rank out of range": (
-            _mara_with(tmp_path, "rank.toml", '1 = { specialty = "Swords", rank = 2 }', '1 = { specialty = "Swords", rank = 9 }'),
+            _mara_with(
+                tmp_path,
+                "rank.toml",
+                '1 = { specialty = "Swords", rank = 2 }',
+                '1 = { specialty = "Swords", rank = 9 }',
+            ),
             ("rank.toml: abilities.fight.slots.1.rank: must be between 1 and 5 (got 9)",),
         ),
         "pool over its max": (
@@ -126,7 +136,12 @@ def _bad_files(tmp_path: Path) -> dict[str, tuple[Path, tuple[str, ...]]]:
             ("pool.toml: influence.grit: current (5) is more than max (4)",),
         ),
         "unknown key": (
-            _mara_with(tmp_path, "unknown.toml", 'concept = "Disgraced duelist"', 'concept = "Disgraced duelist"\nfavourite_colour = "red"'),
+            _mara_with(
+                tmp_path,
+                "unknown.toml",
+                'concept = "Disgraced duelist"',
+                'concept = "Disgraced duelist"\nfavourite_colour = "red"',
+            ),
             ("unknown.toml: favourite_colour: unknown field",),
         ),
         "missing field": (
@@ -139,7 +154,17 @@ def _bad_files(tmp_path: Path) -> dict[str, tuple[Path, tuple[str, ...]]]:
     }
 
 
-CASES = ["bad TOML", "bad JSON", "rank out of range", "pool over its max", "unknown key", "missing field", "wrong suffix", "missing file", "a directory"]
+CASES = [
+    "bad TOML",
+    "bad JSON",
+    "rank out of range",
+    "pool over its max",
+    "unknown key",
+    "missing field",
+    "wrong suffix",
+    "missing file",
+    "a directory",
+]
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -156,8 +181,12 @@ def test_bad_star_file_is_refused_naming_the_problem(run, tmp_path: Path, home: 
 
 def test_a_star_file_refused_by_the_real_script(cli, tmp_path: Path) -> None:
     assert cli("campaign", "new", "Neon Harbor").code == 0
-    path = _mara_with(tmp_path, "rank.toml", 'rank = 1 }\n\n[abilities.move]', 'rank = 0 }\n\n[abilities.move]')
-    assert_refused(cli("star", "add", "--file", path), 1, "rank.toml: abilities.fight.slots.5.rank: must be between 1 and 5 (got 0)")
+    path = _mara_with(tmp_path, "rank.toml", "rank = 1 }\n\n[abilities.move]", "rank = 0 }\n\n[abilities.move]")
+    assert_refused(
+        cli("star", "add", "--file", path),
+        1,
+        "rank.toml: abilities.fight.slots.5.rank: must be between 1 and 5 (got 0)",
+    )
     assert cli("head", "--json").json()["version"] == 1
 
 
@@ -189,7 +218,11 @@ def test_ambiguous_star_prefix(run, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("at", "code", "needle"),
-    [("0", 2, "--at"), ("4", 1, "branch 'main' has events #1 to #3; there is no event #4"), ("99", 1, "there is no event #99")],
+    [
+        ("0", 2, "--at"),
+        ("4", 1, "branch 'main' has events #1 to #3; there is no event #4"),
+        ("99", 1, "there is no event #99"),
+    ],
 )
 def test_sheet_at_outside_the_log(run, at: str, code: int, needle: str) -> None:
     new_campaign(run)

@@ -80,7 +80,9 @@ class CoinFlipped(RolledFact, topic="coin/CoinFlipped"):
 
     def rejudge(self, before: CampaignState) -> str | None:
         face = ReplayDice(self.rolls).roll("coin", 1, 2)[0]
-        return None if won(self.call, face) == self.won else f"the call {self.call} on a {face} does not give {self.won}"
+        return (
+            None if won(self.call, face) == self.won else f"the call {self.call} on a {face} does not give {self.won}"
+        )
 
     def explain(self) -> list[str]:
         return [f"called {self.call}", f"the coin showed {'heads' if self.rolls[0].faces[0] == 1 else 'tails'}"]
@@ -115,8 +117,16 @@ def decide_flip(state: CoinState, flip: Flip, roll: RollContext) -> list[CoinFli
     name = state.character(flip.character).name
     dice = RecordingDice(roll.dice)
     face = dice.roll("coin", 1, 2)[0]
-    return [CoinFlipped(roll_number=roll.roll_number, dice_commitment=roll.dice_commitment, flipper=name,
-                        call=flip.call, rolls=tuple(dice.rolls), won=won(flip.call, face))]
+    return [
+        CoinFlipped(
+            roll_number=roll.roll_number,
+            dice_commitment=roll.dice_commitment,
+            flipper=name,
+            call=flip.call,
+            rolls=tuple(dice.rolls),
+            won=won(flip.call, face),
+        )
+    ]
 
 
 def decide_stake(state: CoinState, stake: Stake, roll: RollContext | None) -> list[StakeRaised]:
@@ -146,8 +156,13 @@ COIN = Ruleset(
     decide_check=decide_flip,
     table_dice={"coin": "the coin (1 = heads, 2 = tails)"},
     sheet=lambda f: [SheetSection("Record", (("wins", str(f.wins)), ("stake", str(f.stake))))],
-    actions={"raise-stake": Action(help="Raise a flipper's stake.\n\nExample: showrunner coin raise-stake Ada --stake 3",
-                                   input=Stake, decide=decide_stake)},
+    actions={
+        "raise-stake": Action(
+            help="Raise a flipper's stake.\n\nExample: showrunner coin raise-stake Ada --stake 3",
+            input=Stake,
+            decide=decide_stake,
+        )
+    },
 )
 
 
@@ -214,7 +229,9 @@ def test_a_registered_ruleset_gets_every_job_of_the_ledger(run: Runner, coin: Ru
     other = f"sqlite:///{tmp_path / 'other.sqlite'}"
     ok(run("import", exported, db=other))
     assert ok(run("verify", "--json", db=other)).json()["ok"]
-    assert ok(run("sheet", "Ada", "--json", db=other)).json()["star"] == ok(run("sheet", "Ada", "--json")).json()["star"]
+    assert (
+        ok(run("sheet", "Ada", "--json", db=other)).json()["star"] == ok(run("sheet", "Ada", "--json")).json()["star"]
+    )
 
 
 def test_an_unregistered_ruleset_is_refused_by_name(run: Runner) -> None:

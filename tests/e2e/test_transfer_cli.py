@@ -76,7 +76,10 @@ def test_human_export_and_import(run, tmp_path: Path, exported: Path, other: str
     assert again.read_text() == exported.read_text()
     imported = run("import", again, db=other)
     assert imported.code == 0, imported
-    assert imported.out == f"Imported 8 events as campaign neon-harbor, branch main; chain verified up to 8:{played[7]['hash'][:12]}.\n"
+    assert (
+        imported.out
+        == f"Imported 8 events as campaign neon-harbor, branch main; chain verified up to 8:{played[7]['hash'][:12]}.\n"
+    )
     # The imported campaign is the current one in the other database.
     assert run("campaign", "list", "--json", db=other).json()["campaigns"][0]["current"] is True
 
@@ -102,14 +105,19 @@ def test_export_of_a_branch_and_import_keeps_its_lineage(run, tmp_path: Path, ot
     assert (result["campaign"], result["branch"], result["events"]) == ("neon-harbor", "deeper", 8)
     assert head(run, db=other) == {**head(run)}
     assert log_events(run, db=other) == source
-    listed = {b["name"]: (b["parent"], b["fork_version"], b["head_version"]) for b in run("branch", "list", "--json", db=other).json()["branches"]}
+    listed = {
+        b["name"]: (b["parent"], b["fork_version"], b["head_version"])
+        for b in run("branch", "list", "--json", db=other).json()["branches"]
+    }
     # Only the lineage travels: main up to the fork, what-if up to its own fork.
     assert listed == {"main": (None, None, 5), "what-if": ("main", 5, 6), "deeper": ("what-if", 6, 8)}
     for branch in listed:
         assert run("-b", branch, "verify", "--json", db=other).json()["ok"] is True
 
 
-def test_export_of_a_grandchild_forked_below_its_parent(run, home: Path, tmp_path: Path, other: str, played: list[dict]) -> None:
+def test_export_of_a_grandchild_forked_below_its_parent(
+    run, home: Path, tmp_path: Path, other: str, played: list[dict]
+) -> None:
     """deeper forks what-if at #3, below what-if's own fork point (#5): what-if holds none of its
     events, so deeper cannot be registered under the parent its own first event names."""
     run("branch", "create", "what-if", "--at", "5")
@@ -119,7 +127,11 @@ def test_export_of_a_grandchild_forked_below_its_parent(run, home: Path, tmp_pat
     assert run("export", "-o", path).code == 0
     run("campaign", "new", "Side Show", db=other)
     before = fingerprint(run, home, db=other)
-    assert_refused(run("import", path, db=other), 1, "line 5: branch 'deeper' was forked from 'what-if' below that branch's own fork point")
+    assert_refused(
+        run("import", path, db=other),
+        1,
+        "line 5: branch 'deeper' was forked from 'what-if' below that branch's own fork point",
+    )
     assert fingerprint(run, home, db=other) == before
 
 
@@ -181,17 +193,41 @@ def _corrupt(exported: Path, tmp_path: Path) -> dict[str, tuple[Path, int, tuple
     wrong_header = json.loads(lines[0])
     wrong_header["format_version"] = 99
     return {
-        "truncated": (write("truncated.jsonl", lines[:-2]), 1, ("line 8: the file ends after event #6 but its header announces 8 events", "truncated")),
-        "edited line": (write("edited.jsonl", edited), 1, ("line 5: event #4 does not match its hash: the line was edited",)),
+        "truncated": (
+            write("truncated.jsonl", lines[:-2]),
+            1,
+            ("line 8: the file ends after event #6 but its header announces 8 events", "truncated"),
+        ),
+        "edited line": (
+            write("edited.jsonl", edited),
+            1,
+            ("line 5: event #4 does not match its hash: the line was edited",),
+        ),
         "broken link": (write("relinked.jsonl", relinked), 1, ("line 6: event #5 does not link to event #4",)),
-        "non-JSON line": (write("garbage.jsonl", lines[:3] + ["this is not JSON"] + lines[4:]), 1, ("line 4: not valid JSON",)),
+        "non-JSON line": (
+            write("garbage.jsonl", lines[:3] + ["this is not JSON"] + lines[4:]),
+            1,
+            ("line 4: not valid JSON",),
+        ),
         "blank line": (write("blank.jsonl", lines[:3] + [""] + lines[3:]), 1, ("line 4: empty line",)),
-        "lines swapped": (write("swapped.jsonl", [lines[0], lines[2], lines[1], *lines[3:]]), 1, ("line 2: expected event #1, found #2",)),
-        "event of another branch": (write("foreign.jsonl", foreign), 1, ("line 4: event #3 belongs to a branch outside the file's lineage",)),
+        "lines swapped": (
+            write("swapped.jsonl", [lines[0], lines[2], lines[1], *lines[3:]]),
+            1,
+            ("line 2: expected event #1, found #2",),
+        ),
+        "event of another branch": (
+            write("foreign.jsonl", foreign),
+            1,
+            ("line 4: event #3 belongs to a branch outside the file's lineage",),
+        ),
         "empty file": (write("empty.jsonl", ""), 1, ("the file is empty; expected a showrunner-ledger export",)),
         "not an export": (write("other.jsonl", ['{"hello": "world"}']), 1, ("line 1: not a showrunner-ledger export",)),
         "JSON but not an object": (write("list.jsonl", ["[1, 2, 3]"]), 1, ("line 1: expected a JSON object",)),
-        "future format": (write("future.jsonl", [json.dumps(wrong_header), *lines[1:]]), 1, ("line 1: export format version 99 is not supported",)),
+        "future format": (
+            write("future.jsonl", [json.dumps(wrong_header), *lines[1:]]),
+            1,
+            ("line 1: export format version 99 is not supported",),
+        ),
         "not UTF-8": (tmp_path / "binary.jsonl", 1, ("not UTF-8",)),
         "missing file": (tmp_path / "nowhere.jsonl", 1, ("nowhere.jsonl", "No such file or directory")),
         "a directory": (tmp_path, 1, (str(tmp_path),)),
@@ -199,13 +235,27 @@ def _corrupt(exported: Path, tmp_path: Path) -> dict[str, tuple[Path, int, tuple
 
 
 CASES = [
-    "truncated", "edited line", "broken link", "non-JSON line", "blank line", "lines swapped", "event of another branch",
-    "empty file", "not an export", "JSON but not an object", "future format", "not UTF-8", "missing file", "a directory",
+    "truncated",
+    "edited line",
+    "broken link",
+    "non-JSON line",
+    "blank line",
+    "lines swapped",
+    "event of another branch",
+    "empty file",
+    "not an export",
+    "JSON but not an object",
+    "future format",
+    "not UTF-8",
+    "missing file",
+    "a directory",
 ]
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_bad_import_is_refused_and_writes_nothing(run, home: Path, tmp_path: Path, exported: Path, other: str, case: str) -> None:
+def test_bad_import_is_refused_and_writes_nothing(
+    run, home: Path, tmp_path: Path, exported: Path, other: str, case: str
+) -> None:
     (tmp_path / "binary.jsonl").write_bytes(b"\xff\xfe{}\n")
     path, code, needles = _corrupt(exported, tmp_path)[case]
     run("campaign", "new", "Side Show", db=other)  # the target already holds another campaign
@@ -229,18 +279,50 @@ def test_a_header_without_its_branch_with_the_real_script(cli, tmp_path: Path, e
 
 
 HOSTILE = {
-    "branch renamed Bad Name/../x": ("lineage", 1, "name", "Bad Name/../x", "the header's lineage[1].name 'Bad Name/../x' is not the branch's own"),
+    "branch renamed Bad Name/../x": (
+        "lineage",
+        1,
+        "name",
+        "Bad Name/../x",
+        "the header's lineage[1].name 'Bad Name/../x' is not the branch's own",
+    ),
     "empty branch name": ("lineage", 1, "name", "", "the header's lineage[1].name '' is not the branch's own"),
     "a second main": ("lineage", 1, "name", "main", "the header's lineage[1].name 'main' is not the branch's own"),
-    "ruleset dnd": ("campaign", None, "ruleset", "dnd", "the header's campaign.ruleset 'dnd' is not the campaign's own, 'showrunner'"),
-    "ruleset pool": ("campaign", None, "ruleset", "pool", "the header's campaign.ruleset 'pool' is not the campaign's own, 'showrunner'"),
-    "ANSI title": ("campaign", None, "title", "\x1b[2JNeon", "the header's campaign.title '\\x1b[2JNeon' is not the campaign's own"),
-    "head.hash an int": ("head", None, "hash", 5, "'head.hash' in the export header must be a string, not a whole number"),
+    "ruleset dnd": (
+        "campaign",
+        None,
+        "ruleset",
+        "dnd",
+        "the header's campaign.ruleset 'dnd' is not the campaign's own, 'showrunner'",
+    ),
+    "ruleset pool": (
+        "campaign",
+        None,
+        "ruleset",
+        "pool",
+        "the header's campaign.ruleset 'pool' is not the campaign's own, 'showrunner'",
+    ),
+    "ANSI title": (
+        "campaign",
+        None,
+        "title",
+        "\x1b[2JNeon",
+        "the header's campaign.title '\\x1b[2JNeon' is not the campaign's own",
+    ),
+    "head.hash an int": (
+        "head",
+        None,
+        "hash",
+        5,
+        "'head.hash' in the export header must be a string, not a whole number",
+    ),
 }
 
 
 @pytest.mark.parametrize("case", list(HOSTILE))
-def test_a_hostile_header_is_refused_with_one_line(run, home: Path, tmp_path: Path, other: str, played: list[dict], case: str) -> None:
+def test_a_hostile_header_is_refused_with_one_line(
+    run, home: Path, tmp_path: Path, other: str, played: list[dict], case: str
+) -> None:
     run("branch", "create", "what-if", "--at", "5")
     run("note", "on the fork")
     path = tmp_path / "what-if.jsonl"
@@ -264,7 +346,9 @@ def test_an_event_naming_its_branch_0_is_refused(run, home: Path, tmp_path: Path
     path = tmp_path / "branch-0.jsonl"
     path.write_text("\n".join([*lines[:3], json.dumps(event), *lines[4:]]) + "\n", encoding="utf-8")
     before = fingerprint(run, home, db=other)
-    assert_refused(run("import", path, db=other), 1, "line 4: 'branch' in the event must be a string, not a whole number")
+    assert_refused(
+        run("import", path, db=other), 1, "line 4: 'branch' in the event must be a string, not a whole number"
+    )
     assert fingerprint(run, home, db=other) == before
     assert before["campaigns"] == []
 
@@ -277,11 +361,15 @@ def test_crlf_and_a_byte_order_mark_import(run, tmp_path: Path, exported: Path, 
     assert run("verify", "--json", db=other).json()["ok"] is True
 
 
-def test_a_redacted_player_export_cannot_be_imported(run, home: Path, tmp_path: Path, other: str, played: list[dict]) -> None:
+def test_a_redacted_player_export_cannot_be_imported(
+    run, home: Path, tmp_path: Path, other: str, played: list[dict]
+) -> None:
     path = tmp_path / "mara.jsonl"
     run("--as", "Mara Voss", "export", "-o", path)
     before = fingerprint(run, home, db=other)
-    assert_refused(run("import", path, db=other), 1, "a redacted (player) export cannot be imported; export it as the Director")
+    assert_refused(
+        run("import", path, db=other), 1, "a redacted (player) export cannot be imported; export it as the Director"
+    )
     # Even with the header's flag removed, the redacted line is refused.
     lines = lines_of(path)
     header = json.loads(lines[0])
@@ -304,13 +392,22 @@ def test_a_second_import_is_refused(run, home: Path, exported: Path, other: str)
 def test_import_name_clash_and_rename(run, home: Path, exported: Path, other: str) -> None:
     run("campaign", "new", "Neon Harbor", db=other)  # a different campaign with the same name
     before = fingerprint(run, home, db=other)
-    assert_refused(run("import", exported, db=other), 1, "a campaign named 'neon-harbor' already exists here; import with --name NEW")
-    assert_refused(run("import", exported, "--name", "Bad Name", db=other), 2, "'Bad Name' is not a valid campaign name")
+    assert_refused(
+        run("import", exported, db=other),
+        1,
+        "a campaign named 'neon-harbor' already exists here; import with --name NEW",
+    )
+    assert_refused(
+        run("import", exported, "--name", "Bad Name", db=other), 2, "'Bad Name' is not a valid campaign name"
+    )
     assert fingerprint(run, home, db=other) == before
     renamed = run("import", exported, "--name", "neon-copy", "--json", db=other)
     assert renamed.code == 0, renamed
     assert renamed.json()["campaign"] == "neon-copy"
-    assert [c["name"] for c in run("campaign", "list", "--json", db=other).json()["campaigns"]] == ["neon-copy", "neon-harbor"]
+    assert [c["name"] for c in run("campaign", "list", "--json", db=other).json()["campaigns"]] == [
+        "neon-copy",
+        "neon-harbor",
+    ]
     assert head(run, db=other)["campaign"] == "neon-copy"
 
 

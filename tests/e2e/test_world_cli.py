@@ -12,13 +12,38 @@ import pytest
 from tests.e2e.conftest import assert_refused, head, log_events, new_campaign
 
 MARA = "Mara Voss"
-SHORE = ("actor", "create", "Lady Shore", "--primary", "impress", "--secondary", "talk", "--pips", "3",
-         "--bond", "N=Mara", "--grudge", "N=Mara", "--slot", "5")
+SHORE = (
+    "actor",
+    "create",
+    "Lady Shore",
+    "--primary",
+    "impress",
+    "--secondary",
+    "talk",
+    "--pips",
+    "3",
+    "--bond",
+    "N=Mara",
+    "--grudge",
+    "N=Mara",
+    "--slot",
+    "5",
+)
 # Lady Shore plots at NORMAL (3d6 1,1,2), an Aid Event (10), asks Mara for help (4 Props) and
 # calls a Gambit on her in person: words only the Director may see before the Reveal.
 SUBPLOT_DICE = ("--power-level-dice", "1,1,2", "--event", "10", "--bounty", "4")
-SECRETS = ("SubplotGenerated", "stasis", "Gambit", "bounty", "asks the Star", "confronts in person",
-           "ask_star", "in_person", "event_roll", "power_roll")
+SECRETS = (
+    "SubplotGenerated",
+    "stasis",
+    "Gambit",
+    "bounty",
+    "asks the Star",
+    "confronts in person",
+    "ask_star",
+    "in_person",
+    "event_roll",
+    "power_roll",
+)
 
 
 def ok(result):
@@ -50,7 +75,9 @@ def test_a_writers_room_turn_and_a_reveal_on_screen(run):
     bad_take(run, 2)  # 2 Studio Notes: the Writer's Turn spends 1
     turn = ok(run("oracle", "writers-turn", "1", "--json")).json()
     assert [(f["type"], f["visibility"]) for f in turn["facts"]] == [
-        ("WritersTurnTaken", "director"), ("SubplotRevealed", "public")]
+        ("WritersTurnTaken", "director"),
+        ("SubplotRevealed", "public"),
+    ]
     assert ok(run("actor", "show", "Lady Shore", "--json")).json()["actor"]["power"]["pips"] == [4]
     revealed = ok(run("--as", MARA, "subplot", "list", "--json")).json()["subplots"]
     assert [(p["number"], p["status"]) for p in revealed] == [(1, "revealed")]
@@ -77,22 +104,87 @@ def test_an_action_sequence_against_a_threat_entirely_from_the_cli(run):
     assert shown["decisive_strike"] == {"difficulty": "EPIC", "opposition": 6}
 
     # check --against a Threat: its HARD die's 2 pips are the Opposition; a Success clears it.
-    checked = ok(run("check", "Mara", "fight", "-d", "HARD", "--against", "iron warden", "--action", "5,4,1",
-                     "--opposition-dice", "2,3", "--script", "6,6", "--power", "5", "--json")).json()
+    checked = ok(
+        run(
+            "check",
+            "Mara",
+            "fight",
+            "-d",
+            "HARD",
+            "--against",
+            "iron warden",
+            "--action",
+            "5,4,1",
+            "--opposition-dice",
+            "2,3",
+            "--script",
+            "6,6",
+            "--power",
+            "5",
+            "--json",
+        )
+    ).json()
     assert checked["outcome"] == "success" and len(checked["events"]) == 2
     assert checked["threat"]["before"] == "N3 H2 F4" and checked["threat"]["after"] == "N3 H5 F3"
     # Free text still works as before.
-    ok(run("check", "Mara", "fight", "-d", "NORMAL", "--against", "a rusted gate", "--opposition", "1",
-           "--action", "6,5,2", "--opposition-dice", "1", "--script", "6,5"))
+    ok(
+        run(
+            "check",
+            "Mara",
+            "fight",
+            "-d",
+            "NORMAL",
+            "--against",
+            "a rusted gate",
+            "--opposition",
+            "1",
+            "--action",
+            "6,5,2",
+            "--opposition-dice",
+            "1",
+            "--script",
+            "6,5",
+        )
+    )
 
-    ok(run("sequence", "declare", "Bring down the Warden", "-d", "FORMIDABLE", "--beats", "2",
-           "--from", "Mara:grit", "--against", "Iron Warden"))
+    ok(
+        run(
+            "sequence",
+            "declare",
+            "Bring down the Warden",
+            "-d",
+            "FORMIDABLE",
+            "--beats",
+            "2",
+            "--from",
+            "Mara:grit",
+            "--against",
+            "Iron Warden",
+        )
+    )
     running = ok(run("sequence", "show", "--json")).json()["sequences"]
     assert [(q["goal"], q["beat_difficulty"], q["combo"]) for q in running] == [
-        ("Bring down the Warden", "HARD", {"grit": 1})]
+        ("Bring down the Warden", "HARD", {"grit": 1})
+    ]
     # Setup Beat at HARD against the HARD die's 5 pips: a Success clears it (F 3 -> 2, H reset 4).
-    beat = ok(run("sequence", "beat", "bring down the warden", "Mara", "fight", "--action", "6,5,4",
-                  "--opposition-dice", "1,1,2,2,3", "--script", "2,2", "--power", "4", "--json")).json()
+    beat = ok(
+        run(
+            "sequence",
+            "beat",
+            "bring down the warden",
+            "Mara",
+            "fight",
+            "--action",
+            "6,5,4",
+            "--opposition-dice",
+            "1,1,2,2,3",
+            "--script",
+            "2,2",
+            "--power",
+            "4",
+            "--json",
+        )
+    ).json()
     assert [f["type"] for f in beat["facts"]] == ["CheckRolled", "SequenceBeatPlayed"]
     assert beat["facts"][0]["fact"]["resolution"]["request"]["opposition"] == 5
     # The Climax, rolled elsewhere: a Success at FORMIDABLE clears the top die: the Warden is defeated.
@@ -106,8 +198,23 @@ def test_an_action_sequence_against_a_threat_entirely_from_the_cli(run):
 
 def test_a_cast_view_and_actors_rolled_with_table_dice(run):
     world(run)
-    ok(run("actor", "create", "Grim", "--concept", "dockside enforcer", "--ability-dice", "3,3,4",
-           "--power-level-dice", "1,2,5", "--power", "4,2", "--bond", "H=Lady Shore"))
+    ok(
+        run(
+            "actor",
+            "create",
+            "Grim",
+            "--concept",
+            "dockside enforcer",
+            "--ability-dice",
+            "3,3,4",
+            "--power-level-dice",
+            "1,2,5",
+            "--power",
+            "4,2",
+            "--bond",
+            "H=Lady Shore",
+        )
+    )
     cast = ok(run("cast", "--json")).json()
     assert [(r["slot"], r["actor"]) for r in cast["roster"]] == [(1, "Grim"), (5, "Lady Shore")]
     grim = next(a for a in cast["actors"] if a["name"] == "Grim")
@@ -122,14 +229,49 @@ def test_a_cast_view_and_actors_rolled_with_table_dice(run):
 
 def test_a_check_to_aid_an_actor_from_the_cli(run):
     world(run)
-    aided = ok(run("check", "Mara", "fight", "-d", "NORMAL", "--against", "lady shore", "--aid", "--action", "6,5,1",
-                   "--opposition-dice", "1,1,2", "--script", "1,1", "--json")).json()
+    aided = ok(
+        run(
+            "check",
+            "Mara",
+            "fight",
+            "-d",
+            "NORMAL",
+            "--against",
+            "lady shore",
+            "--aid",
+            "--action",
+            "6,5,1",
+            "--opposition-dice",
+            "1,1,2",
+            "--script",
+            "1,1",
+            "--json",
+        )
+    ).json()
     assert aided["outcome"] == "success" and aided["threat"]["before"] == "N3" and aided["threat"]["after"] == "N4"
     assert "check to aid" in aided["threat"]["summary"]
     assert ok(run("actor", "show", "Lady Shore", "--json")).json()["actor"]["power"]["pips"] == [4]
     # A Star rolls her own aid; the Director cannot make it for her under another name.
-    ok(run("--as", MARA, "check", "Mara", "fight", "-d", "NORMAL", "--against", "Lady Shore", "--aid",
-           "--action", "6,5,1", "--opposition-dice", "1,1,2,2", "--script", "1,1"))
+    ok(
+        run(
+            "--as",
+            MARA,
+            "check",
+            "Mara",
+            "fight",
+            "-d",
+            "NORMAL",
+            "--against",
+            "Lady Shore",
+            "--aid",
+            "--action",
+            "6,5,1",
+            "--opposition-dice",
+            "1,1,2,2",
+            "--script",
+            "1,1",
+        )
+    )
 
 
 def test_an_actors_bond_and_grudge_move_from_the_cli(run):
@@ -151,8 +293,28 @@ def test_a_strike_and_a_beat_take_the_before_roll_options_of_check(run):
     new_campaign(run)
     ok(run("threat", "create", "Sentinel", "--kind", "obstacle", "-l", "HARD", "--pips", "2,3"))
     # At FORMIDABLE against 3 + 1 Opposition Dice; Swords (rank 2) and 1 Grit make 3 + 2 + 1 Action Dice.
-    struck = ok(run("threat", "strike", "Sentinel", "Mara", "fight", "-s", "Swords", "--grit", "1", "--keep", "6,5",
-                    "--action", "6,5,4,3,2,1", "--opposition-dice", "1,1,2,3", "--script", "2,3", "--json")).json()
+    struck = ok(
+        run(
+            "threat",
+            "strike",
+            "Sentinel",
+            "Mara",
+            "fight",
+            "-s",
+            "Swords",
+            "--grit",
+            "1",
+            "--keep",
+            "6,5",
+            "--action",
+            "6,5,4,3,2,1",
+            "--opposition-dice",
+            "1,1,2,3",
+            "--script",
+            "2,3",
+            "--json",
+        )
+    ).json()
     request = struck["facts"][0]["fact"]["resolution"]["request"]
     assert (request["specialties"], request["grit"], request["keep"]) == (["Swords"], 1, [6, 5])
     assert struck["facts"][1]["fact"]["effect"]["status"] == "destroyed"
@@ -160,8 +322,24 @@ def test_a_strike_and_a_beat_take_the_before_roll_options_of_check(run):
 
     ok(run("sequence", "declare", "Cross the river", "-d", "HARD", "--beats", "2", "--from", "Tobias:grit"))
     # Setup Beat at NORMAL: Move 1, Footwork 1 and 1 Preparation spent as a Prop make 3 Action Dice.
-    beat = ok(run("sequence", "beat", "Cross the river", "Mara", "move", "-s", "Footwork", "--preparation", "1",
-                  "--action", "6,5,2", "--script", "6,6", "--json")).json()
+    beat = ok(
+        run(
+            "sequence",
+            "beat",
+            "Cross the river",
+            "Mara",
+            "move",
+            "-s",
+            "Footwork",
+            "--preparation",
+            "1",
+            "--action",
+            "6,5,2",
+            "--script",
+            "6,6",
+            "--json",
+        )
+    ).json()
     request = beat["facts"][0]["fact"]["resolution"]["request"]
     assert (request["specialties"], request["preparation"]) == (["Footwork"], 1)
     assert beat["facts"][1]["fact"]["recorded"]["beat"]["star"] == MARA
@@ -169,11 +347,25 @@ def test_a_strike_and_a_beat_take_the_before_roll_options_of_check(run):
 
 def test_a_sequence_pays_out_and_records_the_consequences_due(run):
     new_campaign(run)
-    ok(run("sequence", "declare", "Cross the river", "-d", "FORMIDABLE", "--beats", "3", "--from", "Mara:grit",
-           "--from", "Tobias:retake"))
+    ok(
+        run(
+            "sequence",
+            "declare",
+            "Cross the river",
+            "-d",
+            "FORMIDABLE",
+            "--beats",
+            "3",
+            "--from",
+            "Mara:grit",
+            "--from",
+            "Tobias:retake",
+        )
+    )
     # Setup Beat 1 rolled by Mara at NORMAL: 5,2 is a Partial: one NORMAL Consequence due for her.
-    beat = ok(run("sequence", "beat", "Cross the river", "Mara", "fight", "--action", "5,2,1", "--script", "6,6",
-                  "--json")).json()
+    beat = ok(
+        run("sequence", "beat", "Cross the river", "Mara", "fight", "--action", "5,2,1", "--script", "6,6", "--json")
+    ).json()
     assert [f["type"] for f in beat["facts"]] == ["CheckRolled", "SequenceBeatPlayed", "ConsequencesDue"]
     assert beat["consequences_due"] == [{"stars": [MARA], "count": 1, "difficulty": "NORMAL"}]
     text = ok(run("sequence", "beat", "Cross the river", "--outcome", "success")).out
@@ -197,8 +389,11 @@ def test_a_sequence_pays_out_and_records_the_consequences_due(run):
         (("actor", "show", "Nobody"), 1, "no Actor called 'Nobody'"),
         (("actor", "contest", "Lady Shore", "Nobody", "-d", "HARD"), 1, "no Actor called 'Nobody'"),
         (("threat", "strike", "Nobody", "Mara", "fight"), 1, "no Threat or Actor called 'Nobody'"),
-        (("sequence", "declare", "Raid", "-d", "HARD", "--beats", "2", "--from", "Mara:grit", "--against", "Nobody"),
-         1, "no Threat or Actor called 'Nobody'"),
+        (
+            ("sequence", "declare", "Raid", "-d", "HARD", "--beats", "2", "--from", "Mara:grit", "--against", "Nobody"),
+            1,
+            "no Threat or Actor called 'Nobody'",
+        ),
         (("sequence", "declare", "Raid", "-d", "HARD", "--beats", "6"), 1, "2 to 5 Beats, not 6"),
         (("sequence", "declare", "Raid", "-d", "HARD", "--beats", "1"), 1, "2 to 5 Beats, not 1"),
         (("sequence", "beat", "Raid", "--outcome", "success"), 1, "no Action Sequence is running"),
@@ -210,27 +405,55 @@ def test_a_sequence_pays_out_and_records_the_consequences_due(run):
         (("actor", "create", "Vex", "--ability-dice", "1"), 1, "--ability-dice"),
         (("actor", "create", "mara voss", "--pips", "2"), 1, "is a Star"),
         (("threat", "create", "Gate", "--kind", "obstacle", "-l", "HARD", "--power", "9"), 2, "not a d6 face"),
-        (("check", "Mara", "fight", "-d", "HARD", "--against", "Lady Shore", "--opposition", "2"), 2, "drop --opposition"),
+        (
+            ("check", "Mara", "fight", "-d", "HARD", "--against", "Lady Shore", "--opposition", "2"),
+            2,
+            "drop --opposition",
+        ),
         (("check", "Mara", "fight", "-d", "HARD", "--power", "3"), 2, "--power"),
         (("oracle", "writers-turn", "later"), 2, "'roll' or a Subplot's number"),
         (("check", "Mara", "fight", "-d", "HARD", "--aid"), 2, "--aid: name the Actor aided with --against"),
-        (("check", "Mara", "fight", "-d", "HARD", "--against", "a rusted gate", "--opposition", "1", "--aid"), 2,
-         "--aid: name the Actor aided"),
+        (
+            ("check", "Mara", "fight", "-d", "HARD", "--against", "a rusted gate", "--opposition", "1", "--aid"),
+            2,
+            "--aid: name the Actor aided",
+        ),
         (("actor", "tie", "Lady Shore"), 2, "--bond NAME or --grudge NAME"),
         (("actor", "tie", "Lady Shore", "--bond", "Mara", "--grudge", "Mara"), 2, "--bond NAME or --grudge NAME"),
-        (("actor", "tie", "Lady Shore", "--bond", "Mara", "--to", "SOON"), 2, "--to: 'SOON' is not on the Difficulty ladder"),
-        (("actor", "tie", "Lady Shore", "--bond", "Mara", "--to", "HARD"), 1,
-         "Lady Shore is NORMAL: Bond slots run from NORMAL to NORMAL, one per Power Level; there is no HARD slot"),
+        (
+            ("actor", "tie", "Lady Shore", "--bond", "Mara", "--to", "SOON"),
+            2,
+            "--to: 'SOON' is not on the Difficulty ladder",
+        ),
+        (
+            ("actor", "tie", "Lady Shore", "--bond", "Mara", "--to", "HARD"),
+            1,
+            "Lady Shore is NORMAL: Bond slots run from NORMAL to NORMAL, one per Power Level; there is no HARD slot",
+        ),
         (("actor", "tie", "Lady Shore", "--grudge", "Mara"), 1, "already in the top slot"),
         (("actor", "tie", "Nobody", "--grudge", "Mara"), 1, "no Actor called 'Nobody'"),
         (("actor", "tie", "Lady Shore", "--grudge", "Nobody"), 1, "no Actor is called 'Nobody'"),
-        (("--as", MARA, "actor", "tie", "Lady Shore", "--bond", "Tobias"), 1,
-         "only the Director moves an Actor's Bonds and Grudges"),
-        (("threat", "strike", "Lady Shore", "Mara", "fight", "--prop", "Rocks"), 2, "--prop: 'Rocks' is not a Prop Type"),
-        (("threat", "strike", "Lady Shore", "Mara", "fight", "--scar-slot", "11"), 2, "--scar-slot: 11 is not a d10 face"),
+        (
+            ("--as", MARA, "actor", "tie", "Lady Shore", "--bond", "Tobias"),
+            1,
+            "only the Director moves an Actor's Bonds and Grudges",
+        ),
+        (
+            ("threat", "strike", "Lady Shore", "Mara", "fight", "--prop", "Rocks"),
+            2,
+            "--prop: 'Rocks' is not a Prop Type",
+        ),
+        (
+            ("threat", "strike", "Lady Shore", "Mara", "fight", "--scar-slot", "11"),
+            2,
+            "--scar-slot: 11 is not a d10 face",
+        ),
         (("threat", "strike", "Lady Shore", "Mara", "fight", "--keep", "5"), 2, "--keep takes two faces"),
-        (("sequence", "beat", "Raid", "--outcome", "success", "--grit", "1"), 2,
-         "--outcome records a Beat without a check: give no --grit"),
+        (
+            ("sequence", "beat", "Raid", "--outcome", "success", "--grit", "1"),
+            2,
+            "--outcome records a Beat without a check: give no --grit",
+        ),
     ],
 )
 def test_bad_input_is_refused_and_writes_nothing(run, args, code, needle):
@@ -288,8 +511,10 @@ def star_views(run, version: int, who: str = MARA) -> dict[str, str]:
 
 def test_no_star_view_shows_a_subplot_in_stasis(run, in_stasis):
     director = {
-        "log": ok(run("log")).out, "replay --json": ok(run("replay", "--to", str(in_stasis), "--json")).out,
-        "recap": ok(run("recap", "--director", "--format", "md")).out, "show": ok(run("show", str(in_stasis))).out,
+        "log": ok(run("log")).out,
+        "replay --json": ok(run("replay", "--to", str(in_stasis), "--json")).out,
+        "recap": ok(run("recap", "--director", "--format", "md")).out,
+        "show": ok(run("show", str(in_stasis))).out,
     }
     assert "Subplot 1 written in stasis" in director["log"]  # the Director sees it, so the needles are real
     assert "asks the Star" in director["replay --json"] or "ask_star" in director["replay --json"]

@@ -29,12 +29,18 @@ def build_export(folder: Path) -> list[str]:
     """main #1..#8, what-if forked at #8 with #9..#11; the lines of what-if's export."""
     source = bootstrap(make_settings(str(folder / "source.sqlite"), folder))
     try:
-        main = source.resolve(source.create_campaign(Pitch(title="Neon Harbor", high_concept="Heists in a drowned city")))
+        main = source.resolve(
+            source.create_campaign(Pitch(title="Neon Harbor", high_concept="Heists in a drowned city"))
+        )
         source.add_character(main, example_star("star-mara.toml"))
         source.add_character(main, example_star("star-tobias.json"))
         source.note(main, "Episode 1: the flooded vault")
         source.note(main, "The harbourmaster is the informant", private=True)
-        source.check(main, CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"), faces={"action": [4, 2, 1], "script": [3, 3]})
+        source.check(
+            main,
+            CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"),
+            faces={"action": [4, 2, 1], "script": [3, 3]},
+        )
         source.spend(main, "Tobias", "retake", 1, reason="The lock puzzle")
         source.note(main, "End of the scene")
         fork = source.create_branch(main, FORK)
@@ -101,7 +107,9 @@ def _run(recorder: Any, table: str, statement: str, params: tuple = ()) -> Any:
     if hasattr(datastore, "schema"):  # PostgreSQL
         from psycopg import sql
 
-        query: Any = sql.SQL(statement.replace("?", "%s")).format(table=sql.Identifier(datastore.schema or "public", table))
+        query: Any = sql.SQL(statement.replace("?", "%s")).format(
+            table=sql.Identifier(datastore.schema or "public", table)
+        )
     else:
         query = statement.format(table=table)
         params = tuple(p.hex if isinstance(p, UUID) else p for p in params)

@@ -34,12 +34,12 @@ import time
 from pathlib import Path
 
 from showrunner_ledger.domain.campaign import Pitch
-from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.domain.errors import DomainError
+from showrunner_ledger.domain.showrunner.events import StarJoined
 from showrunner_ledger.domain.showrunner.sheet import StarSheet
+from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.errors import LedgerBusy, LedgerError
-from showrunner_ledger.domain.showrunner.events import StarJoined
 from showrunner_ledger.ledger.settings import Settings
 
 INFLUENCE = ("grit", "retake", "spotlight", "plot_armor", "preparation")

@@ -11,14 +11,14 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from showrunner_ledger.domain.campaign import Pitch, name_key
-from showrunner_ledger.domain.showrunner.state import ShowrunnerState
+from showrunner_ledger.domain.showrunner.events import StarJoined
 from showrunner_ledger.domain.showrunner.sheet import StarSheet
+from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.ledger.bootstrap import bootstrap
-from showrunner_ledger.ledger.seeds import commitment
 from showrunner_ledger.ledger.errors import BranchExists, BranchNotFound, EventNotFound
 from showrunner_ledger.ledger.facts import BranchForked
-from showrunner_ledger.domain.showrunner.events import StarJoined
 from showrunner_ledger.ledger.registry import check_name
+from showrunner_ledger.ledger.seeds import commitment
 from showrunner_ledger.ledger.streams import fold_campaign
 from showrunner_ledger.ledger.verification import verify_branch
 from tests.conftest import make_settings
@@ -233,9 +233,7 @@ def test_fork_cost_is_independent_of_history(ledger, monkeypatch):
         fork = ledger.create_branch(ref, "what-if")
         cost[ref.campaign.name] = rows_read["n"]
         rows = stored_rows(ledger, fork)
-        assert [(r.originator_version, r.topic) for r in rows] == [
-            (ledger.head(ref).version + 1, BranchForked.topic)
-        ]
+        assert [(r.originator_version, r.topic) for r in rows] == [(ledger.head(ref).version + 1, BranchForked.topic)]
     assert cost["small"] == cost["big"]
     assert cost["big"] < 20  # a handful of registry rows, the head and the fork event
     monkeypatch.undo()

@@ -16,15 +16,15 @@ from showrunner_ledger.domain.showrunner.check import (
     Outcome,
     View,
 )
+from showrunner_ledger.domain.showrunner.events import CheckAbandoned, CheckRolled
 from showrunner_ledger.domain.showrunner.influence import Spent
 from showrunner_ledger.domain.showrunner.sheet import AbilityName, Pool
 from showrunner_ledger.ledger.audit import audit, audit_all
-from showrunner_ledger.ledger.dice import LedgerDice
 from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.command_ids import CommandIdReused
+from showrunner_ledger.ledger.dice import LedgerDice
 from showrunner_ledger.ledger.errors import CommandConflict, EventNotFound
 from showrunner_ledger.ledger.facts import SeedCommitted, SeedRevealed
-from showrunner_ledger.domain.showrunner.events import CheckAbandoned, CheckRolled
 from showrunner_ledger.ledger.seeds import commitment
 from tests.conftest import example_star
 
@@ -63,8 +63,7 @@ def test_a_scene_of_checks_with_table_and_ledger_dice(ledger):
     ref = new_campaign(ledger)
 
     # #3, table dice: Mara spends 1 Grit (4 Action Dice), keeps 6,6: a Highlight and a Bad Take.
-    first = ledger.check(ref, fight(grit=1),
-                         faces={"action": [6, 6, 2, 1], "script": [1, 1]})
+    first = ledger.check(ref, fight(grit=1), faces={"action": [6, 6, 2, 1], "script": [1, 1]})
     assert (first.first_version, first.last_version) == (3, 3)
     rolled = first.events[0].fact
     assert isinstance(rolled, CheckRolled)
@@ -85,8 +84,11 @@ def test_a_scene_of_checks_with_table_and_ledger_dice(ledger):
     assert ledger_roll.summary().endswith("; ledger dice)")
 
     # #5, table dice: Move with Footwork, 5,5 against Script 5,2: a Highlight that Hits the Mark.
-    third = ledger.check(ref, CheckRequest(star="Mara", ability="move", difficulty="NORMAL", specialties=("Footwork",)),
-                         faces={"action": [5, 5], "script": [5, 2]})
+    third = ledger.check(
+        ref,
+        CheckRequest(star="Mara", ability="move", difficulty="NORMAL", specialties=("Footwork",)),
+        faces={"action": [5, 5], "script": [5, 2]},
+    )
     assert third.events[0].fact.roll_number == 3
 
     # Each check's effects, and only its own, between the versions.
@@ -104,7 +106,10 @@ def test_a_scene_of_checks_with_table_and_ledger_dice(ledger):
     assert [e.type_name for e in third.events] == ["CheckRolled", "MilestonesReached"]
     head = ledger.view(ref).state
     crossed = head.star(NAME).ability(AbilityName.MOVE)
-    assert (crossed.xp, crossed.model_dump(exclude={"xp"})) != (3, mara[5].ability(AbilityName.MOVE).model_dump(exclude={"xp"}))
+    assert (crossed.xp, crossed.model_dump(exclude={"xp"})) != (
+        3,
+        mara[5].ability(AbilityName.MOVE).model_dump(exclude={"xp"}),
+    )
     assert head.model_copy(update={"stars": at[5].stars}) == at[5]  # nothing else moved
 
 
@@ -122,7 +127,9 @@ def test_reveal_seed_then_audit_all_proves_every_ledger_roll(ledger):
     seed = ledger.keys.load(ref.campaign.id)
     ledger.check(ref, MANY)  # #3, ledger dice
     ledger.check(ref, FIGHT, faces={"action": [4, 2, 1], "script": [3, 3]})  # #4, table dice
-    ledger.check(ref, CheckRequest(**{**MANY.model_dump(), "after_roll": (AfterRoll(kind="spotlight"),), "push": True}))  # #5, ledger
+    ledger.check(
+        ref, CheckRequest(**{**MANY.model_dump(), "after_roll": (AfterRoll(kind="spotlight"),), "push": True})
+    )  # #5, ledger
 
     before = list(audit_all(ledger, ref))
     assert [a.event.version for a in before] == [3, 4, 5]
@@ -170,7 +177,9 @@ def test_repeating_a_command_id_does_not_re_roll(ledger):
     assert again.events[0].fact == first.events[0].fact
     # The content is the input, not the dice: typed-in faces make it another command, refused.
     with pytest.raises(CommandIdReused):
-        ledger.check(ref, MANY, command_id="roll-once", faces={"action": [6] * 6, "opposition": [1] * 6, "script": [6, 6]})
+        ledger.check(
+            ref, MANY, command_id="roll-once", faces={"action": [6] * 6, "opposition": [1] * 6, "script": [6, 6]}
+        )
     assert ledger.head(ref).version == 3
     assert ledger.view(ref).state.dice_rolls == 1
 
@@ -247,8 +256,11 @@ def test_a_check_abandoned_with_table_dice_has_no_commitment(ledger):
 
 def test_spends_made_in_the_check_are_part_of_its_record(ledger):
     ref = new_campaign(ledger)
-    r = ledger.check(ref, fight(grit=4, push=True),
-                     faces={"action": [1] * 7, "script": [2, 2]}).events[0].fact.resolution
+    r = (
+        ledger.check(ref, fight(grit=4, push=True), faces={"action": [1] * 7, "script": [2, 2]})
+        .events[0]
+        .fact.resolution
+    )
     assert r.effects[0] == Spent(star=NAME, pool="grit", amount=4, from_pool=3, exhausted=1)
     assert ledger.view(ref).state.star(NAME).influence.grit == Pool(current=0, max=3, exhausted=1)
 

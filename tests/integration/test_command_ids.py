@@ -7,16 +7,16 @@ import re
 import pytest
 
 from showrunner_ledger.domain.campaign import Pitch
-from showrunner_ledger.domain.showrunner.sheet import StarSheet
 from showrunner_ledger.domain.showrunner.events import StarJoined
+from showrunner_ledger.domain.showrunner.sheet import StarSheet
 from showrunner_ledger.ledger import structure
+from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.command_ids import (
     CommandIdReused,
     InvalidCommandId,
     given_command_id,
     given_part,
 )
-from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.service import BranchRef, Ledger
 from showrunner_ledger.ledger.streams import COMMAND_MEMORY
 from tests.conftest import make_settings
@@ -172,9 +172,8 @@ def test_an_id_that_breaks_the_rule_is_refused(ledger, bad):
     head = ledger.head(ref)
     with pytest.raises(InvalidCommandId, match="is not a valid command id"):
         ledger.note(ref, "x", command_id=bad)
-    with pytest.raises(InvalidCommandId):
-        with given_command_id(bad):
-            pass
+    with pytest.raises(InvalidCommandId), given_command_id(bad):
+        pass
     assert ledger.head(ref) == head
 
 

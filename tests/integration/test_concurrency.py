@@ -32,13 +32,13 @@ from eventsourcing.persistence import OperationalError
 
 from showrunner_ledger.domain.campaign import Pitch
 from showrunner_ledger.domain.errors import AlreadyExists
+from showrunner_ledger.domain.showrunner.events import StarJoined
 from showrunner_ledger.domain.showrunner.sheet import StarSheet
 from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.codec import decode_document
 from showrunner_ledger.ledger.command_ids import given_part
 from showrunner_ledger.ledger.errors import LedgerBusy
 from showrunner_ledger.ledger.facts import BranchForked, BranchRegistered
-from showrunner_ledger.domain.showrunner.events import StarJoined
 from showrunner_ledger.ledger.service import Ledger
 from showrunner_ledger.ledger.verification import verify_branch
 from tests.conftest import make_settings, postgres_url_or_skip
@@ -78,9 +78,7 @@ def release_together(procs: list[subprocess.Popen[str]], ready: list[Path], go: 
     go.touch()
 
 
-def run_together(
-    mode: str, db_url: str, home: Path, worker_args: list[list[str]], timeout: float = 120
-) -> list[dict]:
+def run_together(mode: str, db_url: str, home: Path, worker_args: list[list[str]], timeout: float = 120) -> list[dict]:
     """Start one worker per argument list, release them together, return their JSON outputs."""
     gate = home / f"gate-{uuid.uuid4().hex[:8]}"
     gate.mkdir()
@@ -129,14 +127,18 @@ def test_eight_processes_appending_to_one_branch_lose_and_duplicate_nothing(db_u
         campaign = ledger.create_campaign(Pitch(title="Crowded Room"))
         started = time.monotonic()
         outputs = run_together(
-            "append", db_url, tmp_path,
+            "append",
+            db_url,
+            tmp_path,
             [["--campaign", campaign.name, "--count", str(per_worker), "--prefix", f"w{k}"] for k in range(workers)],
         )
         elapsed = time.monotonic() - started
         retries = sum(o["retries"] for o in outputs)
-        print(f"\n8x25 appends: {elapsed:.1f} s, {retries} conflict retries "
-              f"(at most {max(o['worst'] for o in outputs)} for one command), "
-              f"slowest worker {max(o['seconds'] for o in outputs):.1f} s")
+        print(
+            f"\n8x25 appends: {elapsed:.1f} s, {retries} conflict retries "
+            f"(at most {max(o['worst'] for o in outputs)} for one command), "
+            f"slowest worker {max(o['seconds'] for o in outputs):.1f} s"
+        )
         assert sum(o["written"] for o in outputs) == workers * per_worker
         assert sum(o["replayed"] for o in outputs) == 0
 
@@ -190,8 +192,12 @@ def test_a_conflict_loser_reloads_cheaply_not_the_whole_stream(db_url, tmp_path,
         assert loser.head(ref).version == 35
 
         log: list[tuple[str, int]] = []
-        monkeypatch.setattr(loser.app.recorder, "select_events", Counting(loser.app.recorder.select_events, log, "events"))
-        monkeypatch.setattr(loser._snapshots, "select_events", Counting(loser._snapshots.select_events, log, "snapshots"))
+        monkeypatch.setattr(
+            loser.app.recorder, "select_events", Counting(loser.app.recorder.select_events, log, "events")
+        )
+        monkeypatch.setattr(
+            loser._snapshots, "select_events", Counting(loser._snapshots.select_events, log, "snapshots")
+        )
         real_save, reload_from = loser.save_streams, []
 
         def save_after_the_winner(*streams):
@@ -412,8 +418,18 @@ def test_a_writer_killed_mid_command_leaves_whole_commands_and_an_openable_datab
     progress, frozen = tmp_path / "progress", tmp_path / "frozen"
     extra = ["--freeze-at", str(freeze_at), "--frozen", str(frozen)] if freeze_at else []
     proc = spawn(
-        "burst", db_url, tmp_path, "--campaign", campaign.name, "--prefix", "k",
-        "--stars", str(stars_per_command), "--progress", str(progress), *extra,
+        "burst",
+        db_url,
+        tmp_path,
+        "--campaign",
+        campaign.name,
+        "--prefix",
+        "k",
+        "--stars",
+        str(stars_per_command),
+        "--progress",
+        str(progress),
+        *extra,
     )
     try:
         if freeze_at:

@@ -73,7 +73,10 @@ def _pitch(**changes: Any) -> Callable[[Lines], Lines]:
 # Each case: how the file is spoiled, and what the one line says (`{fork}` is the fork's version).
 CASES: dict[str, tuple[Callable[[Lines], Lines], str]] = {
     # The header says something the events do not.
-    "header without branch": (lambda ls: edit_header(ls, "branch", delete=True), "line 1: the export header lacks 'branch'"),
+    "header without branch": (
+        lambda ls: edit_header(ls, "branch", delete=True),
+        "line 1: the export header lacks 'branch'",
+    ),
     "branch renamed in the header": (
         lambda ls: edit_header(ls, "branch", "other"),
         "line 1: the header's branch 'other' is not the exported branch's own name, 'what-if'",
@@ -139,8 +142,14 @@ CASES: dict[str, tuple[Callable[[Lines], Lines], str]] = {
         _fork_named("Bad Name/../x"),
         "line {fork_line}: event #{fork} forks a branch under 'Bad Name/../x', not a valid branch name",
     ),
-    "fork named '' by its own event": (_fork_named(""), "line {fork_line}: event #{fork} forks a branch under '', not a valid branch name"),
-    "fork named main by its own event": (_fork_named("main"), "line {fork_line}: event #{fork} forks a second branch named 'main'"),
+    "fork named '' by its own event": (
+        _fork_named(""),
+        "line {fork_line}: event #{fork} forks a branch under '', not a valid branch name",
+    ),
+    "fork named main by its own event": (
+        _fork_named("main"),
+        "line {fork_line}: event #{fork} forks a second branch named 'main'",
+    ),
     "fork naming another parent": (
         lambda ls: forge(ls, fork_version(ls), lambda p: p.update(parent_name="other")),
         "line {fork_line}: event #{fork} names its parent 'other', but the branch before it is 'main'",
@@ -170,15 +179,30 @@ CASES: dict[str, tuple[Callable[[Lines], Lines], str]] = {
         "line 2: event #1 (ledger/CampaignStarted) would not be stored as it was written (its payload reads back otherwise)",
     ),
     # JSON of the wrong shape anywhere.
-    '"branch": 0 in an event': (lambda ls: _event(ls, 1, branch=0), "line 2: 'branch' in the event must be a string, not a whole number"),
-    '"version": true': (lambda ls: _event(ls, 1, version=True), "line 2: 'version' in the event must be a whole number, not true or false"),
-    '"version": "1"': (lambda ls: _event(ls, 1, version="1"), "line 2: 'version' in the event must be a whole number, not a string"),
-    "a list for the payload": (lambda ls: _event(ls, 3, payload=[]), "line 4: 'payload' in the event must be an object, not a list"),
+    '"branch": 0 in an event': (
+        lambda ls: _event(ls, 1, branch=0),
+        "line 2: 'branch' in the event must be a string, not a whole number",
+    ),
+    '"version": true': (
+        lambda ls: _event(ls, 1, version=True),
+        "line 2: 'version' in the event must be a whole number, not true or false",
+    ),
+    '"version": "1"': (
+        lambda ls: _event(ls, 1, version="1"),
+        "line 2: 'version' in the event must be a whole number, not a string",
+    ),
+    "a list for the payload": (
+        lambda ls: _event(ls, 3, payload=[]),
+        "line 4: 'payload' in the event must be an object, not a list",
+    ),
     "an uppercase branch id": (
         lambda ls: _event(ls, 1, branch=json.loads(ls[1])["branch"].upper()),
         "line 2: 'branch' in the event is not a UUID written as an export writes one",
     ),
-    "an unknown event field": (lambda ls: _event(ls, 2, extra=1), "line 3: the event has a field an export does not write: 'extra'"),
+    "an unknown event field": (
+        lambda ls: _event(ls, 2, extra=1),
+        "line 3: the event has a field an export does not write: 'extra'",
+    ),
     "an event without its topic": (
         lambda ls: [*ls[:2], json.dumps({k: v for k, v in json.loads(ls[2]).items() if k != "topic"}), *ls[3:]],
         "line 3: the event lacks 'topic'",
@@ -188,10 +212,19 @@ CASES: dict[str, tuple[Callable[[Lines], Lines], str]] = {
         "line 5: event #4 holds text that is not valid Unicode",
     ),
     "NaN": (lambda ls: _raw(ls, 2, "schema", "NaN"), "line 3: not valid JSON (NaN is not a JSON number)"),
-    "Infinity": (lambda ls: _raw(ls, 2, "version", "-Infinity"), "line 3: not valid JSON (-Infinity is not a JSON number)"),
+    "Infinity": (
+        lambda ls: _raw(ls, 2, "version", "-Infinity"),
+        "line 3: not valid JSON (-Infinity is not a JSON number)",
+    ),
     "1e400": (lambda ls: _raw(ls, 2, "version", "1e400"), "line 3: not valid JSON (the number 1e400 is too large)"),
-    "an integer of 5000 digits": (lambda ls: _raw(ls, 2, "version", "9" * 5000), "line 3: not valid JSON for an export (a number too long to read)"),
-    "nesting 100000 deep": (lambda ls: _raw(ls, 2, "payload", "[" * 100_000 + "]" * 100_000), "line 3: not valid JSON for an export (nested too deeply)"),
+    "an integer of 5000 digits": (
+        lambda ls: _raw(ls, 2, "version", "9" * 5000),
+        "line 3: not valid JSON for an export (a number too long to read)",
+    ),
+    "nesting 100000 deep": (
+        lambda ls: _raw(ls, 2, "payload", "[" * 100_000 + "]" * 100_000),
+        "line 3: not valid JSON for an export (nested too deeply)",
+    ),
     "a JSON string for a line": (lambda ls: [ls[0], '"event"', *ls[2:]], "line 2: expected a JSON object"),
     "a blank line": (lambda ls: [*ls[:3], "  ", *ls[3:]], "line 4: empty line"),
 }
@@ -204,7 +237,9 @@ def _message(template: str, lines: Lines) -> str:
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_a_spoiled_file_is_refused_with_nothing_written(target: Ledger, original: Lines, tmp_path: Path, case: str) -> None:
+def test_a_spoiled_file_is_refused_with_nothing_written(
+    target: Ledger, original: Lines, tmp_path: Path, case: str
+) -> None:
     spoil, template = CASES[case]
     before = holdings(target, tmp_path)
     data = as_bytes(spoil(list(original)))
@@ -237,7 +272,12 @@ def test_the_text_of_the_file_may_vary_where_json_lines_allows(target: Ledger, o
 def test_names_and_facts_come_from_the_events(original: Lines) -> None:
     checked = check_export(original)
     header = json.loads(original[0])
-    assert (checked.name, checked.title, checked.ruleset, checked.branch) == ("neon-harbor", "Neon Harbor", "showrunner", FORK)
+    assert (checked.name, checked.title, checked.ruleset, checked.branch) == (
+        "neon-harbor",
+        "Neon Harbor",
+        "showrunner",
+        FORK,
+    )
     assert [(b.name, b.fork_version) for b in checked.branches] == [("main", 0), (FORK, fork_version(original) - 1)]
     assert [str(b.id) for b in checked.branches] == [e["branch_id"] for e in header["lineage"]]
     assert checked.branches[1].parent_id == checked.branches[0].id
@@ -245,4 +285,4 @@ def test_names_and_facts_come_from_the_events(original: Lines) -> None:
 
 def test_a_file_that_is_not_utf8_is_refused_with_its_line() -> None:
     with pytest.raises(BadImport, match=r"^line 2: the file is not UTF-8 text \(byte 5\)"):
-        text_lines(b"{}\n{\"\xff\"}\n")
+        text_lines(b'{}\n{"\xff"}\n')

@@ -51,28 +51,74 @@ def _header_edits(lines: list[str]) -> Iterator[tuple[str, bytes]]:
     header = json.loads(lines[0])
     other_id = str(uuid.UUID(int=7))
     edits: list[tuple[str, Any]] = [
-        ("format", "something-else"), ("format_version", 2), ("format_version", "1"), ("format_version", True),
-        ("campaign", []), ("campaign.id", other_id), ("campaign.id", 0),
-        ("campaign.name", "other-name"), ("campaign.name", ""), ("campaign.name", "Bad Name/../x"),
-        ("campaign.title", "\x1b[2JNeon Harbor"), ("campaign.title", "Other"), ("campaign.title", None),
-        ("campaign.ruleset", "dnd"), ("campaign.ruleset", "pool"), ("campaign.ruleset", ["showrunner"]),
-        ("branch", "main"), ("branch", "Bad Name/../x"), ("branch", ""), ("branch", 0),
-        ("lineage", []), ("lineage", {}), ("lineage", header["lineage"][:1]), ("lineage", [*header["lineage"], header["lineage"][1]]),
-        ("lineage.0.name", "trunk"), ("lineage.0.parent_branch_id", other_id), ("lineage.0.fork_version", 1),
-        ("lineage.0.branch_id", other_id), ("lineage.1.branch_id", other_id), ("lineage.1.branch_id", header["lineage"][0]["branch_id"]),
-        ("lineage.1.name", "main"), ("lineage.1.name", ""), ("lineage.1.name", "Bad Name/../x"), ("lineage.1.name", "other"),
-        ("lineage.1.parent_branch_id", other_id), ("lineage.1.parent_branch_id", None),
-        ("lineage.1.fork_version", header["lineage"][1]["fork_version"] + 1), ("lineage.1.fork_version", header["lineage"][1]["fork_version"] - 1),
-        ("lineage.1.fork_version", "8"), ("lineage.1.fork_version", 2**70),
-        ("events", header["events"] + 1), ("events", header["events"] - 1), ("events", -1),
-        ("head", None), ("head.version", header["head"]["version"] + 1), ("head.version", 1.5),
-        ("head.hash", 5), ("head.hash", "0" * 64), ("head.hash", header["head"]["hash"].upper()),
-        ("redacted", True), ("redacted", "yes"), ("redacted", False), ("unknown", 1),
+        ("format", "something-else"),
+        ("format_version", 2),
+        ("format_version", "1"),
+        ("format_version", True),
+        ("campaign", []),
+        ("campaign.id", other_id),
+        ("campaign.id", 0),
+        ("campaign.name", "other-name"),
+        ("campaign.name", ""),
+        ("campaign.name", "Bad Name/../x"),
+        ("campaign.title", "\x1b[2JNeon Harbor"),
+        ("campaign.title", "Other"),
+        ("campaign.title", None),
+        ("campaign.ruleset", "dnd"),
+        ("campaign.ruleset", "pool"),
+        ("campaign.ruleset", ["showrunner"]),
+        ("branch", "main"),
+        ("branch", "Bad Name/../x"),
+        ("branch", ""),
+        ("branch", 0),
+        ("lineage", []),
+        ("lineage", {}),
+        ("lineage", header["lineage"][:1]),
+        ("lineage", [*header["lineage"], header["lineage"][1]]),
+        ("lineage.0.name", "trunk"),
+        ("lineage.0.parent_branch_id", other_id),
+        ("lineage.0.fork_version", 1),
+        ("lineage.0.branch_id", other_id),
+        ("lineage.1.branch_id", other_id),
+        ("lineage.1.branch_id", header["lineage"][0]["branch_id"]),
+        ("lineage.1.name", "main"),
+        ("lineage.1.name", ""),
+        ("lineage.1.name", "Bad Name/../x"),
+        ("lineage.1.name", "other"),
+        ("lineage.1.parent_branch_id", other_id),
+        ("lineage.1.parent_branch_id", None),
+        ("lineage.1.fork_version", header["lineage"][1]["fork_version"] + 1),
+        ("lineage.1.fork_version", header["lineage"][1]["fork_version"] - 1),
+        ("lineage.1.fork_version", "8"),
+        ("lineage.1.fork_version", 2**70),
+        ("events", header["events"] + 1),
+        ("events", header["events"] - 1),
+        ("events", -1),
+        ("head", None),
+        ("head.version", header["head"]["version"] + 1),
+        ("head.version", 1.5),
+        ("head.hash", 5),
+        ("head.hash", "0" * 64),
+        ("head.hash", header["head"]["hash"].upper()),
+        ("redacted", True),
+        ("redacted", "yes"),
+        ("redacted", False),
+        ("unknown", 1),
     ]
     for path, value in edits:
         yield f"header {path} = {value!r}", as_bytes(edit_header(lines, path, value))
-    for path in [*header, "campaign.id", "campaign.name", "campaign.title", "campaign.ruleset", "lineage.1.name",
-                 "lineage.1.fork_version", "lineage.1.parent_branch_id", "head.hash", "head.version"]:
+    for path in [
+        *header,
+        "campaign.id",
+        "campaign.name",
+        "campaign.title",
+        "campaign.ruleset",
+        "lineage.1.name",
+        "lineage.1.fork_version",
+        "lineage.1.parent_branch_id",
+        "head.hash",
+        "head.version",
+    ]:
         yield f"header without {path}", as_bytes(edit_header(lines, path, delete=True))
 
 
@@ -88,8 +134,33 @@ def _paths(node: Any, prefix: tuple = ()) -> list[tuple]:
 
 
 REPLACEMENTS: list[Any] = [
-    0, -1, 1, 2**63, 10**30, 1.5, True, False, None, "", "x", "0", "main", "Bad Name/../x", "\x1b[2J", "\u202e",
-    "\ud800", [], [1], {}, {"a": 1}, "NaN", "Infinity", "-Infinity", "1e400", "9" * 5000, "[" * 50000 + "]" * 50000,
+    0,
+    -1,
+    1,
+    2**63,
+    10**30,
+    1.5,
+    True,
+    False,
+    None,
+    "",
+    "x",
+    "0",
+    "main",
+    "Bad Name/../x",
+    "\x1b[2J",
+    "\u202e",
+    "\ud800",
+    [],
+    [1],
+    {},
+    {"a": 1},
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "1e400",
+    "9" * 5000,
+    "[" * 50000 + "]" * 50000,
 ]
 RAW_TOKENS = {"NaN", "Infinity", "-Infinity", "1e400", "9" * 5000, "[" * 50000 + "]" * 50000}
 
@@ -143,7 +214,9 @@ def _random_mutation(kind: str, rng: random.Random, lines: list[str], data: byte
         return f"truncated at byte {at}", data[:at]
     if kind == "CRLF":
         ends = [rng.choice(["\r\n", "\n"]) for _ in lines]
-        return f"CRLF after some lines {ends!r:.40}", "".join(line + end for line, end in zip(lines, ends)).encode()
+        return f"CRLF after some lines {ends!r:.40}", "".join(
+            line + end for line, end in zip(lines, ends, strict=True)
+        ).encode()
     if kind == "blank line":
         i = rng.randrange(n + 1)
         blank = rng.choice(["", " ", "\t", "\r"])
@@ -152,14 +225,26 @@ def _random_mutation(kind: str, rng: random.Random, lines: list[str], data: byte
         if rng.random() < 0.5:
             tail = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 40)))
         else:
-            tail = rng.choice([b"{}", b"[]", b"null", b'{"version":12}', lines[-1].encode(), bytes(rng.choices(PRINTABLE, k=20))])
+            tail = rng.choice(
+                [b"{}", b"[]", b"null", b'{"version":12}', lines[-1].encode(), bytes(rng.choices(PRINTABLE, k=20))]
+            )
         return f"garbage appended {tail[:10]!r}", data + tail
     raise AssertionError(kind)
 
 
 PRINTABLE = bytes(range(0x20, 0x7F))
-KINDS = ["byte flip", "line deleted", "line duplicated", "lines reordered", "type changed", "header edited",
-         "truncated", "CRLF", "blank line", "garbage appended"]
+KINDS = [
+    "byte flip",
+    "line deleted",
+    "line duplicated",
+    "lines reordered",
+    "type changed",
+    "header edited",
+    "truncated",
+    "CRLF",
+    "blank line",
+    "garbage appended",
+]
 
 
 def mutations(lines: list[str]) -> Iterator[tuple[str, bytes]]:
@@ -176,7 +261,9 @@ def mutations(lines: list[str]) -> Iterator[tuple[str, bytes]]:
 # ----------------------------------------------------------------- the test
 
 
-def test_every_mutation_is_refused_with_nothing_written_or_imported_whole(target: Ledger, original: list[str], tmp_path: Path) -> None:
+def test_every_mutation_is_refused_with_nothing_written_or_imported_whole(
+    target: Ledger, original: list[str], tmp_path: Path
+) -> None:
     events = [json.loads(line) for line in original[1:]]
     expected = [(e["branch"], e["version"], e["hash"]) for e in events]
     before = holdings(target, tmp_path)
@@ -199,7 +286,9 @@ def test_every_mutation_is_refused_with_nothing_written_or_imported_whole(target
         assert holdings(target, tmp_path) == before, label
     assert count >= 300
     # The file's text may vary where JSON Lines allows it; its events may not.
-    assert {"no final newline", "byte-order mark", "CRLF line endings", "header redacted = False"} <= set(outcomes["imported"])
+    assert {"no final newline", "byte-order mark", "CRLF line endings", "header redacted = False"} <= set(
+        outcomes["imported"]
+    )
     assert len(outcomes["refused"]) > count * 3 // 4, outcomes["imported"]
 
 
@@ -219,4 +308,3 @@ def test_the_mutations_are_the_same_every_run(original: list[str]) -> None:
     first = [(label, data) for label, data in mutations(original)]
     assert first == list(mutations(original))
     assert len({data for _, data in first}) > 300  # not the same few files over and over
-

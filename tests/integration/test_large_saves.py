@@ -44,7 +44,9 @@ def within(seconds: float, work):
 
 def test_a_command_of_many_megabytes_returns(ledger):
     ref = ledger.resolve(ledger.create_campaign(Pitch(title="Big")).name)
-    result = within(120, lambda: ledger.execute(ref, lambda state: [NoteRecorded(text=f"{TEXT}{i}") for i in range(EVENTS)]))
+    result = within(
+        120, lambda: ledger.execute(ref, lambda state: [NoteRecorded(text=f"{TEXT}{i}") for i in range(EVENTS)])
+    )
     assert (result.first_version, result.last_version) == (2, EVENTS + 1)
     assert ledger.head(ref).version == EVENTS + 1
     assert verify_branch(ledger, ref).ok

@@ -26,15 +26,14 @@ from showrunner_ledger.ledger.errors import HiddenFromStar
 from showrunner_ledger.ledger.facts import SeedRevealed
 from showrunner_ledger.ledger.service import Ledger
 from showrunner_ledger.ledger.streams import fold_campaign
-from showrunner_ledger.projections.log import entries, visible
 from showrunner_ledger.ledger.verification import verify_branch
+from showrunner_ledger.projections.log import entries, visible
 from tests.conftest import make_settings
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "domain" / "pool" / "examples"
 SNEAK = {"character": "Ines", "stat": "agility", "skill": "Stealth", "dc": 7}
 # Many dice (Brann: Power 5 + Brawling 4 = 9d10), so that two derivations agreeing by chance is out of the question.
 BRAWL = {"character": "Brann", "stat": "power", "skill": "Brawling", "dc": 6}
-
 
 
 @pytest.fixture
@@ -77,8 +76,11 @@ def rederive(seed: bytes, branch, roll_number: int, rolls) -> list[tuple[int, ..
 def scene(ledger: Ledger, ref) -> None:
     """#4 .. #9: table-dice and ledger-dice checks, a contest, Luck after a botch, a hidden roll."""
     ledger.roll(ref, SNEAK, faces={"pool": [10, 7, 3, 1, 2, 8, 9]})  # #4 plenty
-    ledger.roll(ref, {"character": "Brann", "stat": "social", "skill": "Intimidation", "dc": 7},
-                faces={"pool": [1, 4, 8, 2, 1, 3]})  # #5 botch
+    ledger.roll(
+        ref,
+        {"character": "Brann", "stat": "social", "skill": "Intimidation", "dc": 7},
+        faces={"pool": [1, 4, 8, 2, 1, 3]},
+    )  # #5 botch
     ledger.act(ref, "luck", {"character": "Brann", "after_failure": True}, faces={"luck": [3]})  # #6 fortunate mistake
     ledger.act(ref, "contest", {**SNEAK, "dc": 6, "defender": "the Watcher", "defender_pool": 5})  # #7 ledger dice
     ledger.roll(ref, {"character": "Ines", "stat": "perception", "dc": 8, "hidden": True})  # #8 hidden, ledger dice
@@ -117,7 +119,11 @@ def test_a_scene_on_the_ledger(ledger):
     assert isinstance(state, PoolState)
     assert state.dice_rolls == 6
     brann = state.last_roll("Brann")
-    assert (brann.roll_number, brann.failed, brann.fortunate_mistake) == (6, not facts[9].resolution.degree.succeeded, False)
+    assert (brann.roll_number, brann.failed, brann.fortunate_mistake) == (
+        6,
+        not facts[9].resolution.degree.succeeded,
+        False,
+    )
     # As of #6 Brann's botch stood, with a fortunate mistake on it: still a failure.
     as_of = ledger.view(ref, at=6).state.last_roll("Brann")
     assert (as_of.outcome, as_of.failed, as_of.fortunate_mistake) == ("a botch", True, True)
@@ -168,8 +174,11 @@ def test_a_tampered_face_fails_the_rejudgement_and_the_dice_proof(ledger):
     assert rederive(seed, ref.branch.id, fact.roll_number, fact.resolution.rolls) == [roll.faces]
 
     changed = tuple(roll.faces[:-1]) + (1 if roll.faces[-1] != 1 else 10,)
-    tampered = fact.model_copy(update={"resolution": fact.resolution.model_copy(
-        update={"rolls": (roll.model_copy(update={"faces": changed}),)})})
+    tampered = fact.model_copy(
+        update={
+            "resolution": fact.resolution.model_copy(update={"rolls": (roll.model_copy(update={"faces": changed}),)})
+        }
+    )
     problem = tampered.rejudge(before)
     assert problem is not None and problem.startswith("the pool dice differ: recorded ")
     assert rederive(seed, ref.branch.id, fact.roll_number, tampered.resolution.rolls) != [changed]
@@ -181,7 +190,9 @@ def test_ledger_dice_are_determined_by_seed_branch_and_roll_number(ledger):
     seed = ledger.keys.load(ref.campaign.id)
     faces = first.resolution.rolls[0].faces
     assert rederive(seed, ref.branch.id, 1, first.resolution.rolls) == [faces]
-    assert rederive(seed, ref.branch.id, 1, first.resolution.rolls) == rederive(seed, ref.branch.id, 1, first.resolution.rolls)
+    assert rederive(seed, ref.branch.id, 1, first.resolution.rolls) == rederive(
+        seed, ref.branch.id, 1, first.resolution.rolls
+    )
     second = ledger.roll(ref, BRAWL).events[0].fact  # roll 2: other dice
     assert second.roll_number == 2 and second.resolution.rolls[0].faces != faces
     # The same roll number on a fork has its own seed, so its own dice.
@@ -256,7 +267,9 @@ def test_a_hidden_roll_is_kept_from_players(ledger):
 
 def test_luck_after_a_hidden_failure_is_hidden_as_well(ledger):
     ref = lantern(ledger)
-    ledger.roll(ref, {"character": "Brann", "stat": "will", "dc": 9, "hidden": True}, faces={"pool": [2, 2, 2, 2]})  # #4
+    ledger.roll(
+        ref, {"character": "Brann", "stat": "will", "dc": 9, "hidden": True}, faces={"pool": [2, 2, 2, 2]}
+    )  # #4
     result = ledger.act(ref, "luck", {"character": "Brann", "after_failure": True}, faces={"luck": [1]})  # #5
     assert [e.visibility for e in result.events] == ["director"]
     assert {e.version for e in ledger.events(ref) if visible(e, director=False)} == {1, 2, 3}
@@ -274,17 +287,37 @@ def test_a_hidden_contest_is_director_only(ledger):
 @pytest.mark.parametrize(
     "call, error, message",
     [
-        (lambda l, r: l.roll(r, {**SNEAK, "dc": 11}), RuleViolation, "DC 11 is not a DC of this game"),
-        (lambda l, r: l.roll(r, {**SNEAK, "dc": 2}, faces={"pool": [1] * 7}), RuleViolation, "DC 2 is not a DC"),
-        (lambda l, r: l.roll(r, {**SNEAK, "required": 4}), RuleViolation, "requires 1 to 3 successes"),
-        (lambda l, r: l.roll(r, {**SNEAK, "character": "Nobody"}), UnknownName, "unknown character 'Nobody'"),
-        (lambda l, r: l.roll(r, SNEAK, faces={"pool": [10, 7, 3]}), InvalidDice, "needs 7 pool dice but 3 were given"),
-        (lambda l, r: l.roll(r, SNEAK, faces={"pool": [10, 7, 3, 1, 2, 8, 9, 4]}), InvalidDice, "8 pool faces were given"),
-        (lambda l, r: l.roll(r, SNEAK, faces={"pool": [10, 7, 3, 1, 2, 8, 12]}), InvalidDice, "12 is not a d10 face"),
-        (lambda l, r: l.act(r, "luck", {"character": "Brann", "after_failure": True}), RuleViolation, "no check or contest"),
-        (lambda l, r: l.act(r, "contest", {**SNEAK, "defender": "the Watcher"}), RuleViolation, "--defender-pool N"),
-        (lambda l, r: l.act(r, "contest", {**SNEAK, "defender": "Ines"}), RuleViolation, "against themself"),
-        (lambda l, r: l.act(r, "dance", {"character": "Ines"}), UnknownName, "no action 'dance' .*contest, luck"),
+        (lambda led, r: led.roll(r, {**SNEAK, "dc": 11}), RuleViolation, "DC 11 is not a DC of this game"),
+        (lambda led, r: led.roll(r, {**SNEAK, "dc": 2}, faces={"pool": [1] * 7}), RuleViolation, "DC 2 is not a DC"),
+        (lambda led, r: led.roll(r, {**SNEAK, "required": 4}), RuleViolation, "requires 1 to 3 successes"),
+        (lambda led, r: led.roll(r, {**SNEAK, "character": "Nobody"}), UnknownName, "unknown character 'Nobody'"),
+        (
+            lambda led, r: led.roll(r, SNEAK, faces={"pool": [10, 7, 3]}),
+            InvalidDice,
+            "needs 7 pool dice but 3 were given",
+        ),
+        (
+            lambda led, r: led.roll(r, SNEAK, faces={"pool": [10, 7, 3, 1, 2, 8, 9, 4]}),
+            InvalidDice,
+            "8 pool faces were given",
+        ),
+        (
+            lambda led, r: led.roll(r, SNEAK, faces={"pool": [10, 7, 3, 1, 2, 8, 12]}),
+            InvalidDice,
+            "12 is not a d10 face",
+        ),
+        (
+            lambda led, r: led.act(r, "luck", {"character": "Brann", "after_failure": True}),
+            RuleViolation,
+            "no check or contest",
+        ),
+        (
+            lambda led, r: led.act(r, "contest", {**SNEAK, "defender": "the Watcher"}),
+            RuleViolation,
+            "--defender-pool N",
+        ),
+        (lambda led, r: led.act(r, "contest", {**SNEAK, "defender": "Ines"}), RuleViolation, "against themself"),
+        (lambda led, r: led.act(r, "dance", {"character": "Ines"}), UnknownName, "no action 'dance' .*contest, luck"),
     ],
 )
 def test_refused_input_leaves_the_log_unchanged(ledger, call, error, message):
@@ -393,6 +426,10 @@ def test_a_stars_luck_says_nothing_of_a_hidden_roll(ledger, hidden_faces):
 def test_a_star_cannot_record_a_result_only_the_director_may_see(ledger):
     ref = lantern(ledger)
     with pytest.raises(HiddenFromStar, match="ask the Director"):
-        ledger.roll(ref, {"character": "Brann", "stat": "will", "dc": 9, "hidden": True}, faces={"pool": [2, 2, 2, 2]},
-                    by="Brann Okafor")
+        ledger.roll(
+            ref,
+            {"character": "Brann", "stat": "will", "dc": 9, "hidden": True},
+            faces={"pool": [2, 2, 2, 2]},
+            by="Brann Okafor",
+        )
     assert ledger.head(ref).version == 3  # nothing written

@@ -72,16 +72,28 @@ def season(ledger: Ledger):
 
     # A Trade inside a check: the Bond with Captain Ilse (H, N exhausted) at HARD: rolled at NORMAL,
     # every box marked, so it Advances to F with 1 Acclaim on Training.
-    traded = ledger.check(ref, CheckRequest(star="Mara", ability=A.FIGHT, difficulty=D.HARD,
-                                            trade=Trade(kind="bond", name="captain ilse")),
-                          faces={"action": [5, 4, 1], "script": [1, 1]}).events[0].fact
+    traded = (
+        ledger.check(
+            ref,
+            CheckRequest(
+                star="Mara", ability=A.FIGHT, difficulty=D.HARD, trade=Trade(kind="bond", name="captain ilse")
+            ),
+            faces={"action": [5, 4, 1], "script": [1, 1]},
+        )
+        .events[0]
+        .fact
+    )
     assert traded.resolution.effective_difficulty is D.NORMAL
     assert traded.resolution.outcome is Outcome.SUCCESS
     before = ledger.head(ref)
     with pytest.raises(RuleViolation, match="Difficulty Limit"):
-        ledger.check(ref, CheckRequest(star="Mara", ability=A.FIGHT, difficulty=D.EPIC,
-                                       trade=Trade(kind="grudge", name="Lord Aubrec")),
-                     faces={"action": [5, 4, 1], "script": [1, 1]})
+        ledger.check(
+            ref,
+            CheckRequest(
+                star="Mara", ability=A.FIGHT, difficulty=D.EPIC, trade=Trade(kind="grudge", name="Lord Aubrec")
+            ),
+            faces={"action": [5, 4, 1], "script": [1, 1]},
+        )
     assert ledger.head(ref) == before
 
     # The Path of Training is full (3 of 3): completed for the Actor's Choice.
@@ -92,8 +104,13 @@ def season(ledger: Ledger):
     progress.start_montage(ledger, ref)
     refused(ledger, ref, progress.start_montage, match="already running")
     scene = progress.shoot_scene(
-        ledger, ref, MontageAction.PRACTICE, "Mara", [Claim(beneficiary="Mara", prop_type=PropType.MONEY)],
-        ability=A.FIGHT, faces={"action": [6, 5, 2], "opposition": [1], "script": [1, 3], "montage_benefit": [3]},
+        ledger,
+        ref,
+        MontageAction.PRACTICE,
+        "Mara",
+        [Claim(beneficiary="Mara", prop_type=PropType.MONEY)],
+        ability=A.FIGHT,
+        faces={"action": [6, 5, 2], "opposition": [1], "script": [1, 3], "montage_benefit": [3]},
     )
     kinds = [type(e.fact).__name__ for e in scene.events]
     assert kinds == ["CheckRolled", "MontageSceneShot"]
@@ -105,8 +122,16 @@ def season(ledger: Ledger):
     progress.open_ensemble_backpack(ledger, ref, "Tobias", PropType.MATERIALS, Q.NORMAL, 1)
     progress.stop_montage(ledger, ref)
     refused(ledger, ref, progress.start_montage, match="already shot a Montage Sequence in Episode 1")
-    refused(ledger, ref, progress.open_ensemble_backpack, "Tobias", PropType.MATERIALS, Q.NORMAL, 1,
-            match="only during a Montage")
+    refused(
+        ledger,
+        ref,
+        progress.open_ensemble_backpack,
+        "Tobias",
+        PropType.MATERIALS,
+        Q.NORMAL,
+        1,
+        match="only during a Montage",
+    )
 
     # The Ensemble Pool: consent is recorded, or nothing is spent.
     refused(ledger, ref, progress.spend_ensemble, "Mara", "grit", present_with=["Tobias"], match="consent")
@@ -114,8 +139,11 @@ def season(ledger: Ledger):
     progress.acquire_holding(ledger, ref, Holding(name="The Drowned Lighthouse", kind="Home Base"))
     found = progress.random_prop(ledger, ref, "Tobias", faces={"prop_type": [2], "prop_quality": [5]}).events[0].fact
     assert (found.found, found.quality, found.lines) == (PropType.GOODS, Q.HARD, ("1 in hand",))
-    broke = progress.break_limit(ledger, ref, "Tobias", D.HARD, fixed_overload=7,
-                                 faces={"major_anomaly": [3, 4]}).events[0].fact
+    broke = (
+        progress.break_limit(ledger, ref, "Tobias", D.HARD, fixed_overload=7, faces={"major_anomaly": [3, 4]})
+        .events[0]
+        .fact
+    )
     assert [o.name for o in broke.overloads] == ["Weakened"] and [a.name for a in broke.anomalies] == ["Flux"]
 
     # Six Path completions make two Major Milestones on Persistence: a nomination.
@@ -178,8 +206,9 @@ def test_a_montage_in_progress_is_state_and_survives_a_snapshot(snap_ledger):
     assert isinstance(state.ensemble.montage, MontageSequence) and state.ensemble.montage.episode == 1
     assert state == replay(ledger, ref)
     # A Disaster ends the Sequence with nothing: the Cast may try again in the same Episode.
-    result = progress.shoot_scene(ledger, ref, MontageAction.PRACTICE, "Mara", [], ability=A.FIGHT,
-                                  outcome=Outcome.DISASTER)
+    result = progress.shoot_scene(
+        ledger, ref, MontageAction.PRACTICE, "Mara", [], ability=A.FIGHT, outcome=Outcome.DISASTER
+    )
     assert [type(e.fact).__name__ for e in result.events] == ["MontageSceneShot"]
     assert ledger.view(ref).state.ensemble.montage is None
     progress.start_montage(ledger, ref)
@@ -188,8 +217,16 @@ def test_a_montage_in_progress_is_state_and_survives_a_snapshot(snap_ledger):
 
 def test_an_old_ensemble_pool_dumps_as_it_did():
     assert EnsemblePool().model_dump() == {
-        "grit": 1, "retake": 1, "spotlight": 1, "plot_armor": 1, "preparation": 1, "grit_max": 1, "retake_max": 1,
-        "spotlight_max": 1, "plot_armor_max": 1, "preparation_max": 1,
+        "grit": 1,
+        "retake": 1,
+        "spotlight": 1,
+        "plot_armor": 1,
+        "preparation": 1,
+        "grit_max": 1,
+        "retake_max": 1,
+        "spotlight_max": 1,
+        "plot_armor_max": 1,
+        "preparation_max": 1,
     }
     assert "trade" not in CheckRequest(star="Mara", ability=A.FIGHT, difficulty=D.HARD).model_dump()
 
@@ -209,8 +246,23 @@ def test_a_partial_success_pays_the_first_claim_only(ledger):
     ledger.add_character(ref, example_star("star-tobias.json"))
     structure.start_episode(ledger, ref)
     progress.start_montage(ledger, ref)
-    claims = [Claim(beneficiary="Tobias", prop_type=PropType.MATERIALS), Claim(beneficiary="Mara", prop_type=PropType.MONEY)]
-    shot = progress.shoot_scene(ledger, ref, MontageAction.PRACTICE, "Mara", claims, ability=A.FIGHT,
-                                outcome=Outcome.PARTIAL, faces={"montage_benefit": [2]}).events[0].fact
+    claims = [
+        Claim(beneficiary="Tobias", prop_type=PropType.MATERIALS),
+        Claim(beneficiary="Mara", prop_type=PropType.MONEY),
+    ]
+    shot = (
+        progress.shoot_scene(
+            ledger,
+            ref,
+            MontageAction.PRACTICE,
+            "Mara",
+            claims,
+            ability=A.FIGHT,
+            outcome=Outcome.PARTIAL,
+            faces={"montage_benefit": [2]},
+        )
+        .events[0]
+        .fact
+    )
     assert [line.split(":")[0] for line in shot.scene.lines] == [TOBIAS]
     assert [c.beneficiary for c in shot.claims] == [TOBIAS, MARA]  # as asked, in priority order

@@ -24,8 +24,8 @@ from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.events import LedgerEvent
 from showrunner_ledger.ledger.service import BranchRef, Ledger
 from showrunner_ledger.ledger.streams import fold_campaign
-from showrunner_ledger.projections.recap import ForkContext, build_recap, recap_markdown
 from showrunner_ledger.ledger.verification import verify_branch
+from showrunner_ledger.projections.recap import ForkContext, build_recap, recap_markdown
 from tests.conftest import example_star, make_settings
 
 INTERVAL = 5
@@ -65,10 +65,15 @@ def play(ledger: Ledger) -> BranchRef:
     ledger.check(ref, CheckRequest(star="Mara", ability="fight", difficulty="HARD", keep=(1, 1)), faces=DISASTER)
     structure.end_scene(ledger, ref)
     structure.end_episode(
-        ledger, ref, "Lady Shore's fleet fills the bay",
-        PostShow(acclaim=(AcclaimAnswer(star="Mara", amount=1),),
-                 connections=(ConnectionAnswer(star="Tobias", kind="bond", target="the Harbourmaster"),),
-                 entertaining=True, premise=False),
+        ledger,
+        ref,
+        "Lady Shore's fleet fills the bay",
+        PostShow(
+            acclaim=(AcclaimAnswer(star="Mara", amount=1),),
+            connections=(ConnectionAnswer(star="Tobias", kind="bond", target="the Harbourmaster"),),
+            entertaining=True,
+            premise=False,
+        ),
     )
     return ref
 
@@ -77,7 +82,9 @@ def recap_of(ledger: Ledger, ref: BranchRef, **kw):
     fork = None
     if ref.parent_name is not None:
         parent = ledger.resolve(ref.campaign, ref.parent_name)
-        fork = ForkContext(ref.parent_name, ref.branch.fork_version, list(ledger.events(parent, after=ref.branch.fork_version)))
+        fork = ForkContext(
+            ref.parent_name, ref.branch.fork_version, list(ledger.events(parent, after=ref.branch.fork_version))
+        )
     return build_recap(ledger.events(ref), campaign=ref.campaign.name, branch=ref.branch.name, fork=fork, **kw)
 
 
@@ -184,7 +191,11 @@ def test_structure_survives_snapshots(small_snapshots: Ledger):
     for event in ledger.events(ref):
         replayed = fold_campaign(replayed, event.fact)
     viewed = ledger.view(ref).state
-    assert viewed.structure == replayed.structure == Structure(season=1, season_open=True, episode=2, episode_open=True, scene=1, scene_open=True)
+    assert (
+        viewed.structure
+        == replayed.structure
+        == Structure(season=1, season_open=True, episode=2, episode_open=True, scene=1, scene_open=True)
+    )
     # The Post-Show of Episode 1 comes back through the snapshot at #15 too.
     assert ledger.view(ref, 15).state.structure.post_show_due is False
 
@@ -192,13 +203,23 @@ def test_structure_survives_snapshots(small_snapshots: Ledger):
 def test_a_fork_tells_where_it_left_and_what_went_differently(ledger: Ledger):
     ref = play(ledger)
     events = list(ledger.events(ref))
-    before_disaster = next(
-        e.version for e in events
-        if e.type_name == "CheckRolled" and e.visibility == "public" and e.fact.resolution.outcome.value == "disaster"
-    ) - 1
+    before_disaster = (
+        next(
+            e.version
+            for e in events
+            if e.type_name == "CheckRolled"
+            and e.visibility == "public"
+            and e.fact.resolution.outcome.value == "disaster"
+        )
+        - 1
+    )
     fork = ledger.create_branch(ref, "what-if", at=before_disaster)
     ledger.note(ref, "Lady Shore bribed the guard", private=True)  # main, after the fork: Director only
-    ledger.check(fork, CheckRequest(star="Mara", ability="fight", difficulty="HARD"), faces={"action": [5, 4, 2], "script": [5, 4]})
+    ledger.check(
+        fork,
+        CheckRequest(star="Mara", ability="fight", difficulty="HARD"),
+        faces={"action": [5, 4, 2], "script": [5, 4]},
+    )
     structure.end_scene(ledger, fork)
     structure.end_episode(ledger, fork, "The vault was empty")
     told = recap_of(ledger, fork)

@@ -233,15 +233,24 @@ def test_one_damaged_branch_leaves_the_others_verifiable(ledger, raw, holes):
 
 
 def _snapshot_row(ledger, ref, version: int, head_hash: str) -> StoredEvent:
-    snapshot = BranchSnapshot.of(ledger._load_branch(ref)).model_copy(update={"version": version, "head_hash": head_hash})
-    return StoredEvent(originator_id=ref.branch.id, originator_version=version, topic="ledger/BranchSnapshot", state=snapshot.model_dump_json().encode())
+    snapshot = BranchSnapshot.of(ledger._load_branch(ref)).model_copy(
+        update={"version": version, "head_hash": head_hash}
+    )
+    return StoredEvent(
+        originator_id=ref.branch.id,
+        originator_version=version,
+        topic="ledger/BranchSnapshot",
+        state=snapshot.model_dump_json().encode(),
+    )
 
 
 def test_a_snapshot_forged_past_the_head_is_never_read(ledger, holes):
     campaign, main, *_ = holes
     forged = _snapshot_row(ledger, main, 99, "f" * 64)
     forged = StoredEvent(
-        originator_id=forged.originator_id, originator_version=99, topic=forged.topic,
+        originator_id=forged.originator_id,
+        originator_version=99,
+        topic=forged.topic,
         state=forged.state.replace(b"Mara Voss", b"Forged Vos"),
     )
     ledger.snapshot_recorder.insert_events([forged])
@@ -258,7 +267,9 @@ def test_a_snapshot_whose_hash_is_not_the_chain_is_never_read(ledger, holes):
     campaign, main, *_ = holes
     row = _snapshot_row(ledger, main, 3, "e" * 64)
     row = StoredEvent(
-        originator_id=row.originator_id, originator_version=3, topic=row.topic,
+        originator_id=row.originator_id,
+        originator_version=3,
+        topic=row.topic,
         state=row.state.replace(b"Mara Voss", b"Forged Vos"),
     )
     ledger.snapshot_recorder.insert_events([row])

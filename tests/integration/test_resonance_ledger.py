@@ -25,14 +25,19 @@ from showrunner_ledger.ledger.streams import fold_campaign
 EXAMPLES = Path(__file__).resolve().parents[2] / "domain" / "resonance" / "examples"
 
 
-
 def example(name: str):
     return parse_character_file((EXAMPLES / name).read_bytes(), name)
 
 
 def strike(**fields) -> dict:
-    return {"character": "Kestrel", "skill": "Blades", "target": "Gate Warden", "opposed_skill": "Agility",
-            "harm": "bleeding", **fields}
+    return {
+        "character": "Kestrel",
+        "skill": "Blades",
+        "target": "Gate Warden",
+        "opposed_skill": "Agility",
+        "harm": "bleeding",
+        **fields,
+    }
 
 
 def scene(ledger):
@@ -42,20 +47,45 @@ def scene(ledger):
     ref = ledger.resolve(ledger.create_campaign(Pitch(title="Storm Gate", ruleset="resonance")))
     ledger.add_character(ref, example("kestrel.toml"))
     ledger.add_character(ref, example("orrin.json"))
-    ledger.act(ref, "adversary", {"character": "Gate Warden", "skill": ["Brawn=3", "Agility=2", "Speed=3"],
-                                  "morale": 2, "physical_endurance": 1})
-    ledger.roll(ref, {"character": "Kestrel", "skill": "Stealth", "challenge": 2}, faces={"challenge_dice": [3, 1], "dice": [4, 2]})
+    ledger.act(
+        ref,
+        "adversary",
+        {
+            "character": "Gate Warden",
+            "skill": ["Brawn=3", "Agility=2", "Speed=3"],
+            "morale": 2,
+            "physical_endurance": 1,
+        },
+    )
+    ledger.roll(
+        ref,
+        {"character": "Kestrel", "skill": "Stealth", "challenge": 2},
+        faces={"challenge_dice": [3, 1], "dice": [4, 2]},
+    )
     ledger.roll(ref, {"character": "Orrin", "skill": "Lore", "challenge": 2, "support": ["Kestrel"]})
-    ledger.act(ref, "initiative", {"combatant": ["Kestrel", "Orrin", "Gate Warden"]}, faces={"initiative": [2, 2, 4, 3, 1]})
+    ledger.act(
+        ref, "initiative", {"combatant": ["Kestrel", "Orrin", "Gate Warden"]}, faces={"initiative": [2, 2, 4, 3, 1]}
+    )
     ledger.act(ref, "front", {"front": "the bridge", "combatant": ["Kestrel", "Gate Warden"]})
     ledger.act(ref, "front", {"front": "the gate", "combatant": ["Orrin"]})
     # Kestrel's Blades 3 (4,4,2 = 8) against the Warden's Agility Reaction (1,2 = 3): Resonance 5,
     # the Warden spends 1 Physical Endurance: 4 levels of bleeding, Major at Morale 2.
     ledger.roll(ref, strike(endurance=1), faces={"opposed_dice": [1, 2], "dice": [4, 4, 2]})
-    ledger.roll(ref, {"character": "Orrin", "skill": "Lore", "spellcraft": "Warding", "intent": "seal the gate",
-                      "challenge": 3}, faces={"challenge_dice": [4, 4, 1], "dice": [1, 2, 2]})
-    ledger.roll(ref, {"character": "Gate Warden", "skill": "Brawn", "target": "Kestrel", "opposed_skill": "Agility",
-                      "harm": "bruised"})
+    ledger.roll(
+        ref,
+        {"character": "Orrin", "skill": "Lore", "spellcraft": "Warding", "intent": "seal the gate", "challenge": 3},
+        faces={"challenge_dice": [4, 4, 1], "dice": [1, 2, 2]},
+    )
+    ledger.roll(
+        ref,
+        {
+            "character": "Gate Warden",
+            "skill": "Brawn",
+            "target": "Kestrel",
+            "opposed_skill": "Agility",
+            "harm": "bruised",
+        },
+    )
     assert ledger.head(ref).version == 12
     return ref
 
@@ -85,7 +115,14 @@ def test_a_scene_is_recorded_and_the_state_rebuilt_from_the_log(ledger):
 def test_every_roll_rejudges_to_the_record(ledger):
     ref = scene(ledger)
     rolled = [e for e in ledger.events(ref) if isinstance(e.fact, RolledFact)]
-    assert [type(e.fact) for e in rolled] == [CheckRolled, CheckRolled, InitiativeRolled, CheckRolled, CheckRolled, CheckRolled]
+    assert [type(e.fact) for e in rolled] == [
+        CheckRolled,
+        CheckRolled,
+        InitiativeRolled,
+        CheckRolled,
+        CheckRolled,
+        CheckRolled,
+    ]
     for event in rolled:
         before = ledger.view(ref, event.version - 1).state
         assert event.fact.rejudge(before) is None, event.version
@@ -107,8 +144,9 @@ def test_ledger_dice_are_derived_from_seed_branch_and_roll_number(ledger):
     seed = ledger.keys.load(ref.campaign.id, fact.dice_commitment)
     for _ in range(2):  # the same seed, branch and roll number give the same faces, every time
         dice = LedgerDice(seed, ref.branch.id, fact.roll_number)
-        assert [tuple(dice.roll(r.purpose, len(r.faces), r.sides)) for r in fact.recorded_rolls()] == \
-            [r.faces for r in fact.recorded_rolls()]
+        assert [tuple(dice.roll(r.purpose, len(r.faces), r.sides)) for r in fact.recorded_rolls()] == [
+            r.faces for r in fact.recorded_rolls()
+        ]
     assert {r.source for r in fact.recorded_rolls()} == {"ledger"}
 
 
@@ -136,20 +174,45 @@ def test_refused_input_leaves_the_log_unchanged(ledger):
     ref = scene(ledger)
     head = ledger.head(ref)
     refusals = [
-        lambda: ledger.roll(ref, {"character": "Orrin", "skill": "Lore", "challenge": 1, "support": ["Kestrel", "Gate Warden"]},
-                            faces={"challenge_dice": [1], "dice": [1, 1, 1, 1, 1]}),
-        lambda: ledger.roll(ref, {"character": "Orrin", "skill": "Lore", "spellcraft": "warding",
-                                  "intent": "Seal the Gate", "challenge": 1}),
-        lambda: ledger.roll(ref, {"character": "Orrin", "skill": "Lore", "spellcraft": "warding",
-                                  "intent": "ward the door", "challenge": 1, "stretch": True}),
+        lambda: ledger.roll(
+            ref,
+            {"character": "Orrin", "skill": "Lore", "challenge": 1, "support": ["Kestrel", "Gate Warden"]},
+            faces={"challenge_dice": [1], "dice": [1, 1, 1, 1, 1]},
+        ),
+        lambda: ledger.roll(
+            ref,
+            {"character": "Orrin", "skill": "Lore", "spellcraft": "warding", "intent": "Seal the Gate", "challenge": 1},
+        ),
+        lambda: ledger.roll(
+            ref,
+            {
+                "character": "Orrin",
+                "skill": "Lore",
+                "spellcraft": "warding",
+                "intent": "ward the door",
+                "challenge": 1,
+                "stretch": True,
+            },
+        ),
         lambda: ledger.roll(ref, strike(endurance=1)),  # the Warden spent his only point already
-        lambda: ledger.roll(ref, {"character": "Orrin", "skill": "Lore", "target": "Gate Warden",
-                                  "opposed_skill": "Agility", "harm": "burned"}),  # another Front
+        lambda: ledger.roll(
+            ref,
+            {
+                "character": "Orrin",
+                "skill": "Lore",
+                "target": "Gate Warden",
+                "opposed_skill": "Agility",
+                "harm": "burned",
+            },
+        ),  # another Front
         lambda: ledger.act(ref, "scene-end", {"arc_reward": ["Kestrel=Renown"]}),
         lambda: ledger.act(ref, "use-kit", {"character": "Kestrel", "kit": "Climber's Kit"}),
         lambda: ledger.act(ref, "trade-kit", {"character": "Orrin", "take": ["Disguise Kit"]}),
-        lambda: ledger.roll(ref, {"character": "Kestrel", "skill": "Stealth", "challenge": 1},
-                            faces={"challenge_dice": [1], "dice": [2, 7]}),
+        lambda: ledger.roll(
+            ref,
+            {"character": "Kestrel", "skill": "Stealth", "challenge": 1},
+            faces={"challenge_dice": [1], "dice": [2, 7]},
+        ),
     ]
     for refuse in refusals:
         with pytest.raises(DomainError):
@@ -161,7 +224,9 @@ def test_refused_input_leaves_the_log_unchanged(ledger):
 
 def test_scene_and_arc_end_on_the_ledger(ledger):
     ref = scene(ledger)
-    ledger.act(ref, "use-kit", {"character": "Orrin", "kit": "Healing Potion Kit", "on": "Gate Warden", "harm": "bleeding"})
+    ledger.act(
+        ref, "use-kit", {"character": "Orrin", "kit": "Healing Potion Kit", "on": "Gate Warden", "harm": "bleeding"}
+    )
     ledger.act(ref, "scene-end", {"market": True, "scene_reward": ["Kestrel=Insight"]})
     with pytest.raises(RuleViolation, match="already chose the Scene Reward 'Insight' this Arc"):
         ledger.act(ref, "scene-end", {"scene_reward": ["Kestrel=Insight"]})

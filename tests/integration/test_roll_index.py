@@ -14,8 +14,8 @@ from showrunner_ledger.domain.campaign import Pitch
 from showrunner_ledger.domain.dice import TableDice
 from showrunner_ledger.domain.showrunner.check import Abandoned, CheckRequest, resolve
 from showrunner_ledger.domain.showrunner.events import CheckAbandoned, CheckRolled, dice_colour
-from showrunner_ledger.projections import roll_index
 from showrunner_ledger.ledger.bootstrap import bootstrap
+from showrunner_ledger.projections import roll_index
 from tests.conftest import example_star
 
 MARA, TOBIAS = "Mara Voss", "Tobias Quell"
@@ -85,7 +85,10 @@ def expected(ledger, ref, *, director: bool = True) -> Counter:
 
 def indexed(engine, ref, **kw) -> Counter:
     return Counter(
-        {(c.colour, c.star, c.source, c.sides, c.face): c.count for c in roll_index.face_counts(engine, ref.segments, **kw)}
+        {
+            (c.colour, c.star, c.source, c.sides, c.face): c.count
+            for c in roll_index.face_counts(engine, ref.segments, **kw)
+        }
     )
 
 
@@ -119,8 +122,12 @@ def test_one_row_per_die_with_its_provenance(ledger, engine):
     assert (report.events, report.dice) == (1, 6)
     rows = [r._asdict() for r in _select(engine)]
     assert [(r["purpose"], r["colour"], r["face"]) for r in rows] == [
-        ("action", "action", 1), ("action", "action", 2), ("action", "action", 6),
-        ("opposition", "opposition", 3), ("script", "script", 4), ("script", "script", 5),
+        ("action", "action", 1),
+        ("action", "action", 2),
+        ("action", "action", 6),
+        ("opposition", "opposition", 3),
+        ("script", "script", 4),
+        ("script", "script", 5),
     ]
     for seq, row in enumerate(rows):
         assert row["seq"] == seq
@@ -142,14 +149,22 @@ class WalkAway:
 def test_the_dice_of_an_abandoned_check_count(ledger, engine):
     ref = new_campaign(ledger)
     faces = {"action": [2, 3, 4], "opposition": [5], "script": [1, 1]}
-    result = ledger.check(ref, CheckRequest(star="mara", ability="fight", difficulty="NORMAL", opposition=1),
-                          faces=faces, chooser=WalkAway())
+    result = ledger.check(
+        ref,
+        CheckRequest(star="mara", ability="fight", difficulty="NORMAL", opposition=1),
+        faces=faces,
+        chooser=WalkAway(),
+    )
     assert isinstance(result.events[0].fact, CheckAbandoned)
     roll_index.catch_up(ledger, engine)
     rows = _select(engine)
     assert [(r.kind, r.purpose, r.face) for r in rows] == [
-        ("CheckAbandoned", "action", 2), ("CheckAbandoned", "action", 3), ("CheckAbandoned", "action", 4),
-        ("CheckAbandoned", "opposition", 5), ("CheckAbandoned", "script", 1), ("CheckAbandoned", "script", 1),
+        ("CheckAbandoned", "action", 2),
+        ("CheckAbandoned", "action", 3),
+        ("CheckAbandoned", "action", 4),
+        ("CheckAbandoned", "opposition", 5),
+        ("CheckAbandoned", "script", 1),
+        ("CheckAbandoned", "script", 1),
     ]
     # Recorded as the Star was named at the table; `dice stats` maps it to the sheet's name.
     assert {r.star for r in rows} == {"mara"}
@@ -163,10 +178,13 @@ def _select(engine):
 
 def test_colours_of_purposes():
     assert [dice_colour(p) for p in ("action", "retake", "opposition", "opposition_retake", "script")] == [
-        "action", "action", "opposition", "opposition", "script",
+        "action",
+        "action",
+        "opposition",
+        "opposition",
+        "script",
     ]
     assert {dice_colour(p) for p in ("spotlight", "anomaly", "scar_slot", "anything")} == {"other"}
-
 
 
 def test_the_tables_live_in_the_ledgers_own_database(ledger, engine, settings):

@@ -10,15 +10,15 @@ from datetime import UTC, datetime
 import pytest
 
 from showrunner_ledger.domain.campaign import Pitch
-from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.domain.errors import AlreadyExists
+from showrunner_ledger.domain.showrunner.events import StarJoined
 from showrunner_ledger.domain.showrunner.sheet import StarSheet
+from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.ledger import seeds
 from showrunner_ledger.ledger.codec import decode_document
 from showrunner_ledger.ledger.command_ids import CommandIdReused, given_part
 from showrunner_ledger.ledger.errors import CampaignExists, CampaignNotFound, EventNotFound
 from showrunner_ledger.ledger.facts import CampaignStarted
-from showrunner_ledger.domain.showrunner.events import StarJoined
 from showrunner_ledger.ledger.integrity import GENESIS_HASH
 from showrunner_ledger.ledger.streams import fold_campaign
 from tests.conftest import example_star

@@ -229,7 +229,7 @@ def test_relative_db_in_config_is_relative_to_the_config_folder(home):
     assert Settings.load(environ=home).db_url == "postgresql://gm@localhost/table"
 
 
-@pytest.mark.parametrize("text", ["lock_timeout = 2.9", "snapshot_interval = true", 'db = 3'])
+@pytest.mark.parametrize("text", ["lock_timeout = 2.9", "snapshot_interval = true", "db = 3"])
 def test_loose_values_in_config_are_refused(home, text):
     write_config(home, text + "\n")
     with pytest.raises(SettingsError):

@@ -9,7 +9,7 @@ import pytest
 from showrunner_ledger.domain.campaign import Pitch
 from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.service import Ledger
-from showrunner_ledger.ledger.verification import verify_branch, drop_bad_snapshots
+from showrunner_ledger.ledger.verification import drop_bad_snapshots, verify_branch
 
 from ..conftest import example_star, make_settings
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 from uuid import UUID
@@ -10,9 +11,9 @@ from uuid import UUID
 import pytest
 
 from showrunner_ledger.domain.campaign import Pitch
-from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.domain.showrunner.ladder import Difficulty
 from showrunner_ledger.domain.showrunner.sheet import HeroProp, Influence, Relationship, StarSheet
+from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.service import Ledger
 from showrunner_ledger.ledger.streams import BranchSnapshot, fold_campaign
@@ -146,7 +147,7 @@ def test_view_from_snapshot_equals_full_replay(story, monkeypatch):
         22: 2,
     }
     for at, tail in expected_tail.items():
-        view, decoded = count(lambda: ledger.view(alt, at=at))
+        view, decoded = count(partial(ledger.view, alt, at=at))
         assert view.version == at
         assert decoded == tail, f"view(alt, at={at}) replayed {decoded} events"
         assert view.state == replay(ledger, alt, at), at

@@ -65,7 +65,9 @@ def play(ledger: Ledger) -> dict[str, BranchRef]:
 
 
 def stored_documents(ledger: Ledger, ref: BranchRef) -> list[tuple]:
-    return [(str(s.originator_id), s.originator_version, s.topic, decode_document(s)) for s in ledger.stored_events(ref)]
+    return [
+        (str(s.originator_id), s.originator_version, s.topic, decode_document(s)) for s in ledger.stored_events(ref)
+    ]
 
 
 def test_round_trip_of_a_fork_of_a_fork(ledger: Ledger, target: Ledger) -> None:
@@ -155,7 +157,10 @@ def test_a_player_export_redacts_director_events(ledger: Ledger) -> None:
     player = [json.loads(line) for line in player_lines]
     assert player[0]["redacted"] is True and full[0]["redacted"] is False
     # Only the links of the Director's event are left.
-    assert player[5] == {**{k: full[5][k] for k in ("branch", "version", "campaign", "prev_hash", "hash")}, "redacted": True}
+    assert player[5] == {
+        **{k: full[5][k] for k in ("branch", "version", "campaign", "prev_hash", "hash")},
+        "redacted": True,
+    }
     assert full[5]["payload"] == {"text": SECRET}
     assert [p for i, p in enumerate(player) if i not in (0, 5)] == [f for i, f in enumerate(full) if i not in (0, 5)]
 
@@ -180,15 +185,27 @@ def _edit(line: str, **changes) -> str:
 REFUSALS = {
     "truncated": (lambda ls: ls[:-1], "line 11: the file ends after event #9 but its header announces 10 events"),
     "header only": (lambda ls: ls[:1], "line 2: the file ends after event #0"),
-    "edited payload": (lambda ls: [*ls[:5], _edit(ls[5], text="Nothing to see"), *ls[6:]], "line 6: event #5 does not match its hash: the line was edited"),
-    "edited author": (lambda ls: [*ls[:4], _edit(ls[4], recorded_by="Mara Voss"), *ls[5:]], "line 5: event #4 does not match its hash"),
+    "edited payload": (
+        lambda ls: [*ls[:5], _edit(ls[5], text="Nothing to see"), *ls[6:]],
+        "line 6: event #5 does not match its hash: the line was edited",
+    ),
+    "edited author": (
+        lambda ls: [*ls[:4], _edit(ls[4], recorded_by="Mara Voss"), *ls[5:]],
+        "line 5: event #4 does not match its hash",
+    ),
     "edited version": (lambda ls: [*ls[:4], _edit(ls[4], version=5), *ls[5:]], "line 5: expected event #4, found #5"),
     "dropped event": (lambda ls: [*ls[:4], *ls[5:]], "line 5: expected event #4, found #5"),
     "not JSON": (lambda ls: [*ls[:2], "{not json", *ls[3:]], "line 3: not valid JSON"),
     "empty": (lambda ls: [], "the file is empty; expected a showrunner-ledger export"),
     "not an export": (lambda ls: ['{"format": "something-else"}', *ls[1:]], "line 1: not a showrunner-ledger export"),
-    "header lineage missing": (lambda ls: [_edit(ls[0], lineage=[]), *ls[1:]], "line 1: the export header's lineage is empty"),
-    "redacted": (lambda ls: [_edit(ls[0], redacted=True), *ls[1:]], "line 1: a redacted (player) export cannot be imported"),
+    "header lineage missing": (
+        lambda ls: [_edit(ls[0], lineage=[]), *ls[1:]],
+        "line 1: the export header's lineage is empty",
+    ),
+    "redacted": (
+        lambda ls: [_edit(ls[0], redacted=True), *ls[1:]],
+        "line 1: a redacted (player) export cannot be imported",
+    ),
 }
 
 
@@ -241,7 +258,9 @@ def test_a_second_import_and_a_name_clash_are_refused(ledger: Ledger, target: Le
 def test_a_name_taken_by_another_campaign_needs_a_new_name(ledger: Ledger, target: Ledger) -> None:
     lines = _lines(ledger)
     other = target.create_campaign(Pitch(title="Neon Harbor"))  # same name, another campaign
-    with pytest.raises(CampaignExists, match="a campaign named 'neon-harbor' already exists here; import with --name NEW"):
+    with pytest.raises(
+        CampaignExists, match="a campaign named 'neon-harbor' already exists here; import with --name NEW"
+    ):
         import_lines(target, lines)
     assert target.campaigns() == [other]
     assert import_lines(target, lines, name="neon-harbor-2").campaign == "neon-harbor-2"

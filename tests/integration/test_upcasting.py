@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from eventsourcing.persistence import StoredEvent
 
-from showrunner_ledger.domain.campaign import Pitch
 from showrunner_ledger.domain import events
+from showrunner_ledger.domain.campaign import Pitch
+from showrunner_ledger.domain.events import Fact
 from showrunner_ledger.ledger.codec import document_of, fields_for_hash
 from showrunner_ledger.ledger.errors import UnreadableEvent
-from showrunner_ledger.domain.events import Fact
 from showrunner_ledger.ledger.events import LedgerEvent
 from showrunner_ledger.ledger.integrity import chain_hash
 from showrunner_ledger.ledger.verification import verify_branch
@@ -78,9 +78,16 @@ def store(ledger, topic: str, doc: dict[str, Any], *, stream: uuid.UUID | None =
 def test_document_shape_matches_the_codec(upcasted):
     # The hand-written v1 documents below are shaped like the codec's own output.
     event = LedgerEvent(
-        originator_id=uuid.uuid4(), originator_version=1, campaign_id=uuid.uuid4(),
-        timestamp="2025-03-01T20:15:00+00:00", recorded_by="director", visibility="public",
-        command_id="c-1", prev_hash="0" * 64, hash="1" * 64, fact=upcasted(title="x", rank=2),
+        originator_id=uuid.uuid4(),
+        originator_version=1,
+        campaign_id=uuid.uuid4(),
+        timestamp="2025-03-01T20:15:00+00:00",
+        recorded_by="director",
+        visibility="public",
+        command_id="c-1",
+        prev_hash="0" * 64,
+        hash="1" * 64,
+        fact=upcasted(title="x", rank=2),
     )
     assert set(document_of(event)) == set(document(1, {}))
     assert document_of(event)["schema"] == 2

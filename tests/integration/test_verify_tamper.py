@@ -194,9 +194,7 @@ def test_cut_off_tail_needs_a_kept_digest(ledger, main, raw):
     report = verify_branch(ledger, main, against=kept)
     assert not report.ok
     assert report.problem.version == 5
-    assert report.problem.message == (
-        "the log ends at #5 but the kept digest is at #7: events were cut off the end"
-    )
+    assert report.problem.message == ("the log ends at #5 but the kept digest is at #7: events were cut off the end")
     # A digest kept before the cut still holds.
     assert verify_branch(ledger, main, against=Digest(5, plain.head.hash)).ok
 

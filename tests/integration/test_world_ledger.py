@@ -46,14 +46,24 @@ def new_campaign(ledger):
 
 def bad_take(ledger, ref):
     """A table-dice Highlight with a Bad Take: the Director gains 1 Studio Note."""
-    ledger.check(ref, CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"),
-                 faces={"action": [6, 6, 2], "script": [1, 1]})
+    ledger.check(
+        ref,
+        CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"),
+        faces={"action": [6, 6, 2], "script": [1, 1]},
+    )
 
 
 def shore(**extra) -> ActorSpec:
     """Lady Shore, NORMAL (one die, 3 pips), with Mara in both her slots: a complete social web."""
-    return ActorSpec(name="Lady Shore", primary=A.IMPRESS, secondary=A.TALK, pips=(3,),
-                     bonds={D.NORMAL: MARA}, grudges={D.NORMAL: MARA}, **extra)
+    return ActorSpec(
+        name="Lady Shore",
+        primary=A.IMPRESS,
+        secondary=A.TALK,
+        pips=(3,),
+        bonds={D.NORMAL: MARA},
+        grudges={D.NORMAL: MARA},
+        **extra,
+    )
 
 
 # Lady Shore plots at NORMAL (3d6 1,1,2 names HARD, capped at her NORMAL), an Aid Event (10),
@@ -65,10 +75,16 @@ def test_actors_given_and_rolled_take_roster_slots(ledger):
     ref = new_campaign(ledger)
     given = world.create_actor(ledger, ref, shore(slot=7)).events[0]
     assert isinstance(given.fact, ActorCreated) and given.fact.rolls == ()
-    rolled = world.create_actor(
-        ledger, ref, ActorSpec(name="Grim", concept="a dockside enforcer"),
-        faces={"ability": [3, 3, 4], "power_level": [1, 2, 5], "power": [4, 2]},
-    ).events[0].fact
+    rolled = (
+        world.create_actor(
+            ledger,
+            ref,
+            ActorSpec(name="Grim", concept="a dockside enforcer"),
+            faces={"ability": [3, 3, 4], "power_level": [1, 2, 5], "power": [4, 2]},
+        )
+        .events[0]
+        .fact
+    )
     # Fight (3), a Secondary rolled equal to it is rolled again: Impress (4); 3d6 1,2,5: HARD, 2 dice.
     assert (rolled.actor.primary, rolled.actor.secondary) == (A.FIGHT, A.IMPRESS)
     assert rolled.actor.power.pips == (2, 4) and rolled.slot == 1
@@ -98,7 +114,10 @@ def test_a_check_against_a_threat_takes_its_pips_and_clears_a_die(ledger):
     # Mara, Fight at HARD: the Warden's HARD die shows 2 pips, so 2 Opposition Dice. She keeps 5,4:
     # a Success that clears the HARD die: FORMIDABLE drops to 3, HARD is reset to 5.
     result = world.check_against(
-        ledger, ref, CheckRequest(star="Mara", ability="fight", difficulty="HARD"), "iron warden",
+        ledger,
+        ref,
+        CheckRequest(star="Mara", ability="fight", difficulty="HARD"),
+        "iron warden",
         faces={"action": [5, 4, 1], "opposition": [2, 3], "script": [6, 6], "power": [5]},
     )
     checked, effect = (e.fact for e in result.events)
@@ -111,7 +130,10 @@ def test_a_check_against_a_threat_takes_its_pips_and_clears_a_die(ledger):
 
     # A Highlight at HARD acts at FORMIDABLE: the top die goes, the Warden is defeated.
     result = world.check_against(
-        ledger, ref, CheckRequest(star="Mara", ability="fight", difficulty="HARD"), "Iron Warden",
+        ledger,
+        ref,
+        CheckRequest(star="Mara", ability="fight", difficulty="HARD"),
+        "Iron Warden",
         faces={"action": [6, 6, 1], "opposition": [1, 2, 3, 4, 5], "script": [6, 6]},
     )
     effect = result.events[-1].fact
@@ -132,7 +154,11 @@ def test_a_decisive_strike_and_an_action_sequence_against_a_threat(ledger):
     world.create_threat(ledger, ref, "Sentinel", "obstacle", D.HARD, pips=(2, 3))
     # Decisive Strike on a HARD Obstacle: at FORMIDABLE against 3 + 1 Opposition Dice. Success destroys.
     strike = world.check_against(
-        ledger, ref, CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"), "Sentinel", decisive=True,
+        ledger,
+        ref,
+        CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"),
+        "Sentinel",
+        decisive=True,
         faces={"action": [6, 5, 1], "opposition": [1, 1, 2, 3], "script": [2, 3]},
     )
     checked, effect = (e.fact for e in strike.events)
@@ -148,7 +174,12 @@ def test_a_decisive_strike_and_an_action_sequence_against_a_threat(ledger):
     assert ledger.head(ref) == head
 
     declared = world.declare_sequence(
-        ledger, ref, "Crack the vault", D.FORMIDABLE, 2, [Contribution(star="Mara", pool="grit", amount=1)],
+        ledger,
+        ref,
+        "Crack the vault",
+        D.FORMIDABLE,
+        2,
+        [Contribution(star="Mara", pool="grit", amount=1)],
         against="vault",
     )
     spent, fact = (e.fact for e in declared.events)
@@ -157,7 +188,10 @@ def test_a_decisive_strike_and_an_action_sequence_against_a_threat(ledger):
 
     # Setup Beat at HARD against the Vault's HARD die (3 pips): Success clears it (FORMIDABLE 2 -> 1, HARD reset 5).
     beat = world.play_beat(
-        ledger, ref, "crack the vault", request=CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"),
+        ledger,
+        ref,
+        "crack the vault",
+        request=CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"),
         faces={"action": [6, 5, 1], "opposition": [1, 2, 3], "script": [2, 3], "power": [5]},
     )
     checked, played = (e.fact for e in beat.events)
@@ -272,15 +306,25 @@ def test_the_payout_is_dealt_to_the_contributors_and_consequences_are_recorded_a
     ref = new_campaign(ledger)
     ledger.add_character(ref, example_star("star-tobias.json"))  # #3 Tobias Quell
     # 4 Beats open the Combo Pool with 3: Mara's Grit 3 -> 1, Tobias's Retake 1 -> 0.
-    world.declare_sequence(ledger, ref, "Raid the archive", D.FORMIDABLE, 4, [
-        Contribution(star="mara", pool="grit", amount=2), Contribution(star="Tobias", pool="retake", amount=1)])
+    world.declare_sequence(
+        ledger,
+        ref,
+        "Raid the archive",
+        D.FORMIDABLE,
+        4,
+        [Contribution(star="mara", pool="grit", amount=2), Contribution(star="Tobias", pool="retake", amount=1)],
+    )
     assert world.world_of(ledger, ref).sequence("raid the archive").contributors == ("Mara Voss", "Tobias Quell")
 
     # Setup Beat 1, rolled by Mara at NORMAL (no target: no Opposition): 5,2 keeps one die above
     # the mark, a Partial: one Consequence at the reduced NORMAL, due for Mara alone.
-    rolled = world.play_beat(ledger, ref, "Raid the archive",
-                             request=CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"),
-                             faces={"action": [5, 2, 1], "script": [6, 6]})
+    rolled = world.play_beat(
+        ledger,
+        ref,
+        "Raid the archive",
+        request=CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"),
+        faces={"action": [5, 2, 1], "script": [6, 6]},
+    )
     checked, played, due = (e.fact for e in rolled.events)
     assert checked.resolution.outcome.value == "partial" and played.recorded.beat.star == "Mara Voss"
     assert isinstance(due, ConsequencesDue)
@@ -295,8 +339,13 @@ def test_the_payout_is_dealt_to_the_contributors_and_consequences_are_recorded_a
     # full and the Ensemble's too: that point is lost. Every participant owes one FORMIDABLE Consequence.
     before = ledger.view(ref).state
     climax = [e.fact for e in world.play_beat(ledger, ref, "Raid the archive", outcome="partial").events]
-    assert [type(f) for f in climax] == [SequenceBeatPlayed, InfluenceRegained, InfluenceRegained, InfluenceRegained,
-                                          ConsequencesDue]
+    assert [type(f) for f in climax] == [
+        SequenceBeatPlayed,
+        InfluenceRegained,
+        InfluenceRegained,
+        InfluenceRegained,
+        ConsequencesDue,
+    ]
     shares = [(f.regained.star, f.regained.pool, f.regained.kept, f.regained.lost) for f in climax[1:4]]
     assert shares == [("Mara Voss", "grit", 1, 0), ("Tobias Quell", "grit", 1, 0), ("Mara Voss", "retake", 0, 1)]
     assert (climax[-1].who, climax[-1].difficulty) == (("Mara Voss", "Tobias Quell"), D.FORMIDABLE)
@@ -304,8 +353,10 @@ def test_the_payout_is_dealt_to_the_contributors_and_consequences_are_recorded_a
     assert state.star("Mara").influence.grit.current == before.star("Mara").influence.grit.current + 1
     assert state.star("Tobias").influence.grit.current == before.star("Tobias").influence.grit.current + 1
     # Due, not suffered: no sheet took a Consequence.
-    assert state.star("Mara").model_dump() == before.star("Mara").model_copy(
-        update={"influence": state.star("Mara").influence}).model_dump()
+    assert (
+        state.star("Mara").model_dump()
+        == before.star("Mara").model_copy(update={"influence": state.star("Mara").influence}).model_dump()
+    )
     assert state.world.sequences == {}
     assert all(a.matches for a in audit_all(ledger, ref))
 
@@ -315,9 +366,14 @@ def test_a_check_to_aid_an_actor_adds_a_pip_and_a_threat_is_not_aided(ledger):
     world.create_actor(ledger, ref, shore())
     world.create_threat(ledger, ref, "Flood", "obstacle", D.NORMAL, pips=(2,))
     # Mara fights at Lady Shore's side, at NORMAL against her 3 pips: 6,5 is a Success, her die 3 -> 4.
-    result = world.check_against(ledger, ref, CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"),
-                                 "lady shore", aid=True,
-                                 faces={"action": [6, 5, 1], "opposition": [1, 1, 2], "script": [1, 1]})
+    result = world.check_against(
+        ledger,
+        ref,
+        CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"),
+        "lady shore",
+        aid=True,
+        faces={"action": [6, 5, 1], "opposition": [1, 1, 2], "script": [1, 1]},
+    )
     checked, aided = (e.fact for e in result.events)
     assert checked.resolution.request.opposition == 3 and checked.resolution.outcome.value == "success"
     assert aided.aid and aided.actor.power.pips == (4,) and "check to aid" in aided.summary()
@@ -326,11 +382,23 @@ def test_a_check_to_aid_an_actor_adds_a_pip_and_a_threat_is_not_aided(ledger):
 
     head = ledger.head(ref)
     with pytest.raises(RuleViolation, match="only an Actor is aided"):
-        world.check_against(ledger, ref, CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"), "Flood",
-                            aid=True, faces={"action": [6, 5, 1], "opposition": [1, 1], "script": [1, 1]})
+        world.check_against(
+            ledger,
+            ref,
+            CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"),
+            "Flood",
+            aid=True,
+            faces={"action": [6, 5, 1], "opposition": [1, 1], "script": [1, 1]},
+        )
     with pytest.raises(RuleViolation, match="choose one"):
-        world.check_against(ledger, ref, CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"), "Lady Shore",
-                            aid=True, decisive=True)
+        world.check_against(
+            ledger,
+            ref,
+            CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"),
+            "Lady Shore",
+            aid=True,
+            decisive=True,
+        )
     assert ledger.head(ref) == head
 
 
@@ -338,8 +406,11 @@ def test_an_actors_tie_moves_up_a_slot_at_a_time_and_never_past_the_power_level(
     ref = new_campaign(ledger)
     world.create_actor(ledger, ref, ActorSpec(name="Baron", primary=A.TALK, secondary=A.MOVE, pips=(2,)))
     # Grim is HARD (two dice): Bond slots NORMAL and HARD; Baron holds the NORMAL one.
-    world.create_actor(ledger, ref, ActorSpec(name="Grim", primary=A.FIGHT, secondary=A.MOVE, pips=(2, 5),
-                                              bonds={D.NORMAL: Person(name="Baron")}))
+    world.create_actor(
+        ledger,
+        ref,
+        ActorSpec(name="Grim", primary=A.FIGHT, secondary=A.MOVE, pips=(2, 5), bonds={D.NORMAL: Person(name="Baron")}),
+    )
     new = world.set_actor_tie(ledger, ref, "grim", "bond", "mara").events[0].fact
     assert isinstance(new, ActorTieChanged)
     assert (new.person, new.to, new.before, new.displaced) == (MARA, D.NORMAL, None, Person(name="Baron"))
@@ -352,7 +423,9 @@ def test_an_actors_tie_moves_up_a_slot_at_a_time_and_never_past_the_power_level(
     assert grim.bonds == {D.HARD: MARA} and grim.grudges == {D.HARD: Person(name="Baron")}
 
     head = ledger.head(ref)
-    with pytest.raises(RuleViolation, match="Bond slots run from NORMAL to HARD, one per Power Level; there is no FORMIDABLE slot"):
+    with pytest.raises(
+        RuleViolation, match="Bond slots run from NORMAL to HARD, one per Power Level; there is no FORMIDABLE slot"
+    ):
         world.set_actor_tie(ledger, ref, "Grim", "bond", "Baron", D.FORMIDABLE)
     with pytest.raises(RuleViolation, match="already in the top slot"):
         world.set_actor_tie(ledger, ref, "Grim", "bond", "Mara")

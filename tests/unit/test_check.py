@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import pytest
 
-from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.domain.dice import ReplayDice, Roll, TableDice
 from showrunner_ledger.domain.errors import InvalidDice, RuleViolation, UnknownName
 from showrunner_ledger.domain.showrunner.check import (
@@ -51,6 +50,7 @@ from showrunner_ledger.domain.showrunner.sheet import (
     Specialty,
     StarSheet,
 )
+from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from tests.conftest import example_star
 
 # Mara Voss: Fight base 2, 1★, Mastered (3 Action Dice before Specialties), slots 1 "Swords" +2,
@@ -172,7 +172,9 @@ def test_spending_grit_the_pool_lacks_without_push_is_refused():
 )
 def test_a_result_die_must_meet_the_ladders_target(difficulty, target):
     """RULES-NOTES: EASY 2, NORMAL 3, HARD 4, FORMIDABLE 5, EPIC 6."""
-    r = check(cast(), {"action": [target, target - 1, 1], "script": [1, 1]}, difficulty=difficulty, keep=(target, target - 1))
+    r = check(
+        cast(), {"action": [target, target - 1, 1], "script": [1, 1]}, difficulty=difficulty, keep=(target, target - 1)
+    )
     assert r.effective_difficulty.target == target
     assert r.outcome is Outcome.PARTIAL
     assert judge((target, target - 1), target) is Outcome.PARTIAL
@@ -296,7 +298,11 @@ def test_a_highlight_counts_one_step_higher_for_progress(difficulty, progress):
 
 def test_without_a_highlight_progress_uses_the_original_difficulty():
     r = check(cast(), {"action": [2, 1, 1], "script": [6, 6]}, hero_prop="Father's Rapier")
-    assert (r.outcome, r.progress_difficulty, r.effective_difficulty) == (Outcome.PARTIAL, Difficulty.NORMAL, Difficulty.EASY)
+    assert (r.outcome, r.progress_difficulty, r.effective_difficulty) == (
+        Outcome.PARTIAL,
+        Difficulty.NORMAL,
+        Difficulty.EASY,
+    )
 
 
 # ------------------------------------------------------------------ the pool
@@ -304,8 +310,11 @@ def test_without_a_highlight_progress_uses_the_original_difficulty():
 
 def test_specialties_add_their_rank_and_triggered_scars_add_their_penalty_to_opposition():
     r = check(
-        cast(), {"action": [1, 2, 3, 4, 5, 6], "opposition": [6, 5], "script": [1, 1]},
-        specialties=("swords", "Disarming"), scars=("Broken Arm",), opposition=1,
+        cast(),
+        {"action": [1, 2, 3, 4, 5, 6], "opposition": [6, 5], "script": [1, 1]},
+        specialties=("swords", "Disarming"),
+        scars=("Broken Arm",),
+        opposition=1,
     )
     assert r.action_pool == (
         Die(source="base dice of Fight", dice=2),
@@ -320,7 +329,9 @@ def test_specialties_add_their_rank_and_triggered_scars_add_their_penalty_to_opp
 def test_an_unknown_specialty_is_refused_with_the_names_there():
     with pytest.raises(UnknownName) as refused:
         check(cast(), {}, specialties=("Axes",))
-    assert str(refused.value) == "Mara Voss has no Specialty 'Axes' under Fight (Specialty names there: Swords, Disarming)"
+    assert (
+        str(refused.value) == "Mara Voss has no Specialty 'Axes' under Fight (Specialty names there: Swords, Disarming)"
+    )
 
 
 def test_grit_spent_before_the_roll_adds_one_action_die_each():
@@ -338,18 +349,19 @@ def test_a_prop_spent_adds_one_action_die_each():
     assert r.effects[0] == PropsSpent(star=NAME, type=PropType.MEDICINE, quality=Quality.NORMAL, count=2)
     assert not any(isinstance(e, Regained) for e in r.effects)
     assert sheet_after(cast(), r).props == [
-        Prop(type=PropType.MONEY, count=3), Prop(type=PropType.WEAPONS, quality=Quality.HARD, count=1),
+        Prop(type=PropType.MONEY, count=3),
+        Prop(type=PropType.WEAPONS, quality=Quality.HARD, count=1),
     ]
 
 
-@pytest.mark.parametrize(
-    ("quality", "pool"), [("HARD", "retake"), ("FORMIDABLE", "grit"), ("EPIC", "spotlight")]
-)
+@pytest.mark.parametrize(("quality", "pool"), [("HARD", "retake"), ("FORMIDABLE", "grit"), ("EPIC", "spotlight")])
 @pytest.mark.parametrize(("masteries", "regained"), [((), 1), ((Mastery.PROP,), 2)])
 def test_a_quality_prop_regains_influence_and_prop_mastery_regains_two(quality, pool, masteries, regained):
     """8.1C: HARD regains a Retake, FORMIDABLE a Grit, EPIC a Spotlight; 11.2 Prop Mastery: two."""
     sheet = MARA.model_copy(update={"props": [Prop(type=PropType.GEAR, quality=Quality(quality), count=2)]})
-    sheet = mastering(with_pool(with_pool(with_pool(sheet, "retake", 0, 5), "grit", 0, 5), "spotlight", 0, 5), *masteries)
+    sheet = mastering(
+        with_pool(with_pool(with_pool(sheet, "retake", 0, 5), "grit", 0, 5), "spotlight", 0, 5), *masteries
+    )
     r = check(cast(sheet), {"action": [1, 2, 3, 4], "script": [6, 6]}, props=(PropSpend(type="gear", quality=quality),))
     assert r.action_pool[-1] == Die(source=f"{quality} Gear Prop spent", dice=1)
     assert r.effects[:2] == (
@@ -378,13 +390,20 @@ def test_preparation_is_a_normal_prop_produced_and_spent():
 @pytest.mark.parametrize(
     ("flags", "faces", "count", "source"),
     [
-        ({"actor_specialty": True}, {"actor_specialty": [3]}, 5, Die(source="opposing Actor's Specialty (1d6)", dice=3)),
+        (
+            {"actor_specialty": True},
+            {"actor_specialty": [3]},
+            5,
+            Die(source="opposing Actor's Specialty (1d6)", dice=3),
+        ),
         ({"actor_scar": True}, {"actor_scar": [1]}, 1, Die(source="opposing Actor's Scar (-1d6)", dice=-1)),
         ({"actor_scar": True}, {"actor_scar": [4]}, 0, Die(source="opposing Actor's Scar (-1d6)", dice=-4)),
     ],
 )
 def test_an_actor_specialty_adds_1d6_and_an_actor_scar_takes_1d6_never_below_0(flags, faces, count, source):
-    r = check(cast(), {"action": [1, 2, 3], "opposition": [6] * count, "script": [5, 5], **faces}, opposition=2, **flags)
+    r = check(
+        cast(), {"action": [1, 2, 3], "opposition": [6] * count, "script": [5, 5], **faces}, opposition=2, **flags
+    )
     assert r.opposition_pool == (Die(source="given", dice=2), source)
     assert len(r.opposition) == count
 
@@ -401,8 +420,12 @@ def test_a_studio_note_adds_1d6_opposition_only_when_the_director_has_one():
         check(cast(studio_notes=0), {}, studio_note=True)
     assert str(refused.value) == "the Director has no Studio Note to spend"
     state = cast(studio_notes=2)
-    r = check(state, {"studio_note": [3], "action": [1, 2, 4], "opposition": [6, 6, 6, 6], "script": [5, 5]},
-              opposition=1, studio_note=True)
+    r = check(
+        state,
+        {"studio_note": [3], "action": [1, 2, 4], "opposition": [6, 6, 6, 6], "script": [5, 5]},
+        opposition=1,
+        studio_note=True,
+    )
     assert r.opposition_pool[-1] == Die(source="the Director's Studio Note (1d6)", dice=3)
     assert len(r.opposition) == 4
     assert r.effects[0] == StudioNotesChanged(amount=-1)
@@ -426,7 +449,11 @@ def test_plot_armor_makes_the_task_easy_and_rolls_a_scar_under_the_ability_used(
     """
     faces = {"action": [2, 1, 1], "script": [6, 6], "scar_slot": [1, 5, 2]}
     r = check(cast(), faces, difficulty="HARD", plot_armor=True)
-    assert (r.original_difficulty, r.effective_difficulty, r.outcome) == (Difficulty.HARD, Difficulty.EASY, Outcome.PARTIAL)
+    assert (r.original_difficulty, r.effective_difficulty, r.outcome) == (
+        Difficulty.HARD,
+        Difficulty.EASY,
+        Outcome.PARTIAL,
+    )
     assert r.effects[0] == Spent(star=NAME, pool="plot_armor", amount=1, from_pool=1, exhausted=0)
     assert r.effects[-1] == ScarMarked(star=NAME, ability=AbilityName.FIGHT, slot=2, name="Broken Arm", penalty=2)
     assert [roll.faces for roll in r.rolls if roll.purpose == "scar_slot"] == [(1,), (5,), (2,)]
@@ -440,7 +467,9 @@ def test_a_plot_armor_scar_in_an_empty_slot_is_a_new_scar_at_1():
 
 
 def test_a_plot_armor_scar_deepens_at_most_to_5():
-    sheet = with_ability(MARA, "fight", slots={**MARA.ability(AbilityName.FIGHT).slots, 2: Scar(name="Broken Arm", penalty=5)})
+    sheet = with_ability(
+        MARA, "fight", slots={**MARA.ability(AbilityName.FIGHT).slots, 2: Scar(name="Broken Arm", penalty=5)}
+    )
     r = check(cast(sheet), {"action": [2, 1, 1], "script": [6, 6], "scar_slot": [2]}, plot_armor=True)
     assert r.effects[-1] == ScarMarked(star=NAME, ability=AbilityName.FIGHT, slot=2, name="Broken Arm", penalty=5)
 
@@ -455,8 +484,12 @@ def test_plot_armor_mastery_spares_the_scar():
 def test_with_ten_specialties_the_plot_armor_scar_has_nowhere_to_land():
     slots = {n: Specialty(name=f"Skill {n}", rank=1) for n in range(1, 11)}
     sheet = with_ability(MARA, "fight", slots=slots)
-    r = check(cast(sheet), {"action": [2] * 13, "script": [6, 6]}, plot_armor=True,
-              specialties=tuple(f"Skill {n}" for n in range(1, 11)))
+    r = check(
+        cast(sheet),
+        {"action": [2] * 13, "script": [6, 6]},
+        plot_armor=True,
+        specialties=tuple(f"Skill {n}" for n in range(1, 11)),
+    )
     assert not any(isinstance(e, ScarMarked) for e in r.effects)
     assert r.steps[-1].text == "no slot is free of Specialties: the Plot Armor Scar has nowhere to land"
 
@@ -480,7 +513,9 @@ def test_a_hero_prop_marks_one_wear_for_all_its_benefits_and_gains_one_asset_xp(
 )
 def test_hero_prop_bonus_dice_follow_the_milestones(milestones, bonus):
     sheet = with_hero_prop(MARA, wear=0, milestones=milestones)
-    r = check(cast(sheet), {"action": [6] * (3 + bonus), "script": [1, 1]}, difficulty="EPIC", hero_prop="Father's Rapier")
+    r = check(
+        cast(sheet), {"action": [6] * (3 + bonus), "script": [1, 1]}, difficulty="EPIC", hero_prop="Father's Rapier"
+    )
     assert len(r.action) == 3 + bonus
     expected = (Die(source=f"Hero Prop Father's Rapier +{bonus}", dice=bonus),) if bonus else ()
     assert r.action_pool[2:] == expected
@@ -505,11 +540,15 @@ def test_hero_prop_mastery_adds_one_bonus_die_even_before_the_first():
         (3, "NORMAL", "NORMAL"),  # no Difficulty milestone yet
     ],
 )
-def test_a_hero_prop_lowers_the_difficulty_one_step_only_within_its_highest_milestone(milestones, difficulty, effective):
+def test_a_hero_prop_lowers_the_difficulty_one_step_only_within_its_highest_milestone(
+    milestones, difficulty, effective
+):
     """8.2B "The Limit": compare the check's Difficulty before the reduction to the milestone."""
     sheet = with_hero_prop(MARA, wear=0, milestones=milestones)
     bonus = sheet.hero_props[0].bonus_dice
-    r = check(cast(sheet), {"action": [6] * (3 + bonus), "script": [1, 1]}, difficulty=difficulty, hero_prop="Father's Rapier")
+    r = check(
+        cast(sheet), {"action": [6] * (3 + bonus), "script": [1, 1]}, difficulty=difficulty, hero_prop="Father's Rapier"
+    )
     assert r.effective_difficulty is Difficulty(effective)
 
 
@@ -517,8 +556,13 @@ def test_a_hero_prop_compares_the_original_difficulty_even_after_spotlight_lower
     """Reading: "the check's Difficulty before this reduction" is the Difficulty the check was set at, so
     Spotlight Mastery cannot first bring a FORMIDABLE check within an H Prop's reach."""
     sheet = mastering(with_pool(with_hero_prop(MARA, wear=0, milestones=8), "spotlight", 1, 1), Mastery.SPOTLIGHT)
-    r = check(cast(sheet), {"action": [6, 6, 6, 6], "script": [1, 1]}, difficulty="FORMIDABLE",
-              hero_prop="Father's Rapier", spotlight_steps=1)
+    r = check(
+        cast(sheet),
+        {"action": [6, 6, 6, 6], "script": [1, 1]},
+        difficulty="FORMIDABLE",
+        hero_prop="Father's Rapier",
+        spotlight_steps=1,
+    )
     assert r.effective_difficulty is Difficulty.HARD
 
 
@@ -672,7 +716,11 @@ def test_a_chooser_spends_after_seeing_the_dice_and_the_record_keeps_its_choices
     r = check(cast(), {"action": [6, 1, 1], "script": [5, 2], "retake": [5]}, chooser=chooser)
     first = chooser.seen[0]
     assert (first.action, first.opposition, first.script, first.remaining, first.effective) == (
-        (6, 1, 1), (), (5, 2), (6, 1, 1), Difficulty.NORMAL,
+        (6, 1, 1),
+        (),
+        (5, 2),
+        (6, 1, 1),
+        Difficulty.NORMAL,
     )
     assert first.sheet.influence.retake == Pool(current=2, max=2)
     assert chooser.seen[1].action == (6, 1, 5)
@@ -690,7 +738,11 @@ def test_a_chooser_that_walks_away_raises_abandoned_with_the_dice_seen():
     with pytest.raises(Abandoned) as walked:
         check(cast(), {"action": [6, 1, 1], "script": [5, 2], "retake": [4]}, chooser=chooser)
     assert walked.value.request == request(after_roll=(AfterRoll(kind="retake", faces=(1,)),))
-    assert [(r.purpose, r.faces) for r in walked.value.rolls] == [("action", (6, 1, 1)), ("script", (5, 2)), ("retake", (4,))]
+    assert [(r.purpose, r.faces) for r in walked.value.rolls] == [
+        ("action", (6, 1, 1)),
+        ("script", (5, 2)),
+        ("retake", (4,)),
+    ]
 
 
 def test_a_declared_keep_is_not_asked_for():
@@ -702,10 +754,20 @@ def test_a_declared_keep_is_not_asked_for():
 
 def test_the_same_request_and_faces_resolve_the_same_way():
     state = cast(with_pool(MARA, "spotlight", 1, 1), studio_notes=1)
-    faces = {"action": [5, 5, 3, 2], "opposition": [5, 3, 6], "script": [5, 3], "studio_note": [2],
-             "spotlight": [1], "retake": [4]}
-    fields = dict(opposition=1, studio_note=True, grit=1,
-                  after_roll=(AfterRoll(kind="retake", faces=(2,)), AfterRoll(kind="spotlight", faces=(5,))))
+    faces = {
+        "action": [5, 5, 3, 2],
+        "opposition": [5, 3, 6],
+        "script": [5, 3],
+        "studio_note": [2],
+        "spotlight": [1],
+        "retake": [4],
+    }
+    fields = dict(
+        opposition=1,
+        studio_note=True,
+        grit=1,
+        after_roll=(AfterRoll(kind="retake", faces=(2,)), AfterRoll(kind="spotlight", faces=(5,))),
+    )
     first, second = check(state, faces, **fields), check(state, faces, **fields)
     assert first == second
     assert resolve(state, first.request, ReplayDice(first.rolls)) == first
@@ -713,12 +775,15 @@ def test_the_same_request_and_faces_resolve_the_same_way():
 
 # ------------------------------------------------------------------ a Power on its own; Grit after the roll
 
+
 def _mara_state() -> ShowrunnerState:
     return ShowrunnerState().with_star(example_star())  # Father's Rapier: N milestone, Wear 2/3
 
 
 def test_a_power_used_on_its_own_succeeds_without_a_roll_up_to_its_milestone() -> None:
-    request = CheckRequest(star="Mara", ability="fight", difficulty="NORMAL", hero_prop="Father's Rapier", power_alone=True)
+    request = CheckRequest(
+        star="Mara", ability="fight", difficulty="NORMAL", hero_prop="Father's Rapier", power_alone=True
+    )
     resolution = resolve(_mara_state(), request, TableDice({}))
     assert (resolution.outcome, resolution.mark) == (Outcome.SUCCESS, Mark.NOT_ROLLED)
     assert resolution.rolls == () and resolution.consequences_due == 0
@@ -728,7 +793,9 @@ def test_a_power_used_on_its_own_succeeds_without_a_roll_up_to_its_milestone() -
 
 
 def test_a_power_above_its_milestone_must_be_rolled() -> None:
-    request = CheckRequest(star="Mara", ability="fight", difficulty="HARD", hero_prop="Father's Rapier", power_alone=True)
+    request = CheckRequest(
+        star="Mara", ability="fight", difficulty="HARD", hero_prop="Father's Rapier", power_alone=True
+    )
     with pytest.raises(RuleViolation, match="can succeed on its own up to NORMAL; a HARD task must be rolled"):
         resolve(_mara_state(), request, TableDice({}))
 
@@ -741,7 +808,11 @@ def test_a_power_on_its_own_needs_a_hero_prop() -> None:
 
 def test_grit_after_the_roll_rolls_one_more_action_die() -> None:
     request = CheckRequest(
-        star="Mara", ability="fight", difficulty="HARD", specialties=("Swords",), opposition=2,
+        star="Mara",
+        ability="fight",
+        difficulty="HARD",
+        specialties=("Swords",),
+        opposition=2,
         after_roll=(AfterRoll(kind="grit"),),
     )
     dice = {"action": [1, 4, 5, 6, 2], "opposition": [1, 5], "script": [3, 3], "grit": [6]}

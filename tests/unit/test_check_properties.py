@@ -19,7 +19,6 @@ from itertools import combinations, permutations
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from showrunner_ledger.domain.showrunner.state import EnsemblePool, ShowrunnerState
 from showrunner_ledger.domain.dice import ReplayDice, Source
 from showrunner_ledger.domain.errors import RuleViolation
 from showrunner_ledger.domain.showrunner.check import (
@@ -49,6 +48,7 @@ from showrunner_ledger.domain.showrunner.sheet import (
     Specialty,
     StarSheet,
 )
+from showrunner_ledger.domain.showrunner.state import EnsemblePool, ShowrunnerState
 from tests.conftest import example_star
 
 MARA = example_star()
@@ -84,7 +84,7 @@ def outcome_by_definition(kept: tuple[int, int], target: int) -> Outcome:
 
 def mark_by_definition(kept: tuple[int, int], script: tuple[int, int]) -> Mark:
     """Try both ways of pairing Result Dice with Script Dice; a 0 is no die and matches nothing."""
-    best = max(sum(1 for r, s in zip(kept, order) if r != 0 and r == s) for order in permutations(script))
+    best = max(sum(1 for r, s in zip(kept, order, strict=True) if r != 0 and r == s) for order in permutations(script))
     return [Mark.BAD_TAKE, Mark.HIT, Mark.PERFECT_TAKE][best]
 
 
@@ -166,16 +166,22 @@ class DrawnChooser:
         if kind == "duplicate":
             return AfterRoll(kind="duplicate", faces=(self.data.draw(st.sampled_from(view.action)),))
         if kind == "spotlight":
-            return AfterRoll(kind="spotlight", faces=tuple(self.data.draw(st.lists(st.sampled_from(view.opposition), max_size=2))))
+            return AfterRoll(
+                kind="spotlight", faces=tuple(self.data.draw(st.lists(st.sampled_from(view.opposition), max_size=2)))
+            )
         pool = view.action if kind == "retake" else view.opposition
-        chosen = self.data.draw(st.lists(st.sampled_from(range(len(pool))), min_size=1, max_size=len(pool), unique=True))
+        chosen = self.data.draw(
+            st.lists(st.sampled_from(range(len(pool))), min_size=1, max_size=len(pool), unique=True)
+        )
         return AfterRoll(kind=kind, faces=tuple(pool[i] for i in chosen))
 
 
 @st.composite
 def pools(draw: st.DrawFn) -> Pool:
     maximum = draw(st.integers(min_value=0, max_value=5))
-    return Pool(current=draw(st.integers(min_value=0, max_value=maximum)), max=maximum, exhausted=draw(st.integers(0, 2)))
+    return Pool(
+        current=draw(st.integers(min_value=0, max_value=maximum)), max=maximum, exhausted=draw(st.integers(0, 2))
+    )
 
 
 @st.composite
@@ -187,28 +193,40 @@ def scenes(draw: st.DrawFn) -> tuple[ShowrunnerState, CheckRequest]:
         2: Scar(name="Broken Arm", penalty=draw(st.integers(1, 5))),
         **({4: Specialty(name="Feints", rank=1)} if draw(st.booleans()) else {}),
     }
-    ability = MARA.ability(ability_name).model_copy(update={
-        "base_dice": draw(st.integers(0, 3)), "stars": draw(st.integers(0, 3)),
-        "mastered": draw(st.booleans()), "conditions": draw(st.integers(0, 3)), "slots": slots,
-    })
+    ability = MARA.ability(ability_name).model_copy(
+        update={
+            "base_dice": draw(st.integers(0, 3)),
+            "stars": draw(st.integers(0, 3)),
+            "mastered": draw(st.booleans()),
+            "conditions": draw(st.integers(0, 3)),
+            "slots": slots,
+        }
+    )
     limit_max = draw(st.integers(0, 4))
     wear_capacity = draw(st.integers(1, 4))
-    sheet = MARA.model_copy(update={
-        "abilities": {**MARA.abilities, ability_name: ability},
-        "influence": MARA.influence.model_copy(update={p: draw(pools()) for p in POOLS}),
-        "masteries": masteries,
-        "limit": LimitTrack(marked=draw(st.integers(0, limit_max)), max=limit_max),
-        "hero_props": [MARA.hero_props[0].model_copy(update={
-            "wear": draw(st.integers(0, wear_capacity - 1)), "wear_capacity": wear_capacity,
-            "milestones": draw(st.integers(0, 20)),
-        })],
-        "props": [
-            Prop(type=PropType.WEAPONS, quality=Quality.HARD, count=2),
-            Prop(type=PropType.GEAR, quality=Quality.FORMIDABLE, count=1),
-            Prop(type=PropType.MEDIA, quality=Quality.EPIC, count=1),
-            Prop(type=PropType.MONEY, count=3),
-        ],
-    })
+    sheet = MARA.model_copy(
+        update={
+            "abilities": {**MARA.abilities, ability_name: ability},
+            "influence": MARA.influence.model_copy(update={p: draw(pools()) for p in POOLS}),
+            "masteries": masteries,
+            "limit": LimitTrack(marked=draw(st.integers(0, limit_max)), max=limit_max),
+            "hero_props": [
+                MARA.hero_props[0].model_copy(
+                    update={
+                        "wear": draw(st.integers(0, wear_capacity - 1)),
+                        "wear_capacity": wear_capacity,
+                        "milestones": draw(st.integers(0, 20)),
+                    }
+                )
+            ],
+            "props": [
+                Prop(type=PropType.WEAPONS, quality=Quality.HARD, count=2),
+                Prop(type=PropType.GEAR, quality=Quality.FORMIDABLE, count=1),
+                Prop(type=PropType.MEDIA, quality=Quality.EPIC, count=1),
+                Prop(type=PropType.MONEY, count=3),
+            ],
+        }
+    )
     ensemble = {}
     for p in POOLS:
         maximum = draw(st.integers(0, 2))
@@ -217,10 +235,20 @@ def scenes(draw: st.DrawFn) -> tuple[ShowrunnerState, CheckRequest]:
     state = ShowrunnerState(studio_notes=notes, ensemble=EnsemblePool(**ensemble)).with_star(sheet)
 
     difficulty = draw(st.sampled_from([Difficulty.NORMAL, Difficulty.HARD, Difficulty.FORMIDABLE, Difficulty.EPIC]))
-    props = draw(st.lists(st.sampled_from([
-        PropSpend(type=PropType.WEAPONS, quality=Quality.HARD), PropSpend(type=PropType.GEAR, quality=Quality.FORMIDABLE),
-        PropSpend(type=PropType.MEDIA, quality=Quality.EPIC), PropSpend(type=PropType.MONEY),
-    ]), max_size=2, unique=True))
+    props = draw(
+        st.lists(
+            st.sampled_from(
+                [
+                    PropSpend(type=PropType.WEAPONS, quality=Quality.HARD),
+                    PropSpend(type=PropType.GEAR, quality=Quality.FORMIDABLE),
+                    PropSpend(type=PropType.MEDIA, quality=Quality.EPIC),
+                    PropSpend(type=PropType.MONEY),
+                ]
+            ),
+            max_size=2,
+            unique=True,
+        )
+    )
     spotlight_steps = draw(st.integers(0, difficulty.rank)) if Mastery.SPOTLIGHT in masteries else 0
     request = CheckRequest(
         star="Mara Voss",
@@ -251,7 +279,9 @@ def resolve_or_reject(state, request, dice, chooser=None):
         reject()  # a spend no pool (and no icon left to exhaust) can pay
 
 
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow]
+)
 
 
 @SETTINGS

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pytest
 
-from showrunner_ledger.domain.showrunner.state import EnsemblePool, ShowrunnerState
 from showrunner_ledger.domain.dice import Roll, TableDice
 from showrunner_ledger.domain.showrunner.check import (
     CheckRequest,
@@ -40,6 +39,7 @@ from showrunner_ledger.domain.showrunner.sheet import (
     PropType,
     StarSheet,
 )
+from showrunner_ledger.domain.showrunner.state import EnsemblePool, ShowrunnerState
 from tests.conftest import example_star
 
 # Mara Voss: Fight base 2, 1★, Mastered (3 Action Dice); Move base 1, 0★, 1 Condition, "Footwork" +1.
@@ -55,7 +55,9 @@ def with_ability(sheet: StarSheet, name: AbilityName, **changes) -> StarSheet:
 
 
 def with_pool(sheet: StarSheet, pool: str, current: int, max: int) -> StarSheet:
-    return sheet.model_copy(update={"influence": sheet.influence.model_copy(update={pool: Pool(current=current, max=max)})})
+    return sheet.model_copy(
+        update={"influence": sheet.influence.model_copy(update={pool: Pool(current=current, max=max)})}
+    )
 
 
 def cast(sheet: StarSheet = MARA, ensemble: EnsemblePool | None = None) -> ShowrunnerState:
@@ -72,7 +74,9 @@ def check(state: ShowrunnerState, faces: dict[str, list[int]], **fields) -> Reso
 
 
 def regained(pool: str, kept: int = 1, to_ensemble: int = 0, lost: int = 0) -> Regained:
-    return Regained(star=NAME, pool=pool, amount=kept + to_ensemble + lost, kept=kept, to_ensemble=to_ensemble, lost=lost)
+    return Regained(
+        star=NAME, pool=pool, amount=kept + to_ensemble + lost, kept=kept, to_ensemble=to_ensemble, lost=lost
+    )
 
 
 # ------------------------------------------------------------------ Hitting the Mark
@@ -121,7 +125,10 @@ def test_a_perfect_take_marks_acclaim_on_the_path_the_star_names():
     r = check(cast(), {"action": [5, 4, 1], "script": [4, 5]}, acclaim_path="destiny")
     assert r.effects[-1] == AcclaimMarked(star=NAME, path=CareerPath.DESTINY, amount=1)
     assert apply_resolution(cast(), r).star(NAME).acclaim == {
-        CareerPath.TRAINING: 2, CareerPath.PERSISTENCE: 0, CareerPath.TALENT: 1, CareerPath.DESTINY: 1,
+        CareerPath.TRAINING: 2,
+        CareerPath.PERSISTENCE: 0,
+        CareerPath.TALENT: 1,
+        CareerPath.DESTINY: 1,
     }
 
 
@@ -169,8 +176,9 @@ def test_a_quality_prop_regain_overflows_like_any_other():
         update={"props": [Prop(type=PropType.ARMOR, quality=Quality.FORMIDABLE, count=1)]}
     )
     ensemble = EnsemblePool(grit=0)
-    r = check(cast(sheet, ensemble), {"action": [6, 5, 4, 3], "script": [1, 1]},
-              props=(PropSpend(type="armor", quality="F"),))
+    r = check(
+        cast(sheet, ensemble), {"action": [6, 5, 4, 3], "script": [1, 1]}, props=(PropSpend(type="armor", quality="F"),)
+    )
     assert r.effects[:2] == (
         PropsSpent(star=NAME, type=PropType.ARMOR, quality=Quality.FORMIDABLE, count=1),
         regained("grit", kept=0, to_ensemble=1),

@@ -13,14 +13,38 @@ from showrunner_ledger.domain.rulesets import all_rulesets
 
 # The commands that record no event, and why they take no id.
 RECORD_NOTHING = {
-    "sheet", "log", "show", "replay", "head", "audit", "recap", "timeline", "cast", "export",
+    "sheet",
+    "log",
+    "show",
+    "replay",
+    "head",
+    "audit",
+    "recap",
+    "timeline",
+    "cast",
+    "export",
     "verify",  # --drop-bad-snapshots removes cache rows, never an event
     "demo",  # plays in a throwaway database of its own
     "import",  # the file's own head hash is its command id: importing it again is refused, nothing written
-    "campaign list", "campaign use", "star list", "branch list", "branch use", "branch diff",
+    "campaign list",
+    "campaign use",
+    "star list",
+    "branch list",
+    "branch use",
+    "branch diff",
     "dice stats",  # --rebuild rebuilds read models, which are not events
-    "ruleset list", "ruleset show", "actor list", "actor show", "threat list", "threat show",
-    "sequence show", "subplot list", "montage show", "ensemble show", "seed show", "episode list",
+    "ruleset list",
+    "ruleset show",
+    "actor list",
+    "actor show",
+    "threat list",
+    "threat show",
+    "sequence show",
+    "subplot list",
+    "montage show",
+    "ensemble show",
+    "seed show",
+    "episode list",
 }
 
 
@@ -51,7 +75,9 @@ def test_every_command_that_records_takes_a_command_id() -> None:
     commands = every_command()
     assert len(commands) > 80
     assert any(path.startswith("resonance ") for path in commands)
-    assert [path for path, command in commands.items() if path not in RECORD_NOTHING and not takes_command_id(command)] == []
+    assert [
+        path for path, command in commands.items() if path not in RECORD_NOTHING and not takes_command_id(command)
+    ] == []
 
 
 def test_the_commands_that_record_nothing_exist_and_take_no_id() -> None:

@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.domain.dice import ReplayDice, TableDice
 from showrunner_ledger.domain.errors import InvalidDice, RuleViolation, UnknownName
 from showrunner_ledger.domain.showrunner.check import CheckRequest, resolve, roll_plot_armor_scar
@@ -51,6 +50,7 @@ from showrunner_ledger.domain.showrunner.sheet import (
     Specialty,
     StarSheet,
 )
+from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from tests.conftest import example_star
 
 # Mara Voss: Grit 3/4, Plot Armor 2/2 (1 exhausted); Fight slots 1 "Swords" +2, 2 Scar "Broken
@@ -108,7 +108,13 @@ def texts(resolution: ConsequenceResolution) -> list[str]:
 
 @pytest.mark.parametrize(
     ("difficulty", "size"),
-    [(Difficulty.EASY, 2), (Difficulty.NORMAL, 3), (Difficulty.HARD, 4), (Difficulty.FORMIDABLE, 5), (Difficulty.EPIC, 6)],
+    [
+        (Difficulty.EASY, 2),
+        (Difficulty.NORMAL, 3),
+        (Difficulty.HARD, 4),
+        (Difficulty.FORMIDABLE, 5),
+        (Difficulty.EPIC, 6),
+    ],
 )
 def test_one_consequence_is_the_original_difficultys_number(difficulty: Difficulty, size: int) -> None:
     assert consequence_size(difficulty) == (1, size)
@@ -200,16 +206,23 @@ def test_one_plot_armor_absorbs_the_whole_remainder_whatever_its_size(difficulty
 def test_plot_armor_rolls_a_scar_under_the_ability_with_the_checks_reading() -> None:
     # Slot 1 holds a Specialty: rolled again; slot 2's Scar "Broken Arm" -1 deepens to -2.
     resolution, after = suffer(cast(), "Mara", "grit-loss", "HARD", {"scar_slot": [1, 2]}, ability="fight")
-    assert resolution.effects[-1] == ScarMarked(star="Mara Voss", ability=AbilityName.FIGHT, slot=2, name="Broken Arm", penalty=2)
+    assert resolution.effects[-1] == ScarMarked(
+        star="Mara Voss", ability=AbilityName.FIGHT, slot=2, name="Broken Arm", penalty=2
+    )
     assert after.star("Mara").ability(AbilityName.FIGHT).slots[2] == Scar(name="Broken Arm", penalty=2)
-    assert [(r.purpose, r.sides, r.faces) for r in resolution.rolls] == [("scar_slot", 10, (1,)), ("scar_slot", 10, (2,))]
+    assert [(r.purpose, r.sides, r.faces) for r in resolution.rolls] == [
+        ("scar_slot", 10, (1,)),
+        ("scar_slot", 10, (2,)),
+    ]
     assert texts(resolution)[-1] == 'Plot Armor leaves a Scar under Fight: slot 2 "Broken Arm" -2'
     # The same function a check uses for its Plot Armor Scar, with the same dice.
     scar, _, faces = roll_plot_armor_scar(MARA, AbilityName.FIGHT, TableDice({"scar_slot": [1, 2]}))
     assert (scar, faces) == (resolution.effects[-1], (2,))
     # An empty slot takes a new Scar at 1.
     resolution, _ = suffer(cast(), "Mara", "grit-loss", "HARD", {"scar_slot": [9]}, ability="fight")
-    assert resolution.effects[-1] == ScarMarked(star="Mara Voss", ability=AbilityName.FIGHT, slot=9, name="Plot Armor scar", penalty=1)
+    assert resolution.effects[-1] == ScarMarked(
+        star="Mara Voss", ability=AbilityName.FIGHT, slot=9, name="Plot Armor scar", penalty=1
+    )
 
 
 def test_plot_armor_mastery_spares_the_scar_and_needs_no_ability() -> None:
@@ -275,7 +288,10 @@ def test_with_nothing_left_to_cover_the_loss_the_character_is_written_off(push: 
     assert resolution.written_off
     assert after.star("Mara").written_off
     assert grit(after) == Pool(current=0, max=3, exhausted=1)
-    assert texts(resolution)[-1] == "WRITTEN OFF: no Grit or Plot Armor can cover the remaining 4 (3 Grit icons left, too few)"
+    assert (
+        texts(resolution)[-1]
+        == "WRITTEN OFF: no Grit or Plot Armor can cover the remaining 4 (3 Grit icons left, too few)"
+    )
     assert resolution.headline() == "Mara Voss suffered Grit Loss at FORMIDABLE (5 Grit): lost 1 Grit, WRITTEN OFF"
 
 
@@ -310,7 +326,10 @@ def test_each_grit_loss_goes_through_the_final_defense_on_its_own() -> None:
     assert plot_armor(after, "Tobias") == Pool(current=0, max=3)
     scars = [e for e in resolution.effects if isinstance(e, ScarMarked)]
     assert [(s.slot, s.penalty) for s in scars] == [(4, 1), (5, 1), (6, 1)]
-    assert texts(resolution)[1:3] == ["Grit Loss 1 of 3: lost 2 Grit (2 → 0)", "Grit Loss 1 of 3: spent 1 Plot Armor (3 → 2): it absorbs the remaining 4"]
+    assert texts(resolution)[1:3] == [
+        "Grit Loss 1 of 3: lost 2 Grit (2 → 0)",
+        "Grit Loss 1 of 3: spent 1 Plot Armor (3 → 2): it absorbs the remaining 4",
+    ]
     # A fourth, pushed: 3 Grit icons cannot cover 6, so a Plot Armor icon is crossed off for good.
     resolution, after = suffer(after, "Tobias", "grit-loss", "EPIC", {"scar_slot": [7]}, push=True, ability="work")
     assert plot_armor(after, "Tobias") == Pool(current=0, max=2, exhausted=1)
@@ -325,7 +344,13 @@ def test_grit_losses_after_the_character_is_written_off_are_not_resolved() -> No
     )
     # 4 EPIC Grit Losses: the Plot Armor, then its last icon, then nothing: Written Off.
     assert after.star("Tobias").written_off
-    assert [type(e).__name__ for e in resolution.effects] == ["Spent", "ScarMarked", "Spent", "ScarMarked", "WrittenOff"]
+    assert [type(e).__name__ for e in resolution.effects] == [
+        "Spent",
+        "ScarMarked",
+        "Spent",
+        "ScarMarked",
+        "WrittenOff",
+    ]
     assert texts(resolution)[-1] == "1 more Grit Loss falls on a Character already written off"
 
 
@@ -363,7 +388,9 @@ def test_wear_past_capacity_is_lost_earns_no_xp_and_leaves_the_prop_unusable() -
         "Father's Rapier has all its Wear marked: it cannot be used until repaired",
     ]
     # Consistent with checks: a Prop with all its Wear marked cannot be used.
-    request = CheckRequest(star="Mara", ability=AbilityName.FIGHT, difficulty=Difficulty.HARD, hero_prop="Father's Rapier")
+    request = CheckRequest(
+        star="Mara", ability=AbilityName.FIGHT, difficulty=Difficulty.HARD, hero_prop="Father's Rapier"
+    )
     with pytest.raises(RuleViolation, match="cannot be used until repaired"):
         resolve(after, request, TableDice({}))
 
@@ -384,7 +411,9 @@ def test_wear_on_an_unknown_hero_prop_is_refused_with_the_names() -> None:
 
 def test_depletion_loses_props_of_the_type_named_and_gives_back_no_influence() -> None:
     resolution, after = suffer(cast(), "Tobias", "depletion", "EASY", prop=PropChoice.parse("Batteries:FORMIDABLE"))
-    assert resolution.effects == (PropsSpent(star="Tobias Quell", type=PropType.BATTERIES, quality=Quality.FORMIDABLE, count=2),)
+    assert resolution.effects == (
+        PropsSpent(star="Tobias Quell", type=PropType.BATTERIES, quality=Quality.FORMIDABLE, count=2),
+    )
     assert not any(p.type is PropType.BATTERIES for p in after.star("Tobias").props)
     # Lost, not spent on-screen: a FORMIDABLE Prop regains no Grit (8.1C).
     assert not any(isinstance(e, Regained) for e in resolution.effects)
@@ -398,13 +427,19 @@ def test_depletion_without_a_quality_takes_the_lowest_qualities_first() -> None:
         PropsSpent(star="Tobias Quell", type=PropType.MATERIALS, quality=Quality.HARD, count=1),
     )
     assert [p for p in after.star("Tobias").props if p.type is PropType.MATERIALS] == []
-    assert after.star("Tobias").props == [Prop(type=PropType.BATTERIES, quality=Quality.FORMIDABLE, count=2), Prop(type=PropType.MONEY)]
+    assert after.star("Tobias").props == [
+        Prop(type=PropType.BATTERIES, quality=Quality.FORMIDABLE, count=2),
+        Prop(type=PropType.MONEY),
+    ]
 
 
 def test_depletion_with_fewer_props_held_loses_all_of_them_and_says_so() -> None:
     resolution, after = suffer(cast(), "Mara", "depletion", "HARD", prop=PropChoice.parse("Weapons:H"))
     assert resolution.effects == (PropsSpent(star="Mara Voss", type=PropType.WEAPONS, quality=Quality.HARD, count=1),)
-    assert texts(resolution)[1:] == ["lost 1 HARD Weapons (1 → 0)", "Mara Voss held only 1 HARD Weapons: all of them are lost, 3 short of 4"]
+    assert texts(resolution)[1:] == [
+        "lost 1 HARD Weapons (1 → 0)",
+        "Mara Voss held only 1 HARD Weapons: all of them are lost, 3 short of 4",
+    ]
 
 
 def test_depletion_of_a_prop_the_star_does_not_hold_loses_nothing_and_says_so() -> None:
@@ -415,7 +450,10 @@ def test_depletion_of_a_prop_the_star_does_not_hold_loses_nothing_and_says_so() 
     assert resolution.headline() == "Mara Voss suffered Depletion at HARD (4 Props): nothing lost"
 
 
-@pytest.mark.parametrize(("text", "message"), [("Lasers", "unknown Prop Type 'Lasers'"), ("Ammo:Z", "unknown Quality 'Z'"), ("Ammo:", "names no Quality")])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("Lasers", "unknown Prop Type 'Lasers'"), ("Ammo:Z", "unknown Quality 'Z'"), ("Ammo:", "names no Quality")],
+)
 def test_an_unknown_prop_type_or_quality_is_refused(text: str, message: str) -> None:
     with pytest.raises(UnknownName, match=message):
         PropChoice.parse(text)
@@ -436,7 +474,10 @@ def test_limit_past_the_track_overflows_as_a_limit_break() -> None:
     resolution, after = suffer(cast(), "Tobias", "limit", "EASY", {"anomaly": [7, 8]})
     assert resolution.effects == (LimitMarked(star="Tobias Quell", marked=1, overflow=1, anomalies=(7, 8)),)
     assert after.star("Tobias").limit == LimitTrack(marked=3, max=3)
-    assert texts(resolution)[-1] == "LIMIT BREAK: 1 Limit overflowed the track (an Internal Overload and a Major Anomaly, Appendix D)"
+    assert (
+        texts(resolution)[-1]
+        == "LIMIT BREAK: 1 Limit overflowed the track (an Internal Overload and a Major Anomaly, Appendix D)"
+    )
     # A full track: everything overflows.
     resolution, after = suffer(after, "Tobias", "limit", "EASY", {"anomaly": [7, 8]})
     assert resolution.effects[0].overflow == 2 and after.star("Tobias").limit == LimitTrack(marked=3, max=3)
@@ -477,8 +518,16 @@ def test_consequences_never_touch_the_directors_studio_notes(kind: str, faces, o
         ("wear", {}, "wear needs --hero-prop: the Hero Prop that takes the Wear"),
         ("depletion", {}, "depletion needs --prop: the Prop Type (and Quality) lost"),
         ("limit", {"push": True}, "--push does not apply to limit (limit takes none of them)"),
-        ("wear", {"hero_prop": "x", "ability": AbilityName.FIGHT}, "--ability does not apply to wear (wear takes --hero-prop)"),
-        ("grit-loss", {"prop": PropChoice.parse("Ammo")}, "--prop does not apply to grit-loss (grit-loss takes --ability, --push)"),
+        (
+            "wear",
+            {"hero_prop": "x", "ability": AbilityName.FIGHT},
+            "--ability does not apply to wear (wear takes --hero-prop)",
+        ),
+        (
+            "grit-loss",
+            {"prop": PropChoice.parse("Ammo")},
+            "--prop does not apply to grit-loss (grit-loss takes --ability, --push)",
+        ),
     ],
 )
 def test_each_kind_takes_its_own_options(kind: str, given: dict, problem: str) -> None:
@@ -524,7 +573,11 @@ def test_deferred_dice_are_built_only_when_a_die_is_rolled() -> None:
 
     decide(cast(), ConsequenceRequest(star="Mara", kind="grit-loss", difficulty="EASY"), DeferredDice("ledger", make))
     assert built == []
-    resolution = decide(cast(), ConsequenceRequest(star="Mara", kind="grit-loss", difficulty="HARD", ability="fight"), DeferredDice("ledger", make))
+    resolution = decide(
+        cast(),
+        ConsequenceRequest(star="Mara", kind="grit-loss", difficulty="HARD", ability="fight"),
+        DeferredDice("ledger", make),
+    )
     assert built == [True] and resolution.rolls[0].faces == (9,)
 
 

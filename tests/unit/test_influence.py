@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from showrunner_ledger.domain.showrunner.state import EnsemblePool, ShowrunnerState
 from showrunner_ledger.domain.errors import RuleViolation, UnknownName
 from showrunner_ledger.domain.showrunner.influence import (
     POOLS,
@@ -24,10 +23,15 @@ from showrunner_ledger.domain.showrunner.influence import (
     decide_spend,
 )
 from showrunner_ledger.domain.showrunner.sheet import Pool, StarSheet
+from showrunner_ledger.domain.showrunner.state import EnsemblePool, ShowrunnerState
 from tests.conftest import example_star
 
-MARA = example_star("star-mara.toml")  # Grit 3/4, Retake 2/2, Spotlight 0/1, Plot Armor 2/2 (1 exhausted), Preparation 1/1
-TOBIAS = example_star("star-tobias.json")  # Grit 2/3 (1 exhausted), Retake 1/3, Spotlight 1/1, Plot Armor 3/3, Preparation 0/2
+MARA = example_star(
+    "star-mara.toml"
+)  # Grit 3/4, Retake 2/2, Spotlight 0/1, Plot Armor 2/2 (1 exhausted), Preparation 1/1
+TOBIAS = example_star(
+    "star-tobias.json"
+)  # Grit 2/3 (1 exhausted), Retake 1/3, Spotlight 1/1, Plot Armor 3/3, Preparation 0/2
 
 
 def cast(*sheets: StarSheet, ensemble: EnsemblePool | None = None) -> ShowrunnerState:
@@ -129,14 +133,22 @@ def test_shortfall_without_push_is_refused_and_names_push() -> None:
 
 def test_push_is_refused_when_no_icon_is_left() -> None:
     # Grit 3/4: the 3 in the pool, then all 4 icons; the 8th point cannot be paid.
-    assert spend(cast(), "Mara", "grit", 7, push=True).star("Mara").influence.grit == Pool(current=0, max=0, exhausted=4)
+    assert spend(cast(), "Mara", "grit", 7, push=True).star("Mara").influence.grit == Pool(
+        current=0, max=0, exhausted=4
+    )
     with pytest.raises(RuleViolation) as refused:
         decide_spend(cast(), "Mara", "grit", 8, push=True)
-    assert str(refused.value) == "Mara Voss has only 4 Grit icons left to exhaust and would need 5: the spend cannot be paid"
+    assert (
+        str(refused.value)
+        == "Mara Voss has only 4 Grit icons left to exhaust and would need 5: the spend cannot be paid"
+    )
     crossed = spend(cast(), "Mara", "spotlight", 1, push=True)
     with pytest.raises(RuleViolation) as none_left:
         decide_spend(crossed, "Mara", "spotlight", 1, push=True)
-    assert str(none_left.value) == "Mara Voss has only 0 Spotlight icons left to exhaust and would need 1: the spend cannot be paid"
+    assert (
+        str(none_left.value)
+        == "Mara Voss has only 0 Spotlight icons left to exhaust and would need 1: the spend cannot be paid"
+    )
     with pytest.raises(RuleViolation, match="only 1 Spotlight icon left to exhaust and would need 2"):
         decide_spend(cast(), "Mara", "spotlight", 2, push=True)
 
@@ -204,12 +216,18 @@ def test_regain_does_not_restore_exhausted_icons() -> None:
 
 
 pool_values = st.integers(min_value=0, max_value=6).flatmap(
-    lambda maximum: st.tuples(st.integers(min_value=0, max_value=maximum), st.just(maximum), st.integers(min_value=0, max_value=3))
+    lambda maximum: st.tuples(
+        st.integers(min_value=0, max_value=maximum), st.just(maximum), st.integers(min_value=0, max_value=3)
+    )
 )
 
 
-@given(values=pool_values, amount=st.integers(min_value=1, max_value=12), push=st.booleans(), name=st.sampled_from(POOLS))
-def test_a_spend_either_is_refused_or_pays_exactly(values: tuple[int, int, int], amount: int, push: bool, name: str) -> None:
+@given(
+    values=pool_values, amount=st.integers(min_value=1, max_value=12), push=st.booleans(), name=st.sampled_from(POOLS)
+)
+def test_a_spend_either_is_refused_or_pays_exactly(
+    values: tuple[int, int, int], amount: int, push: bool, name: str
+) -> None:
     current, maximum, exhausted = values
     state = cast(with_pool(MARA, name, current=current, max=maximum, exhausted=exhausted))
     try:
@@ -228,7 +246,9 @@ def test_a_spend_either_is_refused_or_pays_exactly(values: tuple[int, int, int],
 
 @given(
     values=pool_values,
-    ensemble=st.integers(min_value=0, max_value=3).flatmap(lambda m: st.tuples(st.integers(min_value=0, max_value=m), st.just(m))),
+    ensemble=st.integers(min_value=0, max_value=3).flatmap(
+        lambda m: st.tuples(st.integers(min_value=0, max_value=m), st.just(m))
+    ),
     amount=st.integers(min_value=1, max_value=12),
     name=st.sampled_from(POOLS),
 )

@@ -138,8 +138,16 @@ def test_chain_hash_changes_with_the_previous_hash():
 
 def test_hashed_fields_cover_every_documented_field():
     assert set(fields()) == {
-        "campaign", "branch", "version", "topic", "schema", "timestamp",
-        "recorded_by", "visibility", "command_id", "payload",
+        "campaign",
+        "branch",
+        "version",
+        "topic",
+        "schema",
+        "timestamp",
+        "recorded_by",
+        "visibility",
+        "command_id",
+        "payload",
     }
 
 
@@ -152,7 +160,7 @@ def test_canonical_json_sorts_keys_without_spaces():
 
 
 def test_canonical_json_is_utf8_not_escaped():
-    assert canonical_json({"name": "Zoë ⛉"}) == '{"name":"Zoë ⛉"}'.encode("utf-8")
+    assert canonical_json({"name": "Zoë ⛉"}) == '{"name":"Zoë ⛉"}'.encode()
     assert json.loads(canonical_json({"name": "Zoë ⛉"})) == {"name": "Zoë ⛉"}
 
 

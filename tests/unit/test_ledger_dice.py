@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.domain.showrunner.check import AfterRoll, CheckRequest, resolve
 from showrunner_ledger.domain.showrunner.sheet import AbilityName, LimitTrack, Pool
+from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.ledger import dice as ledger_dice
 from showrunner_ledger.ledger.dice import DERIVATION, LedgerDice, derive_face
 from tests.conftest import example_star
@@ -150,16 +150,27 @@ def busy_state() -> ShowrunnerState:
     """Mara with Spotlight and a Channel to roll: a check that asks for most purposes."""
     channel = MARA.ability(AbilityName.CHANNEL).model_copy(update={"base_dice": 3, "stars": 1})
     influence = MARA.influence.model_copy(update={"spotlight": Pool(current=2, max=2)})
-    sheet = MARA.model_copy(update={
-        "abilities": {**MARA.abilities, AbilityName.CHANNEL: channel}, "influence": influence,
-        "limit": LimitTrack(marked=0, max=5),
-    })
+    sheet = MARA.model_copy(
+        update={
+            "abilities": {**MARA.abilities, AbilityName.CHANNEL: channel},
+            "influence": influence,
+            "limit": LimitTrack(marked=0, max=5),
+        }
+    )
     return ShowrunnerState(studio_notes=1).with_star(sheet)
 
 
 BUSY = CheckRequest(
-    star="Mara", ability="channel", difficulty="HARD", opposition=3, actor_specialty=True, actor_scar=True,
-    studio_note=True, grit=2, plot_armor=True, push=True,
+    star="Mara",
+    ability="channel",
+    difficulty="HARD",
+    opposition=3,
+    actor_specialty=True,
+    actor_scar=True,
+    studio_note=True,
+    grit=2,
+    plot_armor=True,
+    push=True,
     after_roll=(AfterRoll(kind="spotlight"),),
 )
 

@@ -54,10 +54,17 @@ def test_the_json_example_parses_to_brann():
 
 
 def test_a_toml_file_and_its_json_twin_give_the_same_character():
-    toml = b'name = "Kit"\nconcept = "fixer"\n[stats]\n' + b"".join(f"{k} = {v}\n".encode() for k, v in STATS.items()) + \
-        b'[skills]\nStreetwise = 2\nDriving = { rank = 1, trained = false }\n'
-    twin = {"name": "Kit", "concept": "fixer", "stats": STATS,
-            "skills": {"Streetwise": 2, "Driving": {"rank": 1, "trained": False}}}
+    toml = (
+        b'name = "Kit"\nconcept = "fixer"\n[stats]\n'
+        + b"".join(f"{k} = {v}\n".encode() for k, v in STATS.items())
+        + b"[skills]\nStreetwise = 2\nDriving = { rank = 1, trained = false }\n"
+    )
+    twin = {
+        "name": "Kit",
+        "concept": "fixer",
+        "stats": STATS,
+        "skills": {"Streetwise": 2, "Driving": {"rank": 1, "trained": False}},
+    }
     assert parse_character_file(toml, "kit.toml") == parse_json(twin)
 
 
@@ -82,9 +89,15 @@ def test_a_skill_written_as_a_table_is_trained_unless_it_says_otherwise():
         ({"stats": {**STATS, "power": True}}, "stats.power: must be a whole number (got true)"),
         ({"luck": 11}, "luck: must be between 0 and 10 (got 11)"),
         ({"skills": {"Stealth": 11}}, "skills.Stealth.rank: must be between 0 and 10 (got 11)"),
-        ({"skills": {"Stealth": "3"}}, 'skills.Stealth: must be a rank (a whole number) or an object with rank and trained (got "3")'),
+        (
+            {"skills": {"Stealth": "3"}},
+            'skills.Stealth: must be a rank (a whole number) or an object with rank and trained (got "3")',
+        ),
         ({"skills": {"Stealth": {"rank": 0}}}, "skills.Stealth: a trained skill has rank 1 or more"),
-        ({"skills": {"Stealth": {"rank": 2, "trained": "yes"}}}, 'skills.Stealth.trained: must be true or false (got "yes")'),
+        (
+            {"skills": {"Stealth": {"rank": 2, "trained": "yes"}}},
+            'skills.Stealth.trained: must be true or false (got "yes")',
+        ),
         ({"skills": {"Stealth": {"rank": 2, "level": 1}}}, "skills.Stealth.level: unknown field"),
         ({"skills": {"Stealth": 2, "stealth": 3}}, 'skills: "Stealth" and "stealth" are the same skill'),
         ({"skills": {"": 2}}, 'skills: invalid key "": must not be empty'),

@@ -34,7 +34,6 @@ from showrunner_ledger.domain.ruleset import RollContext
 EXAMPLES = Path(__file__).resolve().parents[2] / "domain" / "pool" / "examples"
 
 
-
 def example(name: str):
     path = EXAMPLES / name
     return parse_character_file(path.read_bytes(), path.name)
@@ -61,8 +60,17 @@ def check(**fields) -> PoolCheck:
 
 
 def contest(**fields) -> PoolContest:
-    return PoolContest(**{"character": "Ines", "stat": "agility", "skill": "Stealth", "dc": 6,
-                          "defender": "the Watcher", "defender_pool": 5, **fields})
+    return PoolContest(
+        **{
+            "character": "Ines",
+            "stat": "agility",
+            "skill": "Stealth",
+            "dc": 6,
+            "defender": "the Watcher",
+            "defender_pool": 5,
+            **fields,
+        }
+    )
 
 
 def rolled_check(state, request, faces, roll_number=1) -> PoolCheckRolled:
@@ -166,8 +174,9 @@ def test_a_recorded_check_rejudges_to_itself(faces, dc, required, critical):
 
 def test_a_hidden_check_is_decided_as_director_only():
     dice = TableDice({"pool": [2, 2, 2, 2]})
-    decided = POOL_RULESET.decide_check(lantern(), check(stat="perception", skill=None, hidden=True),
-                                        RollContext(dice, 1, None))
+    decided = POOL_RULESET.decide_check(
+        lantern(), check(stat="perception", skill=None, hidden=True), RollContext(dice, 1, None)
+    )
     assert len(decided) == 1 and isinstance(decided[0], tuple)
     fact, visibility = decided[0]
     assert visibility == "director"
@@ -186,8 +195,10 @@ def test_an_open_check_is_decided_with_the_default_visibility():
 
 def test_a_checks_summary_and_explanation():
     fact = rolled_check(lantern(), check(), [10, 7, 3, 1, 2, 8, 9])
-    assert fact.summary() == ("Ines Harrow rolled Agility + Stealth (7d10) at DC 7, needing 1: plenty of successes, "
-                              "net 3, margin +2 (table dice)")
+    assert fact.summary() == (
+        "Ines Harrow rolled Agility + Stealth (7d10) at DC 7, needing 1: plenty of successes, "
+        "net 3, margin +2 (table dice)"
+    )
     assert fact.explain() == [
         "Ines Harrow rolls Agility 4 + Stealth 3 = 7d10 at DC 7 (demanding)",
         "1 success required",
@@ -203,14 +214,43 @@ def test_a_checks_summary_and_explanation():
     "fields, faces, weight, text",
     [
         ({}, [1, 1, 8, 2, 3, 4, 5], 100, "Ines Harrow botched a demanding Agility + Stealth roll"),
-        ({"critical": True}, [9, 9, 9, 2, 2, 2, 2], 100,
-         "Ines Harrow pulled off a critical demanding Agility + Stealth roll spectacularly, with 1 success to spare"),
-        ({}, [9, 9, 9, 2, 2, 2, 2], 50, "Ines Harrow made a demanding Agility + Stealth roll with 2 successes to spare"),
+        (
+            {"critical": True},
+            [9, 9, 9, 2, 2, 2, 2],
+            100,
+            "Ines Harrow pulled off a critical demanding Agility + Stealth roll spectacularly, with 1 success to spare",
+        ),
+        (
+            {},
+            [9, 9, 9, 2, 2, 2, 2],
+            50,
+            "Ines Harrow made a demanding Agility + Stealth roll with 2 successes to spare",
+        ),
         ({}, [9, 2, 2, 2, 2, 2, 2], 10, "Ines Harrow just made a demanding Agility + Stealth roll"),
-        ({"required": 3}, [9, 2, 2, 2, 2, 2, 2], 10, "Ines Harrow fell 2 successes short on a demanding Agility + Stealth roll"),
-        ({"critical": True}, [9, 2, 2, 2, 2, 2, 2], 50, "Ines Harrow fell 1 success short on a critical demanding Agility + Stealth roll"),
-        ({"dc": 5}, [9, 9, 9, 2, 2, 2, 2], 50, "Ines Harrow made an average Agility + Stealth roll with 2 successes to spare"),
-        ({"dc": 3}, [9, 9, 9, 2, 2, 2, 2], 50, "Ines Harrow made an easy Agility + Stealth roll with 2 successes to spare"),
+        (
+            {"required": 3},
+            [9, 2, 2, 2, 2, 2, 2],
+            10,
+            "Ines Harrow fell 2 successes short on a demanding Agility + Stealth roll",
+        ),
+        (
+            {"critical": True},
+            [9, 2, 2, 2, 2, 2, 2],
+            50,
+            "Ines Harrow fell 1 success short on a critical demanding Agility + Stealth roll",
+        ),
+        (
+            {"dc": 5},
+            [9, 9, 9, 2, 2, 2, 2],
+            50,
+            "Ines Harrow made an average Agility + Stealth roll with 2 successes to spare",
+        ),
+        (
+            {"dc": 3},
+            [9, 9, 9, 2, 2, 2, 2],
+            50,
+            "Ines Harrow made an easy Agility + Stealth roll with 2 successes to spare",
+        ),
     ],
 )
 def test_recap_lines_weigh_botches_and_criticals_most(fields, faces, weight, text):
@@ -243,7 +283,9 @@ def test_a_record_with_too_many_rolls_is_named():
 
 def test_a_check_the_current_state_refuses_is_named():
     fact = rolled_check(lantern(), check(), [10, 7, 3, 1, 2, 8, 9])
-    assert fact.rejudge(PoolState()).startswith("the current engine refuses the recorded roll: unknown character 'Ines'")
+    assert fact.rejudge(PoolState()).startswith(
+        "the current engine refuses the recorded roll: unknown character 'Ines'"
+    )
 
 
 def test_a_sheet_changed_before_the_roll_is_named():
@@ -258,7 +300,12 @@ def test_a_sheet_changed_before_the_roll_is_named():
 
 def test_dice_colours_group_by_purpose():
     fact = rolled_check(lantern(), check(), [10, 7, 3, 1, 2, 8, 9])
-    assert [fact.dice_colour(p) for p in ("pool", "defender_dice", "luck", "odd")] == ["pool", "defender", "luck", "other"]
+    assert [fact.dice_colour(p) for p in ("pool", "defender_dice", "luck", "odd")] == [
+        "pool",
+        "defender",
+        "luck",
+        "other",
+    ]
     assert fact.recorded_rolls() == fact.resolution.rolls
 
 
@@ -266,7 +313,9 @@ def test_dice_colours_group_by_purpose():
 
 
 def test_a_contest_against_someone_the_director_plays():
-    r = resolve_contest(lantern(), contest(), TableDice({"pool": [9, 9, 6, 2, 2, 2, 1], "defender_dice": [7, 6, 2, 2, 2]}))
+    r = resolve_contest(
+        lantern(), contest(), TableDice({"pool": [9, 9, 6, 2, 2, 2, 1], "defender_dice": [7, 6, 2, 2, 2]})
+    )
     assert (r.attacker_counted.kept, r.defender_counted.kept, r.winner, r.margin) == (2, 2, "defender", 0)
     assert r.winner_name == "the Watcher"
     assert [roll.purpose for roll in r.rolls] == ["pool", "defender_dice"]
@@ -275,8 +324,15 @@ def test_a_contest_against_someone_the_director_plays():
 def test_a_contest_against_a_character_reads_their_sheet():
     r = resolve_contest(
         lantern(),
-        PoolContest(character="Brann", stat="power", skill="Brawling", dc=6, defender="Ines",
-                    defender_stat="agility", defender_skill="Athletics"),
+        PoolContest(
+            character="Brann",
+            stat="power",
+            skill="Brawling",
+            dc=6,
+            defender="Ines",
+            defender_stat="agility",
+            defender_skill="Athletics",
+        ),
         TableDice({"pool": [9, 7, 1, 6, 3, 2, 8, 10, 4], "defender_dice": [6, 6, 7, 2, 1, 9]}),
     )
     assert (r.attacker.size, r.defender.size, r.defender_name) == (9, 6, "Ines Harrow")
@@ -284,20 +340,28 @@ def test_a_contest_against_a_character_reads_their_sheet():
 
 
 def test_a_character_defender_rolls_the_attackers_stat_by_default():
-    r = resolve_contest(lantern(), PoolContest(character="Ines", stat="will", dc=6, defender="Brann"),
-                        TableDice({"pool": [2, 2, 2], "defender_dice": [2, 2, 2, 2]}))
+    r = resolve_contest(
+        lantern(),
+        PoolContest(character="Ines", stat="will", dc=6, defender="Brann"),
+        TableDice({"pool": [2, 2, 2], "defender_dice": [2, 2, 2, 2]}),
+    )
     assert (r.defender.stat.value, r.defender.size) == ("will", 4)
 
 
 def test_each_side_may_roll_against_its_own_dc():
-    r = resolve_contest(lantern(), contest(defender_dc=9), TableDice({"pool": [6, 2, 2, 2, 2, 2, 2], "defender_dice": [8, 8, 8, 8, 8]}))
+    r = resolve_contest(
+        lantern(), contest(defender_dc=9), TableDice({"pool": [6, 2, 2, 2, 2, 2, 2], "defender_dice": [8, 8, 8, 8, 8]})
+    )
     assert (r.attacker_counted.kept, r.defender_counted.kept, r.winner) == (1, 0, "attacker")
 
 
 def test_a_contest_records_both_sides_last_rolls():
     state = lantern()
-    r = resolve_contest(state, PoolContest(character="Brann", stat="power", dc=6, defender="Ines"),
-                        TableDice({"pool": [9, 9, 9, 2, 2], "defender_dice": [2, 2, 2, 2]}))
+    r = resolve_contest(
+        state,
+        PoolContest(character="Brann", stat="power", dc=6, defender="Ines"),
+        TableDice({"pool": [9, 9, 9, 2, 2], "defender_dice": [2, 2, 2, 2]}),
+    )
     after = PoolContestRolled(resolution=r, roll_number=4).apply(state)
     assert after.last_roll("Brann").failed is False and after.last_roll("Ines").failed is True
     assert after.last_roll("Ines").outcome == "lost the contest"
@@ -308,11 +372,19 @@ def test_a_contest_records_both_sides_last_rolls():
     [
         ({"dc": 11}, RuleViolation, "DC 11 is not a DC"),
         ({"defender_dc": 2}, RuleViolation, "defender DC 2 is not a DC"),
-        ({"defender_pool": None}, RuleViolation, "'the Watcher' is not a character of this campaign .*--defender-pool N"),
+        (
+            {"defender_pool": None},
+            RuleViolation,
+            "'the Watcher' is not a character of this campaign .*--defender-pool N",
+        ),
         ({"defender_pool": 0}, RuleViolation, "--defender-pool must be 1 to 20 dice"),
         ({"defender_pool": 21}, RuleViolation, "--defender-pool must be 1 to 20 dice"),
         ({"defender_stat": "will"}, RuleViolation, "has no sheet to read --defender-stat"),
-        ({"defender": "Brann", "defender_pool": 3}, RuleViolation, "Brann Okafor is a character: .*leave out --defender-pool"),
+        (
+            {"defender": "Brann", "defender_pool": 3},
+            RuleViolation,
+            "Brann Okafor is a character: .*leave out --defender-pool",
+        ),
         ({"defender": "Ines", "defender_pool": None}, RuleViolation, "cannot contest against themself"),
         ({"defender": " ", "defender_pool": None}, RuleViolation, "a contest needs a defender"),
         ({"character": "Nobody"}, UnknownName, "unknown character 'Nobody'"),
@@ -334,16 +406,20 @@ def test_contest_facts_tell_the_winner_and_rejudge():
     dice = TableDice({"pool": [9, 9, 6, 2, 2, 2, 1], "defender_dice": [7, 6, 2, 2, 2]})
     (fact,) = POOL_RULESET.actions["contest"].decide(state, contest(), RollContext(dice, 2, None))
     assert isinstance(fact, PoolContestRolled)
-    assert fact.summary() == ("Ines Harrow contested the Watcher (Agility + Stealth 7d10 against 5d10): the Watcher won, "
-                              "2 to 2, a tie to the defender (table dice)")
+    assert fact.summary() == (
+        "Ines Harrow contested the Watcher (Agility + Stealth 7d10 against 5d10): the Watcher won, "
+        "2 to 2, a tie to the defender (table dice)"
+    )
     assert "a tie: ties go to the defender, so the Watcher wins" in fact.explain()
-    assert fact.recap().text == ("The Watcher held off Ines Harrow in a contest of Agility + Stealth: a tie at 2, "
-                                 "and ties go to the defender")
+    assert fact.recap().text == (
+        "The Watcher held off Ines Harrow in a contest of Agility + Stealth: a tie at 2, and ties go to the defender"
+    )
     assert fact.stars() == ("Ines Harrow",)
     assert fact.rejudge(state) is None
     swapped = fact.resolution.rolls[1].model_copy(update={"faces": (7, 6, 2, 2, 1)})
-    tampered = fact.model_copy(update={"resolution": fact.resolution.model_copy(
-        update={"rolls": (fact.resolution.rolls[0], swapped)})})
+    tampered = fact.model_copy(
+        update={"resolution": fact.resolution.model_copy(update={"rolls": (fact.resolution.rolls[0], swapped)})}
+    )
     assert tampered.rejudge(state) == "the defender's dice differ: recorded 7,6,2,2,2, re-judged 7,6,2,2,1"
 
 
@@ -352,13 +428,18 @@ def test_a_botch_in_a_contest_is_a_heavy_recap_line():
     (fact,) = POOL_RULESET.actions["contest"].decide(lantern(), contest(), RollContext(dice, 2, None))
     line = fact.recap()
     assert (line.weight, line.kind) == (100, "botch")
-    assert line.text == "Ines Harrow beat the Watcher in a contest of Agility + Stealth, 3 successes to 0; the Watcher botched"
+    assert (
+        line.text
+        == "Ines Harrow beat the Watcher in a contest of Agility + Stealth, 3 successes to 0; the Watcher botched"
+    )
     assert fact.summary().endswith("Ines Harrow won, 3 to 0, the Watcher botched (table dice)")
 
 
 def test_a_hidden_contest_is_director_only():
     dice = TableDice({"pool": [2] * 7, "defender_dice": [2] * 5})
-    ((fact, visibility),) = POOL_RULESET.actions["contest"].decide(lantern(), contest(hidden=True), RollContext(dice, 2, None))
+    ((fact, visibility),) = POOL_RULESET.actions["contest"].decide(
+        lantern(), contest(hidden=True), RollContext(dice, 2, None)
+    )
     assert visibility == "director"
 
 
@@ -375,8 +456,12 @@ def luck(state, faces, **fields):
 def failed_brann() -> PoolState:
     """Brann botched an Intimidation roll (Social 3 + Intimidation 3 at DC 7)."""
     state = lantern()
-    fact = rolled_check(state, PoolCheck(character="Brann", stat="social", skill="Intimidation", dc=7),
-                        [1, 4, 8, 2, 1, 3], roll_number=2)
+    fact = rolled_check(
+        state,
+        PoolCheck(character="Brann", stat="social", skill="Intimidation", dc=7),
+        [1, 4, 8, 2, 1, 3],
+        roll_number=2,
+    )
     assert fact.resolution.degree is Degree.BOTCH
     return fact.apply(state)
 
@@ -386,8 +471,9 @@ def test_a_coin_flip_is_lucky_at_or_under_luck():
     unlucky = luck(lantern(), [5])
     assert isinstance(lucky, PoolLuckRolled)
     assert (lucky.resolution.lucky, unlucky.resolution.lucky) == (True, False)  # Brann's Luck is 4
-    assert lucky.summary() == ("Brann Okafor rolled Luck 4 (a cab passes): 4, a lucky break: the coincidence falls "
-                               "their way (table dice)")
+    assert lucky.summary() == (
+        "Brann Okafor rolled Luck 4 (a cab passes): 4, a lucky break: the coincidence falls their way (table dice)"
+    )
     assert lucky.recap().text == "Luck favoured Brann Okafor (a cab passes)"
     assert unlucky.recap().text == "Luck passed Brann Okafor by"
 
@@ -402,8 +488,10 @@ def test_luck_after_a_failure_makes_a_fortunate_mistake_that_is_still_a_failure(
     state = failed_brann()
     fact = luck(state, [2], after_failure=True)
     assert fact.resolution.meaning == "a fortunate mistake: the failure (a botch) stands, but it falls kindly"
-    assert fact.explain()[:2] == ["Brann Okafor rolls Luck: one d10, lucky at 4 or under",
-                                  "after a failure: Brann Okafor's last check (roll 2 of the branch), a botch"]
+    assert fact.explain()[:2] == [
+        "Brann Okafor rolls Luck: one d10, lucky at 4 or under",
+        "after a failure: Brann Okafor's last check (roll 2 of the branch), a botch",
+    ]
     after = fact.apply(state).last_roll("Brann")
     assert (after.failed, after.outcome, after.fortunate_mistake, after.luck_rolled) == (True, "a botch", True, True)
     assert fact.recap().weight == 50
@@ -432,8 +520,9 @@ def test_luck_never_turns_a_failure_into_a_success(face, luck_value):
 
 def test_luck_after_a_success_is_refused():
     state = lantern()
-    fact = rolled_check(state, PoolCheck(character="Brann", stat="power", skill="Brawling", dc=6),
-                        [9, 9, 2, 2, 2, 2, 2, 2, 2])
+    fact = rolled_check(
+        state, PoolCheck(character="Brann", stat="power", skill="Brawling", dc=6), [9, 9, 2, 2, 2, 2, 2, 2, 2]
+    )
     with pytest.raises(RuleViolation, match=r"last roll \(plenty of successes\) did not fail: Luck never turns"):
         resolve_luck(fact.apply(state), LuckRequest(character="Brann", after_failure=True), NoDice())
 
@@ -512,8 +601,11 @@ def test_the_ruleset_names_its_parts():
     assert POOL_RULESET.new_state().roster() == {}
     joined = POOL_RULESET.joined(example("character-ines.toml"))
     assert joined.topic == "pool/CharacterJoined" and joined.stars() == ("Ines Harrow",)
-    assert {PoolCheckRolled.topic, PoolContestRolled.topic, PoolLuckRolled.topic} == \
-        {"pool/CheckRolled", "pool/ContestRolled", "pool/LuckRolled"}
+    assert {PoolCheckRolled.topic, PoolContestRolled.topic, PoolLuckRolled.topic} == {
+        "pool/CheckRolled",
+        "pool/ContestRolled",
+        "pool/LuckRolled",
+    }
     assert rulesets.ruleset("pool") is POOL_RULESET
 
 
@@ -556,8 +648,19 @@ def test_the_demo_follows_the_briefs_outline():
     lines = demo_lines()
     assert lines[0][:2] == ["campaign", "new"] and lines[0][lines[0].index("--ruleset") + 1] == "pool"
     heads = [" ".join(line[:2]) for line in lines]
-    for wanted in ("star add", "episode start", "sheet Ines", "branch create", "branch diff", "branch use", "seed reveal",
-                   "audit --all", "recap --since", "pool contest", "pool luck"):
+    for wanted in (
+        "star add",
+        "episode start",
+        "sheet Ines",
+        "branch create",
+        "branch diff",
+        "branch use",
+        "seed reveal",
+        "audit --all",
+        "recap --since",
+        "pool contest",
+        "pool luck",
+    ):
         assert wanted in heads, wanted
     assert lines[-1] == ["verify"]
     for line in lines:

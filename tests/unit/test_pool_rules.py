@@ -4,6 +4,7 @@ contests and Luck, with the rulebook's own claims checked by exact probabilities
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 from math import comb
 
 import pytest
@@ -34,8 +35,16 @@ need_st = st.integers(1, 6)
 
 @pytest.mark.parametrize(
     "dc, name",
-    [(3, "easy"), (4, "easy"), (5, "average"), (6, "average"), (7, "demanding"), (8, "hard"),
-     (9, "very hard"), (10, "near-impossible")],
+    [
+        (3, "easy"),
+        (4, "easy"),
+        (5, "average"),
+        (6, "average"),
+        (7, "demanding"),
+        (8, "hard"),
+        (9, "very hard"),
+        (10, "near-impossible"),
+    ],
 )
 def test_dc_names_follow_the_book(dc, name):
     assert dc_name(dc) == name
@@ -205,7 +214,7 @@ def _chance(pool: int, dc: int, wanted: Degree, need: int = 1) -> Fraction:
 
 def test_more_dice_mean_fewer_botches_from_three_dice_up_at_an_average_dc():
     chances = [_chance(n, 6, Degree.BOTCH) for n in range(3, 13)]
-    assert all(later < earlier for earlier, later in zip(chances, chances[1:]))
+    assert all(later < earlier for earlier, later in pairwise(chances))
 
 
 def test_one_die_botches_only_on_a_1_and_two_dice_botch_more_often():
@@ -219,8 +228,9 @@ def test_at_dc_10_a_1_is_as_likely_as_a_success_so_big_pools_botch_more():
 
 
 def test_high_ability_means_high_reliability():
-    assert _chance(8, 7, Degree.PLENTY) + _chance(8, 7, Degree.JUST_ENOUGH) > \
-        _chance(3, 7, Degree.PLENTY) + _chance(3, 7, Degree.JUST_ENOUGH)
+    assert _chance(8, 7, Degree.PLENTY) + _chance(8, 7, Degree.JUST_ENOUGH) > _chance(3, 7, Degree.PLENTY) + _chance(
+        3, 7, Degree.JUST_ENOUGH
+    )
 
 
 # ----------------------------------------------------------------- contests and Luck
@@ -245,8 +255,9 @@ def test_the_attacker_wins_only_by_beating_the_defender(a, d, dc):
     assert (contest_winner(ca, cd) == "attacker") == (ca.kept > cd.kept)
 
 
-@pytest.mark.parametrize("face, luck, lucky", [(1, 5, True), (5, 5, True), (6, 5, False), (10, 9, False),
-                                               (10, 10, True), (1, 0, False)])
+@pytest.mark.parametrize(
+    "face, luck, lucky", [(1, 5, True), (5, 5, True), (6, 5, False), (10, 9, False), (10, 10, True), (1, 0, False)]
+)
 def test_luck_holds_on_a_d10_at_or_under_luck(face, luck, lucky):
     assert luck_holds(face, luck) is lucky
 

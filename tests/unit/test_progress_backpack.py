@@ -88,7 +88,9 @@ def test_the_starting_money_slot_holds_only_money():
 def test_a_gain_that_cannot_all_be_carried_is_refused_unless_left_behind():
     """8.1D In-Hand Limits: only 2 more Props past a full Backpack. A gain asked for is refused
     whole; Props found by a die roll may be left behind."""
-    with pytest.raises(RuleViolation, match="cannot carry 8 NORMAL Weapons: the Backpack has room for 5 and the hands for 2"):
+    with pytest.raises(
+        RuleViolation, match="cannot carry 8 NORMAL Weapons: the Backpack has room for 5 and the hands for 2"
+    ):
         bp.stow(star(), PropType.WEAPONS, Quality.NORMAL, 8)
     _, placed = bp.stow(star(), PropType.WEAPONS, Quality.NORMAL, 8, leave_behind=True)
     assert placed.left_behind == 1

@@ -75,7 +75,9 @@ def test_a_path_not_full_cannot_be_completed():
 def test_advance_retakes_raises_the_maximum_gains_one_and_clears_exhaustion():
     """11.1A Advance Retakes: "advance your maximum Retake pool by 1, gain 1 Retake, and
     immediately clear all Exhaustion"; 6.4 Recovery restores the maximum."""
-    state = full(T, influence={p: {"current": 1, "max": 2} for p in POOLS} | {"retake": {"current": 0, "max": 1, "exhausted": 2}})
+    state = full(
+        T, influence={p: {"current": 1, "max": 2} for p in POOLS} | {"retake": {"current": 0, "max": 1, "exhausted": 2}}
+    )
     done = cr.complete_path(state, "Ada", T, cr.ActorsChoice(), NO_DICE)
     sheet = done.state.star("Ada")
     assert sheet.influence.retake == Pool(current=1, max=4, exhausted=0)
@@ -85,7 +87,11 @@ def test_advance_retakes_raises_the_maximum_gains_one_and_clears_exhaustion():
 def test_advance_plot_armor_keeps_its_exhaustion_permanent():
     """11.1D: "advance your maximum Plot Armor by 1 and gain 1 Plot Armor" (no clearing: 6.4
     Plot Armor Permanence)."""
-    state = full(D, influence={p: {"current": 1, "max": 2} for p in POOLS} | {"plot_armor": {"current": 0, "max": 1, "exhausted": 1}})
+    state = full(
+        D,
+        influence={p: {"current": 1, "max": 2} for p in POOLS}
+        | {"plot_armor": {"current": 0, "max": 1, "exhausted": 1}},
+    )
     sheet = cr.complete_path(state, "Ada", D, cr.ActorsChoice(), NO_DICE).state.star("Ada")
     assert sheet.influence.plot_armor == Pool(current=1, max=2, exhausted=1)
 
@@ -101,7 +107,9 @@ def test_an_influence_advances_to_ten_icons_and_its_mastery_opens_ten_more():
 
 def test_learn_a_skill_adds_a_specialty_or_a_rank():
     """11.1A Learn a Skill: "a free +1 Specialty in any Ability and slot of your choice"."""
-    done = cr.complete_path(full(T), "Ada", T, cr.LearnSkill(ability=AbilityName.FIGHT, slot=3, specialty="Knives"), NO_DICE)
+    done = cr.complete_path(
+        full(T), "Ada", T, cr.LearnSkill(ability=AbilityName.FIGHT, slot=3, specialty="Knives"), NO_DICE
+    )
     assert done.state.star("Ada").abilities[AbilityName.FIGHT].slots[3] == Specialty(name="Knives", rank=1)
     skilled = full(T, abilities={"fight": {"slots": {"3": {"kind": "specialty", "name": "Knives", "rank": 4}}}})
     done = cr.complete_path(skilled, "Ada", T, cr.LearnSkill(ability=AbilityName.FIGHT, slot=3), NO_DICE)
@@ -109,8 +117,17 @@ def test_learn_a_skill_adds_a_specialty_or_a_rank():
 
 
 def test_learn_a_skill_is_refused_on_a_scar_an_unnamed_empty_slot_or_a_plus_five():
-    scarred = full(T, abilities={"fight": {"slots": {"2": {"kind": "scar", "name": "Limp", "penalty": 1},
-                                                      "4": {"kind": "specialty", "name": "Fists", "rank": 5}}}})
+    scarred = full(
+        T,
+        abilities={
+            "fight": {
+                "slots": {
+                    "2": {"kind": "scar", "name": "Limp", "penalty": 1},
+                    "4": {"kind": "specialty", "name": "Fists", "rank": 5},
+                }
+            }
+        },
+    )
     with pytest.raises(RuleViolation, match="holds the Scar"):
         cr.complete_path(scarred, "Ada", T, cr.LearnSkill(ability=AbilityName.FIGHT, slot=2, specialty="X"), NO_DICE)
     with pytest.raises(RuleViolation, match="is empty: name the new Specialty"):
@@ -145,18 +162,24 @@ def test_innate_aptitude_marks_permanent_xp_one_per_ability():
     done = cr.complete_path(full(TA), "Ada", TA, choice, TableDice({"innate_aptitude": [5]}))
     assert "2 XP rolled had no Ability named and are lost" in done.lines
     with pytest.raises(RuleViolation, match="name each Ability once"):
-        cr.complete_path(full(TA), "Ada", TA, cr.InnateAptitude(abilities=(AbilityName.FIGHT, AbilityName.FIGHT)), NO_DICE)
+        cr.complete_path(
+            full(TA), "Ada", TA, cr.InnateAptitude(abilities=(AbilityName.FIGHT, AbilityName.FIGHT)), NO_DICE
+        )
 
 
 def test_backstory_rewrites_clear_conditions_and_soften_scars():
     """11.1D: "Roll 1d6 … clear all Conditions … and reduce a Scar's penalty by 1 step as many
     times as the die result"."""
-    state = full(D, abilities={"fight": {"conditions": 3, "slots": {"2": {"kind": "scar", "name": "Limp", "penalty": 2}}}})
-    rewrites = cr.BackstoryRewrites(rewrites=(
-        cr.Rewrite(what="clear_conditions", ability=AbilityName.FIGHT),
-        cr.Rewrite(what="soften_scar", ability=AbilityName.FIGHT, slot=2),
-        cr.Rewrite(what="soften_scar", ability=AbilityName.FIGHT, slot=2),
-    ))
+    state = full(
+        D, abilities={"fight": {"conditions": 3, "slots": {"2": {"kind": "scar", "name": "Limp", "penalty": 2}}}}
+    )
+    rewrites = cr.BackstoryRewrites(
+        rewrites=(
+            cr.Rewrite(what="clear_conditions", ability=AbilityName.FIGHT),
+            cr.Rewrite(what="soften_scar", ability=AbilityName.FIGHT, slot=2),
+            cr.Rewrite(what="soften_scar", ability=AbilityName.FIGHT, slot=2),
+        )
+    )
     sheet = cr.complete_path(state, "Ada", D, rewrites, TableDice({"backstory_rewrites": [2]})).state.star("Ada")
     assert sheet.abilities[AbilityName.FIGHT].conditions == 0
     assert sheet.abilities[AbilityName.FIGHT].slots[2] == Scar(name="Limp", penalty=1)
@@ -187,8 +210,13 @@ def test_the_second_major_milestone_is_a_nomination_and_awards_season_clears_it(
     done = cr.complete_path(state, "Ada", T, cr.ActorsChoice(), NO_DICE)
     assert done.nomination
     with pytest.raises(RuleViolation, match="hold Awards Season first"):
-        cr.complete_path(done.state.with_star(done.state.star("Ada").model_copy(update={"acclaim": {T: 3}})),
-                         "Ada", T, cr.ActorsChoice(), NO_DICE)
+        cr.complete_path(
+            done.state.with_star(done.state.star("Ada").model_copy(update={"acclaim": {T: 3}})),
+            "Ada",
+            T,
+            cr.ActorsChoice(),
+            NO_DICE,
+        )
     won = cr.awards_season(done.state, "Ada", T, Award.ARTISAN)
     sheet = won.state.star("Ada")
     assert sheet.awards == {Award.ARTISAN} and sheet.career[T].major == 0 and cr.path_cost(sheet, T) == 2
@@ -227,8 +255,11 @@ def test_mastered_ability_marks_another_ability_mastered():
 def test_character_masteries_take_effect_when_taken():
     """11.2: Hero Prop Mastery marks 1 XP in pen in all Hero Props; Mastered Preparation traces an
     extra Preparation for each one unlocked; Mastered Limit traces the second row of Limit."""
-    base = {"career": {"destiny": {"major": 2}}, "limit": {"marked": 1, "max": 3},
-            "hero_props": [{"name": "Rapier", "powers": ["Riposte"]}]}
+    base = {
+        "career": {"destiny": {"major": 2}},
+        "limit": {"marked": 1, "max": 3},
+        "hero_props": [{"name": "Rapier", "powers": ["Riposte"]}],
+    }
     sheet = cr.awards_season(state_of(star(**base)), "Ada", D, Mastery.HERO_PROP).state.star("Ada")
     assert sheet.hero_props[0].permanent_xp == 1
     sheet = cr.awards_season(state_of(star(**base)), "Ada", D, Mastery.PREPARATION).state.star("Ada")
@@ -258,10 +289,18 @@ def test_milestones_never_pass_their_track_and_every_major_grows_the_ensemble(co
     for path in completions:
         sheet = state.star("Ada")
         if sheet.career.get(path) and sheet.career[path].major >= 2:
-            state = cr.awards_season(state, "Ada", path, cr.PATH_AWARD[path] if cr.PATH_AWARD[path] not in sheet.awards
-                                     else next(m for m in Mastery if m not in sheet.masteries)).state
+            state = cr.awards_season(
+                state,
+                "Ada",
+                path,
+                cr.PATH_AWARD[path]
+                if cr.PATH_AWARD[path] not in sheet.awards
+                else next(m for m in Mastery if m not in sheet.masteries),
+            ).state
             sheet = state.star("Ada")
-        state = state.with_star(sheet.model_copy(update={"acclaim": {**sheet.acclaim, path: cr.path_cost(sheet, path)}}))
+        state = state.with_star(
+            sheet.model_copy(update={"acclaim": {**sheet.acclaim, path: cr.path_cost(sheet, path)}})
+        )
         done = cr.complete_path(state, "Ada", path, cr.ExpandKit() if path is P else cr.ActorsChoice(), NO_DICE)
         state = done.state
         majors += (2 if path is P else 1) if done.major_milestone else 0

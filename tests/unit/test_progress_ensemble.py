@@ -80,14 +80,23 @@ def test_the_shared_pool_cannot_be_pushed():
 
 def test_a_solo_star_consents_for_the_cast_of_one():
     state = cast_of("Ada")
-    assert en.spend_from_ensemble(state, "Ada", "retake", 1, present_with=[], consent=["Ada"]).state.ensemble.retake == 0
+    assert (
+        en.spend_from_ensemble(state, "Ada", "retake", 1, present_with=[], consent=["Ada"]).state.ensemble.retake == 0
+    )
 
 
 def test_inspirational_overflow_fills_the_shared_pool_up_to_its_maximum():
     """10.3A.2: excess Influence goes to the shared pool "up to its maximum" (influence.decide_regain)."""
     state = cast_of("Ada", retake=0)
-    state = state.with_star(star("Ada").model_copy(update={"influence": star("Ada").influence.model_copy(
-        update={"retake": star("Ada").influence.retake.model_copy(update={"current": 2})})}))
+    state = state.with_star(
+        star("Ada").model_copy(
+            update={
+                "influence": star("Ada").influence.model_copy(
+                    update={"retake": star("Ada").influence.retake.model_copy(update={"current": 2})}
+                )
+            }
+        )
+    )
     regained = decide_regain(state, "Ada", "retake", 3)
     assert (regained.kept, regained.to_ensemble, regained.lost) == (0, 1, 2)
     assert apply_regain(state, regained).ensemble.retake == 1
@@ -122,8 +131,13 @@ def test_props_go_into_the_ensemble_backpack_any_time_and_come_out_only_during_a
 
 def test_the_ensemble_backpack_holds_five_of_each_quality_of_one_type_per_slot():
     """10.3B Capacity: "1 unlocked slot … up to 5 of each Quality of one chosen Prop Type"."""
-    state = cast_of("Ada").with_star(star("Ada", props=[{"type": "Rations", "count": 5}, {"type": "Money", "count": 5}],
-                                          in_hand=[{"type": "Rations", "count": 1}]))
+    state = cast_of("Ada").with_star(
+        star(
+            "Ada",
+            props=[{"type": "Rations", "count": 5}, {"type": "Money", "count": 5}],
+            in_hand=[{"type": "Rations", "count": 1}],
+        )
+    )
     with pytest.raises(RuleViolation, match="room for 5 NORMAL Rations, not 6"):
         en.add_to_ensemble_backpack(state, "Ada", PropType.RATIONS, Quality.NORMAL, 6)
     state = en.add_to_ensemble_backpack(state, "Ada", PropType.RATIONS, Quality.NORMAL, 5)
@@ -179,8 +193,9 @@ def test_ensemble_levels_follow_the_xp_gained(answers):
                 track += 1
                 if track >= en.ENSEMBLE_XP_PER_LEVEL:
                     probe, track, reach = probe + 1, 0, reach + 1
-        ensemble = en.episode_end(ensemble, entertaining=entertaining, premise=premise,
-                                  benefits=[f"B{n}" for n in range(reach)]).ensemble
+        ensemble = en.episode_end(
+            ensemble, entertaining=entertaining, premise=premise, benefits=[f"B{n}" for n in range(reach)]
+        ).ensemble
         yeses += int(entertaining) + int(premise)
         assert ensemble.level >= before and len(ensemble.benefits) == ensemble.level - 1
         if ensemble.level < en.MAX_ENSEMBLE_LEVEL:

@@ -37,7 +37,9 @@ def episode(*sheets: StarSheet, number: int = 1, **ensemble) -> ShowrunnerState:
 
 def shoot(state, action, outcome, claims, faces=(), tier=None, sequence=None):
     sequence = sequence or mt.begin_montage(state)
-    return mt.shoot_scene(state, sequence, action, "Ada", outcome, claims, TableDice({"montage_benefit": list(faces)}), tier=tier)
+    return mt.shoot_scene(
+        state, sequence, action, "Ada", outcome, claims, TableDice({"montage_benefit": list(faces)}), tier=tier
+    )
 
 
 def test_the_twenty_montage_actions_of_9_2_with_their_ability_difficulty_and_prop():
@@ -110,14 +112,25 @@ def test_the_lead_check_names_any_ability_only_where_allowed():
 def test_repairing_a_hard_sword_is_a_hard_check_needing_hard_materials():
     """9.2B Repair: "repairing a HARD sword is a HARD check"; "a HARD sword requires HARD Materials"."""
     sword = {"name": "Sword", "powers": ["Cut"], "milestones": 8, "wear_capacity": 5, "wear": 4}
-    state = episode(star("Ada", hero_props=[sword], props=[{"type": "Materials", "count": 1},
-                                                          {"type": "Materials", "quality": "HARD", "count": 1}]))
+    state = episode(
+        star(
+            "Ada",
+            hero_props=[sword],
+            props=[{"type": "Materials", "count": 1}, {"type": "Materials", "quality": "HARD", "count": 1}],
+        )
+    )
     request = mt.scene_request(state, mt.begin_montage(state), M.REPAIR, "Ada", tier=Quality.HARD)
     assert request.difficulty is Difficulty.HARD
     with pytest.raises(RuleViolation, match="needs Materials of HARD Quality or better"):
         shoot(state, M.REPAIR, Outcome.SUCCESS, [Claim(beneficiary="Ada", hero_prop="Sword")], [3], tier=Quality.HARD)
-    paid = shoot(state, M.REPAIR, Outcome.SUCCESS, [Claim(beneficiary="Ada", hero_prop="Sword", quality=Quality.HARD)],
-                 [3], tier=Quality.HARD)
+    paid = shoot(
+        state,
+        M.REPAIR,
+        Outcome.SUCCESS,
+        [Claim(beneficiary="Ada", hero_prop="Sword", quality=Quality.HARD)],
+        [3],
+        tier=Quality.HARD,
+    )
     sheet = paid.state.star("Ada")
     assert sheet.hero_prop("Sword").wear == 1 and sheet.props == [Prop(type=PropType.MATERIALS, count=1)]
     with pytest.raises(RuleViolation, match="name the scene's tier"):
@@ -127,9 +140,17 @@ def test_repairing_a_hard_sword_is_a_hard_check_needing_hard_materials():
 def test_upgrading_normal_medicine_to_hard_is_a_hard_check():
     """9.2C Upgrade: "upgrading a NORMAL Medicine to HARD is a HARD check"."""
     state = episode(star("Ada", props=[{"type": "Gear", "count": 1}, {"type": "Medicine", "count": 4}]))
-    assert mt.scene_request(state, mt.begin_montage(state), M.UPGRADE, "Ada", tier=Quality.HARD).difficulty is Difficulty.HARD
-    paid = shoot(state, M.UPGRADE, Outcome.SUCCESS, [Claim(beneficiary="Ada", into=PropType.MEDICINE)], [3], tier=Quality.HARD)
-    assert paid.state.star("Ada").props == [Prop(type=PropType.MEDICINE, count=1), Prop(type=PropType.MEDICINE, quality=Quality.HARD, count=3)]
+    assert (
+        mt.scene_request(state, mt.begin_montage(state), M.UPGRADE, "Ada", tier=Quality.HARD).difficulty
+        is Difficulty.HARD
+    )
+    paid = shoot(
+        state, M.UPGRADE, Outcome.SUCCESS, [Claim(beneficiary="Ada", into=PropType.MEDICINE)], [3], tier=Quality.HARD
+    )
+    assert paid.state.star("Ada").props == [
+        Prop(type=PropType.MEDICINE, count=1),
+        Prop(type=PropType.MEDICINE, quality=Quality.HARD, count=3),
+    ]
 
 
 def test_three_stars_resting_spend_three_rations():
@@ -181,8 +202,13 @@ def test_an_influence_montage_refreshes_the_ensemble_pool_and_the_ensemble_backp
     """10.3A.2 Montage Success: "a Prop may be spent to refresh the related Ensemble Pool as though it
     were another Character"; 10.3B: the Ensemble Backpack is opened during Montages."""
     state = episode(star("Ada"), grit=0, grit_max=3, backpack=(Prop(type=PropType.RATIONS, count=2),))
-    paid = shoot(state, M.REST, Outcome.SUCCESS, [Claim(beneficiary="ensemble", payer="ensemble"),
-                                                  Claim(beneficiary="Ada", payer="ensemble")], [5, 2])
+    paid = shoot(
+        state,
+        M.REST,
+        Outcome.SUCCESS,
+        [Claim(beneficiary="ensemble", payer="ensemble"), Claim(beneficiary="Ada", payer="ensemble")],
+        [5, 2],
+    )
     assert paid.state.ensemble.grit == 3 and paid.state.ensemble.backpack == ()
     assert paid.state.star("Ada").influence.grit.current == 2
     with pytest.raises(RuleViolation, match="only an Influence Montage refreshes the Ensemble Pool"):
@@ -200,15 +226,33 @@ def test_practice_takes_a_prop_of_any_type():
 
 def test_meditate_heal_and_train():
     """9.2A Meditate clears 1d6 Limit; Heal clears 1d6 Conditions; 9.2D Train gives 1d6 Ability XP."""
-    sheet = star("Ada", limit={"marked": 3, "max": 4}, abilities={"fight": {"conditions": 2, "locked_conditions": 1}},
-                 props=[{"type": "Reagents", "count": 1}, {"type": "Medicine", "count": 1}, {"type": "Media", "count": 1}])
+    sheet = star(
+        "Ada",
+        limit={"marked": 3, "max": 4},
+        abilities={"fight": {"conditions": 2, "locked_conditions": 1}},
+        props=[{"type": "Reagents", "count": 1}, {"type": "Medicine", "count": 1}, {"type": "Media", "count": 1}],
+    )
     state = episode(sheet)
-    assert shoot(state, M.MEDITATE, Outcome.SUCCESS, [Claim(beneficiary="Ada")], [2]).state.star("Ada").limit.marked == 1
+    assert (
+        shoot(state, M.MEDITATE, Outcome.SUCCESS, [Claim(beneficiary="Ada")], [2]).state.star("Ada").limit.marked == 1
+    )
     healed = shoot(state, M.HEAL, Outcome.SUCCESS, [Claim(beneficiary="Ada")], [6]).state.star("Ada")
-    assert healed.abilities[AbilityName.FIGHT].conditions == 0 and healed.abilities[AbilityName.FIGHT].locked_conditions == 1
-    trained = shoot(state, M.TRAIN, Outcome.SUCCESS, [Claim(beneficiary="Ada", abilities=(AbilityName.FIGHT, AbilityName.MOVE))], [3])
+    assert (
+        healed.abilities[AbilityName.FIGHT].conditions == 0
+        and healed.abilities[AbilityName.FIGHT].locked_conditions == 1
+    )
+    trained = shoot(
+        state,
+        M.TRAIN,
+        Outcome.SUCCESS,
+        [Claim(beneficiary="Ada", abilities=(AbilityName.FIGHT, AbilityName.MOVE))],
+        [3],
+    )
     sheet = trained.state.star("Ada")
-    assert (sheet.abilities[AbilityName.FIGHT].xp, sheet.abilities[AbilityName.FIGHT].advances) == (0, 1)  # 2 XP: the first ○
+    assert (sheet.abilities[AbilityName.FIGHT].xp, sheet.abilities[AbilityName.FIGHT].advances) == (
+        0,
+        1,
+    )  # 2 XP: the first ○
     assert sheet.abilities[AbilityName.MOVE].xp == 1
 
 
@@ -221,14 +265,20 @@ def test_design_builds_a_new_hero_prop_with_xp_per_additional_prop():
     prop = paid.state.star("Ada").hero_prop("Lantern")
     assert (prop.powers, prop.milestones, prop.xp, prop.wear_capacity) == (["Reveal the hidden"], 1, 1, 2)
     assert paid.state.star("Ada").props == []
-    full = episode(star("Ada", props=[{"type": "Materials", "count": 1}], hero_props=[{"name": "Old", "powers": ["p"]}]))
+    full = episode(
+        star("Ada", props=[{"type": "Materials", "count": 1}], hero_props=[{"name": "Old", "powers": ["p"]}])
+    )
     with pytest.raises(RuleViolation, match="1 Hero Prop Slot is full"):
         shoot(full, M.DESIGN, Outcome.SUCCESS, [Claim(beneficiary="Ada", design=design)], [])
 
 
 def test_improve_gives_hero_prop_xp():
-    state = episode(star("Ada", props=[{"type": "Materials", "count": 1}], hero_props=[{"name": "Rapier", "powers": ["p"]}]))
-    paid = shoot(state, M.IMPROVE, Outcome.SUCCESS, [Claim(beneficiary="Ada", hero_prop="Rapier")], [5], tier=Quality.NORMAL)
+    state = episode(
+        star("Ada", props=[{"type": "Materials", "count": 1}], hero_props=[{"name": "Rapier", "powers": ["p"]}])
+    )
+    paid = shoot(
+        state, M.IMPROVE, Outcome.SUCCESS, [Claim(beneficiary="Ada", hero_prop="Rapier")], [5], tier=Quality.NORMAL
+    )
     prop = paid.state.star("Ada").hero_prop("Rapier")
     assert (prop.milestones, prop.xp) == (2, 1)
 
@@ -239,10 +289,22 @@ def test_crafting_converts_props_keeping_their_quality():
     state = episode(star("Ada", props=[{"type": "Junk", "count": 4}, {"type": "Money", "count": 1}], stuff_ticks=2))
     paid = shoot(state, M.RECYCLE, Outcome.SUCCESS, [Claim(beneficiary="Ada")], [6])
     assert paid.state.star("Ada").props == [Prop(type=PropType.MONEY, count=1), Prop(type=PropType.GOODS, count=3)]
-    state = episode(star("Ada", props=[{"type": "Gear", "count": 1}, {"type": "Goods", "quality": "HARD", "count": 3}], stuff_ticks=2))
-    paid = shoot(state, M.ASSEMBLE, Outcome.SUCCESS, [Claim(beneficiary="Ada", convert=Quality.HARD, into=PropType.AMMO, at_most=2)], [5])
-    assert paid.state.star("Ada").props == [Prop(type=PropType.GOODS, quality=Quality.HARD, count=1),
-                                            Prop(type=PropType.AMMO, quality=Quality.HARD, count=2)]
+    state = episode(
+        star(
+            "Ada", props=[{"type": "Gear", "count": 1}, {"type": "Goods", "quality": "HARD", "count": 3}], stuff_ticks=2
+        )
+    )
+    paid = shoot(
+        state,
+        M.ASSEMBLE,
+        Outcome.SUCCESS,
+        [Claim(beneficiary="Ada", convert=Quality.HARD, into=PropType.AMMO, at_most=2)],
+        [5],
+    )
+    assert paid.state.star("Ada").props == [
+        Prop(type=PropType.GOODS, quality=Quality.HARD, count=1),
+        Prop(type=PropType.AMMO, quality=Quality.HARD, count=2),
+    ]
     with pytest.raises(RuleViolation, match="makes one of Armor"):
         shoot(state, M.CRAFT, Outcome.SUCCESS, [Claim(beneficiary="Ada", into=PropType.AMMO)], [5])
 
@@ -259,22 +321,51 @@ def test_scavenge_and_employment_gain_normal_props_leaving_behind_what_does_not_
 def test_shop_pays_a_fee_unless_highlight_and_converts_money():
     """9.2D Shop: "1 Money Prop (… transaction fees)"; "A Highlight waives all initiation and
     transaction fees"; Money buys Props "of the same or lower Quality"."""
-    state = episode(star("Ada", props=[{"type": "Money", "count": 3}, {"type": "Money", "quality": "HARD", "count": 1}]))
+    state = episode(
+        star("Ada", props=[{"type": "Money", "count": 3}, {"type": "Money", "quality": "HARD", "count": 1}])
+    )
     buy = mt.Purchase(type=PropType.WEAPONS, count=2)
     paid = shoot(state, M.SHOP, Outcome.SUCCESS, [Claim(beneficiary="Ada", purchases=(buy,))])
-    assert paid.state.star("Ada").props == [Prop(type=PropType.MONEY, quality=Quality.HARD, count=1), Prop(type=PropType.WEAPONS, count=2)]
+    assert paid.state.star("Ada").props == [
+        Prop(type=PropType.MONEY, quality=Quality.HARD, count=1),
+        Prop(type=PropType.WEAPONS, count=2),
+    ]
     paid = shoot(state, M.SHOP, Outcome.HIGHLIGHT, [Claim(beneficiary="Ada", purchases=(buy,))])
     assert Prop(type=PropType.MONEY, count=1) in paid.state.star("Ada").props
     with pytest.raises(RuleViolation, match="same or higher Quality"):
-        shoot(state, M.SHOP, Outcome.SUCCESS, [Claim(beneficiary="Ada", purchases=(mt.Purchase(type=PropType.ARMOR, quality=Quality.HARD, count=1, paid_with=Quality.NORMAL),))])
+        shoot(
+            state,
+            M.SHOP,
+            Outcome.SUCCESS,
+            [
+                Claim(
+                    beneficiary="Ada",
+                    purchases=(
+                        mt.Purchase(type=PropType.ARMOR, quality=Quality.HARD, count=1, paid_with=Quality.NORMAL),
+                    ),
+                )
+            ],
+        )
 
 
 def test_shop_buys_a_holding_or_a_hero_prop_for_five_money_of_its_quality():
     """9.2D Shop, Alternate Benefit: "Purchase a Hero Prop or Holding at that Tier for 5 of it's Quality Money"."""
-    state = episode(star("Ada", props=[{"type": "Money", "count": 5}, {"type": "Money", "quality": "HARD", "count": 5}]), level=2)
-    paid = shoot(state, M.SHOP, Outcome.HIGHLIGHT, [Claim(beneficiary="Ada", buy_holding=Holding(name="Workshop", quality=Quality.HARD))])
+    state = episode(
+        star("Ada", props=[{"type": "Money", "count": 5}, {"type": "Money", "quality": "HARD", "count": 5}]), level=2
+    )
+    paid = shoot(
+        state,
+        M.SHOP,
+        Outcome.HIGHLIGHT,
+        [Claim(beneficiary="Ada", buy_holding=Holding(name="Workshop", quality=Quality.HARD))],
+    )
     assert paid.state.ensemble.holdings == (Holding(name="Workshop", quality=Quality.HARD),)
-    paid = shoot(state, M.SHOP, Outcome.SUCCESS, [Claim(beneficiary="Ada", buy_tier=Quality.HARD, buy_hero_prop=mt.NewHeroProp(name="Blade", power="Cut"))])
+    paid = shoot(
+        state,
+        M.SHOP,
+        Outcome.SUCCESS,
+        [Claim(beneficiary="Ada", buy_tier=Quality.HARD, buy_hero_prop=mt.NewHeroProp(name="Blade", power="Cut"))],
+    )
     blade = paid.state.star("Ada").hero_prop("Blade")
     assert blade.difficulty_milestone is Difficulty.HARD and blade.wear_capacity == 5
 
@@ -292,9 +383,14 @@ def test_hiring_for_a_hard_subplot_costs_one_hard_money():
 def test_stopping_pays_every_mastery():
     """9.1 step 7: Ability Mastery 1 XP each; Influence Masteries 1 each; Career Path Mastery 1
     Acclaim; Prop 1 NORMAL Prop; Limit clear 1; Hero Props 1 XP in all."""
-    ada = star("Ada", masteries=["grit", "prop", "limit", "hero_prop"], awards=["icon"],
-               abilities={"fight": {"mastered": True}}, limit={"marked": 2, "max": 3},
-               hero_props=[{"name": "Rapier", "powers": ["p"]}])
+    ada = star(
+        "Ada",
+        masteries=["grit", "prop", "limit", "hero_prop"],
+        awards=["icon"],
+        abilities={"fight": {"mastered": True}},
+        limit={"marked": 2, "max": 3},
+        hero_props=[{"name": "Rapier", "powers": ["p"]}],
+    )
     state = episode(ada, star("Bo"))
     with pytest.raises(RuleViolation, match="name the Type of their free NORMAL Prop"):
         mt.stop_montage(state, mt.begin_montage(state))

@@ -237,7 +237,12 @@ def test_roll_again_empowered_raises_the_resist_difficulty():
 def test_career_overloads_trace_an_extra_acclaim_bubble():
     """Appendix D 4 Disfigured (Talent), 5 Impulsive (Training), 18 Flashbacks (Persistence), 19 Jinxed (Destiny)."""
     state = broken_state(star())
-    for roll, path in ((4, CareerPath.TALENT), (5, CareerPath.TRAINING), (18, CareerPath.PERSISTENCE), (19, CareerPath.DESTINY)):
+    for roll, path in (
+        (4, CareerPath.TALENT),
+        (5, CareerPath.TRAINING),
+        (18, CareerPath.PERSISTENCE),
+        (19, CareerPath.DESTINY),
+    ):
         dice = TableDice({"major_anomaly": [2, 3]})
         state = pg.limit_break(state, "Ada", dice, resist=Difficulty.NORMAL, fixed_overload=roll).state
         assert state.star("Ada").career[path].extra_cost == 1
@@ -247,18 +252,30 @@ def test_career_overloads_trace_an_extra_acclaim_bubble():
 def test_broken_traces_conditions_in_pen_on_random_abilities():
     """Appendix D 3: "1d6 times, roll a random Ability and permanently mark one Condition X in pen"."""
     dice = TableDice({"overload_times": [2], "random_ability": [3, 3]})
-    broke = pg.limit_break(broken_state(star()), "Ada", dice, resist=Difficulty.NORMAL, fixed_overload=3, fixed_anomaly=15)
+    broke = pg.limit_break(
+        broken_state(star()), "Ada", dice, resist=Difficulty.NORMAL, fixed_overload=3, fixed_anomaly=15
+    )
     assert broke.state.star("Ada").ability(FIGHT).locked_conditions == 2
 
 
 def test_lasting_sheet_overloads():
     """Appendix D 7 Weakened, 9 Heartless, 11 Burnout, 13 Glitched, 14 Amnesia, 15 Scarred."""
-    sheet = star(hero_props=[{"name": "Rapier", "powers": ["Riposte"], "wear": 2, "wear_capacity": 3}],
-                 limit={"marked": 3, "max": 3})
+    sheet = star(
+        hero_props=[{"name": "Rapier", "powers": ["Riposte"], "wear": 2, "wear_capacity": 3}],
+        limit={"marked": 3, "max": 3},
+    )
     state = broken_state(sheet)
-    for roll, faces in ((7, {}), (9, {}), (11, {}), (13, {}), (14, {"random_ability": [4]}),
-                        (15, {"random_ability": [3], "scar_slot": [2]})):
-        state = pg.limit_break(state, "Ada", TableDice(faces), resist=Difficulty.NORMAL, fixed_overload=roll, fixed_anomaly=9).state
+    for roll, faces in (
+        (7, {}),
+        (9, {}),
+        (11, {}),
+        (13, {}),
+        (14, {"random_ability": [4]}),
+        (15, {"random_ability": [3], "scar_slot": [2]}),
+    ):
+        state = pg.limit_break(
+            state, "Ada", TableDice(faces), resist=Difficulty.NORMAL, fixed_overload=roll, fixed_anomaly=9
+        ).state
     after = state.star("Ada")
     assert after.backpack_crossed == 1 and after.bond_extra_boxes == 1
     assert (after.limit.marked, after.limit.max) == (2, 2)
@@ -269,10 +286,20 @@ def test_lasting_sheet_overloads():
 
 
 def test_scarred_rolls_again_on_a_specialty_and_deepens_a_scar():
-    sheet = star(abilities={"fight": {"slots": {"1": {"kind": "specialty", "name": "Swords", "rank": 2},
-                                                 "2": {"kind": "scar", "name": "Limp", "penalty": 2}}}})
+    sheet = star(
+        abilities={
+            "fight": {
+                "slots": {
+                    "1": {"kind": "specialty", "name": "Swords", "rank": 2},
+                    "2": {"kind": "scar", "name": "Limp", "penalty": 2},
+                }
+            }
+        }
+    )
     dice = TableDice({"random_ability": [3], "scar_slot": [1, 2]})
-    broke = pg.limit_break(broken_state(sheet), "Ada", dice, resist=Difficulty.NORMAL, fixed_overload=15, fixed_anomaly=9)
+    broke = pg.limit_break(
+        broken_state(sheet), "Ada", dice, resist=Difficulty.NORMAL, fixed_overload=15, fixed_anomaly=9
+    )
     slots = broke.state.star("Ada").ability(FIGHT).slots
     assert slots[1] == Specialty(name="Swords", rank=2) and slots[2] == Scar(name="Limp", penalty=3)
 
@@ -280,8 +307,14 @@ def test_scarred_rolls_again_on_a_specialty_and_deepens_a_scar():
 def test_chaos_rolls_one_regular_anomaly_per_limit_marked():
     """Appendix D Major Anomaly 11: "Roll standard regular Anomalies … equal to your current Limit total"."""
     sheet = star(limit={"marked": 2, "max": 3})
-    broke = pg.limit_break(broken_state(sheet), "Ada", TableDice({"anomaly": [17, 88]}), resist=Difficulty.NORMAL,
-                           fixed_overload=10, fixed_anomaly=11)
+    broke = pg.limit_break(
+        broken_state(sheet),
+        "Ada",
+        TableDice({"anomaly": [17, 88]}),
+        resist=Difficulty.NORMAL,
+        fixed_overload=10,
+        fixed_anomaly=11,
+    )
     assert broke.anomalies[0].anomalies == (17, 88)
     assert broke.state.star("Ada").drawbacks[0].startswith("Addiction")
 

@@ -87,7 +87,9 @@ def test_advancing_clears_the_boxes_traces_the_next_tier_and_marks_one_acclaim()
     assert traded.advanced_to is F
     assert traded.sheet.bonds[0].exhausted == frozenset() and traded.sheet.acclaim[CareerPath.DESTINY] == 1
     with pytest.raises(RuleViolation, match="does not complete"):
-        rel.trade(star(bonds=[{"with": "Ilse", "tier": "H"}]), "bond", "Ilse", H, "aid", acclaim_path=CareerPath.DESTINY)
+        rel.trade(
+            star(bonds=[{"with": "Ilse", "tier": "H"}]), "bond", "Ilse", H, "aid", acclaim_path=CareerPath.DESTINY
+        )
 
 
 def test_a_godlike_relationship_advances_in_place():
@@ -116,7 +118,9 @@ def test_an_action_sequence_trade_lowers_every_beat():
     sheet = star(bonds=[{"with": "Ilse", "tier": "L"}])
     traded = rel.trade(sheet, "bond", "Ilse", Difficulty.LEGENDARY, "aid")
     assert rel.sequence_beats([H, H, Difficulty.LEGENDARY], traded) == [N, N, E]
-    mastered = rel.trade(sheet.model_copy(update={"masteries": frozenset({"relationship"})}), "bond", "Ilse", Difficulty.LEGENDARY, "aid")
+    mastered = rel.trade(
+        sheet.model_copy(update={"masteries": frozenset({"relationship"})}), "bond", "Ilse", Difficulty.LEGENDARY, "aid"
+    )
     assert rel.sequence_beats([H, F], mastered) == [Difficulty.EASY, Difficulty.EASY]
 
 
@@ -143,7 +147,12 @@ def test_a_bond_and_a_grudge_with_the_same_actor_stand_apart():
 def test_one_new_relationship_at_the_end_of_each_episode_at_n():
     """10.2D: "At the end of an Episode, you may add one new Bond OR one new Grudge … start at N"."""
     with pytest.raises(RuleViolation, match="end the Episode first"):
-        rel.add_relationship(ended(star()).model_copy(update={"structure": Structure(episode=2, episode_open=True)}), "Ada", "bond", "Ilse")
+        rel.add_relationship(
+            ended(star()).model_copy(update={"structure": Structure(episode=2, episode_open=True)}),
+            "Ada",
+            "bond",
+            "Ilse",
+        )
     state = rel.add_relationship(ended(star()), "Ada", "bond", "Ilse")
     assert state.star("Ada").bonds[0].tier is N
     with pytest.raises(RuleViolation, match="already added a Bond or Grudge at the end of Episode 2"):
@@ -181,7 +190,9 @@ def test_the_five_results_of_resolving():
     Disaster Renewed Focus."""
     base = star(bonds=[{"with": "Ilse", "tier": "H", "exhausted": ["N"]}], grudges=[{"with": "Aubrec", "tier": "F"}])
     state = ended(base)
-    shifted = rel.resolve_relationship(state, "Ada", "bond", "Ilse", Outcome.HIGHLIGHT, new_with="Mira").state.star("Ada")
+    shifted = rel.resolve_relationship(state, "Ada", "bond", "Ilse", Outcome.HIGHLIGHT, new_with="Mira").state.star(
+        "Ada"
+    )
     assert (shifted.bonds[0].with_, shifted.bonds[0].tier, shifted.bonds[0].exhausted) == ("Mira", H, frozenset())
     assert rel.resolve_relationship(state, "Ada", "bond", "Ilse", Outcome.SUCCESS).state.star("Ada").bonds == []
     lowered = rel.resolve_relationship(state, "Ada", "bond", "Ilse", Outcome.PARTIAL).state.star("Ada")
@@ -224,9 +235,16 @@ def test_trades_keep_the_marks_within_the_tier_and_pay_one_acclaim_per_advance(c
     advances = 0
     for difficulty in checks:
         bond = sheet.bonds[0]
-        completes = difficulty.rank <= bond.tier.rank and difficulty not in bond.exhausted and len(bond.exhausted) + 1 == len(rel.tiers(bond))
+        completes = (
+            difficulty.rank <= bond.tier.rank
+            and difficulty not in bond.exhausted
+            and len(bond.exhausted) + 1 == len(rel.tiers(bond))
+        )
         path = CareerPath((["training", "persistence", "talent", "destiny"])[advances % 4]) if completes else None
-        if path is not None and sheet.acclaim.get(path, 0) >= {"training": 3, "persistence": 4, "talent": 5, "destiny": 6}[path.value]:
+        if (
+            path is not None
+            and sheet.acclaim.get(path, 0) >= {"training": 3, "persistence": 4, "talent": 5, "destiny": 6}[path.value]
+        ):
             continue
         try:
             traded = rel.trade(sheet, "bond", "Ilse", difficulty, "aid", acclaim_path=path)

@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 import pytest
 
 from showrunner_ledger.domain.campaign import Pitch
-from showrunner_ledger.domain.showrunner.state import EnsemblePool, ShowrunnerState
-from showrunner_ledger.domain.showrunner.influence import Regained, Spent
-from showrunner_ledger.ledger.facts import BranchForked, CampaignStarted, NoteRecorded
 from showrunner_ledger.domain.showrunner.events import InfluenceRegained, InfluenceSpent, StarJoined
+from showrunner_ledger.domain.showrunner.influence import Regained, Spent
+from showrunner_ledger.domain.showrunner.state import EnsemblePool, ShowrunnerState
+from showrunner_ledger.ledger.facts import BranchForked, CampaignStarted, NoteRecorded
 from showrunner_ledger.ledger.registry import BranchEntry, BranchIndex, Segment, lineage
 from showrunner_ledger.ledger.streams import Stream, fold_campaign
 from showrunner_ledger.projections.diff import Change, divergence_version, sheet_changes
@@ -28,13 +28,29 @@ def recorded_events():
     """Seven events on one stream: #4 and #6 are for the Director only, #5 is by Mara."""
     stream = Stream(uuid.uuid4(), uuid.uuid4(), fold_campaign, ShowrunnerState())
     facts = [
-        (CampaignStarted(name="neon-harbor", pitch=Pitch(title="Neon Harbor"), dice_commitment="0" * 64), None, "director"),
+        (
+            CampaignStarted(name="neon-harbor", pitch=Pitch(title="Neon Harbor"), dice_commitment="0" * 64),
+            None,
+            "director",
+        ),
         (StarJoined(sheet=MARA), None, "director"),
         (StarJoined(sheet=TOBIAS), None, "director"),
         (NoteRecorded(text="The harbourmaster is the informant"), "director", "director"),
-        (InfluenceSpent(spent=Spent(star="Mara Voss", pool="grit", amount=1, from_pool=1, exhausted=0), reason="Floodgate"), None, "Mara Voss"),
+        (
+            InfluenceSpent(
+                spent=Spent(star="Mara Voss", pool="grit", amount=1, from_pool=1, exhausted=0), reason="Floodgate"
+            ),
+            None,
+            "Mara Voss",
+        ),
         (NoteRecorded(text="Tobias is in debt"), "director", "director"),
-        (InfluenceRegained(regained=Regained(star="Tobias Quell", pool="retake", amount=1, kept=1, to_ensemble=0, lost=0)), None, "director"),
+        (
+            InfluenceRegained(
+                regained=Regained(star="Tobias Quell", pool="retake", amount=1, kept=1, to_ensemble=0, lost=0)
+            ),
+            None,
+            "director",
+        ),
     ]
     for fact, visibility, by in facts:
         stream.record(fact, recorded_by=by, command_id=uuid.uuid4().hex, timestamp=WHEN, visibility=visibility)
@@ -111,7 +127,14 @@ def test_resolve_types_refuses_an_unknown_type_listing_the_types() -> None:
     message = str(unknown.value)
     known = ", ".join(sorted(event_types()))
     assert message == f"unknown event type 'DiceRolled' (types: {known})"
-    for name in ("BranchForked", "CampaignStarted", "InfluenceRegained", "InfluenceSpent", "NoteRecorded", "StarJoined"):
+    for name in (
+        "BranchForked",
+        "CampaignStarted",
+        "InfluenceRegained",
+        "InfluenceSpent",
+        "NoteRecorded",
+        "StarJoined",
+    ):
         assert name in message
 
 
@@ -149,7 +172,11 @@ def test_lineage_segments() -> None:
     assert lineage(INDEX, BRANCHES["main"]) == [Segment(MAIN, 0, None)]
     assert lineage(INDEX, BRANCHES["child"]) == [Segment(MAIN, 0, 5), Segment(CHILD, 5, None)]
     # The grandchild takes #1..#3 from main; the child's own stream contributes nothing.
-    assert lineage(INDEX, BRANCHES["grandchild"]) == [Segment(MAIN, 0, 3), Segment(CHILD, 5, 3), Segment(GRANDCHILD, 3, None)]
+    assert lineage(INDEX, BRANCHES["grandchild"]) == [
+        Segment(MAIN, 0, 3),
+        Segment(CHILD, 5, 3),
+        Segment(GRANDCHILD, 3, None),
+    ]
     assert lineage(INDEX, BRANCHES["late"]) == [Segment(MAIN, 0, 5), Segment(CHILD, 5, 7), Segment(LATE, 7, None)]
 
 
@@ -211,9 +238,16 @@ def test_identical_states_have_no_changes() -> None:
 def test_sheet_changes_lists_exactly_the_differing_fields() -> None:
     a = ShowrunnerState().with_star(MARA).with_star(TOBIAS)
     grit = MARA.influence.grit.model_copy(update={"current": 1})
-    mara_b = MARA.model_copy(update={"influence": MARA.influence.model_copy(update={"grit": grit}), "written_off": True})
+    mara_b = MARA.model_copy(
+        update={"influence": MARA.influence.model_copy(update={"grit": grit}), "written_off": True}
+    )
     tobias_b = TOBIAS.model_copy(update={"concept": "Retired"})
-    b = ShowrunnerState().with_star(mara_b).with_star(tobias_b).model_copy(update={"ensemble": EnsemblePool(plot_armor=0)})
+    b = (
+        ShowrunnerState()
+        .with_star(mara_b)
+        .with_star(tobias_b)
+        .model_copy(update={"ensemble": EnsemblePool(plot_armor=0)})
+    )
     assert sheet_changes(a, b) == [
         Change("Mara Voss", "influence.grit.current", 3, 1),
         Change("Mara Voss", "written_off", False, True),
@@ -236,7 +270,9 @@ def test_lists_are_compared_whole() -> None:
     prop = MARA.hero_props[0].model_copy(update={"wear": 3})
     b = ShowrunnerState().with_star(MARA.model_copy(update={"hero_props": [prop]}))
     changes = sheet_changes(ShowrunnerState().with_star(MARA), b)
-    assert [(c.star, c.before, c.after) for c in changes] == [("Mara Voss", [MARA.hero_props[0].model_dump(mode="json")], [prop.model_dump(mode="json")])]
+    assert [(c.star, c.before, c.after) for c in changes] == [
+        ("Mara Voss", [MARA.hero_props[0].model_dump(mode="json")], [prop.model_dump(mode="json")])
+    ]
     assert changes[0].field == "hero_props"
 
 
@@ -245,6 +281,8 @@ def test_the_fork_event_itself_changes_no_state() -> None:
     before = stream.state
     stream.record(
         BranchForked(name="x", parent_branch_id=uuid.uuid4(), parent_name="main", fork_version=0, parent_hash="0" * 64),
-        recorded_by="director", command_id="c", timestamp=WHEN,
+        recorded_by="director",
+        command_id="c",
+        timestamp=WHEN,
     )
     assert sheet_changes(before, stream.state) == []

@@ -54,9 +54,16 @@ class Log:
         version = len(self.events) + 1
         self.events.append(
             LedgerEvent(
-                originator_id=BRANCH, originator_version=version, campaign_id=CAMPAIGN, timestamp=self.when,
-                recorded_by="director", visibility=visibility or fact.default_visibility,
-                command_id=f"c{self._command}", prev_hash="0" * 64, hash=f"{version:064x}", fact=fact,
+                originator_id=BRANCH,
+                originator_version=version,
+                campaign_id=CAMPAIGN,
+                timestamp=self.when,
+                recorded_by="director",
+                visibility=visibility or fact.default_visibility,
+                command_id=f"c{self._command}",
+                prev_hash="0" * 64,
+                hash=f"{version:064x}",
+                fact=fact,
             )
         )
         return version
@@ -67,7 +74,9 @@ def note(text: str) -> NoteRecorded:
 
 
 def started(high_concept: str = "heists in a drowned city") -> CampaignStarted:
-    return CampaignStarted(name="neon-harbor", pitch=Pitch(title="Neon Harbor", high_concept=high_concept), dice_commitment="0" * 64)
+    return CampaignStarted(
+        name="neon-harbor", pitch=Pitch(title="Neon Harbor", high_concept=high_concept), dice_commitment="0" * 64
+    )
 
 
 class Weighed(CampaignFact, topic="test/Weighed"):
@@ -97,17 +106,17 @@ def teardown_module() -> None:
 
 def episode_log() -> Log:
     log = Log()
-    log.add(started())                                            # 1
-    log.add(note("The crew gathers at the Salt Lantern"))         # 2
-    log.add(SeasonStarted(number=1))                              # 3
+    log.add(started())  # 1
+    log.add(note("The crew gathers at the Salt Lantern"))  # 2
+    log.add(SeasonStarted(number=1))  # 3
     log.add(EpisodeStarted(season=1, number=1, title="The Flooded Vault"), same=True)  # 4
     log.add(SceneStarted(episode=1, number=1, goal="crack the vault", location="the Customs House"))  # 5
-    log.add(Weighed(text="A routine thing", weight=10))           # 6
+    log.add(Weighed(text="A routine thing", weight=10))  # 6
     log.add(Weighed(text="Mara pulls off a Highlight", weight=100))  # 7
     log.add(note("The harbourmaster is the informant"), visibility="director")  # 8
-    log.add(Weighed(text="Tobias fails to talk", weight=50))      # 9
+    log.add(Weighed(text="Tobias fails to talk", weight=50))  # 9
     log.add(HiddenRoll(text="The Director's hidden d10 shows 9"))  # 10
-    log.add(SceneEnded(episode=1, number=1))                      # 11
+    log.add(SceneEnded(episode=1, number=1))  # 11
     log.add(EpisodeEnded(season=1, number=1, cliffhanger="Lady Shore's fleet fills the bay"))  # 12
     log.add(PostShowAnswered(episode=1, answers=PostShow(entertaining=True, premise=True)), same=True)  # 13
     return log
@@ -189,7 +198,9 @@ def test_flipping_any_event_to_director_only_removes_it_from_the_stars_recap():
         if event.visibility != "public":
             continue
         log = Log()
-        log.events = [e if j != i else e.model_copy(update={"visibility": "director"}) for j, e in enumerate(base.events)]
+        log.events = [
+            e if j != i else e.model_copy(update={"visibility": "director"}) for j, e in enumerate(base.events)
+        ]
         told = recap(log)
         assert event.version not in told.cited_versions(), event.type_name
         line = event.fact.recap() if hasattr(event.fact, "recap") else None
@@ -222,8 +233,8 @@ def test_no_timestamp_in_the_text_but_the_day_played():
 
 def two_episodes() -> Log:
     log = episode_log()
-    log.add(SeasonEnded(number=1))                                   # 14
-    log.add(SeasonStarted(number=2, title="Tides"))                  # 15
+    log.add(SeasonEnded(number=1))  # 14
+    log.add(SeasonStarted(number=2, title="Tides"))  # 15
     log.add(EpisodeStarted(season=2, number=2, title="Salt"), same=True)  # 16
     log.add(Weighed(text="Tobias finds the informant", weight=100))  # 17
     return log
@@ -260,7 +271,10 @@ def test_an_episode_still_on_and_a_log_without_episodes():
 
 def test_shape_of_the_show():
     shape = shape_of(two_episodes().events)
-    assert [(e.number, e.season, e.start, e.end, e.last) for e in shape.episodes] == [(1, 1, 4, 12, 14), (2, 2, 16, None, 17)]
+    assert [(e.number, e.season, e.start, e.end, e.last) for e in shape.episodes] == [
+        (1, 1, 4, 12, 14),
+        (2, 2, 16, None, 17),
+    ]
     assert [(s.number, s.start, s.end, s.last) for s in shape.seasons] == [(1, 3, 14, 14), (2, 15, None, 17)]
     assert shape.episodes[0].scenes[0].end == 11
 
@@ -270,11 +284,17 @@ def test_a_fork_says_where_it_left_its_parent_and_what_differs():
     fork_at = 9
     branch = Log()
     branch.events = list(parent.events[:fork_at])
-    branch.add(BranchForked(name="what-if", parent_branch_id=BRANCH, parent_name="main", fork_version=fork_at, parent_hash="0" * 64))
+    branch.add(
+        BranchForked(
+            name="what-if", parent_branch_id=BRANCH, parent_name="main", fork_version=fork_at, parent_hash="0" * 64
+        )
+    )
     branch.add(Weighed(text="Tobias talks his way in", weight=100))
     branch.add(EpisodeEnded(season=1, number=1, cliffhanger="The vault was empty"))
     told = build_recap(
-        branch.events, campaign="neon-harbor", branch="what-if",
+        branch.events,
+        campaign="neon-harbor",
+        branch="what-if",
         fork=ForkContext("main", fork_at, [e for e in parent.events if e.version > fork_at]),
     )
     assert told.fork is not None
@@ -282,7 +302,10 @@ def test_a_fork_says_where_it_left_its_parent_and_what_differs():
     assert [c.version for c in told.fork.cites] == [10]
     assert [b.text for b in told.fork.here] == ["Tobias talks his way in", "The vault was empty"]
     # The parent's Director-only hidden roll stays out of the Stars' recap.
-    assert [b.text for b in told.fork.there] == ["Lady Shore's fleet fills the bay", "After the show, the Cast earned 2 Ensemble XP."]
+    assert [b.text for b in told.fork.there] == [
+        "Lady Shore's fleet fills the bay",
+        "After the show, the Cast earned 2 Ensemble XP.",
+    ]
     assert told.cliffhanger.text == "The vault was empty"
     md = recap_markdown(told)
     assert "Meanwhile, on 'main':" in md and "hidden d10" not in md
@@ -292,7 +315,9 @@ def test_two_timelines_side_by_side():
     parent = episode_log()
     branch = Log()
     branch.events = list(parent.events[:9])
-    branch.add(BranchForked(name="what-if", parent_branch_id=BRANCH, parent_name="main", fork_version=9, parent_hash="0" * 64))
+    branch.add(
+        BranchForked(name="what-if", parent_branch_id=BRANCH, parent_name="main", fork_version=9, parent_hash="0" * 64)
+    )
     branch.add(Weighed(text="Tobias talks his way in", weight=100))
     c = build_comparison(parent.events, branch.events, campaign="neon-harbor", a="main", b="what-if", divergence=9)
     assert [b.text for b in c.a.beats] == ["After the show, the Cast earned 2 Ensemble XP."]
@@ -303,7 +328,9 @@ def test_two_timelines_side_by_side():
     assert "| main (to #13) | what-if (to #11) |" in md
     assert "hidden d10" not in md
     assert "hidden d10" in comparison_markdown(
-        build_comparison(parent.events, branch.events, campaign="neon-harbor", a="main", b="what-if", divergence=9, director=True)
+        build_comparison(
+            parent.events, branch.events, campaign="neon-harbor", a="main", b="what-if", divergence=9, director=True
+        )
     )
 
 

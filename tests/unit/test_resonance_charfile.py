@@ -46,24 +46,55 @@ def test_a_kit_table_with_charges_is_a_magic_kit_of_ones_own():
 @pytest.mark.parametrize(
     ("text", "name", "message"),
     [
-        ('name = "Ann"\nkits = ["A", "B"]\n[skills]\nBrawn = 1\n', "ann.toml",
-         "ann.toml: kits: 2 Kits but a character carries at most their Brawn rank (1)"),
-        ('name = "Ann"\nkits = ["A"]\n', "ann.toml", "ann.toml: kits: 1 Kits but a character carries at most their Brawn rank (0)"),
-        ('name = "Ann"\n[skills]\nBrawn = 11\n', "ann.toml", "ann.toml: skills.Brawn: must be between 0 and 10 (got 11)"),
-        ('name = "Ann"\n[skills]\nBrawn = "2"\n', "ann.toml", "ann.toml: skills.Brawn: must be a whole number (got \"2\")"),
-        ('name = "Ann"\n[skills]\nBrawn = 1\nbrawn = 2\n', "ann.toml", "ann.toml: skills: \"Brawn\" and \"brawn\" are the same Skill"),
+        (
+            'name = "Ann"\nkits = ["A", "B"]\n[skills]\nBrawn = 1\n',
+            "ann.toml",
+            "ann.toml: kits: 2 Kits but a character carries at most their Brawn rank (1)",
+        ),
+        (
+            'name = "Ann"\nkits = ["A"]\n',
+            "ann.toml",
+            "ann.toml: kits: 1 Kits but a character carries at most their Brawn rank (0)",
+        ),
+        (
+            'name = "Ann"\n[skills]\nBrawn = 11\n',
+            "ann.toml",
+            "ann.toml: skills.Brawn: must be between 0 and 10 (got 11)",
+        ),
+        (
+            'name = "Ann"\n[skills]\nBrawn = "2"\n',
+            "ann.toml",
+            'ann.toml: skills.Brawn: must be a whole number (got "2")',
+        ),
+        (
+            'name = "Ann"\n[skills]\nBrawn = 1\nbrawn = 2\n',
+            "ann.toml",
+            'ann.toml: skills: "Brawn" and "brawn" are the same Skill',
+        ),
         ('name = "Ann"\nmorale = 0\n', "ann.toml", "ann.toml: morale: must be between 1 and 16 (got 0)"),
-        ('morale = 4\n', "ann.toml", "ann.toml: name: required field is missing"),
+        ("morale = 4\n", "ann.toml", "ann.toml: name: required field is missing"),
         ('name = "Ann"\nluck = 3\n', "ann.toml", "ann.toml: luck: unknown field"),
         ('name = "Ann"\nkits = [{ title = "X" }]\n', "ann.toml", "ann.toml: kits[1].title: unknown field"),
-        ('name = "Ann"\nkits = [{ name = "X", charges = -1 }]\n', "ann.toml", "ann.toml: kits[1].charges: must be a whole number, 0 or more (got -1)"),
-        ('name = "Ann"\n[[traits]]\nspellcraft = ["Wind"]\n', "ann.toml", "ann.toml: traits[1].name: required field is missing"),
-        ('name = "Ann"\n[[traits]]\nname = "X"\nspellcraft = ["Wind", 3]\n', "ann.toml", "ann.toml: traits[1].spellcraft[2]: must be text (got 3)"),
-        ('name = \n', "ann.toml", "ann.toml: line 1: invalid TOML"),
-        ('{"name": "Ann", "name": "Bo"}', "ann.json", "ann.json: invalid JSON (duplicate key \"name\")"),
+        (
+            'name = "Ann"\nkits = [{ name = "X", charges = -1 }]\n',
+            "ann.toml",
+            "ann.toml: kits[1].charges: must be a whole number, 0 or more (got -1)",
+        ),
+        (
+            'name = "Ann"\n[[traits]]\nspellcraft = ["Wind"]\n',
+            "ann.toml",
+            "ann.toml: traits[1].name: required field is missing",
+        ),
+        (
+            'name = "Ann"\n[[traits]]\nname = "X"\nspellcraft = ["Wind", 3]\n',
+            "ann.toml",
+            "ann.toml: traits[1].spellcraft[2]: must be text (got 3)",
+        ),
+        ("name = \n", "ann.toml", "ann.toml: line 1: invalid TOML"),
+        ('{"name": "Ann", "name": "Bo"}', "ann.json", 'ann.json: invalid JSON (duplicate key "name")'),
         ('{"name": "Ann",}', "ann.json", "ann.json: line 1: invalid JSON"),
         ('["Ann"]', "ann.json", "ann.json: must hold an object of fields"),
-        ('name = "Ann"', "ann.yaml", "ann.yaml: unsupported file type \".yaml\""),
+        ('name = "Ann"', "ann.yaml", 'ann.yaml: unsupported file type ".yaml"'),
         ('name = "   "', "ann.toml", "ann.toml: name: must not be blank"),
     ],
 )
@@ -79,7 +110,12 @@ def test_the_sheet_shows_skills_harms_kits_and_traits():
     who = Combatant.of(kestrel).model_copy(update={"overkill": 1, "failed_intents": ("cross the ravine",)})
     sections = {s.title: dict(s.rows) for s in sheet_sections(who)}
     assert sections["Skills"]["Brawn"] == "2 d4"
-    assert sections["Harms"] == {"Overkill": "1", "Unique Harms": "1 of 8", "Major Harms": "1 of 4", "In the narrative": "yes"}
+    assert sections["Harms"] == {
+        "Overkill": "1",
+        "Unique Harms": "1 of 8",
+        "Major Harms": "1 of 4",
+        "In the narrative": "yes",
+    }
     assert sections["Kits (2 of Brawn 2)"] == {"Climber's Kit": "mundane", "Weapon Enchantment Kit": "2/2 charges"}
     assert sections["Traits"]["Stormborn"].startswith("Spellcraft: Wind, Lightning")
     assert sections["This Arc"]["Failed Spellcraft intents"] == "cross the ravine"

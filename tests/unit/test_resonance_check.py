@@ -12,9 +12,9 @@ from showrunner_ledger.domain.errors import InvalidDice, RuleViolation, UnknownN
 from showrunner_ledger.domain.resonance.check import CheckInput, apply_resolution, resolve
 from showrunner_ledger.domain.resonance.combat import apply_fronts, apply_initiative, resolve_initiative
 from showrunner_ledger.domain.resonance.events import CheckRolled
+from showrunner_ledger.domain.resonance.rules import total
 from showrunner_ledger.domain.resonance.sheet import CharacterSheet, Combatant, Trait
 from showrunner_ledger.domain.resonance.state import ResonanceState
-from showrunner_ledger.domain.resonance.rules import total
 
 
 def sheet(name: str, morale: int = 4, **skills: int) -> CharacterSheet:
@@ -22,8 +22,10 @@ def sheet(name: str, morale: int = 4, **skills: int) -> CharacterSheet:
 
 
 KESTREL = CharacterSheet(
-    name="Kestrel Vane", skills={"Brawn": 2, "Blades": 3, "Stealth": 2, "Speed": 3, "Agility": 2, "Lore": 1},
-    physical_endurance=2, magical_endurance=1,
+    name="Kestrel Vane",
+    skills={"Brawn": 2, "Blades": 3, "Stealth": 2, "Speed": 3, "Agility": 2, "Lore": 1},
+    physical_endurance=2,
+    magical_endurance=1,
     traits=(Trait(name="Stormborn", spellcraft=("Wind", "Lightning")),),
 )
 ORRIN = sheet("Orrin Marsh", Lore=3, Speed=2, Agility=1, Fortitude=2)
@@ -36,8 +38,6 @@ def base() -> ResonanceState:
     for s in (KESTREL, ORRIN, TESS):
         state = state.with_combatant(Combatant.of(s))
     return state.with_combatant(Combatant.of(WARDEN, adversary=True))
-
-
 
 
 def combat(fronts: dict[str, list[str]], state: ResonanceState | None = None) -> ResonanceState:
@@ -177,15 +177,23 @@ def test_support_by_oneself_or_by_the_opponent_is_refused():
 
 
 def test_the_opponents_roll_may_be_supported_by_one_character():
-    r = roll(base(), check(opposed_by="Gate Warden", opposed_skill="Agility", opposed_support=["Tess"]),
-             opposed_dice=[1, 1, 3], dice=[2, 2])
+    r = roll(
+        base(),
+        check(opposed_by="Gate Warden", opposed_skill="Agility", opposed_support=["Tess"]),
+        opposed_dice=[1, 1, 3],
+        dice=[2, 2],
+    )
     assert (len(r.difficulty_faces), r.difficulty) == (3, 4)
     with pytest.raises(RuleViolation, match="multiple characters cannot Support"):
-        resolve(base(), check(opposed_by="Gate Warden", opposed_skill="Agility", opposed_support=["Tess", "Orrin"]),
-                TableDice({}))
+        resolve(
+            base(),
+            check(opposed_by="Gate Warden", opposed_skill="Agility", opposed_support=["Tess", "Orrin"]),
+            TableDice({}),
+        )
     with pytest.raises(RuleViolation, match="cannot Support the roll against their own check"):
-        resolve(base(), check(opposed_by="Gate Warden", opposed_skill="Agility", opposed_support=["Kestrel"]),
-                TableDice({}))
+        resolve(
+            base(), check(opposed_by="Gate Warden", opposed_skill="Agility", opposed_support=["Kestrel"]), TableDice({})
+        )
 
 
 def test_a_stretch_rolls_one_die_fewer():
@@ -204,7 +212,9 @@ def spell(**fields) -> CheckInput:
 def test_a_spellcraft_check_needs_a_traits_keyword_and_an_intent():
     r = roll(base(), spell(), challenge_dice=[1, 2], dice=[3, 3])
     assert (r.success, r.failed_intent) == (True, None)
-    with pytest.raises(RuleViolation, match="no Trait granting the Spellcraft keyword 'Fire' \\(their keywords: Wind, Lightning\\)"):
+    with pytest.raises(
+        RuleViolation, match="no Trait granting the Spellcraft keyword 'Fire' \\(their keywords: Wind, Lightning\\)"
+    ):
         resolve(base(), check(skill="Agility", spellcraft="Fire", intent="x", challenge=1), TableDice({}))
     with pytest.raises(RuleViolation, match="a Spellcraft check names its intent"):
         resolve(base(), check(skill="Agility", spellcraft="Wind", challenge=1), TableDice({}))
@@ -225,9 +235,18 @@ def test_a_failed_spellcraft_intent_cannot_be_retried():
     assert state.combatant("Kestrel").failed_intents == ("cross the ravine",)
     # Another keyword, another method, the same intent (case and spacing ignored): refused.
     with pytest.raises(RuleViolation, match="already failed a Spellcraft check to 'cross the ravine'"):
-        resolve(state, check(skill="Agility", spellcraft="Lightning", intent="Cross  the Ravine", challenge=1), TableDice({}))
+        resolve(
+            state,
+            check(skill="Agility", spellcraft="Lightning", intent="Cross  the Ravine", challenge=1),
+            TableDice({}),
+        )
     # Another intent is fine; so is a check without Spellcraft.
-    roll(state, check(skill="Agility", spellcraft="Wind", intent="scatter the smoke", challenge=1), challenge_dice=[1], dice=[1, 1])
+    roll(
+        state,
+        check(skill="Agility", spellcraft="Wind", intent="scatter the smoke", challenge=1),
+        challenge_dice=[1],
+        dice=[1, 1],
+    )
     roll(state, check(challenge=1), challenge_dice=[1], dice=[1, 1])
 
 
@@ -240,7 +259,9 @@ def test_a_successful_spellcraft_intent_is_not_barred():
 
 
 def strike(**fields) -> CheckInput:
-    return check(**{"skill": "Blades", "target": "Gate Warden", "opposed_skill": "Agility", "harm": "bleeding", **fields})
+    return check(
+        **{"skill": "Blades", "target": "Gate Warden", "opposed_skill": "Agility", "harm": "bleeding", **fields}
+    )
 
 
 def test_a_strike_is_a_check_against_the_targets_reaction_and_harms_by_its_resonance():
@@ -338,7 +359,9 @@ def test_a_strike_needs_a_combat_and_the_same_front():
     with pytest.raises(RuleViolation, match="a Strike happens in combat: start one with `resonance initiative`"):
         resolve(base(), strike(), TableDice({}))
     state = combat({"the bridge": ["Kestrel"], "the gate": ["Gate Warden"]})
-    with pytest.raises(RuleViolation, match="attacks cannot target enemies on other Fronts: Kestrel Vane is on the bridge"):
+    with pytest.raises(
+        RuleViolation, match="attacks cannot target enemies on other Fronts: Kestrel Vane is on the bridge"
+    ):
         resolve(state, strike(), TableDice({}))
     unplaced = apply_initiative(base(), resolve_initiative(base(), ["Kestrel", "Gate Warden"], TableDice({})))
     with pytest.raises(RuleViolation, match="Kestrel Vane is on no Front yet"):
@@ -350,8 +373,12 @@ def test_a_strike_needs_a_combat_and_the_same_front():
 
 def test_an_adversary_can_strike_a_character():
     state = combat({"the bridge": ["Kestrel", "Gate Warden"]})
-    r = roll(state, CheckInput(character="Gate Warden", skill="Brawn", target="Kestrel", opposed_skill="Agility",
-                               harm="bruised"), opposed_dice=[1, 1], dice=[4, 4, 4])
+    r = roll(
+        state,
+        CheckInput(character="Gate Warden", skill="Brawn", target="Kestrel", opposed_skill="Agility", harm="bruised"),
+        opposed_dice=[1, 1],
+        dice=[4, 4, 4],
+    )
     assert (r.harm.target, r.harm.levels) == ("Kestrel Vane", 6)
 
 
@@ -367,17 +394,23 @@ def test_a_removed_character_cannot_roll_or_support():
 
 
 @given(
-    rank=st.integers(0, 6), challenge=st.integers(1, 6), supported=st.booleans(), stretch=st.booleans(),
+    rank=st.integers(0, 6),
+    challenge=st.integers(1, 6),
+    supported=st.booleans(),
+    stretch=st.booleans(),
     data=st.data(),
 )
 def test_any_check_rejudges_to_itself_from_its_recorded_rolls(rank, challenge, supported, stretch, data):
     state = base().with_combatant(Combatant.of(sheet("Rook", Climb=rank)))
-    request = CheckInput(character="Rook", skill="Climb", challenge=challenge, stretch=stretch,
-                         support=["Orrin"] if supported else [])
+    request = CheckInput(
+        character="Rook", skill="Climb", challenge=challenge, stretch=stretch, support=["Orrin"] if supported else []
+    )
     count = max(0, rank + supported - stretch)
     d4s = st.integers(1, 4)
-    faces = {"challenge_dice": data.draw(st.lists(d4s, min_size=challenge, max_size=challenge)),
-             "dice": data.draw(st.lists(d4s, min_size=count, max_size=count))}
+    faces = {
+        "challenge_dice": data.draw(st.lists(d4s, min_size=challenge, max_size=challenge)),
+        "dice": data.draw(st.lists(d4s, min_size=count, max_size=count)),
+    }
     resolution = roll(state, request, **faces)
     assert 0 <= resolution.result <= 8 and resolution.result == total(faces["dice"])
     assert resolve(state, request, ReplayDice(resolution.rolls)) == resolution
@@ -428,8 +461,18 @@ def test_support_in_combat_is_not_bound_by_fronts_or_turns():
 
 
 def test_spellcraft_may_take_any_difficulty_source():
-    r = roll(base(), check(skill="Agility", spellcraft="Lightning", intent="blind the warden",
-                           opposed_by="Gate Warden", opposed_skill="Agility"), opposed_dice=[4, 4], dice=[1, 1])
+    r = roll(
+        base(),
+        check(
+            skill="Agility",
+            spellcraft="Lightning",
+            intent="blind the warden",
+            opposed_by="Gate Warden",
+            opposed_skill="Agility",
+        ),
+        opposed_dice=[4, 4],
+        dice=[1, 1],
+    )
     assert (r.success, r.failed_intent, r.opponent) == (False, "blind the warden", "Gate Warden")
 
 
@@ -442,6 +485,10 @@ def test_no_table_dice_option_collides_with_an_input_option():
 
 
 def test_a_check_concerns_the_roller_the_opponent_and_the_supporters_by_their_full_names():
-    r = roll(base(), check(opposed_by="gate", opposed_skill="Agility", support=["orrin"], opposed_support=["tess"]),
-             opposed_dice=[1, 1, 1], dice=[1, 1, 1])
+    r = roll(
+        base(),
+        check(opposed_by="gate", opposed_skill="Agility", support=["orrin"], opposed_support=["tess"]),
+        opposed_dice=[1, 1, 1],
+        dice=[1, 1, 1],
+    )
     assert CheckRolled(resolution=r, roll_number=1).stars() == ("Kestrel Vane", "Gate Warden", "Orrin Marsh", "Tess")

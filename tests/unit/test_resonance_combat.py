@@ -16,11 +16,18 @@ from showrunner_ledger.domain.ruleset import RollContext
 
 
 def sheet(name: str, morale: int = 4, kits=(), **skills: int) -> CharacterSheet:
-    return CharacterSheet(name=name, skills=skills, morale=morale, physical_endurance=2, magical_endurance=1,
-                          kits=tuple(kits))
+    return CharacterSheet(
+        name=name, skills=skills, morale=morale, physical_endurance=2, magical_endurance=1, kits=tuple(kits)
+    )
 
 
-KESTREL = sheet("Kestrel Vane", Brawn=2, Speed=3, Fortitude=1, kits=[kit_named("Climber's Kit"), kit_named("Weapon Enchantment Kit")])
+KESTREL = sheet(
+    "Kestrel Vane",
+    Brawn=2,
+    Speed=3,
+    Fortitude=1,
+    kits=[kit_named("Climber's Kit"), kit_named("Weapon Enchantment Kit")],
+)
 ORRIN = sheet("Orrin Marsh", Brawn=1, Speed=2, Fortitude=2, kits=[kit_named("Healing Potion Kit")])
 WARDEN = sheet("Gate Warden", morale=2, Brawn=3, Speed=2)
 TESS = sheet("Tess", Speed=1)
@@ -132,11 +139,15 @@ def test_front_refusals():
     with pytest.raises(RuleViolation, match="no combat is under way"):
         decided(base(), "front", {"front": "the bridge", "combatant": ["Kestrel"]})
     state = fight()
-    with pytest.raises(RuleViolation, match="Kestrel Vane is already on the bridge: moving between Fronts takes their full turn"):
+    with pytest.raises(
+        RuleViolation, match="Kestrel Vane is already on the bridge: moving between Fronts takes their full turn"
+    ):
         decided(state, "front", {"front": "the gate", "combatant": ["Kestrel"]})
     with pytest.raises(RuleViolation, match="Tess is not in this combat"):
         decided(state, "front", {"front": "the gate", "combatant": ["Tess"]})
-    with pytest.raises(RuleViolation, match="there is no Front 'the tower' in this combat \\(Fronts: the bridge, the gate\\)"):
+    with pytest.raises(
+        RuleViolation, match="there is no Front 'the tower' in this combat \\(Fronts: the bridge, the gate\\)"
+    ):
         decided(state, "move", {"character": "Kestrel", "front": "the tower"})
     with pytest.raises(RuleViolation, match="Kestrel Vane is already on the bridge"):
         decided(state, "move", {"character": "Kestrel", "front": "the bridge"})
@@ -189,7 +200,9 @@ def test_levels_past_8_become_overkill_counting_as_major_and_unique():
 
 
 def test_harm_endurance_refusals_and_spending():
-    state = act(base(), "harm", {"character": "Kestrel", "harm": "burned", "levels": 2, "source": "magical", "endurance": 1})
+    state = act(
+        base(), "harm", {"character": "Kestrel", "harm": "burned", "levels": 2, "source": "magical", "endurance": 1}
+    )
     kestrel = state.combatant("Kestrel")
     assert (kestrel.harm_level("burned"), kestrel.magical_endurance) == (1, 0)
     with pytest.raises(RuleViolation, match="Kestrel Vane has 0 Magical Endurance left and cannot spend 1"):
@@ -231,7 +244,9 @@ def test_the_same_scene_reward_is_refused_twice_in_an_arc_but_not_in_the_next():
     assert state.combatant("Kestrel").scene_rewards == ("Insight",)
     with pytest.raises(RuleViolation, match="Kestrel Vane already chose the Scene Reward 'insight' this Arc"):
         decided(state, "scene-end", {"scene_reward": ["Kestrel=insight"]})
-    state = act(state, "scene-end", {"scene_reward": ["Kestrel=Resolve"], "arc": True, "arc_reward": ["Kestrel=Renown"]})
+    state = act(
+        state, "scene-end", {"scene_reward": ["Kestrel=Resolve"], "arc": True, "arc_reward": ["Kestrel=Renown"]}
+    )
     kestrel = state.combatant("Kestrel")
     assert kestrel.rewards == ("Scene 1: Insight", "Scene 2: Resolve", "Arc 1: Renown")
     assert kestrel.scene_rewards == ()
@@ -268,7 +283,9 @@ def test_a_removed_character_rejoins_once_healed_with_one_more_overkill():
     with pytest.raises(RuleViolation, match="can rejoin only once their harms are healed \\(still: crushed 8\\)"):
         decided(state, "rejoin", {"character": "Kestrel"})
     state = act(state, "scene-end", {})  # harms to 0, Overkill 3
-    with pytest.raises(RuleViolation, match="rejoining would give Kestrel Vane Overkill 4, which at Morale 4 removes them again"):
+    with pytest.raises(
+        RuleViolation, match="rejoining would give Kestrel Vane Overkill 4, which at Morale 4 removes them again"
+    ):
         decided(state, "rejoin", {"character": "Kestrel"})
     state = act(state, "scene-end", {})  # Overkill 2
     state = act(state, "rejoin", {"character": "Kestrel"})
@@ -291,10 +308,14 @@ def test_removal_stays_through_a_scene_end_until_rejoining():
 
 def test_a_healing_potion_reduces_a_harm_by_the_users_fortitude():
     state = act(base(), "harm", {"character": "Kestrel", "harm": "bleeding", "levels": 3})
-    state = act(state, "use-kit", {"character": "Orrin", "kit": "Healing Potion Kit", "on": "Kestrel", "harm": "Bleeding"})
+    state = act(
+        state, "use-kit", {"character": "Orrin", "kit": "Healing Potion Kit", "on": "Kestrel", "harm": "Bleeding"}
+    )
     assert state.combatant("Kestrel").harm_level("bleeding") == 1  # Orrin's Fortitude 2
     assert state.combatant("Orrin").kits[0].charges == 1
-    state = act(state, "use-kit", {"character": "Orrin", "kit": "Healing Potion Kit", "on": "Kestrel", "harm": "bleeding"})
+    state = act(
+        state, "use-kit", {"character": "Orrin", "kit": "Healing Potion Kit", "on": "Kestrel", "harm": "bleeding"}
+    )
     assert (state.combatant("Kestrel").harms, state.combatant("Orrin").kits[0].charges) == ((), 0)
 
 
@@ -305,10 +326,14 @@ def test_kit_refusals():
     with pytest.raises(UnknownName, match="Kestrel Vane carries no 'Healing Potion Kit'"):
         decided(state, "use-kit", {"character": "Kestrel", "kit": "Healing Potion Kit"})
     with pytest.raises(RuleViolation, match="Kestrel Vane has no burned Harm to heal"):
-        decided(state, "use-kit", {"character": "Orrin", "kit": "Healing Potion Kit", "on": "Kestrel", "harm": "burned"})
+        decided(
+            state, "use-kit", {"character": "Orrin", "kit": "Healing Potion Kit", "on": "Kestrel", "harm": "burned"}
+        )
     empty = state.updated("Orrin", kits=(kit_named("Healing Potion Kit").model_copy(update={"charges": 0}),))
     with pytest.raises(RuleViolation, match="has no charges left; a market refills them at a Scene's end"):
-        decided(empty, "use-kit", {"character": "Orrin", "kit": "Healing Potion Kit", "on": "Kestrel", "harm": "bleeding"})
+        decided(
+            empty, "use-kit", {"character": "Orrin", "kit": "Healing Potion Kit", "on": "Kestrel", "harm": "bleeding"}
+        )
 
 
 def test_magic_kit_charges_refill_at_a_scene_end_with_a_market_only():
@@ -321,14 +346,22 @@ def test_magic_kit_charges_refill_at_a_scene_end_with_a_market_only():
 
 
 def test_kits_are_limited_by_brawn_when_trading():
-    state = act(base(), "trade-kit", {"character": "Kestrel", "give": ["Climber's Kit"], "take": ["Healing Potion Kit"]})
+    state = act(
+        base(), "trade-kit", {"character": "Kestrel", "give": ["Climber's Kit"], "take": ["Healing Potion Kit"]}
+    )
     assert [k.label() for k in state.combatant("Kestrel").kits] == [
-        "Weapon Enchantment Kit (2/2 charges)", "Healing Potion Kit (2/2 charges)"]
-    with pytest.raises(RuleViolation, match="would carry 3 Kits but can carry only as many as their Brawn rank \\(2\\)"):
+        "Weapon Enchantment Kit (2/2 charges)",
+        "Healing Potion Kit (2/2 charges)",
+    ]
+    with pytest.raises(
+        RuleViolation, match="would carry 3 Kits but can carry only as many as their Brawn rank \\(2\\)"
+    ):
         decided(state, "trade-kit", {"character": "Kestrel", "take": ["Disguise Kit"]})
     with pytest.raises(UnknownName, match="carries no 'Disguise Kit' to give"):
         decided(state, "trade-kit", {"character": "Kestrel", "give": ["Disguise Kit"]})
-    state = act(state, "trade-kit", {"character": "Kestrel", "give": ["Healing Potion Kit"], "take": ["Wand of Sparks=3"]})
+    state = act(
+        state, "trade-kit", {"character": "Kestrel", "give": ["Healing Potion Kit"], "take": ["Wand of Sparks=3"]}
+    )
     assert state.combatant("Kestrel").kits[-1].label() == "Wand of Sparks (3/3 charges)"
 
 
@@ -361,7 +394,17 @@ def test_the_ruleset_declares_its_check_inputs_actions_and_dice():
     assert set(RESONANCE.table_dice) == {"dice", "challenge_dice", "opposed_dice"}
     assert set(ACTIONS["initiative"].table_dice) == {"initiative"}
     assert set(RESONANCE.actions) == {
-        "adversary", "initiative", "front", "move", "combat-end", "harm", "use-kit", "trade-kit", "scene-end", "rejoin"}
+        "adversary",
+        "initiative",
+        "front",
+        "move",
+        "combat-end",
+        "harm",
+        "use-kit",
+        "trade-kit",
+        "scene-end",
+        "rejoin",
+    }
     for field, info in RESONANCE.check_input.model_fields.items():
         assert info.description, f"check field {field} has no description"
     for name, action in RESONANCE.actions.items():

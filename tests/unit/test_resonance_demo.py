@@ -24,8 +24,11 @@ def _options(fields, dice) -> set[str]:
 
 
 def _lines() -> list[list[str]]:
-    return [shlex.split(line) for line in DEMO.read_text(encoding="utf-8").splitlines()
-            if line.strip() and not line.lstrip().startswith("#")]
+    return [
+        shlex.split(line)
+        for line in DEMO.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
 
 
 def test_the_demo_starts_a_resonance_campaign_and_adds_the_example_characters():
@@ -35,7 +38,12 @@ def test_the_demo_starts_a_resonance_campaign_and_adds_the_example_characters():
     assert added == ["{examples}/kestrel.toml", "{examples}/orrin.json"]
     for path in added:
         assert (DEMO.parent / path.removeprefix("{examples}/")).is_file()
-    for needed in (["branch", "create", "what-if"], ["seed", "reveal"], ["verify"], ["audit", "--all", "--verify-dice"]):
+    for needed in (
+        ["branch", "create", "what-if"],
+        ["seed", "reveal"],
+        ["verify"],
+        ["audit", "--all", "--verify-dice"],
+    ):
         assert any(line[: len(needed)] == needed for line in lines), needed
 
 

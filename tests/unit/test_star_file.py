@@ -128,7 +128,13 @@ def test_a_toml_file_and_its_json_twin_give_the_same_sheet():
                         "slots": {"1": {"specialty": "Swords", "rank": 2}, "2": {"scar": "Broken Arm", "penalty": 1}},
                     }
                 },
-                "influence": {"grit": {"current": 3, "max": 4}, "retake": 2, "spotlight": 1, "plot_armor": 2, "preparation": 1},
+                "influence": {
+                    "grit": {"current": 3, "max": 4},
+                    "retake": 2,
+                    "spotlight": 1,
+                    "plot_armor": 2,
+                    "preparation": 1,
+                },
                 "props": [{"type": "Weapons", "quality": "HARD"}],
                 "bonds": [{"with": "Captain Ilse", "tier": "H", "exhausted": ["N"]}],
             }
@@ -228,7 +234,11 @@ def test_each_mistake_is_one_line_naming_the_field(change, message):
 
 
 def test_several_problems_are_counted():
-    text = VALID_TOML.replace("rank = 2 }", "rank = 9 }").replace("penalty = 1", "penalty = 0").replace("retake = 2", 'retake = "x"')
+    text = (
+        VALID_TOML.replace("rank = 2 }", "rank = 9 }")
+        .replace("penalty = 1", "penalty = 0")
+        .replace("retake = 2", 'retake = "x"')
+    )
     assert refusal(text) == (
         "mara.toml: abilities.fight.slots.1.rank: must be between 1 and 5 (got 9) (and 2 more problems)"
     )
@@ -246,7 +256,10 @@ def test_a_toml_key_given_twice_is_refused():
 
 def test_malformed_json_names_its_line():
     text = '{\n  "name": "Tobias",\n  "influence": {,}\n}'
-    assert refusal(text, "tobias.json") == "tobias.json: line 3: invalid JSON (Expecting property name enclosed in double quotes at column 17)"
+    assert (
+        refusal(text, "tobias.json")
+        == "tobias.json: line 3: invalid JSON (Expecting property name enclosed in double quotes at column 17)"
+    )
 
 
 def test_a_json_key_given_twice_is_refused():
@@ -311,16 +324,61 @@ def test_a_slot_that_is_not_a_table_says_what_a_slot_holds():
 
 def test_a_pool_that_is_neither_number_nor_table_says_both_are_allowed():
     text = VALID_TOML.replace("retake = 2", 'retake = "full"')
-    assert refusal(text) == 'mara.toml: influence.retake: must be a whole number or a table with current and max (got "full")'
+    assert (
+        refusal(text)
+        == 'mara.toml: influence.retake: must be a whole number or a table with current and max (got "full")'
+    )
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 12) | st.text(max_size=6) | st.sampled_from(["N", "H", "fight", "Weapons"]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6) | st.sampled_from(["1", "11", "fight", "slots", "rank", "scar", "specialty", "grit", "with", "tier", "exhausted", "powers", "name"]), inner, max_size=3),
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 12)
+    | st.text(max_size=6)
+    | st.sampled_from(["N", "H", "fight", "Weapons"]),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.text(max_size=6)
+            | st.sampled_from(
+                [
+                    "1",
+                    "11",
+                    "fight",
+                    "slots",
+                    "rank",
+                    "scar",
+                    "specialty",
+                    "grit",
+                    "with",
+                    "tier",
+                    "exhausted",
+                    "powers",
+                    "name",
+                ]
+            ),
+            inner,
+            max_size=3,
+        )
+    ),
     max_leaves=12,
 )
 top_keys = st.sampled_from(
-    ["name", "player", "abilities", "influence", "limit", "hero_props", "props", "trinkets", "bonds", "grudges", "acclaim", "written_off", "other"]
+    [
+        "name",
+        "player",
+        "abilities",
+        "influence",
+        "limit",
+        "hero_props",
+        "props",
+        "trinkets",
+        "bonds",
+        "grudges",
+        "acclaim",
+        "written_off",
+        "other",
+    ]
 )
 
 

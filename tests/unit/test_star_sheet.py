@@ -39,7 +39,7 @@ def problem(error: pytest.ExceptionInfo) -> tuple[tuple, str]:
 
 def test_milestone_order_is_the_books_chapter_8_2():
     book = "⛉ → 1st Power → ⛉ → N → ⛉ → 1 → ⛉ → H → ⛉ → 2 → ⛉ → 2nd Power → ⛉ → F → ⛉ → 3 → ⛉ → E → ⛉ → 4"
-    assert MILESTONE_ORDER == tuple(book.split(" → "))
+    assert tuple(book.split(" → ")) == MILESTONE_ORDER
 
 
 @pytest.mark.parametrize(
@@ -117,7 +117,12 @@ def test_an_unknown_ability_is_refused():
 
 def test_slots_hold_specialties_and_scars_in_slot_order():
     ability = Ability.model_validate(
-        {"slots": {"7": {"kind": "scar", "name": "Broken Arm", "penalty": 2}, 1: {"kind": "specialty", "name": "Swords", "rank": 5}}}
+        {
+            "slots": {
+                "7": {"kind": "scar", "name": "Broken Arm", "penalty": 2},
+                1: {"kind": "specialty", "name": "Swords", "rank": 5},
+            }
+        }
     )
     assert ability.slots == {1: Specialty(name="Swords", rank=5), 7: Scar(name="Broken Arm", penalty=2)}
     assert list(ability.slots) == [1, 7]
@@ -213,7 +218,9 @@ def test_names_are_stripped_and_never_empty():
 
 def test_influence_pools_are_all_required():
     with pytest.raises(ValidationError) as error:
-        StarSheet.model_validate({"name": "Mara", "influence": {k: v for k, v in INFLUENCE.items() if k != "spotlight"}})
+        StarSheet.model_validate(
+            {"name": "Mara", "influence": {k: v for k, v in INFLUENCE.items() if k != "spotlight"}}
+        )
     assert problem(error) == (("influence", "spotlight"), "Field required")
 
 
@@ -245,7 +252,9 @@ abilities = st.fixed_dictionaries(
     }
 )
 pools = st.integers(0, 10).flatmap(
-    lambda top: st.fixed_dictionaries({"current": st.integers(0, top), "max": st.just(top), "exhausted": st.integers(0, 3)})
+    lambda top: st.fixed_dictionaries(
+        {"current": st.integers(0, top), "max": st.just(top), "exhausted": st.integers(0, 3)}
+    )
 )
 hero_props = st.integers(1, 11).flatmap(
     lambda capacity: st.fixed_dictionaries(
@@ -261,7 +270,9 @@ hero_props = st.integers(1, 11).flatmap(
 )
 props = st.lists(st.tuples(st.sampled_from(PropType), st.sampled_from(Quality)), unique=True, max_size=5).flatmap(
     lambda kinds: st.tuples(*[st.integers(1, 10) for _ in kinds]).map(
-        lambda amounts: [{"type": t.value, "quality": q.value, "count": n} for (t, q), n in zip(kinds, amounts)]
+        lambda amounts: [
+            {"type": t.value, "quality": q.value, "count": n} for (t, q), n in zip(kinds, amounts, strict=True)
+        ]
     )
 )
 relationships = st.sampled_from(list(Difficulty)[1:]).flatmap(
@@ -278,7 +289,9 @@ raw_sheets = st.fixed_dictionaries(
         "name": names,
         "abilities": st.dictionaries(st.sampled_from([a.value.upper() for a in AbilityName]), abilities, max_size=10),
         "influence": st.fixed_dictionaries({pool: pools for pool in POOLS}),
-        "limit": st.integers(0, 8).flatmap(lambda top: st.fixed_dictionaries({"marked": st.integers(0, top), "max": st.just(top)})),
+        "limit": st.integers(0, 8).flatmap(
+            lambda top: st.fixed_dictionaries({"marked": st.integers(0, top), "max": st.just(top)})
+        ),
         "hero_props": st.lists(hero_props, max_size=2),
         "props": props,
         "trinkets": st.lists(names, max_size=3),

@@ -50,8 +50,13 @@ def cast() -> ShowrunnerState:
 def test_topics_are_the_ledgers_own_and_schema_v1():
     topics = {cls.topic for cls in STRUCTURE_FACTS}
     assert topics == {
-        "ledger/SeasonStarted", "ledger/SeasonEnded", "ledger/EpisodeStarted", "ledger/SceneStarted",
-        "ledger/SceneEnded", "ledger/EpisodeEnded", "ledger/PostShowAnswered",
+        "ledger/SeasonStarted",
+        "ledger/SeasonEnded",
+        "ledger/EpisodeStarted",
+        "ledger/SceneStarted",
+        "ledger/SceneEnded",
+        "ledger/EpisodeEnded",
+        "ledger/PostShowAnswered",
     }
     for cls in STRUCTURE_FACTS:
         assert cls.schema_version == 1
@@ -73,7 +78,9 @@ def test_the_first_episode_opens_season_one(cast):
 
 def test_a_whole_episode(cast):
     state = fold(cast, decide_start_episode(cast, "One"))
-    state = fold(state, decide_start_scene(state, goal="crack the vault", location="the Customs House", aesthetic="neon rain"))
+    state = fold(
+        state, decide_start_scene(state, goal="crack the vault", location="the Customs House", aesthetic="neon rain")
+    )
     assert state.structure.scene == 1 and state.structure.scene_open
     state = fold(state, decide_end_scene(state))
     state = fold(state, decide_start_scene(state))
@@ -151,9 +158,21 @@ def test_post_show_answers_are_checked_and_named_in_full(cast):
     "answers, error, message",
     [
         (PostShow(acclaim=(AcclaimAnswer(star="Nobody", amount=1),)), UnknownName, "unknown Star 'Nobody'"),
-        (PostShow(acclaim=(AcclaimAnswer(star="Mara", amount=1), AcclaimAnswer(star="mara voss", amount=2))), RuleViolation, "given twice"),
-        (PostShow(connections=(ConnectionAnswer(star="Mara", kind="bond", target="A"), ConnectionAnswer(star="Mara", kind="grudge", target="B"))),
-         RuleViolation, "one new Bond OR one new Grudge"),
+        (
+            PostShow(acclaim=(AcclaimAnswer(star="Mara", amount=1), AcclaimAnswer(star="mara voss", amount=2))),
+            RuleViolation,
+            "given twice",
+        ),
+        (
+            PostShow(
+                connections=(
+                    ConnectionAnswer(star="Mara", kind="bond", target="A"),
+                    ConnectionAnswer(star="Mara", kind="grudge", target="B"),
+                )
+            ),
+            RuleViolation,
+            "one new Bond OR one new Grudge",
+        ),
     ],
 )
 def test_bad_post_show_answers_are_refused(cast, answers, error, message):
@@ -164,17 +183,24 @@ def test_bad_post_show_answers_are_refused(cast, answers, error, message):
 
 def test_recap_lines_of_the_structure_facts():
     assert EpisodeEnded(season=1, number=2, cliffhanger="The fleet").recap().model_dump() == {
-        "weight": 100, "text": "The fleet", "kind": "cliffhanger"}
+        "weight": 100,
+        "text": "The fleet",
+        "kind": "cliffhanger",
+    }
     assert EpisodeEnded(season=1, number=2).recap() is None
     assert SceneEnded(episode=1, number=1).recap() is None
     scene = SceneStarted(episode=1, number=2, goal="find the informant", location="the Drowned Market", aesthetic="fog")
     assert scene.recap().text == "Scene 2 at the Drowned Market: find the informant (fog)."
     assert SeasonEnded(number=1).recap().weight == 50
-    post = PostShowAnswered(episode=1, answers=PostShow(
-        acclaim=(AcclaimAnswer(star="Mara Voss", amount=1), AcclaimAnswer(star="Tobias Quell", amount=0)),
-        connections=(ConnectionAnswer(star="Tobias Quell", kind="bond", target="the Harbourmaster"),),
-        entertaining=True, premise=True,
-    ))
+    post = PostShowAnswered(
+        episode=1,
+        answers=PostShow(
+            acclaim=(AcclaimAnswer(star="Mara Voss", amount=1), AcclaimAnswer(star="Tobias Quell", amount=0)),
+            connections=(ConnectionAnswer(star="Tobias Quell", kind="bond", target="the Harbourmaster"),),
+            entertaining=True,
+            premise=True,
+        ),
+    )
     assert post.recap().text == (
         "After the show, Mara Voss earned 1 Acclaim; Tobias Quell formed a Bond with the Harbourmaster; "
         "the Cast earned 2 Ensemble XP."

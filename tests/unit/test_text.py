@@ -130,7 +130,9 @@ FILES = {"showrunner": MARA, "pool": POOL, "resonance": RESONANCE}
 def test_no_character_of_any_ruleset_may_be_called_director(ruleset, name) -> None:
     with pytest.raises(InvalidSheet) as refused:
         READERS[ruleset](FILES[ruleset].format(name=name))
-    assert str(refused.value).endswith(f"name: '{name.strip()}' is reserved: `--as director` means the Director; choose another name")
+    assert str(refused.value).endswith(
+        f"name: '{name.strip()}' is reserved: `--as director` means the Director; choose another name"
+    )
     assert READERS[ruleset](FILES[ruleset].format(name="Director Voss")).name == "Director Voss"
 
 
@@ -163,8 +165,11 @@ def test_a_file_nested_too_deeply_is_one_line(suffix, depth) -> None:
     else:
         text = 'name = "Mara"\nnotes = ' + "[" * depth + "]" * depth + "\n"
     kind = suffix[1:].upper()
-    for parse in (lambda: parse_star_file(text.encode(), source="deep" + suffix),
-                  lambda: parse_pool(text.encode(), "deep" + suffix), lambda: parse_resonance(text.encode(), "deep" + suffix)):
+    for parse in (
+        lambda: parse_star_file(text.encode(), source="deep" + suffix),
+        lambda: parse_pool(text.encode(), "deep" + suffix),
+        lambda: parse_resonance(text.encode(), "deep" + suffix),
+    ):
         with pytest.raises(InvalidSheet) as refused:
             parse()
         assert str(refused.value) == f"deep{suffix}: invalid {kind} (nested too deeply: at most 32 levels)"
@@ -174,8 +179,13 @@ def test_deep_dotted_toml_keys_and_numbers_of_thousands_of_digits_are_one_line()
     dotted = 'name = "Mara"\n' + ".".join(["a"] * 5000) + " = 1\n"
     with pytest.raises(InvalidSheet, match="^deep.toml: invalid TOML .nested too deeply"):
         parse_star_file(dotted.encode(), source="deep.toml")
-    for suffix, text in ((".toml", 'name = "Mara"\nx = ' + "1" * 5000), (".json", '{"name": "Mara", "x": ' + "1" * 5000 + "}")):
-        with pytest.raises(InvalidSheet, match=f"^long{suffix}: invalid {suffix[1:].upper()} .a number with more than 4300 digits.$"):
+    for suffix, text in (
+        (".toml", 'name = "Mara"\nx = ' + "1" * 5000),
+        (".json", '{"name": "Mara", "x": ' + "1" * 5000 + "}"),
+    ):
+        with pytest.raises(
+            InvalidSheet, match=f"^long{suffix}: invalid {suffix[1:].upper()} .a number with more than 4300 digits.$"
+        ):
             parse_star_file(text.encode(), source="long" + suffix)
 
 
@@ -184,9 +194,15 @@ def test_deep_dotted_toml_keys_and_numbers_of_thousands_of_digits_are_one_line()
 
 def _document(payload: dict, topic_schema: int = 1) -> dict:
     return {
-        "campaign": str(uuid.uuid4()), "schema": topic_schema, "timestamp": "2024-05-01T20:00:00+00:00",
-        "recorded_by": "director", "visibility": "public", "command_id": "c1", "prev_hash": "0" * 64,
-        "hash": "1" * 64, "payload": payload,
+        "campaign": str(uuid.uuid4()),
+        "schema": topic_schema,
+        "timestamp": "2024-05-01T20:00:00+00:00",
+        "recorded_by": "director",
+        "visibility": "public",
+        "command_id": "c1",
+        "prev_hash": "0" * 64,
+        "hash": "1" * 64,
+        "payload": payload,
     }
 
 
@@ -194,16 +210,24 @@ def test_events_recorded_before_the_rules_still_load() -> None:
     branch = uuid.uuid4()
     note = event_from_document(branch, 4, "ledger/NoteRecorded", _document({"text": HOSTILE + "x" * 5000}))
     assert note.fact.text.startswith(HOSTILE)
-    sheet = json.loads(StarSheet.model_validate(
-        {"name": "Mara", "influence": {p: {"current": 1, "max": 1} for p in ("grit", "retake", "spotlight", "plot_armor", "preparation")}},
-    ).model_dump_json())
+    sheet = json.loads(
+        StarSheet.model_validate(
+            {
+                "name": "Mara",
+                "influence": {
+                    p: {"current": 1, "max": 1} for p in ("grit", "retake", "spotlight", "plot_armor", "preparation")
+                },
+            },
+        ).model_dump_json()
+    )
     sheet["name"] = "Director"
     sheet["abilities"] = {"fight": {"xp": 2**62}}
     joined = event_from_document(branch, 2, "showrunner/StarJoined", _document({"sheet": sheet}))
     assert joined.fact.sheet.name == "Director" and joined.fact.sheet.abilities["fight"].xp == 2**62
     pitch = {"title": "T\x1b[31m", "high_concept": "", "premise": "", "sfx_budget": 10**23, "ruleset": "showrunner"}
-    started = event_from_document(branch, 1, "ledger/CampaignStarted",
-                                  _document({"name": "neon", "pitch": pitch, "dice_commitment": "0" * 64}))
+    started = event_from_document(
+        branch, 1, "ledger/CampaignStarted", _document({"name": "neon", "pitch": pitch, "dice_commitment": "0" * 64})
+    )
     assert started.fact.pitch.sfx_budget == 10**23
     state = joined.fact.apply(started.fact.apply(CampaignState()))
     # A snapshot holds the state as JSON and reads it back by its ruleset's state model.
@@ -213,23 +237,38 @@ def test_events_recorded_before_the_rules_still_load() -> None:
 
 def test_a_d10_and_a_d4_character_recorded_as_director_still_load() -> None:
     for topic, key in (("pool/CharacterJoined", "character"), ("resonance/CharacterJoined", "sheet")):
-        fields = {"pool/CharacterJoined": {"name": "Director", "stats": dict.fromkeys(
-            ("power", "agility", "endurance", "intellect", "perception", "social", "will"), 3)},
-            "resonance/CharacterJoined": {"name": "Director", "skills": {"Brawn\u202e": 2}}}[topic]
+        fields = {
+            "pool/CharacterJoined": {
+                "name": "Director",
+                "stats": dict.fromkeys(
+                    ("power", "agility", "endurance", "intellect", "perception", "social", "will"), 3
+                ),
+            },
+            "resonance/CharacterJoined": {"name": "Director", "skills": {"Brawn\u202e": 2}},
+        }[topic]
         event = event_from_document(uuid.uuid4(), 2, topic, _document({key: fields}))
         assert getattr(event.fact, key).name == "Director"
 
 
 def test_a_new_fact_copied_from_a_recorded_one_is_not_checked_again() -> None:
-    old = StarJoined.model_validate({"sheet": {"name": "Director", "influence": {
-        p: {"current": 1, "max": 1} for p in ("grit", "retake", "spotlight", "plot_armor", "preparation")}}})
+    old = StarJoined.model_validate(
+        {
+            "sheet": {
+                "name": "Director",
+                "influence": {
+                    p: {"current": 1, "max": 1} for p in ("grit", "retake", "spotlight", "plot_armor", "preparation")
+                },
+            }
+        }
+    )
     again = StarJoined(sheet=old.sheet)  # a decision passing a recorded sheet on
     assert again.sheet.name == "Director"
 
 
 def test_a_d4_adversary_is_checked_as_the_directors_input() -> None:
-    unchecked = AdversaryInput.model_construct(character="Gate\x1bWarden", skill=[], morale=4, physical_endurance=0,
-                                               magical_endurance=0)
+    unchecked = AdversaryInput.model_construct(
+        character="Gate\x1bWarden", skill=[], morale=4, physical_endurance=0, magical_endurance=0
+    )
     with pytest.raises(RuleViolation, match="name: must be plain text: character 5 is a control character"):
         decide_adversary(ResonanceState(), unchecked, None)
 

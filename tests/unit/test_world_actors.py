@@ -26,8 +26,13 @@ from showrunner_ledger.domain.showrunner.sheet import AbilityName as A
 
 def actor(name: str, *pips: int, bonds=None, grudges=None, **extra) -> Actor:
     return Actor(
-        name=name, primary=A.FIGHT, secondary=A.TALK, power=PowerDice(pips=pips),
-        bonds=bonds or {}, grudges=grudges or {}, **extra,
+        name=name,
+        primary=A.FIGHT,
+        secondary=A.TALK,
+        power=PowerDice(pips=pips),
+        bonds=bonds or {},
+        grudges=grudges or {},
+        **extra,
     )
 
 
@@ -81,8 +86,14 @@ def test_an_actor_is_rolled_in_the_books_order():
 def test_what_is_given_is_not_rolled():
     dice = TableDice({"power": [3, 3]})
     given = roll_actor(
-        "Tom", dice, primary=A.WORK, secondary=A.SENSE, power_level=D.HARD,
-        specialties=("Locks",), scars=("Gambler",), bonds={D.NORMAL: who("Mara", star=True)},
+        "Tom",
+        dice,
+        primary=A.WORK,
+        secondary=A.SENSE,
+        power_level=D.HARD,
+        specialties=("Locks",),
+        scars=("Gambler",),
+        bonds={D.NORMAL: who("Mara", star=True)},
     )
     assert (given.primary, given.secondary, given.power_level) == (A.WORK, A.SENSE, D.HARD)
     assert given.specialties == ("Locks",) and given.scars == ("Gambler",)
@@ -164,7 +175,10 @@ def test_setting_a_tie_refuses_what_advancing_would_cap_or_leave_unmoved():
     vex = actor("Vex", 2, 3, bonds={D.NORMAL: who("Ann"), D.HARD: who("Bo")})
     assert set_tie(vex, "bond", who("Ann")) == advance_tie(vex, "bond", who("Ann"))
     assert set_tie(vex, "grudge", who("Mara", star=True), D.HARD).grudges == {D.HARD: who("Mara", star=True)}
-    with pytest.raises(RuleViolation, match="Vex is HARD: Bond slots run from NORMAL to HARD, one per Power Level; there is no EPIC slot"):
+    with pytest.raises(
+        RuleViolation,
+        match="Vex is HARD: Bond slots run from NORMAL to HARD, one per Power Level; there is no EPIC slot",
+    ):
         set_tie(vex, "bond", who("Ann"), D.EPIC)
     with pytest.raises(RuleViolation, match="already in the top slot"):
         set_tie(vex, "bond", who("Bo"))

@@ -22,7 +22,16 @@ PRINTED = [A.CHANNEL, A.ENDURE, A.FIGHT, A.IMPRESS, A.MOVE]
 
 def test_the_appendices_number_the_abilities_alphabetically():
     assert [ability_for(face) for face in range(1, 11)] == [
-        A.CHANNEL, A.ENDURE, A.FIGHT, A.IMPRESS, A.MOVE, A.SENSE, A.TALK, A.THINK, A.TRAVEL, A.WORK,
+        A.CHANNEL,
+        A.ENDURE,
+        A.FIGHT,
+        A.IMPRESS,
+        A.MOVE,
+        A.SENSE,
+        A.TALK,
+        A.THINK,
+        A.TRAVEL,
+        A.WORK,
     ]
     with pytest.raises(InvalidDice):
         ability_for(11)
@@ -70,8 +79,14 @@ def test_a_scheme_naming_neither_takes_the_choice_or_the_first_die():
 
 @pytest.mark.parametrize(
     ("faces", "ability"),
-    [({"favor": [1]}, A.FIGHT), ({"favor": [4]}, A.FIGHT), ({"favor": [5]}, A.IMPRESS), ({"favor": [7]}, A.IMPRESS),
-     ({"favor": [8], "ability": [2]}, A.ENDURE), ({"favor": [10], "ability": [9]}, A.TRAVEL)],
+    [
+        ({"favor": [1]}, A.FIGHT),
+        ({"favor": [4]}, A.FIGHT),
+        ({"favor": [5]}, A.IMPRESS),
+        ({"favor": [7]}, A.IMPRESS),
+        ({"favor": [8], "ability": [2]}, A.ENDURE),
+        ({"favor": [10], "ability": [9]}, A.TRAVEL),
+    ],
 )
 def test_currying_favor_picks_primary_secondary_or_a_random_ability(faces, ability):
     dice = TableDice({**faces, "form": [1]})

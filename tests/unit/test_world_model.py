@@ -54,7 +54,9 @@ def test_actors_and_threats_never_share_a_name():
 
 
 def test_lookups_ignore_case_and_name_what_is_known():
-    world = World().cast(actor("Lady Shore")).add_threat(Threat(name="Gate", kind="obstacle", power=PowerDice(pips=(2,))))
+    world = (
+        World().cast(actor("Lady Shore")).add_threat(Threat(name="Gate", kind="obstacle", power=PowerDice(pips=(2,))))
+    )
     assert world.actor("lady  shore").name == "Lady Shore"
     with pytest.raises(UnknownName, match="Actors: Lady Shore"):
         world.actor("Tom")
@@ -91,9 +93,14 @@ def test_a_world_round_trips_through_json_subplots_and_sequences_included():
     from showrunner_ledger.domain.showrunner.writers_room import generate
 
     star = Person(name="Mara", star=True)
-    shore = Actor(name="Lady Shore", primary=A.FIGHT, secondary=A.TALK, power=PowerDice(pips=(3, 4, 2)),
-                  bonds={D.NORMAL: star, D.HARD: star, D.FORMIDABLE: star},
-                  grudges={D.NORMAL: star, D.HARD: star, D.FORMIDABLE: star})
+    shore = Actor(
+        name="Lady Shore",
+        primary=A.FIGHT,
+        secondary=A.TALK,
+        power=PowerDice(pips=(3, 4, 2)),
+        bonds={D.NORMAL: star, D.HARD: star, D.FORMIDABLE: star},
+        grudges={D.NORMAL: star, D.HARD: star, D.FORMIDABLE: star},
+    )
     dice = TableDice({"power_level": [1, 2, 4], "event": [80], "bounty": [2], "power": [4, 1, 5]})
     world = generate(World().cast(shore, 7), dice, plotter="Lady Shore").world
     world = world.with_sequence(declare("Crack the Vault", D.EPIC, 2, {"grit": 1}))

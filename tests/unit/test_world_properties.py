@@ -64,8 +64,9 @@ def test_a_power_level_from_3d6_is_always_on_the_ladder_and_scaling_orders_it(fa
 def _plotter_world() -> World:
     rival = Person(name="Rival")
     ties = {level: rival for level in LEVELS[:3]}
-    shore = Actor(name="Lady Shore", primary=A.FIGHT, secondary=A.TALK, power=PowerDice(pips=(3, 4, 2)),
-                  bonds=ties, grudges=ties)
+    shore = Actor(
+        name="Lady Shore", primary=A.FIGHT, secondary=A.TALK, power=PowerDice(pips=(3, 4, 2)), bonds=ties, grudges=ties
+    )
     other = Actor(name="Rival", primary=A.MOVE, secondary=A.SENSE, power=PowerDice(pips=(5, 1, 6)))
     return World().cast(shore).cast(other)
 

@@ -128,7 +128,13 @@ def test_a_sequence_has_2_to_5_beats(beats):
 
 @pytest.mark.parametrize(
     ("difficulty", "beats", "reduced"),
-    [(D.HARD, 2, D.NORMAL), (D.EPIC, 2, D.FORMIDABLE), (D.EPIC, 4, D.NORMAL), (D.EPIC, 5, D.NORMAL), (D.MYTHIC, 3, D.EPIC)],
+    [
+        (D.HARD, 2, D.NORMAL),
+        (D.EPIC, 2, D.FORMIDABLE),
+        (D.EPIC, 4, D.NORMAL),
+        (D.EPIC, 5, D.NORMAL),
+        (D.MYTHIC, 3, D.EPIC),
+    ],
 )
 def test_each_extra_beat_lowers_every_check_one_step_not_below_normal(difficulty, beats, reduced):
     assert declare(GOAL, difficulty, beats, combo(beats)).beat_difficulty is reduced
@@ -197,8 +203,11 @@ def test_the_payout_is_dealt_in_turn_to_the_contributors_pool_by_pool():
     order they paid, Grit, Retake, Spotlight, Plot Armor, Preparation, the deal running on."""
     shares = share_payout({"retake": 1, "grit": 2, "preparation": 2}, ("Mara", "Tobias"))
     assert list(shares.items()) == [
-        (("Mara", "grit"), 1), (("Tobias", "grit"), 1), (("Mara", "retake"), 1),
-        (("Tobias", "preparation"), 1), (("Mara", "preparation"), 1),
+        (("Mara", "grit"), 1),
+        (("Tobias", "grit"), 1),
+        (("Mara", "retake"), 1),
+        (("Tobias", "preparation"), 1),
+        (("Mara", "preparation"), 1),
     ]
     assert share_payout({"grit": 3}, ("Mara",)) == {("Mara", "grit"): 3}
     assert share_payout({"grit": 3}, ()) == {}  # a Sequence recorded before contributors were kept
@@ -312,7 +321,9 @@ def test_a_decisive_strike_must_be_one_step_above_the_top_die():
     world = world_with("Gate", "obstacle", 2, 3)
     with pytest.raises(SequenceError, match="is at FORMIDABLE"):
         begin(world, declare("gate", D.EPIC, 2, combo(2), against="Gate", decisive=True))
-    assert begin(world, declare("gate", D.FORMIDABLE, 2, combo(2), against="Gate", decisive=True)).sequence_active("gate")
+    assert begin(world, declare("gate", D.FORMIDABLE, 2, combo(2), against="Gate", decisive=True)).sequence_active(
+        "gate"
+    )
 
 
 # --- Blockbuster Limits (7.4)

@@ -57,8 +57,15 @@ def test_the_oracles_difficulty_runs_from_easy_to_epic():
 
 def test_the_menu_lists_the_ten_consequences_in_the_books_order():
     assert [(o.number, o.name) for o in CONSEQUENCE_MENU] == [
-        (1, "Lose Grit"), (2, "Depletion"), (3, "Mark Wear"), (4, "Mark Conditions"), (5, "New Threat"),
-        (6, "Harm Allies"), (7, "Boost Opposition"), (8, "Mark Limit"), (9, "Introduce a Subplot"),
+        (1, "Lose Grit"),
+        (2, "Depletion"),
+        (3, "Mark Wear"),
+        (4, "Mark Conditions"),
+        (5, "New Threat"),
+        (6, "Harm Allies"),
+        (7, "Boost Opposition"),
+        (8, "Mark Limit"),
+        (9, "Introduce a Subplot"),
         (10, "Narrative Complication"),
     ]
 
@@ -97,8 +104,12 @@ def test_the_solo_director_spends_a_note_when_the_d10_is_below_the_notes():
 
 def plotter_world() -> World:
     shore = Actor(
-        name="Lady Shore", primary=A.FIGHT, secondary=A.TALK, power=PowerDice(pips=(3, 4)),
-        bonds={D.NORMAL: MARA, D.HARD: MARA}, grudges={D.NORMAL: MARA, D.HARD: MARA},
+        name="Lady Shore",
+        primary=A.FIGHT,
+        secondary=A.TALK,
+        power=PowerDice(pips=(3, 4)),
+        bonds={D.NORMAL: MARA, D.HARD: MARA},
+        grudges={D.NORMAL: MARA, D.HARD: MARA},
     )
     return World().cast(shore, 10)
 
@@ -127,7 +138,9 @@ def test_a_free_reveal_costs_nothing_in_the_writers_turn():
 
 
 def test_a_plan_that_does_not_spend_exactly_half_is_refused():
-    with pytest.raises(RuleViolation, match="exactly half the Studio Notes, rounded down: 2 of 5, but this plan spends 1"):
+    with pytest.raises(
+        RuleViolation, match="exactly half the Studio Notes, rounded down: 2 of 5, but this plan spends 1"
+    ):
         writers_turn(plotter_world(), 5, ["roll"], TableDice({"plotter": [60]}))
     with pytest.raises(RuleViolation, match="cannot be negative"):
         writers_turn_budget(-1)

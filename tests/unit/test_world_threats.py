@@ -14,8 +14,8 @@ from showrunner_ledger.domain.showrunner.sheet import AbilityName as A
 from showrunner_ledger.domain.showrunner.threats import (
     Threat,
     as_outcome,
-    check_against,
     check_actor,
+    check_against,
     check_threat,
     decisive_strike,
     new_threat,
@@ -45,7 +45,12 @@ def test_a_threat_enters_with_its_dice_rolled_from_the_top():
 
 @pytest.mark.parametrize(
     ("label", "outcome"),
-    [("success", "success"), ("Partial Success", "partial"), ("HIGHLIGHT", "highlight"), (Outcome.DISASTER, "disaster")],
+    [
+        ("success", "success"),
+        ("Partial Success", "partial"),
+        ("HIGHLIGHT", "highlight"),
+        (Outcome.DISASTER, "disaster"),
+    ],
 )
 def test_outcomes_are_read_from_their_labels(label, outcome):
     assert as_outcome(label) == outcome

@@ -42,8 +42,12 @@ def who(name: str) -> Person:
 
 def actor(name: str, pips: tuple[int, ...], bonds=None, grudges=None) -> Actor:
     return Actor(
-        name=name, primary=A.FIGHT, secondary=A.IMPRESS, power=PowerDice(pips=pips),
-        bonds=bonds or {}, grudges=grudges or {},
+        name=name,
+        primary=A.FIGHT,
+        secondary=A.IMPRESS,
+        power=PowerDice(pips=pips),
+        bonds=bonds or {},
+        grudges=grudges or {},
     )
 
 
@@ -51,7 +55,8 @@ def cast_world() -> World:
     """Lady Shore (EPIC, N3 H4 F2 E2) plots; Grim is her FORMIDABLE Bond, Baron her FORMIDABLE Grudge;
     Mara, a Star, holds her HARD and EPIC slots. Vex (HARD) has Tom (NORMAL) as a Bond."""
     shore = actor(
-        "Lady Shore", (3, 4, 2, 2),
+        "Lady Shore",
+        (3, 4, 2, 2),
         bonds={D.NORMAL: who("Tom"), D.HARD: MARA, D.FORMIDABLE: who("Grim"), D.EPIC: MARA},
         grudges={D.NORMAL: who("Baron"), D.HARD: MARA, D.FORMIDABLE: who("Baron"), D.EPIC: MARA},
     )
@@ -59,8 +64,10 @@ def cast_world() -> World:
     tom = actor("Tom", (4,), bonds={D.NORMAL: who("Grim")})
     baron = actor("Baron", (2, 3, 3), grudges={D.NORMAL: who("Lady Shore"), D.HARD: who("Tom")})
     vex = actor(
-        "Vex", (3, 2),
-        bonds={D.NORMAL: who("Baron"), D.HARD: who("Tom")}, grudges={D.NORMAL: MARA, D.HARD: who("Baron")},
+        "Vex",
+        (3, 2),
+        bonds={D.NORMAL: who("Baron"), D.HARD: who("Tom")},
+        grudges={D.NORMAL: MARA, D.HARD: who("Baron")},
     )
     world = World()
     for slot, member in ((10, shore), (20, grim), (30, tom), (40, baron), (50, vex)):
@@ -207,7 +214,8 @@ def test_a_subplot_at_the_plotters_level_against_a_star_is_in_person():
 
 def test_a_bounty_above_epic_adds_a_d6_of_props_per_level_and_stays_epic_quality():
     shore = actor(
-        "Lady Shore", (3, 4, 2, 2, 5),
+        "Lady Shore",
+        (3, 4, 2, 2, 5),
         bonds={level: MARA for level in (D.NORMAL, D.HARD, D.FORMIDABLE, D.EPIC, D.LEGENDARY)},
         grudges={level: MARA for level in (D.NORMAL, D.HARD, D.FORMIDABLE, D.EPIC, D.LEGENDARY)},
     )
@@ -297,7 +305,9 @@ def test_a_side_written_off_before_the_reveal_has_no_scheme():
 
 def test_writing_a_subplot_changes_nothing_but_the_subplot_list():
     world = cast_world()
-    generation = generate(world, table(power_level=[1, 2, 4], event=[77], bounty=[4], power=[5, 3, 4]), plotter="Lady Shore")
+    generation = generate(
+        world, table(power_level=[1, 2, 4], event=[77], bounty=[4], power=[5, 3, 4]), plotter="Lady Shore"
+    )
     assert generation.world.model_copy(update={"subplots": ()}) == world
 
 
@@ -344,8 +354,12 @@ def test_one_unresolved_subplot_per_actor():
 
 def test_appearing_as_ally_or_target_does_not_take_an_actors_subplot_slot():
     world = cast_world().with_actor(
-        actor("Baron", (2, 3, 3), bonds={level: who("Tom") for level in (D.NORMAL, D.HARD, D.FORMIDABLE)},
-              grudges={level: who("Lady Shore") for level in (D.NORMAL, D.HARD, D.FORMIDABLE)})
+        actor(
+            "Baron",
+            (2, 3, 3),
+            bonds={level: who("Tom") for level in (D.NORMAL, D.HARD, D.FORMIDABLE)},
+            grudges={level: who("Lady Shore") for level in (D.NORMAL, D.HARD, D.FORMIDABLE)},
+        )
     )
     world = generate(world, table(power_level=[3, 2, 4], event=[25]), plotter="Lady Shore").world
     assert world.unresolved_subplot("Baron") is None
@@ -382,8 +396,11 @@ def test_pre_production_writes_one_free_subplot_for_every_actor_without_one():
     ring = ("Ann", "Bo", "Cy")
     world = World()
     for index, name in enumerate(ring):
-        world = world.cast(actor(name, (3,), bonds={D.NORMAL: who(ring[(index + 1) % 3])},
-                                 grudges={D.NORMAL: who(ring[(index + 2) % 3])}))
+        world = world.cast(
+            actor(
+                name, (3,), bonds={D.NORMAL: who(ring[(index + 1) % 3])}, grudges={D.NORMAL: who(ring[(index + 2) % 3])}
+            )
+        )
     world = generate(world, table(power_level=[3, 3, 3], event=[10]), plotter="Ann").world
     dice = table(power_level=[6, 6, 1, 2, 2, 5], event=[30, 80], power=[4, 4, 4])
     after, written = pre_production(world, dice)
