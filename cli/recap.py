@@ -138,17 +138,19 @@ def recap(
 def _line(beat: Beat, director: bool, prefix: str = "", style: str = "") -> Text:
     from rich.text import Text
 
+    from .render_recap import citation_text
+
     text = Text(prefix, style="bold") if prefix else Text()
     text.append(plain(beat.text), style=style)
     if director and beat.director_only:
         text.append("  (Director only)", style="bold red")
     if beat.cites:
-        text.append("  " + beat.citation_text(), style="dim")
+        text.append("  " + citation_text(beat), style="dim")
     return text
 
 
 def _print_recap(told: Recap, fmt: Format) -> None:
-    from ..projections.recap import recap_markdown
+    from .render_recap import recap_markdown, scope_heading
 
     if fmt is Format.json:
         print_json(told.as_json())
@@ -161,7 +163,7 @@ def _print_recap(told: Recap, fmt: Format) -> None:
     console = stdout_console()
     console.print(Text(plain(f"{told.title}: {told.scope.label}", lines=False), style="bold"))
     console.print(
-        Text(plain(f"{told.campaign} · branch {told.branch} · {told.scope.heading()}", lines=False), style="dim")
+        Text(plain(f"{told.campaign} · branch {told.branch} · {scope_heading(told.scope)}", lines=False), style="dim")
     )
     if told.director:
         console.print(Text("Director's copy: lines marked (Director only) are not for the Stars.", style="bold red"))
@@ -199,7 +201,7 @@ def _print_recap(told: Recap, fmt: Format) -> None:
 
 
 def _print_comparison(c: Comparison, fmt: Format) -> None:
-    from ..projections.recap import comparison_markdown
+    from .render_recap import comparison_markdown
 
     if fmt is Format.json:
         print_json(c.as_json())

@@ -11,7 +11,7 @@ would read as markup. Every human-readable output goes through here:
   only the spelling of those characters changes, to `\\uXXXX`).
 
 The consoles of every command are `SafeConsole`s (safe_console.py): the last guard.
-Markdown and HTML escape their own syntax (projections/recap.py, projections/timeline.py).
+Markdown and HTML escape their own syntax (render_recap.py, render_timeline.py).
 """
 
 from __future__ import annotations

@@ -54,8 +54,9 @@ def timeline(
     """
     from rich.text import Text
 
-    from ..projections.timeline import Track, number_width, timeline_html, timeline_rows
+    from ..projections.timeline import Track, timeline_rows
     from .private_files import private_file
+    from .render_timeline import number_width, parts, timeline_html
 
     s = session(ctx)
     if director and not s.is_director:
@@ -100,7 +101,7 @@ def timeline(
     console = stdout_console()
     width = number_width(rows)
     for row in rows:
-        lanes, number, mark, text = row.parts(width)
+        lanes, number, mark, text = parts(row, width)
         line = Text(lanes, style="dim")
         line.append(number, style="dim")
         line.append(mark, style="yellow" if row.kind == "decisive" else "")

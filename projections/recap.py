@@ -16,6 +16,9 @@ The algorithm, the same for every ruleset and deterministic for a given log:
    (heaviest first), then by event number; keep the first `max_lines`.
 5. Open with a line from the show's High Concept; on a fork, add where it left its parent
    and the heaviest lines since, on each side.
+
+The recap is data (and its JSON); each face writes it its own way (cli/render_recap.py for
+Markdown, cli/recap.py for the terminal).
 """
 
 from __future__ import annotations
@@ -27,7 +30,6 @@ from typing import Any
 from ..domain.errors import UnknownName
 from ..domain.events import RecapLine
 from ..domain.structure import EpisodeEnded, EpisodeStarted, SceneEnded, SceneStarted, SeasonEnded, SeasonStarted
-from ..domain.text import visible as escape_unsafe
 from ..ledger.events import LedgerEvent
 from ..ledger.facts import BranchForked, CampaignStarted
 from .log import visible
@@ -49,9 +51,6 @@ class Citation:
     director_only: bool = False
     branch: str | None = None
     """Set when the event is on another branch than the recap's (a parent's, after a fork)."""
-
-    def label(self) -> str:
-        return f"{self.branch} #{self.version}" if self.branch else f"#{self.version}"
 
     def as_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {"version": self.version, "type": self.type, "topic": self.topic}
@@ -83,9 +82,6 @@ class Beat:
     @property
     def director_only(self) -> bool:
         return any(c.director_only for c in self.cites)
-
-    def citation_text(self) -> str:
-        return "[" + ", ".join(c.label() for c in self.cites) + "]" if self.cites else ""
 
     def as_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {
@@ -327,17 +323,6 @@ class Scope:
             "episodes": [e.number for e in self.episodes],
             "played": {"from": self.played[0], "to": self.played[1]} if self.played else None,
         }
-
-    def heading(self) -> str:
-        """'Episode 2 “The Vault” · Season 1 · played 2024-05-04 · events #9–#20'."""
-        parts = [self.label]
-        if self.kind == "episode" and self.episodes:
-            parts.append(f"Season {self.episodes[0].season}")
-        if self.played:
-            start, end = self.played
-            parts.append(f"played {start}" if end in (None, start) else f"played {start} to {end}")
-        parts.append(f"events #{self.first}–#{self.last}" if self.last > self.first else f"event #{self.first}")
-        return " · ".join(parts)
 
 
 def _played(episodes: Sequence[EpisodeInfo]) -> tuple[str, str | None] | None:
@@ -602,71 +587,3 @@ def build_comparison(
         b=_side(b, seen_b, divergence, max_lines, chronological),
         director=director,
     )
-
-
-# ----------------------------------------------------------------------- text forms
-
-
-_MARKDOWN = frozenset("\\`*_[]<>|~&")
-
-
-def _md(text: str) -> str:
-    """Text as literal Markdown on one line: characters that would format are escaped, a line
-    break becomes a space (it could start a heading or end a table row), and a control or format
-    character recorded in it is written as an escape (`\\x1b`), never passed on."""
-    text = escape_unsafe(" ".join(text.split()))
-    return "".join("\\" + ch if ch in _MARKDOWN else ch for ch in text)
-
-
-def _md_line(beat: Beat, director: bool) -> str:
-    mark = " *(Director only)*" if director and beat.director_only else ""
-    return f"{_md(beat.text)}{mark} `{beat.citation_text()}`" if beat.cites else f"{_md(beat.text)}{mark}"
-
-
-def recap_markdown(recap: Recap) -> str:
-    lines = [f"# {_md(recap.title)}: {_md(recap.scope.label)}", ""]
-    lines.append(f"*{_md(recap.campaign)} · branch {_md(recap.branch)} · {_md(recap.scope.heading())}*")
-    if recap.director:
-        lines += ["", "> **Director's copy**: lines marked *(Director only)* are not for the Stars."]
-    lines += ["", _md_line(recap.opening, recap.director), ""]
-    if recap.fork is not None:
-        f = recap.fork
-        lines.append(f"{_md(f.text)} `[{', '.join(f'#{c.version}' for c in f.cites)}]`" if f.cites else _md(f.text))
-        lines.append("")
-        if f.here:
-            lines.append("Since then, on this timeline:")
-            lines += [f"- {_md_line(b, recap.director)}" for b in f.here]
-        if f.there:
-            lines.append(f"Meanwhile, on '{_md(f.parent)}':")
-            lines += [f"- {_md_line(b, recap.director)}" for b in f.there]
-        lines.append("")
-    for beat in recap.beats:
-        lines.append(f"- {_md_line(beat, recap.director)}")
-    if not recap.beats:
-        lines.append("- Nothing of note happened.")
-    if recap.omitted:
-        lines += ["", f"*({recap.omitted} lesser moment{'s' if recap.omitted != 1 else ''} left out)*"]
-    if recap.cliffhanger is not None:
-        lines += ["", f"**Cliffhanger:** {_md_line(recap.cliffhanger, recap.director)}"]
-    return "\n".join(lines) + "\n"
-
-
-def comparison_markdown(c: Comparison) -> str:
-    lines = [f"# Two timelines of {_md(c.title)}", ""]
-    shared = f"#1 to #{c.divergence}" if c.divergence else "no event"
-    lines.append(f"*{_md(c.campaign)} · {_md(c.a.branch)} and {_md(c.b.branch)} share {shared}*")
-    lines += ["", _md_line(c.opening, c.director), ""]
-    lines.append(f"| {_md(c.a.branch)} (to #{c.a.head}) | {_md(c.b.branch)} (to #{c.b.head}) |")
-    lines.append("| --- | --- |")
-    rows = max(len(c.a.beats), len(c.b.beats))
-    for i in range(rows):
-        left = _md_line(c.a.beats[i], c.director) if i < len(c.a.beats) else ""
-        right = _md_line(c.b.beats[i], c.director) if i < len(c.b.beats) else ""
-        lines.append(f"| {left} | {right} |")
-    if c.a.cliffhanger or c.b.cliffhanger:
-        left = _md_line(c.a.cliffhanger, c.director) if c.a.cliffhanger else "—"
-        right = _md_line(c.b.cliffhanger, c.director) if c.b.cliffhanger else "—"
-        lines.append(f"| **Cliffhanger:** {left} | **Cliffhanger:** {right} |")
-    if not rows and not (c.a.cliffhanger or c.b.cliffhanger):
-        lines.append("| Nothing of note since. | Nothing of note since. |")
-    return "\n".join(lines) + "\n"

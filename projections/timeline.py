@@ -1,8 +1,8 @@
 """The timeline: Episodes, Scenes and key events along a campaign's branch tree.
 
-Drawn like `git log --graph`: each branch is a lane, a fork opens a lane off its parent
-at the event it left from, and the branch's own events run down its lane. The same rows
-make the terminal picture and the self-contained HTML page (no network, no script).
+Laid out like `git log --graph`: each branch is a lane, a fork opens a lane off its parent
+at the event it left from, and the branch's own events run down its lane. These are the
+rows only; cli/render_timeline.py draws them, in the terminal and as an HTML page.
 
 Rows come from the events the reader may see: the Season/Episode/Scene facts, and every
 other fact whose recap line weighs at least `min_weight` (50 by default: notable and
@@ -11,33 +11,17 @@ decisive beats). Nothing here knows a ruleset: a fact's weight is its own `recap
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..domain.structure import EpisodeEnded, EpisodeStarted, SceneEnded, SceneStarted, SeasonEnded, SeasonStarted
-from ..domain.text import visible as escape_unsafe
 from ..ledger.events import LedgerEvent
 from ..ledger.facts import BranchForked, CampaignStarted
 from .log import visible
 from .recap import line_of
 
 DEFAULT_MIN_WEIGHT = 50
-
-MARKERS = {
-    "opening": "◆",
-    "season": "◈",
-    "season-end": "◇",
-    "episode": "▶",
-    "episode-end": "■",
-    "scene": "▸",
-    "beat": "•",
-    "decisive": "★",
-    "fork": "",
-    "head": "",
-    "branch": "",
-}
 
 
 @dataclass(frozen=True)
@@ -61,26 +45,6 @@ class Row:
     nest: int = 0
     """0 outside Episodes, 1 inside an Episode, 2 inside a Scene."""
     director_only: bool = False
-
-    @property
-    def marker(self) -> str:
-        return MARKERS.get(self.kind, "•")
-
-    def lanes(self) -> str:
-        base = "│ " * self.depth
-        if self.kind == "branch":
-            return base + "● "
-        if self.kind == "fork":
-            return base + "├─╮ "
-        if self.kind == "head":
-            return base + "╵ "
-        return base + "* "
-
-    def parts(self, width: int) -> tuple[str, str, str, str]:
-        """(lanes, event number, indent and marker, text): the same in the terminal and in HTML."""
-        number = f"#{self.version}" if self.version is not None and self.kind not in ("fork", "head", "branch") else ""
-        mark = ("  " * self.nest + self.marker + " ") if self.marker else ""
-        return self.lanes(), number.ljust(width + 2) if number else "", mark, self.text
 
     def as_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {
@@ -181,66 +145,3 @@ def timeline_rows(
         rows.append(Row(root.name, 0, "branch", None, root.name))
         draw(root, 0)
     return rows
-
-
-def number_width(rows: Sequence[Row]) -> int:
-    return max((len(str(r.version)) for r in rows if r.version is not None), default=1)
-
-
-_CSS = """
-body { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #fdfcf8; color: #222;
-       margin: 2em; }
-h1 { font-family: Georgia, serif; font-weight: normal; }
-p.meta { color: #666; }
-div.rows { white-space: pre; line-height: 1.45; }
-.lanes { color: #8a8a8a; }
-.v { color: #888; }
-.k-branch .t, .k-head .t { color: #555; font-style: italic; }
-.k-fork .t { color: #7a4fb0; }
-.k-opening .t { font-weight: bold; }
-.k-season .t, .k-season-end .t { color: #a0522d; font-weight: bold; }
-.k-episode .t, .k-episode-end .t { color: #1f5fa8; font-weight: bold; }
-.k-scene .t { color: #2e7d32; }
-.k-decisive .m { color: #c98a00; }
-.director .t::after { content: "  (director only)"; color: #b00020; font-size: 85%; }
-ul.legend { color: #555; }
-"""
-
-
-def _html(text: str) -> str:
-    """Recorded text as HTML: markup escaped, a control or format character written as an escape."""
-    return html.escape(escape_unsafe(text, lines=False))
-
-
-def timeline_html(rows: Sequence[Row], *, campaign: str, title: str, director: bool = False) -> str:
-    """A page that shows the same picture, with no link, script or font from anywhere else."""
-    width = number_width(rows)
-    body = []
-    for row in rows:
-        lanes, number, mark, text = row.parts(width)
-        classes = f"row k-{row.kind}" + (" director" if row.director_only else "")
-        body.append(
-            f'<div class="{classes}"><span class="lanes">{html.escape(lanes)}</span>'
-            f'<span class="v">{html.escape(number)}</span><span class="m">{html.escape(mark)}</span>'
-            f'<span class="t">{_html(text)}</span></div>'
-        )
-    legend = "".join(
-        f"<li>{html.escape(m)} {html.escape(what)}</li>"
-        for m, what in (
-            ("◆", "the show's pitch"),
-            ("◈ ◇", "a Season starts, ends"),
-            ("▶ ■", "an Episode starts, ends"),
-            ("▸", "a Scene"),
-            ("★ •", "a decisive, a notable moment"),
-            ("├─╮", "a fork: a branch leaves here"),
-        )
-    )
-    view = "the Director's view (Director-only events marked)" if director else "what the Stars may see"
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{_html(title)}: timeline</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
-        f"<h1>{_html(title)}: timeline</h1>\n"
-        f'<p class="meta">Campaign {_html(campaign)} · {html.escape(view)}</p>\n'
-        '<div class="rows">\n' + "\n".join(body) + "\n</div>\n"
-        f'<ul class="legend">{legend}</ul>\n</body>\n</html>\n'
-    )

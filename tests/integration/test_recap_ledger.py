@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from showrunner_ledger.cli.render_recap import citation_text, recap_markdown
 from showrunner_ledger.domain.campaign import CampaignState, Pitch
 from showrunner_ledger.domain.dice import TableDice
 from showrunner_ledger.domain.errors import RuleViolation
@@ -25,7 +26,7 @@ from showrunner_ledger.ledger.events import LedgerEvent
 from showrunner_ledger.ledger.service import BranchRef, Ledger
 from showrunner_ledger.ledger.streams import fold_campaign
 from showrunner_ledger.ledger.verification import verify_branch
-from showrunner_ledger.projections.recap import ForkContext, build_recap, recap_markdown
+from showrunner_ledger.projections.recap import ForkContext, build_recap
 from tests.conftest import example_star, make_settings
 
 INTERVAL = 5
@@ -227,7 +228,7 @@ def test_a_fork_tells_where_it_left_and_what_went_differently(ledger: Ledger):
     assert told.fork.text == f"This timeline left 'main' after event #{before_disaster}."
     assert [b.kind for b in told.fork.here][:1] == ["perfect-take"]
     assert any(b.kind == "disaster" for b in told.fork.there)
-    assert told.fork.there[0].citation_text() == f"[main #{before_disaster + 1}]"
+    assert citation_text(told.fork.there[0]) == f"[main #{before_disaster + 1}]"
     assert told.cliffhanger.text == "The vault was empty"
     # The parent's Director-only events stay out of the fork's recap too.
     hidden = director_only(list(ledger.events(ref)))
