@@ -9,10 +9,11 @@ from typing import Annotated, Any, TypeAlias
 
 import typer
 
+from .choices import difficulty
+from .dice_flags import faces_option, parse_faces
 from .errors import UsageProblem
 from .options import JsonOption, writes
 from .progress_common import PATHS, Reason, StarArg, ability, path, record, recording
-from .world_common import difficulty, faces_option, parse_faces
 
 app = typer.Typer(
     help="Acclaim and the Career Paths, Awards Season and Awards (11).",

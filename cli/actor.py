@@ -7,11 +7,14 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 
 import typer
 
+from . import choices
+from .choices import difficulty
+from .dice_flags import faces_option, parse_faces, recording
 from .errors import UsageProblem
 from .options import JsonOption, writes
 from .safe_text import markup
 from .session import print_json, session, stdout_console
-from .world_common import difficulty, director_only, faces_option, parse_faces, recording, report, stars_view
+from .world_common import director_only, report, stars_view
 
 if TYPE_CHECKING:
     from ..domain.campaign import CampaignState
@@ -24,7 +27,6 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-ABILITIES = "channel, endure, fight, impress, move, sense, talk, think, travel, work"
 AbilityDice: TypeAlias = Annotated[
     list[str] | None, faces_option("--ability-dice", "The d10s naming the Primary and Secondary Abilities, in order.")
 ]
@@ -39,14 +41,7 @@ FLAGS = {"ability": "--ability-dice", "power_level": "--power-level-dice", "powe
 
 
 def _ability(flag: str, value: str | None) -> "AbilityName | None":
-    from ..domain.showrunner.sheet import AbilityName
-
-    if value is None:
-        return None
-    try:
-        return AbilityName(value.strip().lower())
-    except ValueError:
-        raise UsageProblem(f"{flag}: unknown Ability '{value}' (Abilities: {ABILITIES})") from None
+    return None if value is None else choices.ability(value, flag)
 
 
 def _ties(flag: str, values: list[str] | None, state: "CampaignState") -> "Ties":
@@ -74,7 +69,8 @@ def create(
     name: Annotated[str, typer.Argument(help="The Actor's name (never shared with a Star or a Threat).")],
     concept: Annotated[str, typer.Option("--concept", help="Who they are, in a few words.")] = "",
     primary: Annotated[
-        str | None, typer.Option("--primary", help=f"Primary Ability ({ABILITIES}); rolled on a d10 if not given.")
+        str | None,
+        typer.Option("--primary", help=f"Primary Ability ({choices.ABILITIES}); rolled on a d10 if not given."),
     ] = None,
     secondary: Annotated[
         str | None,

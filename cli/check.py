@@ -18,9 +18,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 
 import typer
-from typer.models import OptionInfo
 
-from . import completion
+from . import choices, completion
+from .check_options import BEFORE, OPPOSE, Grit, HeroProp, Keep, PlotArmor, Preparation, Prop, Push, Scar, Specialty
+from .dice_flags import CHECK_FACES, faces_option, keep_pair, read_faces, with_flags
 from .errors import ExitCode, Refused, UsageProblem
 from .options import JsonOption, writes
 from .session import print_json, session, stdout_console
@@ -33,88 +34,63 @@ if TYPE_CHECKING:
     from ..domain.showrunner.world_events import ThreatChecked
     from ..ledger.service import BranchRef, CommandResult
 
-ABILITIES = ("channel", "endure", "fight", "move", "impress", "sense", "talk", "think", "travel", "work")
-LADDER_HELP = (
-    "EASY, NORMAL, HARD, FORMIDABLE, EPIC, LEGENDARY, MYTHIC, ASCENDANT, GODLIKE, or a letter: N, H, F, E, L, M, A, G"
-)
-
-# The table-dice flags: which purpose of the engine each one answers, and the die's sides.
-# `--opposition N` is the COUNT of Opposition Dice; their faces go in --opposition-dice.
-FACE_FLAGS: dict[str, tuple[str, int]] = {
-    "action": ("--action", 6),
-    "opposition": ("--opposition-dice", 6),
-    "script": ("--script", 6),
-    "actor_specialty": ("--actor-specialty-die", 6),
-    "actor_scar": ("--actor-scar-die", 6),
-    "studio_note": ("--studio-note-die", 6),
-    "retake": ("--retake-dice", 6),
-    "opposition_retake": ("--opposition-retake-dice", 6),
-    "spotlight": ("--spotlight-die", 6),
-    "anomaly": ("--anomaly", 100),
-    "scar_slot": ("--scar-slot", 10),
-    "grit": ("--grit-dice", 6),
-    "power": ("--power", 6),
-}
+TABLE = "Table dice (typed in from physical dice; any one makes every die a table die)"
 ANY = ("any", "-", "")
 """`--spotlight any` (or `--spotlight=`): let the default policy pick which Opposition Dice to clear."""
 
 
 def _abilities(ctx: typer.Context, incomplete: str) -> list[str]:
-    return [a for a in ABILITIES if a.startswith(incomplete.casefold())]
+    return [a for a in choices.ABILITY_NAMES if a.startswith(incomplete.casefold())]
 
 
 def _difficulties(ctx: typer.Context, incomplete: str) -> list[str]:
-    return [d for d in ("NORMAL", "HARD", "FORMIDABLE", "EPIC") if d.startswith(incomplete.upper())]
+    return [d.value for d in choices.CHECKED if d.value.startswith(incomplete.upper())]
 
 
-TABLE = "Table dice (typed in from physical dice; any one makes every die a table die)"
-
-
-def _faces_option(flag: str, what: str) -> OptionInfo:
-    """A table-dice flag, for `Annotated[list[str] | None, _faces_option(...)]`."""
-    option: OptionInfo = typer.Option(flag, metavar="FACES", help=what, rich_help_panel=TABLE)
-    return option
-
-
-ActionFaces: TypeAlias = Annotated[list[str] | None, _faces_option("--action", "The Action Dice, e.g. 1,4,5.")]
+ActionFaces: TypeAlias = Annotated[list[str] | None, faces_option("--action", "The Action Dice, e.g. 1,4,5.", TABLE)]
 OppositionFaces: TypeAlias = Annotated[
     list[str] | None,
-    _faces_option("--opposition-dice", "The Opposition Dice, e.g. 1,5 (how many: --opposition and the rest)."),
+    faces_option("--opposition-dice", "The Opposition Dice, e.g. 1,5 (how many: --opposition and the rest).", TABLE),
 ]
-ScriptFaces: TypeAlias = Annotated[list[str] | None, _faces_option("--script", "The two Script Dice, e.g. 4,2.")]
+ScriptFaces: TypeAlias = Annotated[list[str] | None, faces_option("--script", "The two Script Dice, e.g. 4,2.", TABLE)]
 ActorSpecialtyDie: TypeAlias = Annotated[
-    list[str] | None, _faces_option("--actor-specialty-die", "The d6 of --actor-specialty.")
+    list[str] | None, faces_option("--actor-specialty-die", "The d6 of --actor-specialty.", TABLE)
 ]
-ActorScarDie: TypeAlias = Annotated[list[str] | None, _faces_option("--actor-scar-die", "The d6 of --actor-scar.")]
-StudioNoteDie: TypeAlias = Annotated[list[str] | None, _faces_option("--studio-note-die", "The d6 of --studio-note.")]
+ActorScarDie: TypeAlias = Annotated[
+    list[str] | None, faces_option("--actor-scar-die", "The d6 of --actor-scar.", TABLE)
+]
+StudioNoteDie: TypeAlias = Annotated[
+    list[str] | None, faces_option("--studio-note-die", "The d6 of --studio-note.", TABLE)
+]
 RetakeDice: TypeAlias = Annotated[
-    list[str] | None, _faces_option("--retake-dice", "The new faces of every Action re-roll, in order.")
+    list[str] | None, faces_option("--retake-dice", "The new faces of every Action re-roll, in order.", TABLE)
 ]
 OppositionRetakeDice: TypeAlias = Annotated[
-    list[str] | None, _faces_option("--opposition-retake-dice", "The new faces of every Opposition re-roll, in order.")
+    list[str] | None,
+    faces_option("--opposition-retake-dice", "The new faces of every Opposition re-roll, in order.", TABLE),
 ]
 SpotlightDie: TypeAlias = Annotated[
-    list[str] | None, _faces_option("--spotlight-die", "The d6 of each --spotlight, in order.")
+    list[str] | None, faces_option("--spotlight-die", "The d6 of each --spotlight, in order.", TABLE)
 ]
 AnomalyDie: TypeAlias = Annotated[
-    list[str] | None, _faces_option("--anomaly", "The d100 Anomaly rolls of a Channel check that Hits the Mark.")
+    list[str] | None,
+    faces_option("--anomaly", "The d100 Anomaly rolls of a Channel check that Hits the Mark.", TABLE),
 ]
 ScarSlotDie: TypeAlias = Annotated[
-    list[str] | None, _faces_option("--scar-slot", "The d10 slot rolls of the Plot Armor Scar, in order.")
+    list[str] | None, faces_option("--scar-slot", "The d10 slot rolls of the Plot Armor Scar, in order.", TABLE)
 ]
 GritDice: TypeAlias = Annotated[
-    list[str] | None, _faces_option("--grit-dice", "The extra Action Dice of --grit-after, in order.")
+    list[str] | None, faces_option("--grit-dice", "The extra Action Dice of --grit-after, in order.", TABLE)
 ]
 PowerDie: TypeAlias = Annotated[
     list[str] | None,
-    _faces_option(
+    faces_option(
         "--power",
         "With --against a Threat or Actor: the d6s its Power Dice re-roll (a cleared die's reset, a carry), in order.",
+        TABLE,
     ),
 ]
 SPENDS = "Spends after the roll (applied in this order: Grit, duplicates, retakes, opposition retakes, spotlights)"
-BEFORE = "Spends before the roll"
-OPPOSE = "Opposition"
 
 
 @writes
@@ -124,35 +100,21 @@ def check(
         str, typer.Argument(help="The Star rolling (or the start of the name).", autocompletion=completion.stars)
     ],
     ability: Annotated[
-        str, typer.Argument(help="The Ability rolled: " + ", ".join(ABILITIES) + ".", autocompletion=_abilities)
+        str, typer.Argument(help="The Ability rolled: " + choices.ABILITIES + ".", autocompletion=_abilities)
     ],
     difficulty: Annotated[
         str,
         typer.Option(
             "--difficulty",
             "-d",
-            help="The check's Difficulty, by name or letter: NORMAL/N, HARD/H, FORMIDABLE/F, EPIC/E.",
+            help="The check's Difficulty, by name or letter: "
+            + ", ".join(f"{d.value}/{d.letter}" for d in choices.CHECKED)
+            + ".",
             autocompletion=_difficulties,
         ),
     ],
-    specialty: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--specialty",
-            "-s",
-            metavar="NAME",
-            help="An applicable Specialty under the Ability (repeatable): +1 Action Die per rank.",
-        ),
-    ] = None,
-    scar: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--scar",
-            metavar="NAME",
-            help="A triggered Scar under the Ability (repeatable): +1 Opposition Die per point of penalty.",
-            rich_help_panel=OPPOSE,
-        ),
-    ] = None,
+    specialty: Specialty = None,
+    scar: Scar = None,
     opposition: Annotated[
         int | None,
         typer.Option(
@@ -204,45 +166,11 @@ def check(
             rich_help_panel=OPPOSE,
         ),
     ] = False,
-    grit: Annotated[
-        int, typer.Option("--grit", min=0, metavar="N", help="Grit spent: +1 Action Die each.", rich_help_panel=BEFORE)
-    ] = 0,
-    prop: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--prop",
-            metavar="TYPE[:QUALITY]",
-            help="A Prop spent, e.g. Weapons:HARD (repeatable): +1 Action Die each.",
-            rich_help_panel=BEFORE,
-        ),
-    ] = None,
-    preparation: Annotated[
-        int,
-        typer.Option(
-            "--preparation",
-            min=0,
-            metavar="N",
-            help="Preparation spent as NORMAL Props: +1 Action Die each.",
-            rich_help_panel=BEFORE,
-        ),
-    ] = 0,
-    plot_armor: Annotated[
-        bool,
-        typer.Option(
-            "--plot-armor",
-            help="Spend 1 Plot Armor: the task becomes EASY (and leaves a Scar without Plot Armor Mastery).",
-            rich_help_panel=BEFORE,
-        ),
-    ] = False,
-    hero_prop: Annotated[
-        str | None,
-        typer.Option(
-            "--hero-prop",
-            metavar="NAME",
-            help="Use a Hero Prop: 1 Wear, its bonus dice, and its Difficulty milestone.",
-            rich_help_panel=BEFORE,
-        ),
-    ] = None,
+    grit: Grit = 0,
+    prop: Prop = None,
+    preparation: Preparation = 0,
+    plot_armor: PlotArmor = False,
+    hero_prop: HeroProp = None,
     power_alone: Annotated[
         bool,
         typer.Option(
@@ -307,15 +235,7 @@ def check(
             rich_help_panel=SPENDS,
         ),
     ] = None,
-    keep: Annotated[
-        str | None,
-        typer.Option(
-            "--keep",
-            "-k",
-            metavar="A,B",
-            help="The two Result Dice to keep, among the dice left after blocking (0 for a missing die). Default: the best outcome, then the best mark, then the highest sum.",
-        ),
-    ] = None,
+    keep: Keep = None,
     acclaim: Annotated[
         str,
         typer.Option(
@@ -324,9 +244,7 @@ def check(
             help="Career Path for a Perfect Take's Acclaim: training, persistence, talent or destiny.",
         ),
     ] = "training",
-    push: Annotated[
-        bool, typer.Option("--push", help="Push Your Limits: pay any spend the pools cannot by exhausting icons.")
-    ] = False,
+    push: Push = False,
     trade: Annotated[
         str | None,
         typer.Option(
@@ -382,11 +300,11 @@ def check(
     from ..domain.showrunner.check import AfterRoll, CheckRequest
 
     # Everything the command line says is checked before the ledger is opened.
-    ability_name = _ability(ability)
-    level = _difficulty(difficulty)
+    ability_name = choices.ability(ability)
+    level = choices.difficulty("--difficulty", difficulty, easy=True)
     career = _career(acclaim)
-    props = tuple(_prop(p) for p in prop or [])
-    kept = _keep(keep) if keep is not None else None
+    props = tuple(choices.prop_spend(p) for p in prop or [])
+    kept = keep_pair(keep) if keep is not None else None
     after: list[AfterRoll] = [AfterRoll(kind="grit") for _ in range(grit_after)]
     after += [AfterRoll(kind="duplicate", faces=(_face("--duplicate", f),)) for f in duplicate or []]
     after += [AfterRoll(kind="retake", faces=_spend_faces("--retake", v)) for v in retake or []]
@@ -412,7 +330,11 @@ def check(
         "grit": grit_dice,
         "power": power_die,
     }
-    faces = {purpose: _table_faces(purpose, values) for purpose, values in given.items() if values is not None}
+    faces = {
+        purpose: table_faces(CHECK_FACES[purpose][0], values, CHECK_FACES[purpose][1])
+        for purpose, values in given.items()
+        if values is not None
+    }
 
     s = session(ctx)
     if studio_note and not s.is_director:
@@ -474,7 +396,7 @@ def check(
         else:
             result = s.ledger.check(ref, request, faces=faces or None, chooser=chooser, by=s.recorded_by(ref))
     except InvalidDice as e:
-        raise _with_flag_names(e) from None
+        raise with_flags(e, {purpose: flag for purpose, (flag, _) in CHECK_FACES.items()}, spaced=True) from None
     _report(ref, result, as_json)
 
 
@@ -776,24 +698,6 @@ def _numbers(text: str) -> list[int] | None:
 # ----------------------------------------------------------------------- parsing the command line
 
 
-def _ability(value: str) -> Any:
-    from ..domain.showrunner.sheet import AbilityName
-
-    try:
-        return AbilityName(value)
-    except ValueError:
-        raise UsageProblem(f"unknown Ability '{value}' (Abilities: {', '.join(ABILITIES)})") from None
-
-
-def _difficulty(value: str) -> Any:
-    from ..domain.showrunner.ladder import Difficulty
-
-    try:
-        return Difficulty(value)
-    except ValueError:
-        raise UsageProblem(f"--difficulty: '{value}' is not on the Difficulty ladder: {LADDER_HELP}") from None
-
-
 def _career(value: str) -> Any:
     from ..domain.showrunner.sheet import CareerPath
 
@@ -805,55 +709,8 @@ def _career(value: str) -> Any:
         ) from None
 
 
-def _prop(value: str) -> Any:
-    from ..domain.showrunner.check import PropSpend
-    from ..domain.showrunner.ladder import Quality
-    from ..domain.showrunner.sheet import PropType
-
-    kind, _, quality = value.partition(":")
-    try:
-        prop_type = PropType(kind.strip())
-    except ValueError:
-        types = ", ".join(t.value for t in PropType)
-        raise UsageProblem(f"--prop: '{kind.strip()}' is not a Prop Type ({types})") from None
-    try:
-        level = Quality(quality.strip()) if quality.strip() else Quality.NORMAL
-    except ValueError:
-        raise UsageProblem(
-            f"--prop: '{quality.strip()}' is not a Quality (NORMAL, HARD, FORMIDABLE, EPIC or N, H, F, E)"
-        ) from None
-    return PropSpend(type=prop_type, quality=level)
-
-
-def _split(flag: str, value: str) -> list[int]:
-    parts = [p for p in re.split(r"[\s,]+", value.strip()) if p]
-    faces = []
-    for part in parts:
-        try:
-            faces.append(int(part))
-        except ValueError:
-            raise UsageProblem(f"{flag}: '{part}' is not a die face (write faces like 1,4,5)") from None
-    return faces
-
-
-def _in_range(flag: str, faces: Sequence[int], sides: int) -> None:
-    from ..domain.errors import InvalidDice
-
-    for face in faces:
-        if not 1 <= face <= sides:
-            raise InvalidDice(f"{flag}: {face} is not a d{sides} face (1-{sides})")
-
-
-def _table_faces(purpose: str, values: Sequence[str]) -> list[int]:
-    flag, sides = FACE_FLAGS[purpose]
-    faces = [face for value in values for face in _split(flag, value)]
-    _in_range(flag, faces, sides)
-    return faces
-
-
 def _face(flag: str, face: int) -> int:
-    _in_range(flag, [face], 6)
-    return face
+    return table_faces(flag, [str(face)], 6)[0]
 
 
 def _spend_faces(flag: str, value: str, *, allow_any: bool = False) -> tuple[int, ...]:
@@ -862,35 +719,17 @@ def _spend_faces(flag: str, value: str, *, allow_any: bool = False) -> tuple[int
     hint = " (or 'any')" if allow_any else ""
     if value.startswith("--"):
         raise UsageProblem(f"{flag} needs the faces of the dice, like 6,5{hint}, before the next option {value}")
-    faces = _split(flag, value)
+    faces = table_faces(flag, [value], 6)
     if not faces:
         raise UsageProblem(f"{flag} needs the faces of the dice, like 1,2{hint}")
-    _in_range(flag, faces, 6)
     return tuple(faces)
 
 
-def _keep(value: str) -> tuple[int, int]:
-    faces = _split("--keep", value)
-    if len(faces) != 2:
-        raise UsageProblem(f"--keep takes two faces, like 5,4 (got '{value}')")
-    for face in faces:
-        if not 0 <= face <= 6:
-            raise UsageProblem(f"--keep: {face} is not a die face (1-6, or 0 for a missing die)")
-    return faces[0], faces[1]
+def table_faces(flag: str, values: Sequence[str], sides: int) -> list[int]:
+    """The faces of one flag; a face off the die is the rules' refusal (exit 1), as `check` has always said."""
+    from ..domain.errors import InvalidDice
 
-
-_FLAG_IN_MESSAGE = re.compile(r"\(--([a-z-]+)\)$")
-
-
-def _with_flag_names(error: Exception) -> Exception:
-    """The engine names table dice by purpose; say which flag of this command holds them."""
-    message = str(error)
-    match = _FLAG_IN_MESSAGE.search(message)
-    purpose = match.group(1).replace("-", "_") if match else None
-    if match is None or purpose not in FACE_FLAGS:
-        return error
-    text = message[: match.start()].replace(f" {purpose} ", f" {purpose.replace('_', ' ')} ", 1)
-    return type(error)(f"{text}({FACE_FLAGS[purpose][0]})")
+    return read_faces(flag, values, sides, refused=InvalidDice)
 
 
 def register(root: typer.Typer) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from . import completion
+from . import choices, completion
 from .errors import UsageProblem
 from .options import JsonOption, writes
 from .session import print_json, session, stdout_console
@@ -19,9 +19,6 @@ class KindChoice(StrEnum):
     wear = "wear"
     depletion = "depletion"
     limit = "limit"
-
-
-LADDER = "EASY, NORMAL, HARD, FORMIDABLE, EPIC, LEGENDARY, MYTHIC, ASCENDANT, GODLIKE (or the letters N, H, F, E, L, M, A, G)"
 
 
 @writes
@@ -106,14 +103,13 @@ def consequence(
     try:
         chosen = Difficulty(difficulty)
     except ValueError:
-        raise UsageProblem(f"--difficulty: '{difficulty}' is not on the ladder ({LADDER})") from None
+        raise UsageProblem(f"--difficulty: '{difficulty}' is not on the ladder ({choices.ladder()})") from None
     ability_name = None
     if ability is not None:
         try:
             ability_name = AbilityName(ability)
         except ValueError:
-            known = ", ".join(a.value for a in AbilityName)
-            raise UnknownName(f"unknown Ability '{ability}' (Abilities: {known})") from None
+            raise UnknownName(f"unknown Ability '{ability}' (Abilities: {choices.ABILITIES})") from None
     prop_choice = PropChoice.parse(prop) if prop is not None else None
     consequence_kind = ConsequenceKind(kind.value)
     problem = option_problem(

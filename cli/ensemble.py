@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from . import choices
+from .choices import prop
 from .options import JsonOption, writes
-from .progress_common import Count, Reason, StarArg, pool, prop, quality_of, record, recording
+from .progress_common import Count, Reason, StarArg, pool, record, recording
 
 if TYPE_CHECKING:
     from ..domain.showrunner.state import EnsemblePool
@@ -189,7 +191,7 @@ def holding(
     from ..domain.showrunner.sheet import Holding
     from ..ledger import progress
 
-    held = Holding(name=name, quality=quality_of("--quality", quality), kind=kind)
+    held = Holding(name=name, quality=choices.quality("--quality", quality), kind=kind)
     s, ref, by = recording(ctx)
     record(ref, lambda: progress.acquire_holding(s.ledger, ref, held, reason=reason, by=by), as_json)
 

@@ -10,6 +10,10 @@ from typing import Annotated, Any, TypeAlias
 
 import typer
 
+from . import choices
+from .check_options import Grit, Keep, Push, Specialty
+from .choices import prop
+from .dice_flags import faces_option, parse_faces
 from .errors import UsageProblem
 from .options import JsonOption, writes
 from .progress_common import (
@@ -18,24 +22,11 @@ from .progress_common import (
     ability,
     check_options,
     outcome,
-    prop,
     prop_type,
-    quality_of,
     record,
     recording,
 )
-from .world_common import (
-    ActionFaces,
-    AnomalyFaces,
-    Grit,
-    Keep,
-    OppositionFaces,
-    Push,
-    ScriptFaces,
-    Specialty,
-    faces_option,
-    parse_faces,
-)
+from .world_common import ActionFaces, AnomalyFaces, OppositionFaces, ScriptFaces
 
 app = typer.Typer(
     help="A Montage Sequence (9): start it once per Episode, shoot its scenes, stop it.",
@@ -118,7 +109,7 @@ def _claim(value: str) -> Any:
         elif key in ("prop", "prop_type"):
             fields["prop_type"] = prop_type("--claim prop", raw)
         elif key in ("quality", "convert"):
-            fields[key] = quality_of(f"--claim {key}", raw.strip())
+            fields[key] = choices.quality(f"--claim {key}", raw.strip())
         elif key == "into":
             fields["into"] = prop("--claim into", raw)[0]
         elif key == "hero_prop":
@@ -181,7 +172,7 @@ def scene(
     except ValueError:
         raise UsageProblem(f"'{action}' is not a Montage Action ({', '.join(ACTIONS)})") from None
     claims = tuple(_claim(c) for c in claim or [])
-    level: Quality | None = quality_of("--tier", tier) if tier is not None else None
+    level: Quality | None = choices.quality("--tier", tier) if tier is not None else None
     used = ability("--ability", with_ability) if with_ability is not None else None
     given = outcome("--outcome", result)
     faces = parse_faces(

@@ -8,12 +8,14 @@ from typing import TYPE_CHECKING, Annotated, TypeAlias
 
 import typer
 
+from .choices import difficulty
+from .dice_flags import faces_option, parse_faces, recording
 from .errors import UsageProblem
 from .options import JsonOption, writes
 from .session import session
 from .subplot import FLAGS as SUBPLOT_FLAGS
 from .subplot import WritersDice, writers_dice
-from .world_common import difficulty, director_only, faces_option, parse_faces, recording, report
+from .world_common import director_only, report
 
 if TYPE_CHECKING:
     from ..domain.showrunner.solorunner import PlanStep

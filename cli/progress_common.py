@@ -1,4 +1,4 @@
-"""What the progression commands share: parsing Props, Paths and pools, the Star a
+"""What the progression commands share: parsing Prop Types, Paths and pools, the Star a
 command records for, and running a ledger function with table-dice flag names in its errors.
 
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
@@ -9,9 +9,10 @@ from typing import Annotated, Any
 
 import typer
 
-from . import completion
+from . import choices, completion
+from .dice_flags import CHECK_FACES, keep_pair, with_flags
 from .errors import UsageProblem
-from .world_common import report, with_flags
+from .world_common import report
 
 PATHS = "training, persistence, talent, destiny"
 POOLS = "grit, retake, spotlight, plot_armor, preparation"
@@ -29,39 +30,15 @@ Outcome = Annotated[
         help="The check's result, rolled at the table away from the ledger: highlight, success, partial, failure or disaster (no check is recorded).",
     ),
 ]
-CHECK_FLAGS = {"action": "--action", "opposition": "--opposition-dice", "script": "--script", "anomaly": "--anomaly"}
-
-
-def prop(flag: str, value: str) -> tuple[Any, Any]:
-    """TYPE[:QUALITY], e.g. Weapons:HARD or goods."""
-    from ..domain.showrunner.sheet import PropType
-
-    kind, _, quality = value.partition(":")
-    try:
-        prop_type = PropType(kind.strip())
-    except ValueError:
-        raise UsageProblem(
-            f"{flag}: '{kind.strip()}' is not a Prop Type ({', '.join(t.value for t in PropType)})"
-        ) from None
-    return prop_type, quality_of(flag, quality.strip() or "NORMAL")
+CHECK_FLAGS = {purpose: CHECK_FACES[purpose][0] for purpose in ("action", "opposition", "script", "anomaly")}
+"""The table dice of a check a progression command rolls (a Montage's, a Relationship's)."""
 
 
 def prop_type(flag: str, value: str) -> Any:
     """A Prop Type alone (a NORMAL Prop)."""
     if ":" in value:
         raise UsageProblem(f"{flag}: name a Prop Type only, like Rations (it is a NORMAL Prop)")
-    return prop(flag, value)[0]
-
-
-def quality_of(flag: str, value: str) -> Any:
-    from ..domain.showrunner.ladder import Quality
-
-    try:
-        return Quality(value)
-    except ValueError:
-        raise UsageProblem(
-            f"{flag}: '{value}' is not a Quality (NORMAL, HARD, FORMIDABLE, EPIC or N, H, F, E)"
-        ) from None
+    return choices.prop(flag, value)[0]
 
 
 def path(flag: str, value: str) -> Any:
@@ -86,8 +63,7 @@ def ability(flag: str, value: str) -> Any:
     try:
         return AbilityName(value)
     except ValueError:
-        names = ", ".join(a.value for a in AbilityName)
-        raise UsageProblem(f"{flag}: '{value}' is not an Ability ({names})") from None
+        raise UsageProblem(f"{flag}: '{value}' is not an Ability ({choices.ABILITIES})") from None
 
 
 def outcome(flag: str, value: str | None) -> Any:
@@ -106,7 +82,6 @@ def outcome(flag: str, value: str | None) -> Any:
 def check_options(specialty: list[str] | None, grit: int, keep: str | None, push: bool) -> Any:
     """The spends and choices of a check a command rolls; its Ability, Difficulty and Opposition come from the rules."""
     from ..domain.showrunner.check import CheckRequest
-    from .check import _keep
 
     return CheckRequest(
         star="-",
@@ -114,7 +89,7 @@ def check_options(specialty: list[str] | None, grit: int, keep: str | None, push
         difficulty="NORMAL",
         specialties=tuple(specialty or ()),
         grit=grit,
-        keep=_keep(keep) if keep is not None else None,
+        keep=keep_pair(keep) if keep is not None else None,
         push=push,
     )
 

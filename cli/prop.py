@@ -8,9 +8,10 @@ from typing import Annotated, TypeAlias
 
 import typer
 
+from .choices import prop
+from .dice_flags import faces_option, parse_faces
 from .options import JsonOption, writes
-from .progress_common import Count, Reason, StarArg, prop, prop_type, record, recording
-from .world_common import faces_option, parse_faces
+from .progress_common import Count, Reason, StarArg, prop_type, record, recording
 
 app = typer.Typer(
     help="Props, the Backpack and the hands, Trinkets, Preparation and Flashbacks, random Props (8.1, Appendix E).",

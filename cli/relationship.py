@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from .check_options import Grit, Keep, Push, Specialty
+from .choices import difficulty
 from .errors import UsageProblem
 from .options import JsonOption, writes
 from .progress_common import (
@@ -23,7 +25,7 @@ from .progress_common import (
     record,
     recording,
 )
-from .world_common import ActionFaces, Grit, Keep, OppositionFaces, Push, ScriptFaces, Specialty, difficulty
+from .world_common import ActionFaces, OppositionFaces, ScriptFaces
 
 if TYPE_CHECKING:
     from ..domain.showrunner.relationships import Kind

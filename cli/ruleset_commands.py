@@ -21,7 +21,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from . import completion
-from .errors import UsageProblem
+from .dice_flags import faces_option, numbers
 from .options import JsonOption, writes
 from .session import Session, print_json, session, stdout_console
 
@@ -88,9 +88,7 @@ def _parameters(model: "type[BaseModel]", dice: Mapping[str, str], where: str) -
             )
         )
     for purpose, what in dice.items():
-        spec = typer.Option(
-            f"--{purpose.replace('_', '-')}", metavar="FACES", help=f"{what}, e.g. 3,1,4.", rich_help_panel=TABLE
-        )
+        spec = faces_option(f"--{purpose.replace('_', '-')}", f"{what}, e.g. 3,1,4.", TABLE)
         params.append(
             inspect.Parameter(
                 f"faces__{purpose}",
@@ -110,12 +108,7 @@ def _faces(kwargs: dict[str, Any]) -> dict[str, list[int]]:
         if not given:
             continue
         purpose = key.removeprefix("faces__")
-        try:
-            faces[purpose] = [int(f) for chunk in given for f in chunk.replace(" ", ",").split(",") if f]
-        except ValueError:
-            raise UsageProblem(
-                f"--{purpose.replace('_', '-')} wants faces as numbers, e.g. 3,1,4 (got {','.join(given)!r})"
-            ) from None
+        faces[purpose] = numbers(f"--{purpose.replace('_', '-')}", given)
     return faces
 
 

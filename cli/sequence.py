@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from .choices import difficulty
+from .dice_flags import recording
 from .errors import UsageProblem
 from .options import JsonOption, writes
 from .safe_text import markup
 from .session import print_json, session, stdout_console
-from .world_common import CheckOptions, check_flags, check_options, difficulty, director_only, recording, report
+from .world_common import CheckOptions, check_flags, check_options, director_only, report
 
 if TYPE_CHECKING:
     from ..domain.showrunner.influence import PoolName

@@ -8,10 +8,11 @@ from typing import Annotated, Any, NamedTuple, TypeAlias
 
 import typer
 
+from .dice_flags import faces_option, parse_faces, recording
 from .options import JsonOption, writes
 from .safe_text import markup
 from .session import print_json, session, stdout_console
-from .world_common import director_only, faces_option, option_group, parse_faces, recording, report, stars_view
+from .world_common import director_only, option_group, report, stars_view
 
 app = typer.Typer(
     help="The Writer's Room: Subplots in stasis, Revealed, resolved (Chapter 13).",

@@ -9,21 +9,13 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 
 import typer
 
+from .choices import difficulty
+from .dice_flags import faces_option, parse_faces, recording
 from .errors import UsageProblem
 from .options import JsonOption, writes
 from .safe_text import markup
 from .session import print_json, session, stdout_console
-from .world_common import (
-    CheckOptions,
-    check_flags,
-    check_options,
-    difficulty,
-    director_only,
-    faces_option,
-    parse_faces,
-    recording,
-    report,
-)
+from .world_common import CheckOptions, check_flags, check_options, director_only, report
 
 if TYPE_CHECKING:
     from ..domain.showrunner.threats import Threat

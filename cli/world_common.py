@@ -1,76 +1,19 @@
-"""What the world's commands share: table-dice flags, Difficulty parsing, the Director's gate,
-reports of recorded facts, and the Stars' view of the world (no Subplot in stasis).
+"""What the world's commands share: the options of a check against the world, the Director's
+gate, reports of recorded facts, and the Stars' view of the world (no Subplot in stasis).
 
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
 import functools
 import inspect
-import re
-from collections.abc import Callable, Mapping, Sequence
-from typing import Annotated, Any, NamedTuple, TypeAlias, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, NamedTuple, TypeAlias
 
-import typer
-from typer.models import OptionInfo
-
-from .errors import Refused, UsageProblem
+from . import choices
+from .check_options import Grit, HeroProp, Keep, PlotArmor, Preparation, Prop, Push, Scar, Specialty
+from .dice_flags import CHECK_FACES, faces_option, keep_pair, parse_faces
+from .errors import Refused
 from .session import print_json, stdout_console
-
-TABLE = "Table dice (typed in from physical dice; any one makes every die of the command a table die)"
-T = TypeVar("T")
-LADDER = "NORMAL, HARD, FORMIDABLE, EPIC, LEGENDARY, MYTHIC, ASCENDANT, GODLIKE (or N, H, F, E, L, M, A, G)"
-
-
-def faces_option(flag: str, what: str) -> OptionInfo:
-    """A table-dice flag, for `Annotated[list[str] | None, faces_option(...)]`."""
-    option: OptionInfo = typer.Option(flag, metavar="FACES", help=what, rich_help_panel=TABLE)
-    return option
-
-
-def parse_faces(given: Mapping[str, tuple[str, Sequence[str] | None, int]]) -> dict[str, list[int]]:
-    """{purpose: (flag, values, sides)} -> {purpose: faces}, for the purposes given."""
-    faces: dict[str, list[int]] = {}
-    for purpose, (flag, values, sides) in given.items():
-        if values is None:
-            continue
-        found: list[int] = []
-        for value in values:
-            for part in (p for p in re.split(r"[\s,]+", value.strip()) if p):
-                if not part.isdigit():
-                    raise UsageProblem(f"{flag}: '{part}' is not a die face (write faces like 1,4,5)")
-                face = int(part)
-                if not 1 <= face <= sides:
-                    raise UsageProblem(f"{flag}: {face} is not a d{sides} face (1-{sides})")
-                found.append(face)
-        faces[purpose] = found
-    return faces
-
-
-_FLAG_IN_MESSAGE = re.compile(r"\(--([a-z-]+)\)$")
-
-
-def with_flags(error: Exception, flags: Mapping[str, str]) -> Exception:
-    """The engine names table dice by purpose; say which flag of this command holds them."""
-    message = str(error)
-    match = _FLAG_IN_MESSAGE.search(message)
-    if match is None:
-        return error
-    flag = flags.get(match.group(1).replace("-", "_"))
-    if flag is None:
-        return error
-    return type(error)(f"{message[: match.start()]}({flag})")
-
-
-def difficulty(flag: str, value: str, *, easy: bool = False) -> Any:
-    from ..domain.showrunner.ladder import Difficulty
-
-    try:
-        level = Difficulty(value)
-    except ValueError:
-        raise UsageProblem(f"{flag}: '{value}' is not on the Difficulty ladder: {LADDER}") from None
-    if level is Difficulty.EASY and not easy:
-        raise UsageProblem(f"{flag}: EASY is not a Power Level or a Difficulty to set: {LADDER}")
-    return level
 
 
 def director_only(s: Any, what: str) -> None:
@@ -113,73 +56,6 @@ def report(ref: Any, result: Any, as_json: bool, **extra: Any) -> None:
 
 # ------------------------------------------------------------------ a check's before-roll options
 
-BEFORE = "Before the roll (as for `check`)"
-Specialty = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--specialty",
-        "-s",
-        metavar="NAME",
-        help="An applicable Specialty (repeatable): +1 Action Die per rank.",
-        rich_help_panel=BEFORE,
-    ),
-]
-Scar = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--scar",
-        metavar="NAME",
-        help="A triggered Scar (repeatable): +1 Opposition Die per point of penalty.",
-        rich_help_panel=BEFORE,
-    ),
-]
-Grit = Annotated[
-    int,
-    typer.Option(
-        "--grit", min=0, metavar="N", help="Grit spent before the roll: +1 Action Die each.", rich_help_panel=BEFORE
-    ),
-]
-Prop = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--prop",
-        metavar="TYPE[:QUALITY]",
-        help="A Prop spent, e.g. Weapons:HARD (repeatable): +1 Action Die each.",
-        rich_help_panel=BEFORE,
-    ),
-]
-Preparation = Annotated[
-    int,
-    typer.Option(
-        "--preparation",
-        min=0,
-        metavar="N",
-        help="Preparation spent as NORMAL Props: +1 Action Die each.",
-        rich_help_panel=BEFORE,
-    ),
-]
-PlotArmor = Annotated[
-    bool,
-    typer.Option(
-        "--plot-armor",
-        help="Spend 1 Plot Armor: the task becomes EASY (a Scar without Plot Armor Mastery).",
-        rich_help_panel=BEFORE,
-    ),
-]
-HeroProp = Annotated[
-    str | None,
-    typer.Option(
-        "--hero-prop",
-        metavar="NAME",
-        help="Use a Hero Prop: 1 Wear, its bonus dice, its Difficulty milestone.",
-        rich_help_panel=BEFORE,
-    ),
-]
-Keep = Annotated[
-    str | None,
-    typer.Option("--keep", "-k", metavar="A,B", help="The two Result Dice to keep (default: the best pair)."),
-]
-Push = Annotated[bool, typer.Option("--push", help="Push Your Limits to pay a spend the pools cannot.")]
 ActionFaces: TypeAlias = Annotated[
     list[str] | None, faces_option("--action", "The Action Dice of the check, e.g. 1,4,5.")
 ]
@@ -202,7 +78,7 @@ AnomalyFaces: TypeAlias = Annotated[
 ]
 
 CHECK_DICE = ("action", "opposition", "script", "power", "scar_slot", "anomaly")
-"""The dice purposes a check against the world may ask for, named as `check` names them (FACE_FLAGS)."""
+"""The dice purposes a check against the world may ask for, named as `check` names them (CHECK_FACES)."""
 
 
 class CheckOptions(NamedTuple):
@@ -227,26 +103,23 @@ class CheckOptions(NamedTuple):
     def request(self, star: str, ability: str) -> Any:
         """The check a Beat or a Decisive Strike rolls (its Difficulty and Opposition are set by the target)."""
         from ..domain.showrunner.check import CheckRequest
-        from .check import _ability, _keep, _prop
 
         return CheckRequest(
             star=star,
-            ability=_ability(ability),
+            ability=choices.ability(ability),
             difficulty="NORMAL",
             specialties=tuple(self.specialty or ()),
             scars=tuple(self.scar or ()),
             grit=self.grit,
-            props=tuple(_prop(p) for p in self.prop or ()),
+            props=tuple(choices.prop_spend(p) for p in self.prop or ()),
             preparation=self.preparation,
             plot_armor=self.plot_armor,
             hero_prop=self.hero_prop,
-            keep=_keep(self.keep) if self.keep is not None else None,
+            keep=keep_pair(self.keep) if self.keep is not None else None,
             push=self.push,
         )
 
     def faces(self) -> dict[str, list[int]]:
-        from .check import FACE_FLAGS
-
         values = dict(
             zip(
                 CHECK_DICE,
@@ -254,7 +127,7 @@ class CheckOptions(NamedTuple):
                 strict=True,
             )
         )
-        return parse_faces({p: (FACE_FLAGS[p][0], values[p], FACE_FLAGS[p][1]) for p in CHECK_DICE})
+        return parse_faces({p: (CHECK_FACES[p][0], values[p], CHECK_FACES[p][1]) for p in CHECK_DICE})
 
     def given_for_a_roll(self) -> list[str]:
         """The flags given that only a rolled check uses (all but --power)."""
@@ -321,17 +194,5 @@ def check_faces(action: Any, opposition: Any, script: Any, power: Any) -> dict[s
 
 
 def check_flags() -> dict[str, str]:
-    """{purpose: flag} of the table dice of a check, for `with_flags`."""
-    from .check import FACE_FLAGS
-
-    return {purpose: FACE_FLAGS[purpose][0] for purpose in CHECK_DICE}
-
-
-def recording(call: Callable[[], T], flags: Mapping[str, str]) -> T:
-    """Run a command that records, naming this command's flag when the table dice do not fit."""
-    from ..domain.errors import InvalidDice
-
-    try:
-        return call()
-    except InvalidDice as e:
-        raise with_flags(e, flags) from None
+    """{purpose: flag} of the table dice of a check, for `recording`."""
+    return {purpose: CHECK_FACES[purpose][0] for purpose in CHECK_DICE}

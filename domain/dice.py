@@ -12,7 +12,7 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from .errors import InvalidDice
+from .errors import FaceCountMismatch, InvalidDice
 
 Source = Literal["ledger", "table"]
 
@@ -53,7 +53,7 @@ class RecordingDice:
 def check_faces(purpose: str, faces: Sequence[int], sides: int) -> None:
     for face in faces:
         if not 1 <= face <= sides:
-            raise InvalidDice(f"{purpose} die {face} is not a d{sides} face (1-{sides})")
+            raise InvalidDice(f"{purpose} die {face} is not a d{sides} face (1-{sides})", purpose=purpose)
 
 
 class TableDice:
@@ -68,12 +68,8 @@ class TableDice:
     def roll(self, purpose: str, count: int, sides: int = 6) -> list[int]:
         queue = self._queues.get(purpose, [])
         if len(queue) < count:
-            needed = self._given.get(purpose, 0) - len(queue) + count
-            raise InvalidDice(
-                f"the roll needs {needed} {purpose} {'die' if needed == 1 else 'dice'} "
-                f"but {self._given.get(purpose, 0)} {'was' if self._given.get(purpose, 0) == 1 else 'were'} given "
-                f"(--{purpose.replace('_', '-')})"
-            )
+            given = self._given.get(purpose, 0)
+            raise FaceCountMismatch(purpose, given=given, rolled=given - len(queue) + count)
         faces, self._queues[purpose] = queue[:count], queue[count:]
         check_faces(purpose, faces, sides)
         return faces
@@ -82,11 +78,8 @@ class TableDice:
         """Faces left over mean the table rolled dice the rules did not ask for: a mistake."""
         for purpose, queue in self._queues.items():
             if queue:
-                used = self._given[purpose] - len(queue)
-                raise InvalidDice(
-                    f"{self._given[purpose]} {purpose} faces were given but the roll used {used} "
-                    f"(--{purpose.replace('_', '-')})"
-                )
+                given = self._given[purpose]
+                raise FaceCountMismatch(purpose, given=given, rolled=given - len(queue))
 
 
 class ReplayDice:
@@ -98,7 +91,9 @@ class ReplayDice:
 
     def roll(self, purpose: str, count: int, sides: int = 6) -> list[int]:
         if not self._rolls:
-            raise InvalidDice(f"the record has no {purpose} roll left; the engine asks for more dice than were rolled")
+            raise InvalidDice(
+                f"the record has no {purpose} roll left; the engine asks for more dice than were rolled", purpose=purpose
+            )
         recorded = self._rolls.pop(0)
         if (recorded.purpose, recorded.sides, len(recorded.faces)) != (purpose, sides, count):
             raise InvalidDice(

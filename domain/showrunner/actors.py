@@ -48,7 +48,7 @@ def power_level_from(faces: Sequence[int], scale: Scale = "typical") -> PowerLev
     """3d6: the middle die (or the lowest/highest when scaled) names NORMAL (1) … MYTHIC (6);
     doubles add 1 and triples add 2, so the ladder's top, GODLIKE (8), is reachable."""
     if len(faces) != 3:
-        raise InvalidDice(f"a Power Level is rolled on 3d6, not {len(faces)} dice")
+        raise InvalidDice(f"a Power Level is rolled on 3d6, not {len(faces)} dice", purpose=POWER_LEVEL)
     check_faces(POWER_LEVEL, faces, 6)
     ordered = sorted(faces)
     value = {"minor": ordered[0], "typical": ordered[1], "powerful": ordered[2]}[scale]

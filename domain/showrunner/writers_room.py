@@ -440,7 +440,8 @@ class _Kept:
         if self._more is None:
             raise InvalidDice(
                 f"revealing Subplot {self._number} needs more {purpose} dice than were rolled when it was written "
-                f"(its Actors' dice have changed since): give --{purpose} dice for the rest"
+                f"(its Actors' dice have changed since): give --{purpose} dice for the rest",
+                purpose=purpose,
             )
         return taken + self._more.roll(purpose, count - len(taken), sides)
 
