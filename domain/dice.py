@@ -92,7 +92,8 @@ class ReplayDice:
     def roll(self, purpose: str, count: int, sides: int = 6) -> list[int]:
         if not self._rolls:
             raise InvalidDice(
-                f"the record has no {purpose} roll left; the engine asks for more dice than were rolled", purpose=purpose
+                f"the record has no {purpose} roll left; the engine asks for more dice than were rolled",
+                purpose=purpose,
             )
         recorded = self._rolls.pop(0)
         if (recorded.purpose, recorded.sides, len(recorded.faces)) != (purpose, sides, count):

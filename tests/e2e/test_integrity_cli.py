@@ -259,6 +259,7 @@ def test_verify_all_and_against_together_is_a_usage_error(run, played: list[dict
 def test_verify_catches_an_edited_roll_index(run, db: str, played: list[dict]) -> None:
     """`dice stats` reads its counts from the roll index: an edited row fails `verify` until rebuilt."""
     assert run("check", "Mara", "fight", "-d", "HARD", "--action", "5,4,2", "--script", "5,4", "--no-input").code == 0
+
     def stats() -> dict:
         return {k: v for k, v in run("dice", "stats", "--json").json().items() if k != "index"}
 
