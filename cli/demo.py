@@ -39,6 +39,7 @@ def _copy_examples(rules_package: str, cast: Path) -> None:
 
 
 def demo(
+    ctx: typer.Context,
     ruleset: Annotated[
         str,
         typer.Option(
@@ -64,7 +65,11 @@ def demo(
     Examples: showrunner demo --keep ./demo-campaign  ·  showrunner demo --ruleset pool
     """
     from ..domain.rulesets import ruleset as known_ruleset
-    from .main import main
+    from .edge import run_command
+
+    def main(argv: list[str]) -> int:
+        # The very command tree this demo belongs to, through the same error edge as `showrunner`.
+        return run_command(ctx.find_root().command, argv)
 
     rules = known_ruleset(ruleset)
 

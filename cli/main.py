@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Annotated
 
@@ -39,7 +38,7 @@ from . import (
     timeline,
     transfer,
 )
-from .errors import ExitCode, classify
+from .edge import run_command
 from .ruleset_commands import WithRulesetGroups
 from .session import Session
 
@@ -144,34 +143,7 @@ acclaim.register(app)
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code. Errors become one line on stderr."""
-    command = typer.main.get_command(app)
-    debug = os.environ.get("SHOWRUNNER_DEBUG", "") not in ("", "0")
-    try:
-        result = command.main(args=argv, prog_name="showrunner", standalone_mode=False)
-    except KeyboardInterrupt:
-        sys.stderr.write("showrunner: interrupted\n")
-        return ExitCode.INTERRUPTED
-    except typer.Abort:
-        sys.stderr.write("showrunner: aborted\n")
-        return ExitCode.INTERRUPTED
-    except typer.TyperException as e:  # usage errors from the parser
-        if debug:
-            raise
-        message = e.format_message() if hasattr(e, "format_message") else str(e)
-        if not message.strip():  # `showrunner` alone: the help was printed, nothing to add
-            return getattr(e, "exit_code", ExitCode.USAGE)
-        context = getattr(e, "ctx", None)
-        hint = f" (see '{context.command_path} --help')" if context is not None else ""
-        sys.stderr.write(f"showrunner: {' '.join(message.split())}{hint}\n")
-        return getattr(e, "exit_code", ExitCode.USAGE)
-    except Exception as e:
-        known = classify(e)
-        if known is None or debug:
-            raise
-        code, message = known
-        sys.stderr.write(f"showrunner: {message}\n")
-        return code
-    return result if isinstance(result, int) else ExitCode.OK
+    return run_command(typer.main.get_command(app), argv)
 
 
 def run() -> None:

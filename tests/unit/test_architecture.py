@@ -406,3 +406,52 @@ def test_the_ratchet_fails_both_ways(tmp_path):
     assert ratchet(ruleset_imports(mended, check(mended)), {pair}) == [
         f"{pair[0]} no longer imports {pair[1]}: remove the pair from KNOWN_RULESET_IMPORTS"
     ]
+
+
+# ----------------------------------------------------------------- no import loops inside cli/
+
+
+def cli_cycles(report: Report) -> list[list[str]]:
+    """Every loop in the import graph of cli/ (imports inside functions count: a loop there
+    only waits for the first call to break)."""
+    cli = f"{NAMESPACE}.cli"
+    graph: dict[str, set[str]] = {}
+    for found in report.imports:
+        if _within(found.importer, cli) and _within(found.target, cli) and found.target != cli:
+            graph.setdefault(found.importer, set()).add(found.target)
+    loops: list[list[str]] = []
+    done: set[str] = set()
+
+    def walk(module: str, path: list[str]) -> None:
+        if module in path:
+            loop = path[path.index(module) :]
+            if sorted(loop) not in (sorted(seen) for seen in loops):
+                loops.append(loop)
+            return
+        if module in done:
+            return
+        for target in sorted(graph.get(module, ())):
+            walk(target, [*path, module])
+        done.add(module)
+
+    for module in sorted(graph):
+        walk(module, [])
+    return loops
+
+
+def test_no_import_loops_inside_cli(repository):
+    assert cli_cycles(repository) == []
+
+
+def test_an_import_loop_inside_cli_is_reported(tmp_path):
+    root = _tree(
+        tmp_path,
+        {
+            "cli/check.py": "from . import threat\n",
+            "cli/threat.py": "def strike():\n    from .world_common import x\n",
+            "cli/world_common.py": "from .check import FACE_FLAGS\n",
+            "cli/fine.py": "from . import check\n",
+        },
+    )
+    (loop,) = cli_cycles(check(root))
+    assert sorted(loop) == [f"{NAMESPACE}.cli.check", f"{NAMESPACE}.cli.threat", f"{NAMESPACE}.cli.world_common"]
