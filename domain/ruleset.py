@@ -20,6 +20,9 @@ from .campaign import CampaignState
 from .dice import DiceSource
 from .events import Fact, Visibility
 
+CHECK = "check"
+"""The name a ruleset's check is run under."""
+
 Decided = Sequence[Fact | tuple[Fact, Visibility]]
 """What a decision records: facts, each with its visibility when not its default."""
 
@@ -58,6 +61,9 @@ class Action:
     decide: Callable[[Any, Any, RollContext | None], Decided]
     rolls: bool = False
     table_dice: Mapping[str, str] = field(default_factory=dict)
+    subject: str = ""
+    """What it records, plural ("Influence pools"): asked of a campaign of another ruleset, the
+    refusal says they belong to this ruleset's campaigns."""
 
 
 @dataclass(frozen=True)
@@ -84,11 +90,24 @@ class Ruleset:
     sheet: Callable[[Any], Sequence[SheetSection]] | None = None
     """A character's sheet as sections; None when the CLI has a renderer of its own for it."""
     actions: Mapping[str, Action] = field(default_factory=dict)
-    """The ruleset's other commands, by name (lower-case words joined by '-')."""
+    """The ruleset's other commands, by name (lower-case words joined by '-'), each offered by the
+    CLI as `showrunner <ruleset> <action-name>`."""
+    commands: Mapping[str, Action] = field(default_factory=dict)
+    """Commands the CLI offers under nouns of its own (Showrunner's `spend`), by name."""
     character_files: tuple[str, ...] = (".toml", ".json")
     fact_modules: tuple[str, ...] = ()
     """Modules (relative to `package`) holding more of the ruleset's facts, imported only when a
     log holds one of their topics: a command on a campaign that never used them never loads them."""
+
+    def command(self, name: str) -> Action | None:
+        """What `Ledger.run` runs under `name`: the check (`check`), an action or another command."""
+        if name == CHECK:
+            return Action(self.summary, self.check_input, self._decide_check, rolls=True, table_dice=self.table_dice)
+        return self.actions.get(name) or self.commands.get(name)
+
+    def _decide_check(self, state: Any, request: Any, roll: RollContext | None) -> Decided:
+        assert roll is not None, "a check always rolls"
+        return self.decide_check(state, request, roll)
 
     def load_facts(self) -> None:
         for module in self.fact_modules:

@@ -33,8 +33,8 @@ from ..domain.campaign import CampaignState, Pitch
 from ..domain.dice import DiceSource, TableDice
 from ..domain.errors import DomainError, InvalidDice, InvalidSheet, RuleViolation, UnknownName
 from ..domain.events import Fact, Visibility
-from ..domain.ruleset import Decided, RollContext
-from ..domain.rulesets import ruleset_of
+from ..domain.ruleset import CHECK, Decided, RollContext, Ruleset
+from ..domain.rulesets import all_rulesets, ruleset_of
 from ..domain.showrunner.check import Abandoned, CheckRequest, Chooser, resolve
 from ..domain.showrunner.consequences import (
     ConsequenceKind,
@@ -47,10 +47,7 @@ from ..domain.showrunner.events import (
     CheckAbandoned,
     CheckRolled,
     ConsequenceSuffered,
-    InfluenceRegained,
-    InfluenceSpent,
 )
-from ..domain.showrunner.influence import PoolName, decide_regain, decide_spend
 from ..domain.showrunner.ladder import Difficulty
 from ..domain.showrunner.sheet import AbilityName
 from ..domain.showrunner.state import ShowrunnerState
@@ -156,6 +153,15 @@ def _showrunner(state: CampaignState, what: str) -> ShowrunnerState:
     if not isinstance(state, ShowrunnerState):
         raise RuleViolation(f"{what} belong to Showrunner campaigns")
     return state
+
+
+def _not_a_command_of(rules: Ruleset, name: str) -> DomainError:
+    for other in all_rulesets():
+        found = other.command(name)
+        if found is not None and found.subject:
+            return RuleViolation(f"{found.subject} belong to {other.title} campaigns")
+    known = ", ".join(sorted({CHECK, *rules.actions, *rules.commands}))
+    return UnknownName(f"{rules.title} has no command '{name}' (its commands: {known})")
 
 
 def _now() -> datetime:
@@ -635,7 +641,7 @@ class Ledger:
         self,
         ref: BranchRef,
         star: str,
-        pool: PoolName,
+        pool: str,
         amount: int = 1,
         *,
         push: bool = False,
@@ -643,29 +649,23 @@ class Ledger:
         by: str = DIRECTOR,
         command_id: str | None = None,
     ) -> CommandResult:
-        def decide(state: CampaignState) -> list[Fact]:
-            spent = decide_spend(_showrunner(state, "Influence pools"), star, pool, amount, push=push)
-            return [InfluenceSpent(spent=spent, reason=reason)]
-
-        return self.execute(ref, decide, by=by, command_id=command_id)
+        request = {"star": star, "pool": pool, "amount": amount, "push": push, "reason": reason}
+        return self.run(ref, "spend", request, by=by, command_id=command_id)
 
     @command
     def regain(
         self,
         ref: BranchRef,
         star: str,
-        pool: PoolName,
+        pool: str,
         amount: int = 1,
         *,
         reason: str = "",
         by: str = DIRECTOR,
         command_id: str | None = None,
     ) -> CommandResult:
-        def decide(state: CampaignState) -> list[Fact]:
-            regained = decide_regain(_showrunner(state, "Influence pools"), star, pool, amount)
-            return [InfluenceRegained(regained=regained, reason=reason)]
-
-        return self.execute(ref, decide, by=by, command_id=command_id)
+        request = {"star": star, "pool": pool, "amount": amount, "reason": reason}
+        return self.run(ref, "regain", request, by=by, command_id=command_id)
 
     @command
     def consequence(
@@ -798,64 +798,32 @@ class Ledger:
         return self.execute(ref, decide, by=by, command_id=command_id)
 
     @command
-    def roll(
+    def run(
         self,
         ref: BranchRef,
+        name: str,
         request: object,
         *,
         faces: Mapping[str, Sequence[int]] | None = None,
         by: str = DIRECTOR,
         command_id: str | None = None,
     ) -> CommandResult:
-        """A check of the branch's ruleset: table dice when faces are given, else ledger dice."""
+        """Run the branch's ruleset's command `name` (`Ruleset.command`) on `request`, its input.
 
-        def decide(state: CampaignState, roll: RollContext | None) -> Decided:
-            assert roll is not None, "a check always rolls (rolls=True)"
-            rules = ruleset_of(state)
-            return rules.decide_check(state, rules.check_input.model_validate(request), roll)
+        The one way a ruleset's command is recorded: the command decides from the head, with
+        table dice when faces are given, else ledger dice, and for a Star on the Star's view first.
+        """
 
-        return self._decide_with_dice(ref, decide, rolls=True, faces=faces, by=by, command_id=command_id)
-
-    @command
-    def act(
-        self,
-        ref: BranchRef,
-        action: str,
-        request: object,
-        *,
-        faces: Mapping[str, Sequence[int]] | None = None,
-        by: str = DIRECTOR,
-        command_id: str | None = None,
-    ) -> CommandResult:
-        """One of the ruleset's own actions (`Ruleset.actions`), rolling if the action rolls."""
-        view = self.view(ref)
-        rules = ruleset_of(view.state)
-        if action not in rules.actions:
-            known = ", ".join(sorted(rules.actions)) or "none"
-            raise UnknownName(f"{rules.title} has no action '{action}' (its actions: {known})")
-        chosen = rules.actions[action]
-        checked = chosen.input.model_validate(request)
-        if faces and not chosen.rolls:
-            raise InvalidDice(f"'{action}' rolls no dice, so no faces can be given for it")
-
-        def decide(state: CampaignState, roll: RollContext | None) -> Decided:
-            return chosen.decide(state, checked, roll)
-
-        return self._decide_with_dice(ref, decide, rolls=chosen.rolls, faces=faces, by=by, command_id=command_id)
-
-    def _decide_with_dice(
-        self,
-        ref: BranchRef,
-        decide: Callable[[CampaignState, RollContext | None], Decided],
-        *,
-        rolls: bool,
-        faces: Mapping[str, Sequence[int]] | None,
-        by: str,
-        command_id: str | None,
-    ) -> CommandResult:
         def decide_once(state: CampaignState, dice_state: CampaignState) -> Decided:
-            if not rolls:
-                return decide(state, None)
+            rules = ruleset_of(state)
+            chosen = rules.command(name)
+            if chosen is None:
+                raise _not_a_command_of(rules, name)
+            checked = chosen.input.model_validate(request)
+            if not chosen.rolls:
+                if faces:
+                    raise InvalidDice(f"'{name}' rolls no dice, so no faces can be given for it")
+                return chosen.decide(state, checked, None)
             roll_number = dice_state.dice_rolls + 1
             dice: DiceSource
             if faces:
@@ -863,7 +831,8 @@ class Ledger:
             else:
                 seed = self.keys.load(ref.campaign.id, dice_state.dice_commitment)
                 dice = LedgerDice(seed, ref.branch.id, roll_number)
-            decided = decide(state, RollContext(dice, roll_number, None if faces else dice_state.dice_commitment))
+            roll = RollContext(dice, roll_number, None if faces else dice_state.dice_commitment)
+            decided = chosen.decide(state, checked, roll)
             if isinstance(dice, TableDice):
                 dice.check_all_used()
             return decided
@@ -886,6 +855,37 @@ class Ledger:
             return decided
 
         return self.execute(ref, decide_at_head, by=by, command_id=command_id)
+
+    @command
+    def roll(
+        self,
+        ref: BranchRef,
+        request: object,
+        *,
+        faces: Mapping[str, Sequence[int]] | None = None,
+        by: str = DIRECTOR,
+        command_id: str | None = None,
+    ) -> CommandResult:
+        """A check of the branch's ruleset: table dice when faces are given, else ledger dice."""
+        return self.run(ref, CHECK, request, faces=faces, by=by, command_id=command_id)
+
+    @command
+    def act(
+        self,
+        ref: BranchRef,
+        action: str,
+        request: object,
+        *,
+        faces: Mapping[str, Sequence[int]] | None = None,
+        by: str = DIRECTOR,
+        command_id: str | None = None,
+    ) -> CommandResult:
+        """One of the ruleset's own actions (`Ruleset.actions`), rolling if the action rolls."""
+        rules = ruleset_of(self.view(ref).state)
+        if action not in rules.actions:
+            known = ", ".join(sorted(rules.actions)) or "none"
+            raise UnknownName(f"{rules.title} has no action '{action}' (its actions: {known})")
+        return self.run(ref, action, request, faces=faces, by=by, command_id=command_id)
 
     @command
     def reveal_seed(self, ref: BranchRef, *, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:

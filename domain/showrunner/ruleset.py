@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..dice import TableDice
 from ..ruleset import Decided, RollContext, Ruleset
 from .check import CheckRequest, resolve
+from .commands import COMMANDS
 from .events import CheckRolled, StarJoined
 from .sheet import StarSheet
 from .starfile import parse_star_file
@@ -32,5 +33,6 @@ SHOWRUNNER = Ruleset(
     # The world (Actors, Threats, Sequences, Subplots, the Oracle) and progression between scenes
     # (Props, Montages, Bonds and Grudges, Careers, the Ensemble).
     fact_modules=(".world_events", ".progress_events"),
+    commands=COMMANDS,
     table_dice={"action": "the Action Dice", "opposition": "the Opposition Dice", "script": "the two Script Dice"},
 )

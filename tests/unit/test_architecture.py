@@ -45,7 +45,6 @@ KNOWN_RULESET_IMPORTS: set[tuple[str, str]] = {
     ("showrunner_ledger.ledger.service", "showrunner_ledger.domain.showrunner.check"),
     ("showrunner_ledger.ledger.service", "showrunner_ledger.domain.showrunner.consequences"),
     ("showrunner_ledger.ledger.service", "showrunner_ledger.domain.showrunner.events"),
-    ("showrunner_ledger.ledger.service", "showrunner_ledger.domain.showrunner.influence"),
     ("showrunner_ledger.ledger.service", "showrunner_ledger.domain.showrunner.ladder"),
     ("showrunner_ledger.ledger.service", "showrunner_ledger.domain.showrunner.progress_events"),
     ("showrunner_ledger.ledger.service", "showrunner_ledger.domain.showrunner.sheet"),
