@@ -7,7 +7,7 @@ for an audit, die by die.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
@@ -107,3 +107,17 @@ class ReplayDice:
     @property
     def left_over(self) -> int:
         return len(self._rolls)
+
+
+class DeferredDice:
+    """A dice source built on the first roll: a decision that rolls nothing needs no seed."""
+
+    def __init__(self, source: Source, make: Callable[[], DiceSource]) -> None:
+        self.source = source
+        self._make = make
+        self._inner: DiceSource | None = None
+
+    def roll(self, purpose: str, count: int, sides: int = 6) -> list[int]:
+        if self._inner is None:
+            self._inner = self._make()
+        return self._inner.roll(purpose, count, sides)

@@ -61,6 +61,9 @@ class Action:
     decide: Callable[[Any, Any, RollContext | None], Decided]
     rolls: bool = False
     table_dice: Mapping[str, str] = field(default_factory=dict)
+    lazy_dice: bool = False
+    """It rolls only in some cases: ledger dice are derived at its first die, so a decision that
+    rolls none needs no Director's key file (and records no roll number)."""
     subject: str = ""
     """What it records, plural ("Influence pools"): asked of a campaign of another ruleset, the
     refusal says they belong to this ruleset's campaigns."""

@@ -11,8 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..domain.campaign import CampaignState
-from ..domain.dice import DiceSource, RecordingDice, TableDice
-from ..domain.showrunner.consequences import DeferredDice
+from ..domain.dice import DeferredDice, DiceSource, RecordingDice, TableDice
 from .dice import LedgerDice
 from .service import BranchRef, Ledger
 

@@ -30,26 +30,13 @@ from eventsourcing.persistence import (
 from pydantic import BaseModel
 
 from ..domain.campaign import CampaignState, Pitch
-from ..domain.dice import DiceSource, TableDice
+from ..domain.dice import DeferredDice, DiceSource, TableDice
 from ..domain.errors import DomainError, InvalidDice, InvalidSheet, RuleViolation, UnknownName
 from ..domain.events import Fact, Visibility
 from ..domain.ruleset import CHECK, Decided, RollContext, Ruleset
 from ..domain.rulesets import all_rulesets, ruleset_of
 from ..domain.showrunner.check import Abandoned, CheckRequest, Chooser, resolve
-from ..domain.showrunner.consequences import (
-    ConsequenceKind,
-    ConsequenceRequest,
-    DeferredDice,
-    PropChoice,
-)
-from ..domain.showrunner.consequences import decide as decide_consequence
-from ..domain.showrunner.events import (
-    CheckAbandoned,
-    CheckRolled,
-    ConsequenceSuffered,
-)
-from ..domain.showrunner.ladder import Difficulty
-from ..domain.showrunner.sheet import AbilityName
+from ..domain.showrunner.events import CheckAbandoned, CheckRolled
 from ..domain.showrunner.state import ShowrunnerState
 from .codec import FactMapper, decode_document
 from .command_ids import CommandIdReused, RecordedId, command, given_part, note_replayed, stored_with_given_id
@@ -672,62 +659,35 @@ class Ledger:
         self,
         ref: BranchRef,
         star: str,
-        kind: ConsequenceKind | str,
-        difficulty: Difficulty | str,
+        kind: str,
+        difficulty: str,
         *,
         count: int = 1,
-        ability: AbilityName | str | None = None,
+        ability: str | None = None,
         hero_prop: str | None = None,
-        prop: PropChoice | str | None = None,
+        prop: BaseModel | str | None = None,
         push: bool = False,
         faces: Mapping[str, Sequence[int]] | None = None,
         by: str = DIRECTOR,
         command_id: str | None = None,
     ) -> CommandResult:
-        """Decide and record a Consequence (14.3) on a Star's sheet.
+        """A Consequence (14.3) on a Star's sheet; `prop` as text ('Weapons:HARD') or chosen.
 
         Table dice when faces are given (e.g. {"scar_slot": [4]}), else ledger dice. A
         Consequence that rolls (a Plot Armor Scar's slot, Limit's Anomalies) uses the next
         roll number; one that rolls nothing uses none and needs no Director key file.
         """
-        chosen = PropChoice.parse(prop) if isinstance(prop, str) else prop
-        request = ConsequenceRequest(
-            star=star,
-            kind=kind,
-            difficulty=difficulty,
-            count=count,
-            ability=ability,
-            hero_prop=hero_prop,
-            prop=chosen,
-            push=push,
-        )
-
-        def decide(campaign_state: CampaignState) -> list[Fact]:
-            state = _showrunner(campaign_state, "Consequences")
-            roll_number = state.dice_rolls + 1
-            dice: DiceSource
-            if faces:
-                dice = TableDice(faces)
-            else:
-                dice = DeferredDice(
-                    "ledger",
-                    lambda: LedgerDice(
-                        self.keys.load(ref.campaign.id, state.dice_commitment), ref.branch.id, roll_number
-                    ),
-                )
-            resolution = decide_consequence(state, request, dice)
-            if isinstance(dice, TableDice):
-                dice.check_all_used()
-            rolled = bool(resolution.rolls)
-            return [
-                ConsequenceSuffered(
-                    resolution=resolution,
-                    roll_number=roll_number if rolled else None,
-                    dice_commitment=state.dice_commitment if rolled and not faces else None,
-                )
-            ]
-
-        return self.execute(ref, decide, by=by, command_id=command_id)
+        request = {
+            "star": star,
+            "kind": kind,
+            "difficulty": difficulty,
+            "count": count,
+            "ability": ability,
+            "hero_prop": hero_prop,
+            "prop": prop,
+            "push": push,
+        }
+        return self.run(ref, "consequence", request, faces=faces, by=by, command_id=command_id)
 
     @command
     def note(
@@ -826,10 +786,16 @@ class Ledger:
                 return chosen.decide(state, checked, None)
             roll_number = dice_state.dice_rolls + 1
             dice: DiceSource
+            commitment_used = dice_state.dice_commitment
             if faces:
                 dice = TableDice(faces)
+            elif chosen.lazy_dice:
+                dice = DeferredDice(
+                    "ledger",
+                    lambda: LedgerDice(self.keys.load(ref.campaign.id, commitment_used), ref.branch.id, roll_number),
+                )
             else:
-                seed = self.keys.load(ref.campaign.id, dice_state.dice_commitment)
+                seed = self.keys.load(ref.campaign.id, commitment_used)
                 dice = LedgerDice(seed, ref.branch.id, roll_number)
             roll = RollContext(dice, roll_number, None if faces else dice_state.dice_commitment)
             decided = chosen.decide(state, checked, roll)

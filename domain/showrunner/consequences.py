@@ -32,12 +32,11 @@ Readings (docs/rules.md, "Consequences"):
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..dice import DiceSource, Roll, Source
+from ..dice import DeferredDice, DiceSource, Roll
 from ..errors import RuleViolation, UnknownName
 from ..inputs import Input, Many
 from .check import roll_plot_armor_scar
@@ -233,20 +232,6 @@ def consequence_size(difficulty: Difficulty) -> tuple[int, int]:
     epic = Difficulty.EPIC
     assert epic.target is not None
     return difficulty.rank - epic.rank + 1, epic.target
-
-
-class DeferredDice:
-    """A dice source built on the first roll: a Consequence that rolls nothing needs no seed."""
-
-    def __init__(self, source: Source, make: Callable[[], DiceSource]) -> None:
-        self.source = source
-        self._make = make
-        self._inner: DiceSource | None = None
-
-    def roll(self, purpose: str, count: int, sides: int = 6) -> list[int]:
-        if self._inner is None:
-            self._inner = self._make()
-        return self._inner.roll(purpose, count, sides)
 
 
 class _Working(Working):

@@ -7,6 +7,7 @@ Each is a pure decision, `(state, input, roll) -> facts`, run by the ledger's on
 from __future__ import annotations
 
 from ...ruleset import Action
+from .consequence import CONSEQUENCES
 from .influence import INFLUENCE
 
-COMMANDS: dict[str, Action] = {**INFLUENCE}
+COMMANDS: dict[str, Action] = {**INFLUENCE, **CONSEQUENCES}
