@@ -35,6 +35,19 @@ class RollContext:
     roll_number: int
     dice_commitment: str | None
     """The seed commitment for ledger dice; None when the faces were typed in at the table."""
+    chooser: Any = None
+    """Who chooses once the dice are down (a Star at a terminal), for a command that asks; else None."""
+
+
+class WalkedAway(Exception):  # noqa: N818 - it names what happened, as the domain's Abandoned does
+    """A decision's chooser walked away after the dice were down: record `decided` as it is.
+
+    The dice were seen, so the roll counts; faces typed for choices never made are not asked for.
+    """
+
+    def __init__(self, decided: Decided) -> None:
+        super().__init__("walked away after the roll")
+        self.decided = decided
 
 
 @dataclass(frozen=True)

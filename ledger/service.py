@@ -33,11 +33,8 @@ from ..domain.campaign import CampaignState, Pitch
 from ..domain.dice import DeferredDice, DiceSource, TableDice
 from ..domain.errors import DomainError, InvalidDice, InvalidSheet, RuleViolation, UnknownName
 from ..domain.events import Fact, Visibility
-from ..domain.ruleset import CHECK, Decided, RollContext, Ruleset
+from ..domain.ruleset import CHECK, Decided, RollContext, Ruleset, WalkedAway
 from ..domain.rulesets import all_rulesets, ruleset_of
-from ..domain.showrunner.check import Abandoned, CheckRequest, Chooser, resolve
-from ..domain.showrunner.events import CheckAbandoned, CheckRolled
-from ..domain.showrunner.state import ShowrunnerState
 from .codec import FactMapper, decode_document
 from .command_ids import CommandIdReused, RecordedId, command, given_part, note_replayed, stored_with_given_id
 from .dice import LedgerDice
@@ -133,13 +130,6 @@ class CommandResult:
     """True when the command id had already been recorded: nothing new was written."""
     first_version: int = 0
     last_version: int = 0
-
-
-def _showrunner(state: CampaignState, what: str) -> ShowrunnerState:
-    """The state of a Showrunner campaign, for the commands of Showrunner's own rules."""
-    if not isinstance(state, ShowrunnerState):
-        raise RuleViolation(f"{what} belong to Showrunner campaigns")
-    return state
 
 
 def _not_a_command_of(rules: Ruleset, name: str) -> DomainError:
@@ -702,60 +692,20 @@ class Ledger:
     def check(
         self,
         ref: BranchRef,
-        request: CheckRequest,
+        request: BaseModel,
         *,
         faces: Mapping[str, Sequence[int]] | None = None,
-        chooser: Chooser | None = None,
+        chooser: Any = None,
         by: str = DIRECTOR,
         command_id: str | None = None,
     ) -> CommandResult:
-        """Resolve and record an Ability Check: table dice when faces are given, else ledger dice.
+        """A Showrunner Ability Check: table dice when faces are given, else ledger dice.
 
         The milestones its XP fills are crossed in the same save (a MilestonesReached after it).
-
         With a chooser (a Star at a terminal) the after-roll spends and the kept pair are
         asked for once the dice are down; walking away then records a CheckAbandoned.
-        If another roll lands while the Star chooses, nothing is recorded: deciding again
-        would show other dice, a re-roll the rules do not give.
         """
-        shown = False
-
-        def decide(campaign_state: CampaignState) -> list[Fact]:
-            nonlocal shown
-            state = _showrunner(campaign_state, "Showrunner Ability Checks")
-            if shown:
-                raise CommandConflict(
-                    "another roll was recorded on this branch while you chose; yours was not recorded: roll again"
-                )
-            shown = chooser is not None
-            roll_number = state.dice_rolls + 1
-            commitment_used = None if faces else state.dice_commitment
-            if faces:
-                dice: DiceSource = TableDice(faces)
-            else:
-                seed = self.keys.load(ref.campaign.id, state.dice_commitment)
-                dice = LedgerDice(seed, ref.branch.id, roll_number)
-            try:
-                resolution = resolve(state, request, dice, chooser)
-            except Abandoned as walked_away:
-                assert walked_away.request is not None
-                return [
-                    CheckAbandoned(
-                        request=walked_away.request,
-                        rolls=walked_away.rolls,
-                        roll_number=roll_number,
-                        dice_commitment=commitment_used,
-                        effects=walked_away.effects,
-                    )
-                ]
-            if isinstance(dice, TableDice):
-                dice.check_all_used()
-            from ..domain.showrunner.progress_events import with_milestones  # only a check needs it
-
-            rolled = CheckRolled(resolution=resolution, roll_number=roll_number, dice_commitment=commitment_used)
-            return with_milestones(state, [rolled], resolution.star)
-
-        return self.execute(ref, decide, by=by, command_id=command_id)
+        return self.run(ref, "ability-check", request, faces=faces, chooser=chooser, by=by, command_id=command_id)
 
     @command
     def run(
@@ -765,6 +715,7 @@ class Ledger:
         request: object,
         *,
         faces: Mapping[str, Sequence[int]] | None = None,
+        chooser: Any = None,
         by: str = DIRECTOR,
         command_id: str | None = None,
     ) -> CommandResult:
@@ -772,7 +723,12 @@ class Ledger:
 
         The one way a ruleset's command is recorded: the command decides from the head, with
         table dice when faces are given, else ledger dice, and for a Star on the Star's view first.
+
+        With a chooser (a Star at a terminal, asked once the dice are down) it decides once:
+        if another roll lands while the Star chooses, nothing is recorded, since deciding again
+        would show other dice, a re-roll the rules do not give.
         """
+        shown = False
 
         def decide_once(state: CampaignState, dice_state: CampaignState) -> Decided:
             rules = ruleset_of(state)
@@ -797,13 +753,25 @@ class Ledger:
             else:
                 seed = self.keys.load(ref.campaign.id, commitment_used)
                 dice = LedgerDice(seed, ref.branch.id, roll_number)
-            roll = RollContext(dice, roll_number, None if faces else dice_state.dice_commitment)
-            decided = chosen.decide(state, checked, roll)
+            roll = RollContext(dice, roll_number, None if faces else dice_state.dice_commitment, chooser)
+            try:
+                decided = chosen.decide(state, checked, roll)
+            except WalkedAway as walked_away:
+                return walked_away.decided
             if isinstance(dice, TableDice):
                 dice.check_all_used()
             return decided
 
         def decide_at_head(state: CampaignState) -> Decided:
+            nonlocal shown
+            if shown:
+                raise CommandConflict(
+                    "another roll was recorded on this branch while you chose; yours was not recorded: roll again"
+                )
+            if chooser is not None:
+                # Asked once, on what the one who chooses may see: the choices cannot be asked twice.
+                shown = True
+                return decide_once(state, state)
             if by == DIRECTOR:
                 return decide_once(state, state)
             # A Star acts on what a Star sees: deciding on the Star's view first means a

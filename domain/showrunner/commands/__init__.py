@@ -7,7 +7,8 @@ Each is a pure decision, `(state, input, roll) -> facts`, run by the ledger's on
 from __future__ import annotations
 
 from ...ruleset import Action
+from .check import CHECKS
 from .consequence import CONSEQUENCES
 from .influence import INFLUENCE
 
-COMMANDS: dict[str, Action] = {**INFLUENCE, **CONSEQUENCES}
+COMMANDS: dict[str, Action] = {**CHECKS, **INFLUENCE, **CONSEQUENCES}
