@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from showrunner_ledger.domain.campaign import CampaignState, Pitch
-from showrunner_ledger.domain.errors import DomainError, RuleViolation
+from showrunner_ledger.domain.errors import DomainError, RuleViolation, UnknownName
 from showrunner_ledger.domain.events import RolledFact
 from showrunner_ledger.domain.resonance.charfile import parse_character_file
 from showrunner_ledger.domain.resonance.events import AdversaryJoined, CheckRolled, InitiativeRolled
@@ -307,3 +307,17 @@ def test_a_tampered_recorded_face_is_caught(ledger, db_url):
     assert derived == [r.faces for r in original.recorded_rolls()]
     assert derived != [r.faces for r in forged.recorded_rolls()]
     assert forged.rejudge(ledger.view(ref, 5).state) is not None
+
+
+def test_another_rulesets_commands_are_refused_by_the_door(ledger):
+    ref = scene(ledger)
+    head = ledger.head(ref)
+    with pytest.raises(RuleViolation, match="^Influence pools belong to Showrunner campaigns$"):
+        ledger.spend(ref, "Kestrel", "grit")
+    with pytest.raises(RuleViolation, match="^Consequences belong to Showrunner campaigns$"):
+        ledger.consequence(ref, "Kestrel", "grit-loss", "EASY")
+    with pytest.raises(UnknownName, match="d4 Resonance has no command 'no-such'"):
+        ledger.run(ref, "no-such", {})
+    with pytest.raises(UnknownName, match="has no action 'spend'"):
+        ledger.act(ref, "spend", {"star": "Kestrel", "pool": "grit"})
+    assert ledger.head(ref) == head
