@@ -132,7 +132,7 @@ def _heads(s: Session, campaign: CampaignEntry, index: BranchIndex) -> tuple[dic
     damaged: dict[UUID, str] = {}
     for b in index.branches.values():
         try:
-            heads[b.id] = s.ledger.head(s.ledger.resolve(campaign, b.name))
+            heads[b.id] = s.ledger.head(s.ledger.ref_in(campaign, index, b))
         except LedgerError as e:
             damaged[b.id] = " ".join(str(e).split())
     return heads, damaged

@@ -252,9 +252,8 @@ def _events_in(s: Session, campaign: CampaignEntry) -> int:
     from ..ledger.errors import LedgerError
 
     try:
-        return sum(
-            s.ledger.head(s.ledger.resolve(campaign, b.name)).version for b in s.ledger.registered_branches(campaign)
-        )
+        index = s.ledger.branches(campaign)
+        return sum(s.ledger.head(s.ledger.ref_in(campaign, index, b)).version for b in index.branches.values())
     except LedgerError:
         return 0  # the verification itself names what is damaged
 
@@ -265,8 +264,9 @@ def _drop_in_campaign(s: Session, campaign: CampaignEntry) -> list[str]:
 
     dropped = []
     try:
-        for entry in s.ledger.registered_branches(campaign):
-            ref = s.ledger.resolve(campaign, entry.name)
+        index = s.ledger.branches(campaign)
+        for entry in index.branches.values():
+            ref = s.ledger.ref_in(campaign, index, entry)
             dropped += [f"{entry.name}#{v}" for v in drop_bad_snapshots(s.ledger, ref)]
     except LedgerError:
         pass  # a damaged registry or branch: verification reports it

@@ -65,7 +65,7 @@ def timeline(
     index = current.index
     tracks = []
     for entry in sorted(index.branches.values(), key=lambda b: (b.fork_version, b.name)):
-        ref = s.ledger.resolve(current.campaign, entry.name)
+        ref = s.ledger.ref_in(current.campaign, index, entry)
         tracks.append(
             Track(entry.name, ref.parent_name, entry.fork_version if entry.parent_id else 0, list(s.ledger.events(ref)))
         )

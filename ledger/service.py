@@ -34,7 +34,7 @@ from ..domain.dice import DeferredDice, DiceSource, TableDice
 from ..domain.errors import DomainError, InvalidDice, InvalidSheet, RuleViolation, UnknownName
 from ..domain.events import Fact, Visibility
 from ..domain.ruleset import CHECK, Decided, RollContext, Ruleset, WalkedAway
-from ..domain.rulesets import all_rulesets, ruleset_of
+from ..domain.rulesets import all_rulesets, ruleset, ruleset_of
 from .codec import FactMapper, decode_document
 from .command_ids import CommandIdReused, RecordedId, command, given_part, note_replayed, stored_with_given_id
 from .dice import LedgerDice
@@ -213,6 +213,11 @@ class Ledger:
         if entry is None:
             known = ", ".join(sorted(b.name for b in index.branches.values()))
             raise BranchNotFound(f"campaign '{campaign.name}' has no branch '{branch_name}' (branches: {known})")
+        return self.ref_in(campaign, index, entry)
+
+    @staticmethod
+    def ref_in(campaign: CampaignEntry, index: BranchIndex, entry: BranchEntry) -> BranchRef:
+        """A branch of an index already read: a walk over every branch reads the registry once."""
         return BranchRef(campaign, entry, tuple(lineage(index, entry)), index)
 
     # ----------------------------------------------------------------- reading
@@ -815,7 +820,9 @@ class Ledger:
         command_id: str | None = None,
     ) -> CommandResult:
         """One of the ruleset's own actions (`Ruleset.actions`), rolling if the action rolls."""
-        rules = ruleset_of(self.view(ref).state)
+        # The catalog names the ruleset (verify holds it to the campaign's first event): no need
+        # to load the branch, which `run` does once.
+        rules = ruleset(ref.campaign.ruleset)
         if action not in rules.actions:
             known = ", ".join(sorted(rules.actions)) or "none"
             raise UnknownName(f"{rules.title} has no action '{action}' (its actions: {known})")
@@ -857,10 +864,6 @@ class Ledger:
     @property
     def snapshot_recorder(self) -> AggregateRecorder:
         return self._snapshots
-
-    def registered_branches(self, campaign: CampaignEntry) -> list[BranchEntry]:
-        """The campaign's branches in the order they were registered."""
-        return list(self.branches(campaign).branches.values())
 
     def hash_at(self, ref: BranchRef, version: int) -> str:
         """The chain hash of the branch's event at `version`, read without decoding its payload."""

@@ -28,7 +28,7 @@ from .errors import LedgerError, RegistryDamaged, UnreadableEvent
 from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignStarted
 from .integrity import GENESIS_HASH, CampaignDigest, Digest, Problem, VerifyReport, canonical_json, chain_hash
 from .persistence import delete_snapshot, storage_damage
-from .registry import CATALOG_ID, MAIN, BranchEntry, CampaignEntry, check_name
+from .registry import CATALOG_ID, MAIN, BranchEntry, BranchIndex, CampaignEntry, check_name
 from .service import BranchRef, Ledger, _uuid
 from .streams import BranchSnapshot, Stream, fold_campaign
 
@@ -404,21 +404,23 @@ def campaign_digest(ledger: Ledger, campaign: CampaignEntry, versions: Iterable[
     Branches are taken in registration order (the index only grows), so a digest kept
     earlier names a prefix of them, each at the head it had then.
     """
-    entries = ledger.registered_branches(campaign)
+    index = ledger.branches(campaign)
     kept = list(versions) if versions is not None else None
     records = []
-    for position, entry in enumerate(entries):
+    for position, entry in enumerate(index.branches.values()):
         if kept is not None and position >= len(kept):
             break
-        ref = ledger.resolve(campaign, entry.name)
-        head = ledger.head(ref).version
-        version = head if kept is None else kept[position]
-        if version > head:
+        ref = ledger.ref_in(campaign, index, entry)
+        head = ledger.head(ref)
+        if kept is None:
+            records.append(_branch_record(entry, head.version, head.hash))
+            continue
+        if kept[position] > head.version:
             raise LedgerError(
-                f"branch '{entry.name}' ends at #{head} but the kept campaign digest has it at #{version}: "
-                "events were cut off the end"
+                f"branch '{entry.name}' ends at #{head.version} but the kept campaign digest has it at "
+                f"#{kept[position]}: events were cut off the end"
             )
-        records.append(_branch_record(entry, version, ledger.hash_at(ref, version)))
+        records.append(_branch_record(entry, kept[position], ledger.hash_at(ref, kept[position])))
     if kept is not None and len(records) < len(kept):
         raise LedgerError(
             f"the kept campaign digest names {len(kept)} branches but campaign '{campaign.name}' "
@@ -485,14 +487,14 @@ def verify_campaign(
     registry = verify_branch_index(ledger, campaign)
     reports: list[VerifyReport] = []
     try:
-        entries = ledger.registered_branches(campaign)
+        index = ledger.branches(campaign)
     except RegistryDamaged:
-        entries = []  # the registry report already names the damaged entry
+        index = BranchIndex()  # the registry report already names the damaged entry
     done = 0
-    for entry in entries:
+    for entry in index.branches.values():
         step = None if progress is None else (lambda n, base=done: progress(base + n))
         try:
-            report = verify_branch(ledger, ledger.resolve(campaign, entry.name), progress=step, with_registry=False)
+            report = verify_branch(ledger, ledger.ref_in(campaign, index, entry), progress=step, with_registry=False)
         except LedgerError as e:  # a damaged lineage or an unreadable event: this branch only
             report = VerifyReport(entry.name, 0, Digest(0, GENESIS_HASH), Problem(0, str(e), "branch"))
         reports.append(report)
