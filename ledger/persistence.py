@@ -110,19 +110,26 @@ class _DurableConnectionPool(SQLiteConnectionPool):
 
     def check_before_writing(self, conn: sqlite3.Connection) -> None:
         """Once per process, before its first write: SQLite would add rows to a damaged file as
-        long as they touch no damaged page. About 2 ms a MB, paid by writing commands only."""
+        long as they touch no damaged page. Paid by writing commands only."""
         if self._sound:
             return
+        damage = self.page_damage(conn)
+        if damage is not None:
+            raise damage
+        self._sound = True
+
+    def page_damage(self, conn: sqlite3.Connection) -> DatabaseDamaged | None:
+        """SQLite's own check of every page of the file (about 2 ms a MB): the damage, or None."""
         try:
             found = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
         except sqlite3.Error as e:
             if _is_damage(e):
-                raise _damaged(self.path, e) from None
+                return _damaged(self.path, e)
             raise OperationalError(e) from e  # as the library reports it: "busy" is recognised
-        if found != ["ok"]:
-            detail = next((line for line in found if not line.startswith("***")), found[0])
-            raise _damaged(self.path, " ".join(detail.split()))
-        self._sound = True
+        if found == ["ok"]:
+            return None
+        detail = next((line for line in found if not line.startswith("***")), found[0])
+        return _damaged(self.path, " ".join(detail.split()))
 
 
 class DurableSQLiteFactory(SQLiteFactory):
@@ -378,9 +385,11 @@ def storage_damage(recorder: AggregateRecorder) -> str | None:
         return None
     try:
         with closing(sqlite3.connect(f"{pool.path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
-            found = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
-    except sqlite3.Error as e:
-        return str(_damaged(pool.path, e))
-    if found == ["ok"]:
-        return None
-    return str(_damaged(pool.path, " ".join(next((f for f in found if not f.startswith("***")), found[0]).split())))
+            damage = pool.page_damage(conn)
+    except sqlite3.Error as e:  # the file could not even be opened
+        damage = _damaged(pool.path, e)
+    except OperationalError as e:
+        if is_busy_error(e):
+            raise LedgerBusy("the database is busy (locked by another writer); try again") from None
+        raise
+    return str(damage) if damage is not None else None
