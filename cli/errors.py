@@ -62,6 +62,6 @@ def _one_line(error: BaseException) -> str:
 
 def _shown(message: str) -> str:
     # A message may quote what was typed or recorded: it must not move the cursor or reorder the line.
-    from ..domain.text import visible
+    from .safe_text import plain
 
-    return visible(message, lines=False)
+    return plain(message, lines=False)

@@ -21,8 +21,12 @@ MAIN = "main"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
 
+def is_valid_name(name: str) -> bool:
+    return _NAME.fullmatch(name) is not None  # match() would let a trailing newline through `$`
+
+
 def check_name(kind: str, name: str) -> str:
-    if not _NAME.fullmatch(name):  # match() would let a trailing newline through `$`
+    if not is_valid_name(name):
         raise InvalidName(
             f"'{name}' is not a valid {kind} name: use 1-40 lower-case letters, digits, "
             "'-' or '_', starting with a letter or digit"

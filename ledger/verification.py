@@ -28,7 +28,7 @@ from .errors import LedgerError, RegistryDamaged, UnreadableEvent
 from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignStarted
 from .integrity import GENESIS_HASH, CampaignDigest, Digest, Problem, VerifyReport, canonical_json, chain_hash
 from .persistence import delete_snapshot, storage_damage
-from .registry import CATALOG_ID, MAIN, BranchEntry, BranchIndex, CampaignEntry, check_name
+from .registry import CATALOG_ID, MAIN, BranchEntry, BranchIndex, CampaignEntry, is_valid_name
 from .service import BranchRef, Ledger, _uuid
 from .streams import BranchSnapshot, Stream, fold_campaign
 
@@ -135,7 +135,7 @@ def verify_catalog(ledger: Ledger) -> tuple[int, Problem | None]:
         if entry["topic"] != CampaignRegistered.topic:
             return number, _registry_problem(number, f"{where} is a {entry['topic']}, not a campaign registration")
         name, campaign_id = entry.get("name"), entry.get("campaign_id")
-        if not isinstance(name, str) or not _valid_name(name):
+        if not isinstance(name, str) or not is_valid_name(name):
             return number, _registry_problem(number, f"{where} registers a campaign under an invalid name {name!r}")
         if name in names:
             return number, _registry_problem(number, f"{where} registers a second campaign named '{name}'")
@@ -159,14 +159,6 @@ def verify_branch_index(ledger: Ledger, campaign: CampaignEntry) -> RegistryRepo
     return RegistryReport(campaign.name, checked, problem)
 
 
-def _valid_name(name: str) -> bool:
-    try:
-        check_name("registry", name)
-    except LedgerError:
-        return False
-    return True
-
-
 def _check_index_shape(campaign: CampaignEntry, entries: list[dict[str, Any]]) -> Problem | None:
     seen_ids: set[str] = set()
     seen_names: set[str] = set()
@@ -176,7 +168,7 @@ def _check_index_shape(campaign: CampaignEntry, entries: list[dict[str, Any]]) -
             return _registry_problem(number, f"{where} is a {entry['topic']}, not a branch registration")
         name, branch_id, parent = entry.get("name"), entry.get("branch_id"), entry.get("parent_branch_id")
         fork = entry.get("fork_version")
-        if not isinstance(name, str) or not _valid_name(name):
+        if not isinstance(name, str) or not is_valid_name(name):
             return _registry_problem(number, f"{where} names a branch with an invalid name {name!r}")
         if name in seen_names:
             return _registry_problem(number, f"{where} registers a second branch named '{name}'")
