@@ -2,7 +2,8 @@
 ladder, Prop Types and Qualities; and the parsers that turn what was typed into the member.
 
 The enums are imported here, when the command tree is built, because the help of `check`
-lists the Abilities; the modules they live in are already loaded by then (pydantic is).
+lists the Abilities: they come from modules of plain enums (ladder, vocabulary), so building
+the tree does not load the sheet's models.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..domain.showrunner.ladder import Difficulty, Quality
-from ..domain.showrunner.sheet import AbilityName, PropType
+from ..domain.showrunner.vocabulary import AbilityName, PropType
 from .errors import UsageProblem
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.segment import Segment
 
-from ..domain.text import visible
+from ..domain.characters import visible
 
 if TYPE_CHECKING:
     from rich.console import ConsoleOptions, RenderableType

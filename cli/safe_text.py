@@ -16,7 +16,7 @@ Markdown and HTML escape their own syntax (render_recap.py, render_timeline.py).
 
 from __future__ import annotations
 
-from ..domain.text import unsafe, visible
+from ..domain.characters import unsafe, visible
 
 
 def plain(text: str, *, lines: bool = True) -> str:

@@ -32,45 +32,14 @@ from typing import Annotated
 from pydantic import AfterValidator, ValidationInfo
 from pydantic_core import PydanticCustomError
 
+from .characters import LINE_BREAKS
+from .characters import unsafe as unsafe
+from .characters import visible as visible
 from .errors import InvalidText
 from .inputs import is_input
 
 RESERVED_CHARACTER_NAMES = frozenset({"director"})
 """Character names `--as` reads as someone else (compared as `name_key` does)."""
-
-_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
-_LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
-
-
-# Format characters that spell words rather than steer the terminal: a family emoji is
-# joined by U+200D, and Persian or Hindi need U+200C between some letters.
-_JOINERS = frozenset("\u200c\u200d")
-
-
-def unsafe(ch: str, *, lines: bool = False) -> bool:
-    """A character text may not hold (`lines`: a line break or a tab is allowed)."""
-    if lines and ch in "\n\t":
-        return False
-    if ch in _JOINERS:
-        return False
-    return unicodedata.category(ch) in _UNSAFE_CATEGORIES
-
-
-def visible(text: str, *, lines: bool = True) -> str:
-    """Text with every unsafe character written as a visible escape (`\\x1b`, `\\u202e`), so that
-    recorded text shown anywhere can neither move the cursor nor reorder a line.
-    `lines=False` escapes line breaks and tabs too."""
-    if text.isprintable():
-        return text  # the usual case, at C speed
-    return "".join(_escape(ch) if unsafe(ch, lines=lines) else ch for ch in text)
-
-
-def _escape(ch: str) -> str:
-    code = ord(ch)
-    if code <= 0xFF:
-        return f"\\x{code:02x}"
-    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
-
 
 _Texts = str | list[str] | tuple[str, ...] | None
 """What a field of text, optional text or list of texts holds once pydantic has read it."""
@@ -131,7 +100,7 @@ class Kind:
 
 def _bad_character(ch: str, position: int, lines: bool) -> str:
     code = f"U+{ord(ch):04X}"
-    if not lines and (ch in _LINE_BREAKS or ch == "\t"):
+    if not lines and (ch in LINE_BREAKS or ch == "\t"):
         what = "a tab" if ch == "\t" else "a line break"
         return f"must be one line: character {position} is {what} ({code}); remove it"
     category = unicodedata.category(ch)
