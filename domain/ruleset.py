@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from .campaign import CampaignState
-from .dice import DiceSource
+from .dice import DiceSource, RecordingDice, Source
 from .events import Fact, Visibility
 
 CHECK = "check"
@@ -27,16 +27,85 @@ Decided = Sequence[Fact | tuple[Fact, Visibility]]
 """What a decision records: facts, each with its visibility when not its default."""
 
 
-@dataclass(frozen=True)
 class RollContext:
-    """The dice of one roll and where it sits in the branch's count of rolls."""
+    """The dice of one command. Its rolls take the branch's roll numbers in turn, the first at
+    `roll_number`; `dice` is the first roll's, `take()` hands out the next one.
 
-    dice: DiceSource
-    roll_number: int
-    dice_commitment: str | None
-    """The seed commitment for ledger dice; None when the faces were typed in at the table."""
-    chooser: Any = None
-    """Who chooses once the dice are down (a Star at a terminal), for a command that asks; else None."""
+    Where the dice come from is the ledger's business (`dice_for` gives roll N's dice: the
+    table's typed faces, shared by every roll of the command, or ledger dice derived only
+    once a die is asked for, or the recorded rolls when a command is decided again).
+    """
+
+    def __init__(
+        self,
+        roll_number: int,
+        dice_for: Callable[[int], DiceSource],
+        *,
+        source: Source,
+        commitment: str | None,
+        chooser: Any = None,
+    ) -> None:
+        self.roll_number = roll_number
+        self._dice_for = dice_for
+        self.source = source
+        self._commitment = commitment
+        self.chooser = chooser
+        """Who chooses once the dice are down (a Star at a terminal), for a command that asks; else None."""
+        self._taken: list[DiceSource] = []
+        self.settled: BaseModel | None = None
+
+    @classmethod
+    def of(cls, dice: DiceSource, roll_number: int = 1, *, commitment: str | None = None) -> RollContext:
+        """Every roll of the command from one source (typed faces, or dice a test or an audit gives)."""
+        return cls(roll_number, lambda _: dice, source=dice.source, commitment=commitment)
+
+    @property
+    def dice_commitment(self) -> str | None:
+        """The seed commitment to record with a roll of ledger dice; None for faces typed at the table."""
+        return None if self.source == "table" else self._commitment
+
+    @property
+    def dice(self) -> DiceSource:
+        """The first roll's dice (a command that rolls once needs no more)."""
+        if not self._taken:
+            self.take()
+        return self._taken[0]
+
+    def take(self) -> tuple[int, DiceSource]:
+        """The next roll: its number and its dice."""
+        number = self.roll_number + len(self._taken)
+        dice = self._dice_for(number)
+        self._taken.append(dice)
+        return number, dice
+
+    def recording(self) -> tuple[int, RecordingDice]:
+        """The next roll, keeping every die it rolls for the fact that records it."""
+        number, dice = self.take()
+        return number, RecordingDice(dice)
+
+    def stamp(self, number: int, recorder: RecordingDice) -> dict[str, Any]:
+        """A rolling fact's `roll_number`, `dice_commitment` and `rolls` for a roll taken with `recording`."""
+        return {
+            "roll_number": number,
+            "dice_commitment": self.dice_commitment if recorder.rolls else None,
+            "rolls": tuple(recorder.rolls),
+        }
+
+    def settle(self, decided_input: BaseModel) -> None:
+        """Record `decided_input` as the command's input instead of what was asked: the input
+        with the chooser's answers in it, so that deciding again without a chooser agrees."""
+        self.settled = decided_input
+
+
+class LeftTheTable(Exception):  # noqa: N818 - it names what happened
+    """Raised by a chooser whose chooser walked away once the dice were down."""
+
+
+class WalksAway:
+    """The chooser of a command decided again whose chooser walked away: it leaves where they left."""
+
+    def choose(self, view: object) -> Any:
+        raise LeftTheTable()
 
 
 class WalkedAway(Exception):  # noqa: N818 - it names what happened, as the domain's Abandoned does
@@ -74,9 +143,6 @@ class Action:
     decide: Callable[[Any, Any, RollContext | None], Decided]
     rolls: bool = False
     table_dice: Mapping[str, str] = field(default_factory=dict)
-    lazy_dice: bool = False
-    """It rolls only in some cases: ledger dice are derived at its first die, so a decision that
-    rolls none needs no Director's key file (and records no roll number)."""
     subject: str = ""
     """What it records, plural ("Influence pools"): asked of a campaign of another ruleset, the
     refusal says they belong to this ruleset's campaigns."""

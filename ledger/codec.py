@@ -41,6 +41,7 @@ def document_of(event: LedgerEvent) -> dict[str, Any]:
         "prev_hash": event.prev_hash,
         "hash": event.hash,
         "payload": event.fact.model_dump(mode="json"),
+        **({} if event.command is None else {"command": event.command}),
     }
 
 
@@ -56,6 +57,7 @@ def fields_for_hash(branch: UUID | str, version: int, topic: str, doc: dict[str,
         visibility=doc["visibility"],
         command_id=doc["command_id"],
         payload=doc["payload"],
+        command=doc.get("command"),
     )
 
 
@@ -98,6 +100,7 @@ def event_from_document(branch: UUID, version: int, topic: str, doc: dict[str, A
             prev_hash=doc["prev_hash"],
             hash=doc["hash"],
             fact=cls.model_validate(payload),
+            command=doc.get("command"),
         )
     except (KeyError, TypeError, ValueError, ValidationError) as e:
         if isinstance(e, UnreadableEvent):

@@ -2,12 +2,14 @@
 
 A stored event is a *fact* (`domain.events.Fact`, a frozen pydantic payload named in
 the past tense) inside an *envelope* (position, time, author, visibility, command id,
-hash chain).
+hash chain, the command that recorded it).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, SerializeAsAny
@@ -30,6 +32,11 @@ class LedgerEvent(BaseModel):
     prev_hash: str
     hash: str
     fact: SerializeAsAny[Fact]
+    command: dict[str, Any] | None = None
+    """The command that recorded this event, as `{"name": ..., "input": {...}}` (and `"walked_away":
+    true` when its chooser left after the roll), on one event of each command run through
+    `Ledger.run`: the first, or the first Director-only one when the command recorded any, so a
+    Star never reads the input of a command whose results were hidden from them."""
 
     @property
     def version(self) -> int:
@@ -42,3 +49,16 @@ class LedgerEvent(BaseModel):
     @property
     def type_name(self) -> str:
         return type(self.fact).__name__
+
+
+def command_record(name: str, given: BaseModel, *, walked_away: bool = False) -> dict[str, Any]:
+    """What `LedgerEvent.command` holds: enough to decide the command again (`audit`)."""
+    record: dict[str, Any] = {"name": name, "input": given.model_dump(mode="json")}
+    if walked_away:
+        record["walked_away"] = True
+    return record
+
+
+def command_record_at(visibilities: Sequence[Visibility]) -> int:
+    """Which of a command's events carries its record: the first Director-only one, else the first."""
+    return next((i for i, visibility in enumerate(visibilities) if visibility == "director"), 0)

@@ -37,7 +37,11 @@ def hashed_fields(
     visibility: str,
     command_id: str,
     payload: Mapping[str, object],
+    command: Mapping[str, object] | None = None,
 ) -> dict[str, object]:
+    # `command` (the name and input of the command that recorded the event) came later: an
+    # event without one hashes as it always did.
+    extra = {} if command is None else {"command": command}
     return {
         "campaign": campaign,
         "branch": branch,
@@ -49,6 +53,7 @@ def hashed_fields(
         "visibility": visibility,
         "command_id": command_id,
         "payload": payload,
+        **extra,
     }
 
 

@@ -8,6 +8,7 @@ with the events makes a retried command land once.
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 import uuid
@@ -51,7 +52,7 @@ from .errors import (
     RegistryDamaged,
     UnreadableEvent,
 )
-from .events import LedgerEvent
+from .events import LedgerEvent, command_record, command_record_at
 from .facts import (
     BranchForked,
     BranchRegistered,
@@ -350,8 +351,12 @@ class Ledger:
         *,
         by: str = DIRECTOR,
         command_id: str | None = None,
+        recorded_command: Callable[[], dict[str, Any] | None] | None = None,
     ) -> CommandResult:
         """Run a command against the branch head, retrying on version conflicts.
+
+        `recorded_command` gives, once `decide` has run, the command's name and input to record
+        with its facts (`LedgerEvent.command`), on the event `command_record_at` picks.
 
         `command_id`: a `RecordedId` (an id its caller gave, through a `@command`) is looked
         for in the branch's whole history; any other (generated when None) among the last
@@ -376,9 +381,20 @@ class Ledger:
                 return self._already_recorded(ref, *found)
             before = stream.version
             timestamp = self.clock()
-            for item in decide(stream.state):
-                fact, visibility = item if isinstance(item, tuple) else (item, None)
-                stream.record(fact, recorded_by=by, command_id=command_id, timestamp=timestamp, visibility=visibility)
+            decided = [
+                item if isinstance(item, tuple) else (item, item.default_visibility) for item in decide(stream.state)
+            ]
+            record = recorded_command() if recorded_command is not None else None
+            at = command_record_at([visibility for _, visibility in decided])
+            for index, (fact, visibility) in enumerate(decided):
+                stream.record(
+                    fact,
+                    recorded_by=by,
+                    command_id=command_id,
+                    timestamp=timestamp,
+                    visibility=visibility,
+                    command=record if index == at else None,
+                )
             events = tuple(stream.pending)
             if not events:
                 return CommandResult((), first_version=before, last_version=before)
@@ -734,8 +750,10 @@ class Ledger:
         would show other dice, a re-roll the rules do not give.
         """
         shown = False
+        record: dict[str, Any] | None = None
 
         def decide_once(state: CampaignState, dice_state: CampaignState) -> Decided:
+            nonlocal record
             rules = ruleset_of(state)
             chosen = rules.command(name)
             if chosen is None:
@@ -744,27 +762,25 @@ class Ledger:
             if not chosen.rolls:
                 if faces:
                     raise InvalidDice(f"'{name}' rolls no dice, so no faces can be given for it")
-                return chosen.decide(state, checked, None)
-            roll_number = dice_state.dice_rolls + 1
-            dice: DiceSource
-            commitment_used = dice_state.dice_commitment
-            if faces:
-                dice = TableDice(faces)
-            elif chosen.lazy_dice:
-                dice = DeferredDice(
-                    "ledger",
-                    lambda: LedgerDice(self.keys.load(ref.campaign.id, commitment_used), ref.branch.id, roll_number),
-                )
-            else:
-                seed = self.keys.load(ref.campaign.id, commitment_used)
-                dice = LedgerDice(seed, ref.branch.id, roll_number)
-            roll = RollContext(dice, roll_number, None if faces else dice_state.dice_commitment, chooser)
+                decided = chosen.decide(state, checked, None)
+                record = command_record(name, checked)
+                return decided
+            table = TableDice(faces) if faces else None
+            roll = RollContext(
+                dice_state.dice_rolls + 1,
+                (lambda _: table) if table is not None else self._ledger_dice(ref, dice_state.dice_commitment),
+                source="table" if table is not None else "ledger",
+                commitment=dice_state.dice_commitment,
+                chooser=chooser,
+            )
             try:
                 decided = chosen.decide(state, checked, roll)
             except WalkedAway as walked_away:
+                record = command_record(name, roll.settled or checked, walked_away=True)
                 return walked_away.decided
-            if isinstance(dice, TableDice):
-                dice.check_all_used()
+            if table is not None:
+                table.check_all_used()
+            record = command_record(name, roll.settled or checked)
             return decided
 
         def decide_at_head(state: CampaignState) -> Decided:
@@ -793,7 +809,16 @@ class Ledger:
                 raise HiddenFromStar("this records a Director-only result; ask the Director to record it")
             return decided
 
-        return self.execute(ref, decide_at_head, by=by, command_id=command_id)
+        return self.execute(ref, decide_at_head, by=by, command_id=command_id, recorded_command=lambda: record)
+
+    def _ledger_dice(self, ref: BranchRef, seed_commitment: str | None) -> Callable[[int], DiceSource]:
+        """Roll N's ledger dice, derived (and the Director's seed read) only once a die is asked for."""
+
+        @functools.cache
+        def seed() -> bytes:
+            return self.keys.load(ref.campaign.id, seed_commitment)
+
+        return lambda number: DeferredDice("ledger", lambda: LedgerDice(seed(), ref.branch.id, number))
 
     @command
     def roll(

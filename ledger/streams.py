@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Generic, Protocol, TypedDict, TypeVar
+from typing import Any, Generic, Protocol, TypedDict, TypeVar
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, SerializeAsAny
@@ -71,6 +71,7 @@ class Stream(Generic[S]):
         command_id: str,
         timestamp: datetime,
         visibility: Visibility | None = None,
+        command: dict[str, Any] | None = None,
     ) -> LedgerEvent:
         version = self.version + 1
         chosen_visibility = visibility or fact.default_visibility
@@ -85,6 +86,7 @@ class Stream(Generic[S]):
             visibility=chosen_visibility,
             command_id=command_id,
             payload=fact.model_dump(mode="json"),
+            command=command,
         )
         event = LedgerEvent(
             originator_id=self.id,
@@ -97,6 +99,7 @@ class Stream(Generic[S]):
             prev_hash=self.head_hash,
             hash=chain_hash(self.head_hash, fields),
             fact=fact,
+            command=command,
         )
         self.apply(event)
         self.pending.append(event)

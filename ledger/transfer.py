@@ -47,6 +47,7 @@ STORED_FIELDS = (
     "hash",
     "payload",
 )
+OPTIONAL_STORED_FIELDS = ("command",)
 EVENT_FIELDS = ("branch", "version", "topic", *STORED_FIELDS)
 HEADER_FIELDS = ("format", "format_version", "campaign", "branch", "lineage", "events", "head", "redacted")
 CAMPAIGN_FIELDS = ("id", "name", "title", "ruleset")
@@ -304,7 +305,7 @@ class _Reader:
         assert self.header is not None
         if doc.get("redacted") is True:
             raise BadImport(f"line {number}: a redacted (player) export cannot be imported; export it as the Director")
-        fields = _Fields(doc, number, "the event", EVENT_FIELDS)
+        fields = _Fields(doc, number, "the event", EVENT_FIELDS, optional=OPTIONAL_STORED_FIELDS)
         version = fields.integer("version", minimum=1)
         expected = len(self.events) + 1
         if version != expected:
@@ -322,7 +323,9 @@ class _Reader:
         fields.mapping("payload")
         if fields.text("prev_hash") != self.expected_prev:
             raise BadImport(f"line {number}: event #{version} does not link to event #{version - 1}")
-        stored = {key: doc[key] for key in STORED_FIELDS}
+        if "command" in doc:
+            fields.mapping("command")
+        stored = {key: doc[key] for key in (*STORED_FIELDS, *OPTIONAL_STORED_FIELDS) if key in doc}
         hashed = fields_for_hash(branch, version, topic, stored)
         if _chain_hash(number, version, self.expected_prev, hashed) != stored["hash"]:
             raise BadImport(f"line {number}: event #{version} does not match its hash: the line was edited")
@@ -516,9 +519,17 @@ _JSON_TYPES = {
 class _Fields:
     """Typed reads of one JSON object of the file; a refusal names the line and the field."""
 
-    def __init__(self, doc: dict[str, Any], number: int, what: str, allowed: tuple[str, ...], path: str = "") -> None:
+    def __init__(
+        self,
+        doc: dict[str, Any],
+        number: int,
+        what: str,
+        allowed: tuple[str, ...],
+        path: str = "",
+        optional: tuple[str, ...] = (),
+    ) -> None:
         self.doc, self.number, self.what, self.path = doc, number, what, path
-        unknown = next((key for key in doc if key not in allowed), None)
+        unknown = next((key for key in doc if key not in allowed and key not in optional), None)
         if unknown is not None:
             raise BadImport(f"line {number}: {what} has a field an export does not write: {_shown(path + unknown)}")
         missing = next((key for key in allowed if key not in doc), None)

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler
 from ..dice import DiceSource, Roll
 from ..errors import RuleViolation, UnknownName
 from ..inputs import Input, Many
+from ..ruleset import LeftTheTable
 from ..text import Line
 from .effects import (
     AbilityMarked,
@@ -253,7 +254,7 @@ class View(BaseModel):
     effective: Difficulty
 
 
-class Abandoned(Exception):
+class Abandoned(LeftTheTable):
     """Raised by a Chooser when the Star walks away after seeing the dice.
 
     The dice were seen, so the roll still counts: `resolve` attaches what was rolled and
@@ -387,7 +388,7 @@ def resolve(
                         effective=effective,
                     )
                 )
-            except Abandoned:
+            except LeftTheTable:
                 partial = request.model_copy(update={"after_roll": tuple(after_roll)})
                 raise Abandoned(partial, tuple(check.dice.rolls), tuple(check.effects)) from None
             if isinstance(choice, tuple):

@@ -75,7 +75,7 @@ def contest(**fields) -> PoolContest:
 
 def rolled_check(state, request, faces, roll_number=1) -> PoolCheckRolled:
     dice = TableDice({"pool": faces})
-    decided = POOL_RULESET.decide_check(state, request, RollContext(dice, roll_number, None))
+    decided = POOL_RULESET.decide_check(state, request, RollContext.of(dice, roll_number))
     dice.check_all_used()
     (item,) = decided
     fact = item[0] if isinstance(item, tuple) else item
@@ -175,7 +175,7 @@ def test_a_recorded_check_rejudges_to_itself(faces, dc, required, critical):
 def test_a_hidden_check_is_decided_as_director_only():
     dice = TableDice({"pool": [2, 2, 2, 2]})
     decided = POOL_RULESET.decide_check(
-        lantern(), check(stat="perception", skill=None, hidden=True), RollContext(dice, 1, None)
+        lantern(), check(stat="perception", skill=None, hidden=True), RollContext.of(dice, 1)
     )
     assert len(decided) == 1 and isinstance(decided[0], tuple)
     fact, visibility = decided[0]
@@ -186,7 +186,7 @@ def test_a_hidden_check_is_decided_as_director_only():
 
 def test_an_open_check_is_decided_with_the_default_visibility():
     dice = TableDice({"pool": [2, 2, 2, 2]})
-    (fact,) = POOL_RULESET.decide_check(lantern(), check(stat="perception", skill=None), RollContext(dice, 1, None))
+    (fact,) = POOL_RULESET.decide_check(lantern(), check(stat="perception", skill=None), RollContext.of(dice, 1))
     assert isinstance(fact, PoolCheckRolled) and fact.default_visibility == "public"
 
 
@@ -404,7 +404,7 @@ def test_an_ambiguous_defender_is_refused():
 def test_contest_facts_tell_the_winner_and_rejudge():
     state = lantern()
     dice = TableDice({"pool": [9, 9, 6, 2, 2, 2, 1], "defender_dice": [7, 6, 2, 2, 2]})
-    (fact,) = POOL_RULESET.actions["contest"].decide(state, contest(), RollContext(dice, 2, None))
+    (fact,) = POOL_RULESET.actions["contest"].decide(state, contest(), RollContext.of(dice, 2))
     assert isinstance(fact, PoolContestRolled)
     assert fact.summary() == (
         "Ines Harrow contested the Watcher (Agility + Stealth 7d10 against 5d10): the Watcher won, "
@@ -425,7 +425,7 @@ def test_contest_facts_tell_the_winner_and_rejudge():
 
 def test_a_botch_in_a_contest_is_a_heavy_recap_line():
     dice = TableDice({"pool": [9, 9, 9, 2, 2, 2, 2], "defender_dice": [1, 2, 2, 2, 2]})
-    (fact,) = POOL_RULESET.actions["contest"].decide(lantern(), contest(), RollContext(dice, 2, None))
+    (fact,) = POOL_RULESET.actions["contest"].decide(lantern(), contest(), RollContext.of(dice, 2))
     line = fact.recap()
     assert (line.weight, line.kind) == (100, "botch")
     assert (
@@ -438,7 +438,7 @@ def test_a_botch_in_a_contest_is_a_heavy_recap_line():
 def test_a_hidden_contest_is_director_only():
     dice = TableDice({"pool": [2] * 7, "defender_dice": [2] * 5})
     ((fact, visibility),) = POOL_RULESET.actions["contest"].decide(
-        lantern(), contest(hidden=True), RollContext(dice, 2, None)
+        lantern(), contest(hidden=True), RollContext.of(dice, 2)
     )
     assert visibility == "director"
 
@@ -448,7 +448,7 @@ def test_a_hidden_contest_is_director_only():
 
 def luck(state, faces, **fields):
     request = LuckRequest(**{"character": "Brann", **fields})
-    decided = POOL_RULESET.actions["luck"].decide(state, request, RollContext(TableDice({"luck": faces}), 9, None))
+    decided = POOL_RULESET.actions["luck"].decide(state, request, RollContext.of(TableDice({"luck": faces}), 9))
     (item,) = decided
     return item
 

@@ -44,7 +44,7 @@ def act(state: ResonanceState, action: str, request: dict, **faces: list[int]) -
     """Decide and apply one action as the ledger would (table dice when it rolls)."""
     chosen = ACTIONS[action]
     dice = TableDice(faces)
-    roll = RollContext(dice, state.dice_rolls + 1, None) if chosen.rolls else None
+    roll = RollContext.of(dice, state.dice_rolls + 1) if chosen.rolls else None
     for fact in chosen.decide(state, chosen.input.model_validate(request), roll):
         state = fact.apply(state)
     dice.check_all_used()
@@ -53,7 +53,7 @@ def act(state: ResonanceState, action: str, request: dict, **faces: list[int]) -
 
 def decided(state: ResonanceState, action: str, request: dict, **faces: list[int]):
     chosen = ACTIONS[action]
-    roll = RollContext(TableDice(faces), state.dice_rolls + 1, None) if chosen.rolls else None
+    roll = RollContext.of(TableDice(faces), state.dice_rolls + 1) if chosen.rolls else None
     return list(chosen.decide(state, chosen.input.model_validate(request), roll))
 
 

@@ -10,22 +10,30 @@ from ..state import ShowrunnerState
 
 def ability_check(state: ShowrunnerState, request: CheckRequest, roll: RollContext | None) -> Decided:
     assert roll is not None, "a check always rolls (rolls=True)"
+    rolled = roll_check(state, request, roll)
+    roll.settle(rolled.resolution.request)
+    from ..progress_events import with_milestones  # a fact module, loaded only once a check needs it
+
+    return with_milestones(state, [rolled], rolled.resolution.star)
+
+
+def roll_check(state: ShowrunnerState, request: CheckRequest, roll: RollContext) -> CheckRolled:
+    """The command's next roll as an Ability Check. A Star who walks away after seeing the dice
+    ends the command: the roll is spent, and only the CheckAbandoned is recorded."""
+    number, dice = roll.take()
     try:
-        resolution = resolve(state, request, roll.dice, roll.chooser)
+        resolution = resolve(state, request, dice, roll.chooser)
     except Abandoned as walked_away:
         assert walked_away.request is not None
         abandoned = CheckAbandoned(
             request=walked_away.request,
             rolls=walked_away.rolls,
-            roll_number=roll.roll_number,
+            roll_number=number,
             dice_commitment=roll.dice_commitment,
             effects=walked_away.effects,
         )
         raise WalkedAway([abandoned]) from None
-    from ..progress_events import with_milestones  # a fact module, loaded only once a check needs it
-
-    rolled = CheckRolled(resolution=resolution, roll_number=roll.roll_number, dice_commitment=roll.dice_commitment)
-    return with_milestones(state, [rolled], resolution.star)
+    return CheckRolled(resolution=resolution, roll_number=number, dice_commitment=roll.dice_commitment)
 
 
 CHECKS = {

@@ -63,7 +63,6 @@ CONSEQUENCES = {
         Consequence,
         consequence,
         rolls=True,
-        lazy_dice=True,
         subject="Consequences",
     ),
 }
