@@ -71,11 +71,10 @@ def season_start(
     Example: showrunner season start 'The Drowned City'
     """
     from ..domain.structure import SeasonStarted
-    from ..ledger.structure import start_season
 
     s = session(ctx)
     ref = _director_target(s, "start a Season")
-    result = start_season(s.ledger, ref, title, by=s.recorded_by(ref))
+    result = s.ledger.run(ref, "season-start", {"title": title}, by=s.recorded_by(ref))
     fact = result.events[-1].fact
     assert isinstance(fact, SeasonStarted)
     if as_json:
@@ -92,11 +91,10 @@ def season_end(ctx: typer.Context, as_json: JsonOption = False) -> None:
     Example: showrunner season end
     """
     from ..domain.structure import SeasonEnded
-    from ..ledger.structure import end_season
 
     s = session(ctx)
     ref = _director_target(s, "end a Season")
-    result = end_season(s.ledger, ref, by=s.recorded_by(ref))
+    result = s.ledger.run(ref, "season-end", {}, by=s.recorded_by(ref))
     fact = result.events[-1].fact
     assert isinstance(fact, SeasonEnded)
     if as_json:
@@ -120,11 +118,10 @@ def episode_start(
     Example: showrunner episode start 'The Flooded Vault'
     """
     from ..domain.structure import EpisodeStarted
-    from ..ledger.structure import start_episode
 
     s = session(ctx)
     ref = _director_target(s, "start an Episode")
-    result = start_episode(s.ledger, ref, title, by=s.recorded_by(ref))
+    result = s.ledger.run(ref, "episode-start", {"title": title}, by=s.recorded_by(ref))
     fact = result.events[-1].fact
     assert isinstance(fact, EpisodeStarted)
     if as_json:
@@ -310,7 +307,7 @@ def episode_end(
     Example: showrunner episode end --cliffhanger "Lady Shore's fleet is in the bay" --acclaim Mara=1 --bond "Tobias=the Harbourmaster" --entertaining --premise
     """
     from ..domain.structure import EpisodeEnded, PostShow, decide_end_episode
-    from ..ledger.structure import end_episode
+    from ..ledger.integrity import Digest
     from ..ledger.verification import campaign_digest
 
     s = session(ctx)
@@ -329,9 +326,12 @@ def episode_end(
         stars = sorted((c.name for c in state.roster().values()), key=str.casefold)
         cliffhanger = _ask_post_show(_Asker(stdout_console()), answers, stars, cliffhanger)
     post_show = None if skip_post_show else PostShow.model_validate(answers)
-    ended = end_episode(s.ledger, ref, cliffhanger or "", post_show, by=s.recorded_by(ref))
+    ended = s.ledger.run(
+        ref, "episode-end", {"cliffhanger": cliffhanger or "", "post_show": post_show}, by=s.recorded_by(ref)
+    )
     whole = campaign_digest(s.ledger, ref.campaign)
-    facts = [e.fact for e in ended.result.events]
+    head = Digest(ended.events[-1].version, ended.events[-1].hash)  # the players keep it
+    facts = [e.fact for e in ended.events]
     end_fact = facts[0]
     assert isinstance(end_fact, EpisodeEnded)
     recorded_post_show = next((f.answers for f in facts if hasattr(f, "answers")), None)
@@ -343,18 +343,18 @@ def episode_end(
                 "episode": end_fact.number,
                 "cliffhanger": end_fact.cliffhanger or None,
                 "post_show": _post_show_json(recorded_post_show),
-                "events": _versions(ended.result),
-                "digest": str(ended.digest),
-                "head": {"version": ended.digest.version, "hash": ended.digest.hash},
+                "events": _versions(ended),
+                "digest": str(head),
+                "head": {"version": head.version, "hash": head.hash},
                 "campaign_digest": str(whole),
             }
         )
         return
     console = stdout_console()
-    for event in ended.result.events:
+    for event in ended.events:
         console.print(f"#{event.version} {markup(event.fact.summary())}.", highlight=False)
     console.print("Keep these digests (`showrunner verify --against DIGEST` proves the log still extends them):")
-    console.print(f"this branch:    {ended.digest}", highlight=False, soft_wrap=True)
+    console.print(f"this branch:    {head}", highlight=False, soft_wrap=True)
     console.print(f"every branch:   {whole}", highlight=False, soft_wrap=True)
 
 
@@ -375,7 +375,6 @@ def episode_post_show(
     Example: showrunner episode post-show --acclaim Mara=1 --grudge "Tobias=Lady Shore" --entertaining --no-premise
     """
     from ..domain.structure import PostShow, PostShowAnswered, check_post_show, decide_post_show
-    from ..ledger.structure import answer_post_show
 
     s = session(ctx)
     ref = _director_target(s, "record the Post-Show")
@@ -387,7 +386,7 @@ def episode_post_show(
     if _interactive(no_input, as_json):
         stars = sorted((c.name for c in state.roster().values()), key=str.casefold)
         _ask_post_show(_Asker(stdout_console()), answers, stars, "")
-    result = answer_post_show(s.ledger, ref, PostShow.model_validate(answers), by=s.recorded_by(ref))
+    result = s.ledger.run(ref, "post-show", {"post_show": PostShow.model_validate(answers)}, by=s.recorded_by(ref))
     event = result.events[-1]
     fact = event.fact
     assert isinstance(fact, PostShowAnswered)
@@ -455,11 +454,12 @@ def scene_start(
     Example: showrunner scene start --location 'the Customs House' --goal 'crack the flooded vault' --aesthetic 'neon rain'
     """
     from ..domain.structure import SceneStarted
-    from ..ledger.structure import start_scene
 
     s = session(ctx)
     ref = _director_target(s, "start a Scene")
-    result = start_scene(s.ledger, ref, goal=goal, location=location, aesthetic=aesthetic, by=s.recorded_by(ref))
+    result = s.ledger.run(
+        ref, "scene-start", {"goal": goal, "location": location, "aesthetic": aesthetic}, by=s.recorded_by(ref)
+    )
     event = result.events[-1]
     fact = event.fact
     assert isinstance(fact, SceneStarted)
@@ -487,11 +487,10 @@ def scene_end(ctx: typer.Context, as_json: JsonOption = False) -> None:
     Example: showrunner scene end
     """
     from ..domain.structure import SceneEnded
-    from ..ledger.structure import end_scene
 
     s = session(ctx)
     ref = _director_target(s, "end a Scene")
-    result = end_scene(s.ledger, ref, by=s.recorded_by(ref))
+    result = s.ledger.run(ref, "scene-end", {}, by=s.recorded_by(ref))
     event = result.events[-1]
     fact = event.fact
     assert isinstance(fact, SceneEnded)

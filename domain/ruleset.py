@@ -22,6 +22,8 @@ from .events import Fact, Visibility
 
 CHECK = "check"
 """The name a ruleset's check is run under."""
+JOIN = "join"
+"""The name adding a character (`Ruleset.joined`) is run under."""
 
 Decided = Sequence[Fact | tuple[Fact, Visibility]]
 """What a decision records: facts, each with its visibility when not its default."""
@@ -182,10 +184,25 @@ class Ruleset:
     log holds one of their topics: a command on a campaign that never used them never loads them."""
 
     def command(self, name: str) -> Action | None:
-        """What `Ledger.run` runs under `name`: the check (`check`), an action or another command."""
+        """What `Ledger.run` runs under `name`: the check (`check`), an action, another command of
+        the ruleset, or a command every ruleset shares (the Show's structure)."""
         if name == CHECK:
             return Action(self.summary, self.check_input, self._decide_check, rolls=True, table_dice=self.table_dice)
-        return self.actions.get(name) or self.commands.get(name)
+        if name == JOIN:
+            return Action(f"Add a character to a {self.title} campaign.", self.character_type, self._join)
+        # Imported here: the shared commands are Actions, defined in this module.
+        from .structure_commands import STRUCTURE_COMMANDS
+
+        return self.actions.get(name) or self.commands.get(name) or STRUCTURE_COMMANDS.get(name)
+
+    def command_names(self) -> list[str]:
+        from .structure_commands import STRUCTURE_COMMANDS
+
+        return sorted({CHECK, JOIN, *self.actions, *self.commands, *STRUCTURE_COMMANDS})
+
+    def _join(self, state: CampaignState, character: Any, roll: RollContext | None) -> Decided:
+        state.check_character_is_new(character.name)
+        return [self.joined(character)]
 
     def _decide_check(self, state: Any, request: Any, roll: RollContext | None) -> Decided:
         assert roll is not None, "a check always rolls"

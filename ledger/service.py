@@ -34,7 +34,7 @@ from ..domain.campaign import CampaignState, Pitch
 from ..domain.dice import DeferredDice, DiceSource, TableDice
 from ..domain.errors import DomainError, InvalidDice, InvalidSheet, RuleViolation, UnknownName
 from ..domain.events import Fact, Visibility
-from ..domain.ruleset import CHECK, Decided, RollContext, Ruleset, WalkedAway
+from ..domain.ruleset import CHECK, JOIN, Decided, RollContext, Ruleset, WalkedAway
 from ..domain.rulesets import all_rulesets, ruleset, ruleset_of
 from .codec import FactMapper, decode_document
 from .command_ids import CommandIdReused, RecordedId, command, given_part, note_replayed, stored_with_given_id
@@ -138,7 +138,7 @@ def _not_a_command_of(rules: Ruleset, name: str) -> DomainError:
         found = other.command(name)
         if found is not None and found.subject:
             return RuleViolation(f"{found.subject} belong to {other.title} campaigns")
-    known = ", ".join(sorted({CHECK, *rules.actions, *rules.commands}))
+    known = ", ".join(rules.command_names())
     return UnknownName(f"{rules.title} has no command '{name}' (its commands: {known})")
 
 
@@ -622,17 +622,10 @@ class Ledger:
         self, ref: BranchRef, character: BaseModel, *, by: str = DIRECTOR, command_id: str | None = None
     ) -> CommandResult:
         """Add a player character (a Star, in Showrunner) of the branch's ruleset."""
-
-        def decide(state: CampaignState) -> list[Fact]:
-            rules = ruleset_of(state)
-            if not isinstance(character, rules.character_type):
-                raise InvalidSheet(
-                    f"this campaign is played by {rules.title}: a {type(character).__name__} cannot join it"
-                )
-            state.check_character_is_new(character.name)  # type: ignore[attr-defined]  # every ruleset's character model has a name; Ruleset.character_type can only say BaseModel
-            return [rules.joined(character)]
-
-        return self.execute(ref, decide, by=by, command_id=command_id)
+        rules = ruleset(ref.campaign.ruleset)
+        if not isinstance(character, rules.character_type):
+            raise InvalidSheet(f"this campaign is played by {rules.title}: a {type(character).__name__} cannot join it")
+        return self.run(ref, JOIN, character, by=by, command_id=command_id)
 
     @command
     def spend(

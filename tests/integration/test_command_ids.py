@@ -9,7 +9,6 @@ import pytest
 from showrunner_ledger.domain.campaign import Pitch
 from showrunner_ledger.domain.showrunner.events import StarJoined
 from showrunner_ledger.domain.showrunner.sheet import StarSheet
-from showrunner_ledger.ledger import structure
 from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.command_ids import (
     CommandIdReused,
@@ -123,13 +122,13 @@ def test_an_id_is_scoped_to_the_branch_lineage(ledger):
 
 def test_module_commands_take_their_input_too(ledger):
     ref = new_campaign(ledger)
-    structure.start_episode(ledger, ref, "Pilot")
-    first = structure.start_scene(ledger, ref, goal="Find the informant", command_id="scene-1")
+    ledger.run(ref, "episode-start", {"title": "Pilot"})
+    first = ledger.run(ref, "scene-start", {"goal": "Find the informant"}, command_id="scene-1")
     # The Scene is open: deciding again would be refused, but the retry is answered first.
-    again = structure.start_scene(ledger, ref, goal="Find the informant", command_id="scene-1")
+    again = ledger.run(ref, "scene-start", {"goal": "Find the informant"}, command_id="scene-1")
     assert again.replayed and again.first_version == first.first_version
     with pytest.raises(CommandIdReused):
-        structure.start_scene(ledger, ref, goal="Lose the informant", command_id="scene-1")
+        ledger.run(ref, "scene-start", {"goal": "Lose the informant"}, command_id="scene-1")
 
 
 def test_campaign_and_branch_creation_take_given_ids(ledger):

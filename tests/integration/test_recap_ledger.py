@@ -20,7 +20,6 @@ from showrunner_ledger.domain.errors import RuleViolation
 from showrunner_ledger.domain.showrunner.check import CheckRequest, resolve
 from showrunner_ledger.domain.showrunner.events import CheckRolled
 from showrunner_ledger.domain.structure import AcclaimAnswer, ConnectionAnswer, PostShow, Structure
-from showrunner_ledger.ledger import structure
 from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.events import LedgerEvent
 from showrunner_ledger.ledger.service import BranchRef, Ledger
@@ -57,24 +56,26 @@ def play(ledger: Ledger) -> BranchRef:
     ref = ledger.resolve(campaign)
     ledger.add_character(ref, example_star("star-mara.toml"))
     ledger.add_character(ref, example_star("star-tobias.json"))
-    structure.start_episode(ledger, ref, "The Flooded Vault")
-    structure.start_scene(ledger, ref, goal="crack the flooded vault", location="the Customs House")
+    ledger.run(ref, "episode-start", {"title": "The Flooded Vault"})
+    ledger.run(ref, "scene-start", {"goal": "crack the flooded vault", "location": "the Customs House"})
     ledger.note(ref, "Black water pours through the Customs House")
     ledger.check(ref, CheckRequest(star="Mara", ability="fight", difficulty="HARD"), faces=HIGHLIGHT)
     ledger.note(ref, "The harbourmaster is the informant", private=True)
     hidden_roll(ledger, ref, "Mara", {"action": [1], "script": [3, 4]})
     ledger.check(ref, CheckRequest(star="Mara", ability="fight", difficulty="HARD", keep=(1, 1)), faces=DISASTER)
-    structure.end_scene(ledger, ref)
-    structure.end_episode(
-        ledger,
+    ledger.run(ref, "scene-end", {})
+    ledger.run(
         ref,
-        "Lady Shore's fleet fills the bay",
-        PostShow(
-            acclaim=(AcclaimAnswer(star="Mara", amount=1),),
-            connections=(ConnectionAnswer(star="Tobias", kind="bond", target="the Harbourmaster"),),
-            entertaining=True,
-            premise=False,
-        ),
+        "episode-end",
+        {
+            "cliffhanger": "Lady Shore's fleet fills the bay",
+            "post_show": PostShow(
+                acclaim=(AcclaimAnswer(star="Mara", amount=1),),
+                connections=(ConnectionAnswer(star="Tobias", kind="bond", target="the Harbourmaster"),),
+                entertaining=True,
+                premise=False,
+            ),
+        },
     )
     return ref
 
@@ -156,11 +157,12 @@ def test_any_event_recorded_director_only_stays_out(ledger: Ledger):
 def test_the_digest_at_episode_end_is_the_head(ledger: Ledger):
     campaign = ledger.create_campaign(Pitch(title="Neon Harbor"))
     ref = ledger.resolve(campaign)
-    structure.start_episode(ledger, ref)
-    ended = structure.end_episode(ledger, ref, "A door opens", PostShow(premise=True))
-    assert ended.digest == ledger.head(ref)
-    assert [e.type_name for e in ended.result.events] == ["EpisodeEnded", "PostShowAnswered"]
-    assert verify_branch(ledger, ref, ended.digest).ok
+    ledger.run(ref, "episode-start", {})
+    ended = ledger.run(ref, "episode-end", {"cliffhanger": "A door opens", "post_show": PostShow(premise=True)})
+    head = ledger.head(ref)
+    assert (head.version, head.hash) == (ended.last_version, ended.events[-1].hash)
+    assert [e.type_name for e in ended.events] == ["EpisodeEnded", "PostShowAnswered"]
+    assert verify_branch(ledger, ref, head).ok
 
 
 def test_refused_sequences_write_nothing(ledger: Ledger):
@@ -168,26 +170,26 @@ def test_refused_sequences_write_nothing(ledger: Ledger):
     ref = ledger.resolve(campaign)
     head = ledger.head(ref)
     for command in (
-        lambda: structure.end_scene(ledger, ref),
-        lambda: structure.end_episode(ledger, ref),
-        lambda: structure.end_season(ledger, ref),
-        lambda: structure.answer_post_show(ledger, ref, PostShow(premise=True)),
+        lambda: ledger.run(ref, "scene-end", {}),
+        lambda: ledger.run(ref, "episode-end", {}),
+        lambda: ledger.run(ref, "season-end", {}),
+        lambda: ledger.run(ref, "post-show", {"post_show": PostShow(premise=True)}),
     ):
         with pytest.raises(RuleViolation):
             command()
         assert ledger.head(ref) == head
-    structure.start_episode(ledger, ref)
+    ledger.run(ref, "episode-start", {})
     head = ledger.head(ref)
     with pytest.raises(RuleViolation, match="Episode 1 is still on"):
-        structure.start_episode(ledger, ref)
+        ledger.run(ref, "episode-start", {})
     assert ledger.head(ref) == head
 
 
 def test_structure_survives_snapshots(small_snapshots: Ledger):
     ledger = small_snapshots
     ref = play(ledger)
-    structure.start_episode(ledger, ref, "Salt")
-    structure.start_scene(ledger, ref, location="the Drowned Market")
+    ledger.run(ref, "episode-start", {"title": "Salt"})
+    ledger.run(ref, "scene-start", {"location": "the Drowned Market"})
     replayed = CampaignState()
     for event in ledger.events(ref):
         replayed = fold_campaign(replayed, event.fact)
@@ -221,8 +223,8 @@ def test_a_fork_tells_where_it_left_and_what_went_differently(ledger: Ledger):
         CheckRequest(star="Mara", ability="fight", difficulty="HARD"),
         faces={"action": [5, 4, 2], "script": [5, 4]},
     )
-    structure.end_scene(ledger, fork)
-    structure.end_episode(ledger, fork, "The vault was empty")
+    ledger.run(fork, "scene-end", {})
+    ledger.run(fork, "episode-end", {"cliffhanger": "The vault was empty"})
     told = recap_of(ledger, fork)
     assert told.fork is not None
     assert told.fork.text == f"This timeline left 'main' after event #{before_disaster}."
