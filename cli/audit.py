@@ -105,11 +105,12 @@ def _failures(found: Audit, verify_dice: bool) -> list[str]:
     """What makes the audit fail, one line each."""
     out = []
     number = found.event.version
-    if found.problem is not None:
-        out.append(f"#{number} does not match the record: {found.problem}")
     status = STATUS[found.dice]
+    # Forged dice first: a decision re-judged on forged dice differs because of them.
     if status == "mismatch":
         out.append(f"#{number} dice MISMATCH: {_proof_lines(found)[0]}")
+    if found.problem is not None:
+        out.append(f"#{number} does not match the record: {found.problem}")
     if verify_dice and status == "unrevealed":
         out.append(f"#{number} ledger roll #{found.fact.roll_number} cannot be proven: its seed is not revealed")
     return out

@@ -73,6 +73,12 @@ class Fact(BaseModel, metaclass=MadeAsInput):
         """Names of the characters this fact concerns, for `log --star` and a character's view."""
         return ()
 
+    def numbered_rolls(self) -> tuple[int, tuple[Roll, ...]] | None:
+        """The roll number this fact's dice took and the dice it rolled; None if it rolled none.
+
+        A command decided again (`audit`) is handed these dice back, roll by roll."""
+        return None
+
 
 class CampaignFact(Fact, Generic[S]):
     """A fact that changes the campaign state of the branch it is recorded on."""
@@ -107,6 +113,9 @@ class RolledFact(CampaignFact[S]):
 
     def recorded_rolls(self) -> tuple[Roll, ...]:
         raise NotImplementedError
+
+    def numbered_rolls(self) -> tuple[int, tuple[Roll, ...]] | None:
+        return self.roll_number, self.recorded_rolls()
 
     def roller(self) -> str:
         """The name of the character who rolled (the Director for a Challenge roll)."""

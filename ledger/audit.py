@@ -1,20 +1,24 @@
 """Auditing a recorded roll of any ruleset: re-judge it from its inputs, and prove its dice.
 
-The re-judgement is the fact's own (`RolledFact.rejudge`): the ruleset replays the
+The re-judgement is twofold. The fact's own (`RolledFact.rejudge`): the ruleset replays the
 recorded faces through its current engine against the state just before the roll and
-compares every decision. The dice proof is the ledger's: it re-derives ledger dice from
-a revealed seed; table dice can only be flagged.
+compares every decision. And the command's (`domain.rejudge`), when the command's input was
+recorded with it: the whole command is decided again against the state just before it, so
+every fact it recorded, and every rule applied on the way, must come out the same. The dice
+proof is the ledger's: it re-derives ledger dice from a revealed seed; table dice can only
+be flagged.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..domain.campaign import CampaignState
 from ..domain.dice import Roll
 from ..domain.errors import DomainError
 from ..domain.events import RolledFact
+from ..domain.rejudge import rejudge_command
 from .dice import LedgerDice
 from .errors import EventNotFound
 from .events import LedgerEvent
@@ -63,24 +67,71 @@ def audit(ledger: Ledger, ref: BranchRef, version: int, *, head: CampaignState |
         raise EventNotFound(
             f"event #{version} is a {event.type_name}, not a roll; `showrunner audit --all` lists the rolls"
         )
+    command = _command_around(ledger, ref, event)
     before = ledger.view(ref, version - 1).state
+    at_start = before if command[0].version == version else ledger.view(ref, command[0].version - 1).state
     head = head if head is not None else ledger.view(ref).state
-    return _audit(event, before, head)
+    return _audit(event, before, head, _rejudge_command(at_start, command))
 
 
 def audit_all(ledger: Ledger, ref: BranchRef, *, progress: Callable[[int], None] | None = None) -> Iterator[Audit]:
     """Every roll of the branch, folding once through the history."""
     head = ledger.view(ref).state
     state = CampaignState()
+    command: list[tuple[LedgerEvent, CampaignState]] = []  # the command being read, each event with the state before it
     for count, event in enumerate(ledger.events(ref), start=1):
-        if isinstance(event.fact, RolledFact):
-            yield _audit(event, state, head)
+        if command and event.command_id != command[0][0].command_id:
+            yield from _audit_command(command, head)
+            command = []
+        command.append((event, state))
         state = fold_campaign(state, event.fact)
         if progress is not None:
             progress(count)
+    yield from _audit_command(command, head)
 
 
-def _audit(event: LedgerEvent, before: CampaignState, head: CampaignState) -> Audit:
+def _audit_command(command: Sequence[tuple[LedgerEvent, CampaignState]], head: CampaignState) -> Iterator[Audit]:
+    rolled = [(event, before) for event, before in command if isinstance(event.fact, RolledFact)]
+    if not rolled:
+        return
+    problem = _rejudge_command(command[0][1], [event for event, _ in command])
+    for event, before in rolled:
+        yield _audit(event, before, head, problem)
+
+
+def _command_around(ledger: Ledger, ref: BranchRef, event: LedgerEvent) -> list[LedgerEvent]:
+    """The events recorded by the command that recorded `event`, in order."""
+    same = event.command_id
+    earlier: list[LedgerEvent] = []
+    start = event.version
+    while start > 1:
+        chunk = list(ledger.events(ref, after=max(0, start - 1 - _CHUNK), upto=start - 1))
+        kept = [e for e in reversed(chunk) if e.command_id == same]
+        run = next((i for i, e in enumerate(reversed(chunk)) if e.command_id != same), len(chunk))
+        earlier = list(reversed(kept[:run])) + earlier
+        if run < len(chunk):
+            break
+        start -= len(chunk)
+    later: list[LedgerEvent] = []
+    for e in ledger.events(ref, after=event.version):
+        if e.command_id != same:
+            break
+        later.append(e)
+    return [*earlier, event, *later]
+
+
+_CHUNK = 32
+
+
+def _rejudge_command(before: CampaignState, events: Sequence[LedgerEvent]) -> str | None:
+    """The command's re-judgement; None also for a command recorded before inputs were kept."""
+    record = next((e.command for e in events if e.command is not None), None)
+    if record is None:
+        return None
+    return rejudge_command(before, record, [(e.fact, e.visibility) for e in events])
+
+
+def _audit(event: LedgerEvent, before: CampaignState, head: CampaignState, command_problem: str | None) -> Audit:
     fact = event.fact
     assert isinstance(fact, RolledFact)
     try:
@@ -88,7 +139,7 @@ def _audit(event: LedgerEvent, before: CampaignState, head: CampaignState) -> Au
     except DomainError as e:
         problem = f"the current engine refuses the recorded roll: {e}"
     dice, proofs = _prove(event, fact, head)
-    return Audit(event, before, problem, dice, proofs)
+    return Audit(event, before, problem or command_problem, dice, proofs)
 
 
 def _prove(

@@ -242,6 +242,10 @@ class ConsequenceSuffered(CampaignFact[ShowrunnerState], topic="showrunner/Conse
     resolution: ConsequenceResolution
     roll_number: int | None = None
     """The roll number used when a die was rolled (a Plot Armor Scar's slot, Limit's Anomalies)."""
+
+    def numbered_rolls(self) -> tuple[int, tuple[Roll, ...]] | None:
+        return None if self.roll_number is None else (self.roll_number, self.resolution.rolls)
+
     dice_commitment: str | None = None
     """For ledger dice: the commitment of the seed they were derived from."""
 

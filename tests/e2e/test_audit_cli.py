@@ -179,8 +179,12 @@ def test_a_forged_ledger_face_is_a_dice_mismatch(run, cast, db: str, home: Path)
     expected = f"#{version} dice MISMATCH: script dice recorded {b},{a}, derived from the seed {a},{b}"
     assert result.err == f"showrunner: audit of #{version} FAILED: {expected}\n"
     audit = result.json()["audit"]
-    # The order of Script Dice decides nothing, so the re-judgement still matches: only the proof catches it.
-    assert (audit["matches"], audit["problem"]) == (True, None)
+    # The order of Script Dice decides nothing, so the check's own re-judgement still matches; the
+    # command decided again tells its steps (which name the dice as rolled) from the edited record.
+    assert audit["matches"] is False
+    assert audit["problem"] == (
+        "deciding 'ability-check' again gives another 'resolution.steps.2.faces.0' in its fact 1 (CheckRolled)"
+    )
     assert audit["dice"]["status"] == "mismatch"
     assert [(p["purpose"], p["ok"]) for p in audit["dice"]["proofs"]] == [
         ("action", True),

@@ -175,8 +175,13 @@ def test_show_full_event(run, played: list[dict]) -> None:
         "prev_hash",
         "hash",
         "payload",
+        "command",
     }
     assert (event["version"], event["type"], event["topic"]) == (5, "InfluenceSpent", "showrunner/InfluenceSpent")
+    assert event["command"] == {
+        "name": "spend",
+        "input": {"star": "Mara", "pool": "grit", "amount": 1, "push": False, "reason": "Forcing the floodgate"},
+    }
     assert event["payload"] == {
         "spent": {"kind": "spent", "star": "Mara Voss", "pool": "grit", "amount": 1, "from_pool": 1, "exhausted": 0},
         "reason": "Forcing the floodgate",

@@ -24,7 +24,7 @@ from showrunner_ledger.domain.showrunner.montage import Claim, MontageAction, Mo
 from showrunner_ledger.domain.showrunner.sheet import AbilityName as A
 from showrunner_ledger.domain.showrunner.sheet import Award, CareerPath, Holding, Mastery, PropType
 from showrunner_ledger.domain.showrunner.state import EnsemblePool, ShowrunnerState
-from showrunner_ledger.ledger import progress, structure
+from showrunner_ledger.ledger import progress
 from showrunner_ledger.ledger.audit import audit_all
 from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.service import Ledger
@@ -59,7 +59,7 @@ def season(ledger: Ledger):
     ref = ledger.resolve(ledger.create_campaign(Pitch(title="Progress")))
     ledger.add_character(ref, example_star())
     ledger.add_character(ref, example_star("star-tobias.json"))
-    structure.start_episode(ledger, ref, "The Flooded Vault")
+    ledger.run(ref, "episode-start", {"title": "The Flooded Vault"})
 
     # Props: Mara's Backpack holds three Types in two slots, so new Goods go in hand (8.1D).
     gained = progress.gain_props(ledger, ref, "Mara", PropType.GOODS, Q.NORMAL, 2).events[0].fact
@@ -155,7 +155,7 @@ def season(ledger: Ledger):
     progress.spend_preparation(ledger, ref, "Tobias", flashback="resource_trade", award=True)
     refused(ledger, ref, progress.use_award, "Tobias", Award.METHOD_ACTOR, match="once per Episode")
 
-    structure.end_episode(ledger, ref, "The lights go out")
+    ledger.run(ref, "episode-end", {"cliffhanger": "The lights go out"})
     progress.add_relationship(ledger, ref, "Mara", "grudge", "The Harbourmaster")
     refused(ledger, ref, progress.add_relationship, "Mara", "bond", "Pell's sister", match="one per Episode")
     progress.ensemble_xp(ledger, ref, entertaining=True, premise=True)
@@ -198,7 +198,7 @@ def test_a_montage_in_progress_is_state_and_survives_a_snapshot(snap_ledger):
     ledger = snap_ledger
     ref = ledger.resolve(ledger.create_campaign(Pitch(title="Montage")))
     ledger.add_character(ref, example_star())
-    structure.start_episode(ledger, ref)
+    ledger.run(ref, "episode-start", {})
     progress.start_montage(ledger, ref)
     for _ in range(8):  # past the snapshot interval
         ledger.note(ref, "a beat")
@@ -244,7 +244,7 @@ def test_a_partial_success_pays_the_first_claim_only(ledger):
     ref = ledger.resolve(ledger.create_campaign(Pitch(title="Partial")))
     ledger.add_character(ref, example_star())
     ledger.add_character(ref, example_star("star-tobias.json"))
-    structure.start_episode(ledger, ref)
+    ledger.run(ref, "episode-start", {})
     progress.start_montage(ledger, ref)
     claims = [
         Claim(beneficiary="Tobias", prop_type=PropType.MATERIALS),
