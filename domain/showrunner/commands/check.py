@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from pydantic import BaseModel
+
 from ...ruleset import Action, Decided, RollContext, WalkedAway
 from ..check import Abandoned, CheckRequest, resolve
 from ..events import CheckAbandoned, CheckRolled
@@ -11,20 +15,30 @@ from ..state import ShowrunnerState
 def ability_check(state: ShowrunnerState, request: CheckRequest, roll: RollContext | None) -> Decided:
     assert roll is not None, "a check always rolls (rolls=True)"
     rolled = roll_check(state, request, roll)
-    roll.settle(rolled.resolution.request)
     from ..progress_events import with_milestones  # a fact module, loaded only once a check needs it
 
     return with_milestones(state, [rolled], rolled.resolution.star)
 
 
-def roll_check(state: ShowrunnerState, request: CheckRequest, roll: RollContext) -> CheckRolled:
+def roll_check(
+    state: ShowrunnerState,
+    request: CheckRequest,
+    roll: RollContext,
+    settled: Callable[[CheckRequest], BaseModel] | None = None,
+) -> CheckRolled:
     """The command's next roll as an Ability Check. A Star who walks away after seeing the dice
-    ends the command: the roll is spent, and only the CheckAbandoned is recorded."""
+    ends the command: the roll is spent, and only the CheckAbandoned is recorded.
+
+    What a chooser answered (the after-roll spends, the kept pair) is settled into the command's
+    input: `settled` makes the command's input from the check's request with those answers in it
+    (by default the request is the input), so deciding again without a chooser agrees.
+    """
     number, dice = roll.take()
     try:
         resolution = resolve(state, request, dice, roll.chooser)
     except Abandoned as walked_away:
         assert walked_away.request is not None
+        roll.settle((settled or _as_input)(_answers(request, walked_away.request)))
         abandoned = CheckAbandoned(
             request=walked_away.request,
             rolls=walked_away.rolls,
@@ -33,7 +47,17 @@ def roll_check(state: ShowrunnerState, request: CheckRequest, roll: RollContext)
             effects=walked_away.effects,
         )
         raise WalkedAway([abandoned]) from None
+    roll.settle((settled or _as_input)(_answers(request, resolution.request)))
     return CheckRolled(resolution=resolution, roll_number=number, dice_commitment=roll.dice_commitment)
+
+
+def _answers(asked: CheckRequest, answered: CheckRequest) -> CheckRequest:
+    """The request as asked, with the chooser's answers."""
+    return asked.model_copy(update={"after_roll": answered.after_roll, "keep": answered.keep})
+
+
+def _as_input(request: CheckRequest) -> BaseModel:
+    return request
 
 
 CHECKS = {
