@@ -55,11 +55,12 @@ def mark(
 
     Example: showrunner acclaim mark Mara training --reason "Post-Show"
     """
-    from ..ledger import progress
+    from ..domain.showrunner.commands.career import Acclaim
 
     chosen = path("PATH", on)
     s, ref, by = recording(ctx, star)
-    record(ref, lambda: progress.earn_acclaim(s.ledger, ref, star, chosen, amount, reason=reason, by=by), as_json)
+    marked = Acclaim(star=star, path=chosen, amount=amount, reason=reason)
+    record(ref, lambda: s.ledger.run(ref, "acclaim-mark", marked, by=by), as_json)
 
 
 def _choice(chosen: Any, choice: str, learn: str | None, abilities: str | None, rewrites: list[str] | None) -> Any:
@@ -152,16 +153,17 @@ def complete(
 
     Example: showrunner acclaim complete Mara training --choice character --learn fight:3:Feints
     """
-    from ..ledger import progress
+    from ..domain.showrunner.commands.career import PathCompletion
 
     chosen = path("PATH", on)
     made = _choice(chosen, choice.strip().lower(), learn, abilities, rewrite)
     purpose = {"innate_aptitude": "innate_aptitude", "backstory_rewrites": "backstory_rewrites"}.get(made.kind, "die")
     faces = parse_faces({purpose: ("--die", die, 6)})
     s, ref, by = recording(ctx, star)
+    completed = PathCompletion(star=star, path=chosen, choice=made)
     record(
         ref,
-        lambda: progress.complete_path(s.ledger, ref, star, chosen, made, faces=faces or None, by=by),
+        lambda: s.ledger.run(ref, "acclaim-complete", completed, faces=faces or None, by=by),
         as_json,
         {"innate_aptitude": "--die", "backstory_rewrites": "--die"},
     )
@@ -186,8 +188,8 @@ def awards_season(
 
     Example: showrunner acclaim awards-season Tobias persistence --award method_actor
     """
+    from ..domain.showrunner.commands.career import Nomination
     from ..domain.showrunner.sheet import Award, Mastery
-    from ..ledger import progress
 
     if sum(x is not None for x in (award, mastery, master)) != 1:
         raise UsageProblem("choose one: --award, --mastery or --master-ability")
@@ -199,13 +201,8 @@ def awards_season(
         raise UsageProblem(f"unknown Award or Mastery (Awards: {AWARDS}; Masteries: {MASTERIES})") from None
     mastered = ability("--master-ability", master) if master is not None else None
     s, ref, by = recording(ctx, star)
-    record(
-        ref,
-        lambda: progress.awards_season(
-            s.ledger, ref, star, chosen, award=won_award, mastery=won_mastery, ability=mastered, by=by
-        ),
-        as_json,
-    )
+    won = Nomination(star=star, path=chosen, award=won_award, mastery=won_mastery, ability=mastered)
+    record(ref, lambda: s.ledger.run(ref, "acclaim-awards-season", won, by=by), as_json)
 
 
 @app.command("use-award")
@@ -221,15 +218,16 @@ def use_award(
 
     Example: showrunner acclaim use-award Mara luminary --note "the duel on the quay"
     """
+    from ..domain.showrunner.commands.career import AwardUse
     from ..domain.showrunner.sheet import Award
-    from ..ledger import progress
 
     try:
         chosen = Award(award)
     except ValueError:
         raise UsageProblem(f"'{award}' is not an Award ({AWARDS})") from None
     s, ref, by = recording(ctx, star)
-    record(ref, lambda: progress.use_award(s.ledger, ref, star, chosen, note=note, by=by), as_json)
+    used = AwardUse(star=star, award=chosen, note=note)
+    record(ref, lambda: s.ledger.run(ref, "acclaim-use-award", used, by=by), as_json)
 
 
 @writes
@@ -249,19 +247,14 @@ def xp(
 
     Example: showrunner xp Mara 2 --ability fight --reason "Train"
     """
-    from ..ledger import progress
+    from ..domain.showrunner.commands.xp import XP
 
     if (on_ability is None) == (hero_prop is None):
         raise UsageProblem("name one of --ability or --hero-prop")
     chosen = ability("--ability", on_ability) if on_ability is not None else None
     s, ref, by = recording(ctx, star)
-    record(
-        ref,
-        lambda: progress.gain_xp(
-            s.ledger, ref, star, amount, ability=chosen, hero_prop=hero_prop, permanent=pen, reason=reason, by=by
-        ),
-        as_json,
-    )
+    marked = XP(star=star, amount=amount, ability=chosen, hero_prop=hero_prop, permanent=pen, reason=reason)
+    record(ref, lambda: s.ledger.run(ref, "xp", marked, by=by), as_json)
 
 
 LIMIT_FLAGS = {
@@ -298,7 +291,7 @@ def limit_break(
 
     Example: showrunner limit-break Tobias --resist HARD --overload 3,4 --major-anomaly 5,5
     """
-    from ..ledger import progress
+    from ..domain.showrunner.commands.xp import LimitBreak
 
     level = difficulty("--resist", resist)
     faces = parse_faces(
@@ -312,14 +305,8 @@ def limit_break(
         }
     )
     s, ref, by = recording(ctx, star)
-    record(
-        ref,
-        lambda: progress.break_limit(
-            s.ledger, ref, star, level, fixed_overload=overload, fixed_anomaly=anomaly_entry, faces=faces or None, by=by
-        ),
-        as_json,
-        LIMIT_FLAGS,
-    )
+    broken = LimitBreak(star=star, resist=level, fixed_overload=overload, fixed_anomaly=anomaly_entry)
+    record(ref, lambda: s.ledger.run(ref, "limit-break", broken, faces=faces or None, by=by), as_json, LIMIT_FLAGS)
 
 
 def register(root: typer.Typer) -> None:
