@@ -64,14 +64,14 @@ def mark(
 
 
 def _choice(chosen: Any, choice: str, learn: str | None, abilities: str | None, rewrites: list[str] | None) -> Any:
-    from ..domain.showrunner import career
+    from ..domain.showrunner import path_choices
 
     if choice == "actor":
         if learn or abilities or rewrites:
             raise UsageProblem(
                 "the Actor's Choice advances the Path's Influence: it takes no --learn, --abilities or --rewrite"
             )
-        return career.ActorsChoice()
+        return path_choices.ActorsChoice()
     if choice != "character":
         raise UsageProblem(f"--choice: '{choice}' is not actor or character")
     kind = chosen.value
@@ -81,19 +81,19 @@ def _choice(chosen: Any, choice: str, learn: str | None, abilities: str | None, 
         parts = learn.split(":", 2)
         if len(parts) < 2 or not parts[1].strip().isdigit():
             raise UsageProblem(f"--learn: '{learn}' is not ABILITY:SLOT[:SPECIALTY]")
-        return career.LearnSkill(
+        return path_choices.LearnSkill(
             ability=ability("--learn", parts[0].strip()),
             slot=int(parts[1]),
             specialty=parts[2].strip() if len(parts) > 2 and parts[2].strip() else None,
         )
     if kind == "persistence":
-        return career.ExpandKit()
+        return path_choices.ExpandKit()
     if kind == "talent":
         if not abilities:
             raise UsageProblem(
                 "Talent's Character's Choice is Innate Aptitude: --abilities a,b,… (1 permanent XP each, 1d6 of them)"
             )
-        return career.InnateAptitude(
+        return path_choices.InnateAptitude(
             abilities=tuple(ability("--abilities", a.strip()) for a in abilities.split(",") if a.strip())
         )
     if not rewrites:
@@ -107,13 +107,13 @@ def _choice(chosen: Any, choice: str, learn: str | None, abilities: str | None, 
         if what not in ("clear", "soften") or not name:
             raise UsageProblem(f"--rewrite: '{value}' is not clear:ABILITY or soften:ABILITY:SLOT")
         made.append(
-            career.Rewrite(
+            path_choices.Rewrite(
                 what="clear_conditions" if what == "clear" else "soften_scar",
                 ability=ability("--rewrite", name),
                 slot=int(slot) if slot.isdigit() else None,
             )
         )
-    return career.BackstoryRewrites(rewrites=tuple(made))
+    return path_choices.BackstoryRewrites(rewrites=tuple(made))
 
 
 @app.command("complete")

@@ -84,7 +84,7 @@ def start(ctx: typer.Context, as_json: JsonOption = False) -> None:
 def _claim(value: str) -> Any:
     from pydantic import ValidationError
 
-    from ..domain.showrunner.montage import Claim
+    from ..domain.showrunner.montage_claims import Claim
 
     text = value.strip()
     if text.startswith("{"):
@@ -164,7 +164,7 @@ def scene(
     """
     from ..domain.showrunner.commands.montage import MontageScene
     from ..domain.showrunner.ladder import Quality
-    from ..domain.showrunner.montage import MontageAction
+    from ..domain.showrunner.vocabulary import MontageAction
 
     try:
         chosen = MontageAction(action.strip().lower())

@@ -169,8 +169,8 @@ def flashback(
 
     Example: showrunner prop flashback Mara retroactive_planning
     """
-    from ..domain.showrunner.backpack import FlashbackAction
     from ..domain.showrunner.commands.props import Flashback
+    from ..domain.showrunner.vocabulary import FlashbackAction
     from .errors import UsageProblem
 
     try:

@@ -15,16 +15,18 @@ import pytest
 from showrunner_ledger.domain.campaign import Pitch
 from showrunner_ledger.domain.errors import RuleViolation
 from showrunner_ledger.domain.showrunner import progress_events as pe
-from showrunner_ledger.domain.showrunner.career import ActorsChoice, ExpandKit
 from showrunner_ledger.domain.showrunner.check import CheckRequest, Outcome, Trade
 from showrunner_ledger.domain.showrunner.commands.montage import MontageScene
 from showrunner_ledger.domain.showrunner.events import CheckRolled
 from showrunner_ledger.domain.showrunner.ladder import Difficulty as D
 from showrunner_ledger.domain.showrunner.ladder import Quality as Q
-from showrunner_ledger.domain.showrunner.montage import Claim, MontageAction, MontageSequence
+from showrunner_ledger.domain.showrunner.montage import MontageSequence
+from showrunner_ledger.domain.showrunner.montage_claims import Claim
+from showrunner_ledger.domain.showrunner.path_choices import ActorsChoice, ExpandKit
 from showrunner_ledger.domain.showrunner.sheet import AbilityName as A
 from showrunner_ledger.domain.showrunner.sheet import Award, CareerPath, Holding, Mastery, PropType
 from showrunner_ledger.domain.showrunner.state import EnsemblePool, ShowrunnerState
+from showrunner_ledger.domain.showrunner.vocabulary import MontageAction
 from showrunner_ledger.ledger import structure
 from showrunner_ledger.ledger.audit import audit_all
 from showrunner_ledger.ledger.bootstrap import bootstrap

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from ...ruleset import Action, Decided, RollContext
-from ..career import PathChoice
+from ..path_choices import PathChoice
 from ..state import ShowrunnerState
 from ..vocabulary import AbilityName, Award, CareerPath, Mastery
 from .progress import named, rolled

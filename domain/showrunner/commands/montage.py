@@ -8,9 +8,9 @@ from ...events import Fact
 from ...ruleset import Action, Decided, RollContext
 from ..check import CheckRequest, Outcome
 from ..ladder import Quality
-from ..montage import Claim, MontageAction
+from ..montage_claims import Claim
 from ..state import ShowrunnerState
-from ..vocabulary import AbilityName, PropType
+from ..vocabulary import AbilityName, MontageAction, PropType
 from .progress import answered, check_first, named, rolled, with_spends
 
 

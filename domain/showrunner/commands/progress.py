@@ -2,8 +2,9 @@
 a Star named as the sheet spells it, a progression fact decided on the command's next roll,
 and a check rolled before the command's own fact.
 
-The facts (progress_events.py) are imported inside the decisions: the table of commands is
-read at every start of the command line, the facts only once one is recorded.
+The facts (progress_events.py) and the rules behind them are imported inside the decisions:
+the table of commands is read at every start of the command line, a Montage's or a Career's
+rules only when one is recorded.
 """
 
 from __future__ import annotations

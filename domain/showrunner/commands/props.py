@@ -5,10 +5,9 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from ...ruleset import Action, Decided, RollContext
-from ..backpack import FlashbackAction
 from ..ladder import Quality
 from ..state import ShowrunnerState
-from ..vocabulary import PropType
+from ..vocabulary import FlashbackAction, PropType
 from .progress import named, rolled
 
 
