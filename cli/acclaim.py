@@ -55,22 +55,23 @@ def mark(
 
     Example: showrunner acclaim mark Mara training --reason "Post-Show"
     """
-    from ..ledger import progress
+    from ..domain.showrunner.commands.career import Acclaim
 
     chosen = path("PATH", on)
     s, ref, by = recording(ctx, star)
-    record(ref, lambda: progress.earn_acclaim(s.ledger, ref, star, chosen, amount, reason=reason, by=by), as_json)
+    marked = Acclaim(star=star, path=chosen, amount=amount, reason=reason)
+    record(ref, lambda: s.ledger.run(ref, "acclaim-mark", marked, by=by), as_json)
 
 
 def _choice(chosen: Any, choice: str, learn: str | None, abilities: str | None, rewrites: list[str] | None) -> Any:
-    from ..domain.showrunner import career
+    from ..domain.showrunner import path_choices
 
     if choice == "actor":
         if learn or abilities or rewrites:
             raise UsageProblem(
                 "the Actor's Choice advances the Path's Influence: it takes no --learn, --abilities or --rewrite"
             )
-        return career.ActorsChoice()
+        return path_choices.ActorsChoice()
     if choice != "character":
         raise UsageProblem(f"--choice: '{choice}' is not actor or character")
     kind = chosen.value
@@ -80,19 +81,19 @@ def _choice(chosen: Any, choice: str, learn: str | None, abilities: str | None, 
         parts = learn.split(":", 2)
         if len(parts) < 2 or not parts[1].strip().isdigit():
             raise UsageProblem(f"--learn: '{learn}' is not ABILITY:SLOT[:SPECIALTY]")
-        return career.LearnSkill(
+        return path_choices.LearnSkill(
             ability=ability("--learn", parts[0].strip()),
             slot=int(parts[1]),
             specialty=parts[2].strip() if len(parts) > 2 and parts[2].strip() else None,
         )
     if kind == "persistence":
-        return career.ExpandKit()
+        return path_choices.ExpandKit()
     if kind == "talent":
         if not abilities:
             raise UsageProblem(
                 "Talent's Character's Choice is Innate Aptitude: --abilities a,b,… (1 permanent XP each, 1d6 of them)"
             )
-        return career.InnateAptitude(
+        return path_choices.InnateAptitude(
             abilities=tuple(ability("--abilities", a.strip()) for a in abilities.split(",") if a.strip())
         )
     if not rewrites:
@@ -106,13 +107,13 @@ def _choice(chosen: Any, choice: str, learn: str | None, abilities: str | None, 
         if what not in ("clear", "soften") or not name:
             raise UsageProblem(f"--rewrite: '{value}' is not clear:ABILITY or soften:ABILITY:SLOT")
         made.append(
-            career.Rewrite(
+            path_choices.Rewrite(
                 what="clear_conditions" if what == "clear" else "soften_scar",
                 ability=ability("--rewrite", name),
                 slot=int(slot) if slot.isdigit() else None,
             )
         )
-    return career.BackstoryRewrites(rewrites=tuple(made))
+    return path_choices.BackstoryRewrites(rewrites=tuple(made))
 
 
 @app.command("complete")
@@ -152,16 +153,17 @@ def complete(
 
     Example: showrunner acclaim complete Mara training --choice character --learn fight:3:Feints
     """
-    from ..ledger import progress
+    from ..domain.showrunner.commands.career import PathCompletion
 
     chosen = path("PATH", on)
     made = _choice(chosen, choice.strip().lower(), learn, abilities, rewrite)
     purpose = {"innate_aptitude": "innate_aptitude", "backstory_rewrites": "backstory_rewrites"}.get(made.kind, "die")
     faces = parse_faces({purpose: ("--die", die, 6)})
     s, ref, by = recording(ctx, star)
+    completed = PathCompletion(star=star, path=chosen, choice=made)
     record(
         ref,
-        lambda: progress.complete_path(s.ledger, ref, star, chosen, made, faces=faces or None, by=by),
+        lambda: s.ledger.run(ref, "acclaim-complete", completed, faces=faces or None, by=by),
         as_json,
         {"innate_aptitude": "--die", "backstory_rewrites": "--die"},
     )
@@ -186,8 +188,8 @@ def awards_season(
 
     Example: showrunner acclaim awards-season Tobias persistence --award method_actor
     """
+    from ..domain.showrunner.commands.career import Nomination
     from ..domain.showrunner.sheet import Award, Mastery
-    from ..ledger import progress
 
     if sum(x is not None for x in (award, mastery, master)) != 1:
         raise UsageProblem("choose one: --award, --mastery or --master-ability")
@@ -199,13 +201,8 @@ def awards_season(
         raise UsageProblem(f"unknown Award or Mastery (Awards: {AWARDS}; Masteries: {MASTERIES})") from None
     mastered = ability("--master-ability", master) if master is not None else None
     s, ref, by = recording(ctx, star)
-    record(
-        ref,
-        lambda: progress.awards_season(
-            s.ledger, ref, star, chosen, award=won_award, mastery=won_mastery, ability=mastered, by=by
-        ),
-        as_json,
-    )
+    won = Nomination(star=star, path=chosen, award=won_award, mastery=won_mastery, ability=mastered)
+    record(ref, lambda: s.ledger.run(ref, "acclaim-awards-season", won, by=by), as_json)
 
 
 @app.command("use-award")
@@ -221,15 +218,16 @@ def use_award(
 
     Example: showrunner acclaim use-award Mara luminary --note "the duel on the quay"
     """
+    from ..domain.showrunner.commands.career import AwardUse
     from ..domain.showrunner.sheet import Award
-    from ..ledger import progress
 
     try:
         chosen = Award(award)
     except ValueError:
         raise UsageProblem(f"'{award}' is not an Award ({AWARDS})") from None
     s, ref, by = recording(ctx, star)
-    record(ref, lambda: progress.use_award(s.ledger, ref, star, chosen, note=note, by=by), as_json)
+    used = AwardUse(star=star, award=chosen, note=note)
+    record(ref, lambda: s.ledger.run(ref, "acclaim-use-award", used, by=by), as_json)
 
 
 @writes
@@ -249,19 +247,14 @@ def xp(
 
     Example: showrunner xp Mara 2 --ability fight --reason "Train"
     """
-    from ..ledger import progress
+    from ..domain.showrunner.commands.xp import XP
 
     if (on_ability is None) == (hero_prop is None):
         raise UsageProblem("name one of --ability or --hero-prop")
     chosen = ability("--ability", on_ability) if on_ability is not None else None
     s, ref, by = recording(ctx, star)
-    record(
-        ref,
-        lambda: progress.gain_xp(
-            s.ledger, ref, star, amount, ability=chosen, hero_prop=hero_prop, permanent=pen, reason=reason, by=by
-        ),
-        as_json,
-    )
+    marked = XP(star=star, amount=amount, ability=chosen, hero_prop=hero_prop, permanent=pen, reason=reason)
+    record(ref, lambda: s.ledger.run(ref, "xp", marked, by=by), as_json)
 
 
 LIMIT_FLAGS = {
@@ -298,7 +291,7 @@ def limit_break(
 
     Example: showrunner limit-break Tobias --resist HARD --overload 3,4 --major-anomaly 5,5
     """
-    from ..ledger import progress
+    from ..domain.showrunner.commands.xp import LimitBreak
 
     level = difficulty("--resist", resist)
     faces = parse_faces(
@@ -312,14 +305,8 @@ def limit_break(
         }
     )
     s, ref, by = recording(ctx, star)
-    record(
-        ref,
-        lambda: progress.break_limit(
-            s.ledger, ref, star, level, fixed_overload=overload, fixed_anomaly=anomaly_entry, faces=faces or None, by=by
-        ),
-        as_json,
-        LIMIT_FLAGS,
-    )
+    broken = LimitBreak(star=star, resist=level, fixed_overload=overload, fixed_anomaly=anomaly_entry)
+    record(ref, lambda: s.ledger.run(ref, "limit-break", broken, faces=faces or None, by=by), as_json, LIMIT_FLAGS)
 
 
 def register(root: typer.Typer) -> None:

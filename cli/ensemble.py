@@ -11,7 +11,7 @@ import typer
 from . import choices
 from .choices import prop
 from .options import JsonOption, writes
-from .progress_common import Count, Reason, StarArg, pool, record, recording
+from .progress_common import Count, Reason, StarArg, ensemble_of, pool, record, recording
 
 if TYPE_CHECKING:
     from ..domain.showrunner.state import EnsemblePool
@@ -61,7 +61,6 @@ def show(
     from rich.table import Table
     from rich.text import Text
 
-    from ..ledger.progress import ensemble_of
     from .render_sheet import INFLUENCE_SYMBOLS, _track
     from .session import print_json, stdout_console
 
@@ -131,17 +130,19 @@ def spend(
 
     Example: showrunner ensemble spend Mara grit --present Tobias --consent Tobias --consent Mara
     """
-    from ..ledger import progress
+    from ..domain.showrunner.commands.ensemble import EnsembleSpend
 
     chosen = pool("POOL", which)
     s, ref, by = recording(ctx, star)
-    record(
-        ref,
-        lambda: progress.spend_ensemble(
-            s.ledger, ref, star, chosen, amount, present_with=present or (), consent=consent or (), reason=reason, by=by
-        ),
-        as_json,
+    spent = EnsembleSpend(
+        star=star,
+        pool=chosen,
+        amount=amount,
+        present_with=tuple(present or ()),
+        consent=tuple(consent or ()),
+        reason=reason,
     )
+    record(ref, lambda: s.ledger.run(ref, "ensemble-spend", spent, by=by), as_json)
 
 
 @app.command("stock")
@@ -151,11 +152,12 @@ def stock(ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1, as
 
     Example: showrunner ensemble stock Tobias Materials -n 2
     """
-    from ..ledger import progress
+    from ..domain.showrunner.commands.props import Props
 
     kind, quality = prop("TYPE", what)
     s, ref, by = recording(ctx, star)
-    record(ref, lambda: progress.stock_ensemble_backpack(s.ledger, ref, star, kind, quality, count, by=by), as_json)
+    stocked = Props(star=star, type=kind, quality=quality, count=count)
+    record(ref, lambda: s.ledger.run(ref, "ensemble-stock", stocked, by=by), as_json)
 
 
 @app.command("take")
@@ -165,11 +167,12 @@ def take(ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1, as_
 
     Example: showrunner ensemble take Mara Materials
     """
-    from ..ledger import progress
+    from ..domain.showrunner.commands.props import Props
 
     kind, quality = prop("TYPE", what)
     s, ref, by = recording(ctx, star)
-    record(ref, lambda: progress.open_ensemble_backpack(s.ledger, ref, star, kind, quality, count, by=by), as_json)
+    taken = Props(star=star, type=kind, quality=quality, count=count)
+    record(ref, lambda: s.ledger.run(ref, "ensemble-take", taken, by=by), as_json)
 
 
 @app.command("holding")
@@ -188,12 +191,13 @@ def holding(
 
     Example: showrunner ensemble holding 'The Drowned Lighthouse' --kind 'Home Base'
     """
+    from ..domain.showrunner.commands.ensemble import NewHolding
     from ..domain.showrunner.sheet import Holding
-    from ..ledger import progress
 
     held = Holding(name=name, quality=choices.quality("--quality", quality), kind=kind)
     s, ref, by = recording(ctx)
-    record(ref, lambda: progress.acquire_holding(s.ledger, ref, held, reason=reason, by=by), as_json)
+    acquired = NewHolding(holding=held, reason=reason)
+    record(ref, lambda: s.ledger.run(ref, "ensemble-holding", acquired, by=by), as_json)
 
 
 @app.command("xp")
@@ -220,13 +224,8 @@ def xp(
 
     Example: showrunner ensemble xp --entertaining --premise --benefit 'Shared Spotlight'
     """
-    from ..ledger import progress
+    from ..domain.showrunner.commands.ensemble import EpisodeEnd
 
     s, ref, by = recording(ctx)
-    record(
-        ref,
-        lambda: progress.ensemble_xp(
-            s.ledger, ref, entertaining=entertaining, premise=premise, benefits=benefit or (), by=by
-        ),
-        as_json,
-    )
+    answers = EpisodeEnd(entertaining=entertaining, premise=premise, benefits=tuple(benefit or ()))
+    record(ref, lambda: s.ledger.run(ref, "ensemble-xp", answers, by=by), as_json)

@@ -21,6 +21,7 @@ from .progress_common import (
     Outcome,
     ability,
     check_options,
+    ensemble_of,
     outcome,
     prop_type,
     record,
@@ -76,16 +77,14 @@ def start(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
     Example: showrunner montage start
     """
-    from ..ledger import progress
-
     s, ref, by = recording(ctx)
-    record(ref, lambda: progress.start_montage(s.ledger, ref, by=by), as_json)
+    record(ref, lambda: s.ledger.run(ref, "montage-start", {}, by=by), as_json)
 
 
 def _claim(value: str) -> Any:
     from pydantic import ValidationError
 
-    from ..domain.showrunner.montage import Claim
+    from ..domain.showrunner.montage_claims import Claim
 
     text = value.strip()
     if text.startswith("{"):
@@ -163,9 +162,9 @@ def scene(
 
     Example: showrunner montage scene practice --lead Mara --ability fight --claim 'Mara,prop=Money'
     """
+    from ..domain.showrunner.commands.montage import MontageScene
     from ..domain.showrunner.ladder import Quality
-    from ..domain.showrunner.montage import MontageAction
-    from ..ledger import progress
+    from ..domain.showrunner.vocabulary import MontageAction
 
     try:
         chosen = MontageAction(action.strip().lower())
@@ -187,25 +186,16 @@ def scene(
     if given is not None and (specialty or grit or keep or push or any(p in faces for p in CHECK_FLAGS)):
         raise UsageProblem("--outcome gives the check's result: its spends and dice flags have nothing to roll")
     s, ref, by = recording(ctx, lead)
-    options = check_options(specialty, grit, keep, push)
-    record(
-        ref,
-        lambda: progress.shoot_scene(
-            s.ledger,
-            ref,
-            chosen,
-            lead,
-            claims,
-            tier=level,
-            ability=used,
-            check=options,
-            outcome=given,
-            faces=faces or None,
-            by=by,
-        ),
-        as_json,
-        FLAGS,
+    shot = MontageScene(
+        action=chosen,
+        lead=lead,
+        claims=claims,
+        tier=level,
+        ability=used,
+        check=check_options(specialty, grit, keep, push),
+        outcome=given,
     )
+    record(ref, lambda: s.ledger.run(ref, "montage-scene", shot, faces=faces or None, by=by), as_json, FLAGS)
 
 
 @app.command("stop")
@@ -224,7 +214,7 @@ def stop(
 
     Example: showrunner montage stop --free-prop 'Mara=Rations'
     """
-    from ..ledger import progress
+    from ..domain.showrunner.commands.montage import MontageStop
 
     choices = {}
     for value in free_prop or []:
@@ -233,7 +223,8 @@ def stop(
             raise UsageProblem(f"--free-prop: '{value}' is not STAR=TYPE")
         choices[star.strip()] = prop_type("--free-prop", kind.strip())
     s, ref, by = recording(ctx)
-    record(ref, lambda: progress.stop_montage(s.ledger, ref, prop_choices=choices, by=by), as_json)
+    stopped = MontageStop(prop_choices=choices)
+    record(ref, lambda: s.ledger.run(ref, "montage-stop", stopped, by=by), as_json)
 
 
 @app.command("show")
@@ -244,7 +235,6 @@ def show(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """
     from rich.table import Table
 
-    from ..ledger.progress import ensemble_of
     from .safe_text import markup
     from .session import print_json, stdout_console
 

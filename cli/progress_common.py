@@ -1,11 +1,12 @@
 """What the progression commands share: parsing Prop Types, Paths and pools, the Star a
-command records for, and running a ledger function with table-dice flag names in its errors.
+command records for, running a ledger command with table-dice flag names in its errors, and
+reading the Ensemble.
 
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
 from collections.abc import Callable, Mapping
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -13,6 +14,10 @@ from . import choices, completion
 from .dice_flags import CHECK_FACES, keep_pair, with_flags
 from .errors import UsageProblem
 from .world_common import report
+
+if TYPE_CHECKING:
+    from ..domain.showrunner.state import EnsemblePool
+    from ..ledger.service import BranchRef, Ledger
 
 PATHS = "training, persistence, talent, destiny"
 POOLS = "grit, retake, spotlight, plot_armor, preparation"
@@ -114,7 +119,7 @@ def director(s: Any, what: str) -> None:
 def record(
     ref: Any, call: Callable[[], Any], as_json: bool, flags: Mapping[str, str] | None = None, **extra: Any
 ) -> Any:
-    """Run one ledger function and report every event it recorded."""
+    """Run one ledger command and report every event it recorded."""
     from ..domain.errors import InvalidDice
 
     try:
@@ -123,3 +128,14 @@ def record(
         raise with_flags(e, flags or {}) from None
     report(ref, result, as_json, **extra)
     return result
+
+
+def ensemble_of(ledger: "Ledger", ref: "BranchRef", at: int | None = None) -> "EnsemblePool":
+    """The Ensemble Sheet of the branch (as of event `at`)."""
+    from ..domain.errors import RuleViolation
+    from ..domain.showrunner.state import ShowrunnerState
+
+    state = ledger.view(ref, at).state
+    if not isinstance(state, ShowrunnerState):
+        raise RuleViolation("Props, Montages, Bonds, Careers and the Ensemble belong to Showrunner campaigns")
+    return state.ensemble

@@ -57,17 +57,12 @@ def gain(
 
     Example: showrunner prop gain Mara Goods -n 2
     """
-    from ..ledger import progress
+    from ..domain.showrunner.commands.props import GainedProps
 
     kind, quality = prop("TYPE", what)
     s, ref, by = recording(ctx, star)
-    record(
-        ref,
-        lambda: progress.gain_props(
-            s.ledger, ref, star, kind, quality, count, leave_behind=leave_behind, reason=reason, by=by
-        ),
-        as_json,
-    )
+    gained = GainedProps(star=star, type=kind, quality=quality, count=count, leave_behind=leave_behind, reason=reason)
+    record(ref, lambda: s.ledger.run(ref, "prop-gain", gained, by=by), as_json)
 
 
 @app.command("spend")
@@ -79,13 +74,12 @@ def spend(
 
     Example: showrunner prop spend Mara Goods --reason "a bribe"
     """
-    from ..ledger import progress
+    from ..domain.showrunner.commands.props import SpentProps
 
     kind, quality = prop("TYPE", what)
     s, ref, by = recording(ctx, star)
-    record(
-        ref, lambda: progress.give_up_props(s.ledger, ref, star, kind, quality, count, reason=reason, by=by), as_json
-    )
+    spent = SpentProps(star=star, type=kind, quality=quality, count=count, reason=reason)
+    record(ref, lambda: s.ledger.run(ref, "prop-spend", spent, by=by), as_json)
 
 
 @app.command("pack")
@@ -95,11 +89,12 @@ def pack(ctx: typer.Context, star: StarArg, what: PropArg, count: Count = 1, as_
 
     Example: showrunner prop pack Mara Rations
     """
-    from ..ledger import progress
+    from ..domain.showrunner.commands.props import Props
 
     kind, quality = prop("TYPE", what)
     s, ref, by = recording(ctx, star)
-    record(ref, lambda: progress.pack_props(s.ledger, ref, star, kind, quality, count, by=by), as_json)
+    packed = Props(star=star, type=kind, quality=quality, count=count)
+    record(ref, lambda: s.ledger.run(ref, "prop-pack", packed, by=by), as_json)
 
 
 @app.command("trinket")
@@ -115,11 +110,11 @@ def trinket(
 
     Example: showrunner prop trinket Mara "A brass key"
     """
-    from ..ledger import progress
+    from ..domain.showrunner.commands.props import Trinket
 
     s, ref, by = recording(ctx, star)
-    call = progress.remove_trinket if remove else progress.add_trinket
-    record(ref, lambda: call(s.ledger, ref, star, name, by=by), as_json)
+    kept = Trinket(star=star, trinket=name, remove=remove)
+    record(ref, lambda: s.ledger.run(ref, "prop-trinket", kept, by=by), as_json)
 
 
 Bonus = Annotated[
@@ -147,16 +142,13 @@ def prepare(
 
     Example: showrunner prop prepare Mara Rations
     """
-    from ..ledger import progress
+    from ..domain.showrunner.commands.props import Preparation
 
     made = prop_type("TYPE", kind)
     extra = prop_type("--bonus", bonus) if bonus is not None else None
     s, ref, by = recording(ctx, star)
-    record(
-        ref,
-        lambda: progress.spend_preparation(s.ledger, ref, star, prop_type=made, bonus_type=extra, push=push, by=by),
-        as_json,
-    )
+    spent = Preparation(star=star, prop_type=made, bonus_type=extra, push=push)
+    record(ref, lambda: s.ledger.run(ref, "prop-prepare", spent, by=by), as_json)
 
 
 @app.command("flashback")
@@ -177,8 +169,8 @@ def flashback(
 
     Example: showrunner prop flashback Mara retroactive_planning
     """
-    from ..domain.showrunner.backpack import FlashbackAction
-    from ..ledger import progress
+    from ..domain.showrunner.commands.props import Flashback
+    from ..domain.showrunner.vocabulary import FlashbackAction
     from .errors import UsageProblem
 
     try:
@@ -187,13 +179,8 @@ def flashback(
         raise UsageProblem(f"'{action}' is not a Flashback ({', '.join(FLASHBACKS)})") from None
     extra = prop_type("--bonus", bonus) if bonus is not None else None
     s, ref, by = recording(ctx, star)
-    record(
-        ref,
-        lambda: progress.spend_preparation(
-            s.ledger, ref, star, flashback=chosen, bonus_type=extra, award=award, push=push, by=by
-        ),
-        as_json,
-    )
+    cut = Flashback(star=star, flashback=chosen, bonus_type=extra, award=award, push=push)
+    record(ref, lambda: s.ledger.run(ref, "prop-flashback", cut, by=by), as_json)
 
 
 RANDOM_FLAGS = {
@@ -223,7 +210,7 @@ def random(
 
     Example: showrunner prop random Tobias --type-die 2 --quality-die 5
     """
-    from ..ledger import progress
+    from ..domain.showrunner.commands.props import RandomProp
 
     known = prop_type("--type", kind) if kind is not None else None
     faces = parse_faces(
@@ -235,9 +222,5 @@ def random(
         }
     )
     s, ref, by = recording(ctx, star)
-    record(
-        ref,
-        lambda: progress.random_prop(s.ledger, ref, star, prop_type=known, count=count, faces=faces or None, by=by),
-        as_json,
-        RANDOM_FLAGS,
-    )
+    found = RandomProp(star=star, type=known, count=count)
+    record(ref, lambda: s.ledger.run(ref, "prop-random", found, faces=faces or None, by=by), as_json, RANDOM_FLAGS)

@@ -56,10 +56,11 @@ def build(kind: "Kind") -> typer.Typer:
     @app.command("add")
     @writes
     def add(ctx: typer.Context, star: StarArg, name: WithArg, as_json: JsonOption = False) -> None:
-        from ..ledger import progress
+        from ..domain.showrunner.commands.relationships import Relationship
 
         s, ref, by = recording(ctx, star)
-        record(ref, lambda: progress.add_relationship(s.ledger, ref, star, kind, name, by=by), as_json)
+        added = Relationship(star=star, kind=kind, name=name)
+        record(ref, lambda: s.ledger.run(ref, "relationship-add", added, by=by), as_json)
 
     add.__doc__ = (
         f"At the end of an Episode, a new {title} at N (one new Bond OR Grudge per Star per Episode).\n\n"
@@ -91,26 +92,15 @@ def build(kind: "Kind") -> typer.Typer:
         reason: Reason = "",
         as_json: JsonOption = False,
     ) -> None:
-        from ..ledger import progress
+        from ..domain.showrunner.commands.relationships import RelationshipTrade
 
         chosen = difficulty("--difficulty", level)
         career = path("--acclaim", acclaim) if acclaim is not None else None
         s, ref, by = recording(ctx, star)
-        record(
-            ref,
-            lambda: progress.trade_relationship(
-                s.ledger,
-                ref,
-                star,
-                kind,
-                name,
-                chosen,
-                acclaim_path=career,
-                reason=reason,
-                by=by,
-            ),
-            as_json,
+        traded = RelationshipTrade(
+            star=star, kind=kind, name=name, difficulty=chosen, acclaim_path=career, reason=reason
         )
+        record(ref, lambda: s.ledger.run(ref, "relationship-trade", traded, by=by), as_json)
 
     trade.__doc__ = (
         f"Trade the {title} outside a check: exhaust the ◇ of the Difficulty's Tier, roll one step lower.\n\n"
@@ -154,29 +144,25 @@ def build(kind: "Kind") -> typer.Typer:
         script_faces: ScriptFaces = None,
         as_json: JsonOption = False,
     ) -> None:
-        from ..ledger import progress
+        from ..domain.showrunner.commands.relationships import RelationshipResolve
         from .world_common import check_faces
 
         given = outcome("--outcome", result)
         faces = check_faces(action_faces, opposition_faces, script_faces, None)
         s, ref, by = recording(ctx, star)
-        options = check_options(specialty, grit, keep, push)
+        resolved = RelationshipResolve(
+            star=star,
+            kind=kind,
+            name=name,
+            check=check_options(specialty, grit, keep, push),
+            outcome=given,
+            new_with=new_with,
+            other=_other(other),
+            episodes_since_written_off=forgotten,
+        )
         record(
             ref,
-            lambda: progress.resolve_relationship(
-                s.ledger,
-                ref,
-                star,
-                kind,
-                name,
-                check=options,
-                outcome=given,
-                new_with=new_with,
-                other=_other(other),
-                episodes_since_written_off=forgotten,
-                faces=faces or None,
-                by=by,
-            ),
+            lambda: s.ledger.run(ref, "relationship-resolve", resolved, faces=faces or None, by=by),
             as_json,
             CHECK_FLAGS,
         )

@@ -18,6 +18,7 @@ from .influence import PoolName, apply_regain, apply_spend, decide_regain, decid
 from .ladder import Quality
 from .sheet import Mastery, Prop, PropType, StarSheet
 from .state import ShowrunnerState
+from .vocabulary import FlashbackAction
 
 
 class PropClass(StrEnum):
@@ -295,15 +296,6 @@ def regain_influence(state: ShowrunnerState, star: str, pool: PoolName, amount: 
 
 
 # ------------------------------------------------------------------ Preparation and Flashbacks
-
-
-class FlashbackAction(StrEnum):
-    """The common Flashback actions of 8.1E."""
-
-    RETROACTIVE_PLANNING = "retroactive_planning"
-    ENVIRONMENTAL_PREPARATION = "environmental_preparation"
-    RESOURCE_TRADE = "resource_trade"
-    MONTAGE_ACTION = "montage_action"
 
 
 class PreparationUsed(BaseModel):

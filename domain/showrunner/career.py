@@ -8,15 +8,13 @@ nomination: an Award or a Mastery.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 from ..dice import DiceSource
 from ..errors import RuleViolation
-from ..inputs import Input
 from .ensemble import grow_for_major_milestone
 from .influence import LABELS, PoolName
+from .path_choices import ActorsChoice, BackstoryRewrites, ExpandKit, InnateAptitude, LearnSkill, PathChoice, Rewrite
 from .progression import ability_of, gain_ability_xp, gain_hero_prop_xp
 from .sheet import (
     AbilityName,
@@ -26,10 +24,8 @@ from .sheet import (
     Mastery,
     Pool,
     Scar,
-    SlotNumber,
     Specialty,
     StarSheet,
-    Text,
 )
 from .state import ShowrunnerState
 
@@ -107,57 +103,9 @@ def paths_due(sheet: StarSheet) -> list[CareerPath]:
     return [p for p in CareerPath if sheet.acclaim.get(p, 0) >= path_cost(sheet, p)]
 
 
-# ------------------------------------------------------------------ the two choices
+# ------------------------------------------------------------------ the two choices (path_choices.py)
 
 
-class ActorsChoice(_Record):
-    """Advance the Path's Influence (Retake, Grit, Spotlight or Plot Armor)."""
-
-    kind: Literal["actor"] = "actor"
-
-
-class LearnSkill(Input):
-    """Training, Character's Choice: +1 Specialty in any Ability and slot."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    kind: Literal["learn_skill"] = "learn_skill"
-    ability: AbilityName
-    slot: SlotNumber
-    specialty: Text | None = None
-    """The new Specialty's name; for a slot already holding a Specialty, omit it (or repeat it)."""
-
-
-class ExpandKit(_Record):
-    """Persistence, Character's Choice: one tick on the Stuff track."""
-
-    kind: Literal["expand_kit"] = "expand_kit"
-
-
-class InnateAptitude(_Record):
-    """Talent, Character's Choice: 1d6 permanent XP, at most one per Ability; the first N named get one."""
-
-    kind: Literal["innate_aptitude"] = "innate_aptitude"
-    abilities: tuple[AbilityName, ...] = Field(min_length=1)
-
-
-class Rewrite(_Record):
-    what: Literal["clear_conditions", "soften_scar"]
-    ability: AbilityName
-    slot: SlotNumber | None = None
-    """soften_scar: the slot holding the Scar."""
-
-
-class BackstoryRewrites(_Record):
-    """Destiny, Character's Choice: 1d6 rewrites; the first N listed are made."""
-
-    kind: Literal["backstory_rewrites"] = "backstory_rewrites"
-    rewrites: tuple[Rewrite, ...] = Field(min_length=1)
-
-
-PathChoice = Annotated[
-    ActorsChoice | LearnSkill | ExpandKit | InnateAptitude | BackstoryRewrites, Field(discriminator="kind")
-]
 CHARACTER_CHOICE: dict[CareerPath, type] = {
     CareerPath.TRAINING: LearnSkill,
     CareerPath.PERSISTENCE: ExpandKit,

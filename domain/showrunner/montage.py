@@ -10,7 +10,6 @@ Disaster ends the Sequence with nothing, and the Cast may try again later in the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -18,7 +17,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..campaign import name_key
 from ..dice import DiceSource
 from ..errors import RuleViolation
-from ..inputs import Input, Many
 from .backpack import (
     CONSUMABLES,
     EQUIPMENT,
@@ -36,38 +34,15 @@ from .check import CheckRequest, Outcome
 from .ensemble import add_holding, refresh, spend_from_ensemble_backpack
 from .influence import LABELS, PoolName
 from .ladder import Difficulty, Quality
+from .montage_claims import Claim, HireTerms, NewHeroProp
 from .progression import clear_conditions, clear_limit, clear_wear, gain_ability_xp, gain_hero_prop_xp, hero_prop_tier
-from .sheet import MILESTONE_ORDER, AbilityName, HeroProp, Holding, LineText, Mastery, PropType, StarSheet, Text
+from .sheet import MILESTONE_ORDER, AbilityName, HeroProp, Mastery, PropType, StarSheet
 from .state import ShowrunnerState
+from .vocabulary import MontageAction
 
 ENSEMBLE = "ensemble"
 """A claim's beneficiary (an Influence Montage refreshing the shared pool, 10.3A.2) or payer
 (the Ensemble Backpack, opened during Montages, 10.3B)."""
-
-
-class MontageAction(StrEnum):
-    """The Montage Actions of Section 9.2, in the book's order."""
-
-    PRACTICE = "practice"
-    REST = "rest"
-    INSPIRE = "inspire"
-    MOTIVATE = "motivate"
-    MEDITATE = "meditate"
-    PLAN = "plan"
-    HEAL = "heal"
-    DESIGN = "design"
-    REPAIR = "repair"
-    IMPROVE = "improve"
-    RECYCLE = "recycle"
-    REFINE = "refine"
-    ASSEMBLE = "assemble"
-    CRAFT = "craft"
-    UPGRADE = "upgrade"
-    SHOP = "shop"
-    HIRE = "hire"
-    SCAVENGE = "scavenge"
-    TRAIN = "train"
-    EMPLOYMENT = "employment"
 
 
 class ActionRule(BaseModel):
@@ -187,67 +162,6 @@ PURCHASE_PRICE = 5
 
 class _Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class _Asked(Input):
-    """What the table asks of a Montage Action: checked as input (domain/inputs.py)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Purchase(_Asked):
-    """Shop: Props bought with Money of the same or a higher Quality, one Money each."""
-
-    type: PropType
-    quality: Quality = Quality.NORMAL
-    count: Many = Field(ge=1)
-    paid_with: Quality | None = None
-    """The Money's Quality; the Prop's own Quality when omitted."""
-
-
-class NewHeroProp(_Asked):
-    name: Text
-    power: LineText
-
-
-class HireTerms(_Asked):
-    actor: Text
-    power: Difficulty
-    """The Subplot's Power (or, to accompany, the highest Difficulty they will face)."""
-    accompany: bool = False
-
-
-class Claim(_Asked):
-    """One Star's (or the Ensemble Pool's) share of a Montage Action: one benefit each.
-
-    payer: who spends the required Prop (default the beneficiary; ENSEMBLE: the Ensemble
-    Backpack). prop_type: the Type paid where any will do (Practice). quality: the Quality
-    paid (NORMAL unless the action asks for more).
-    """
-
-    beneficiary: str
-    payer: str | None = None
-    prop_type: PropType | None = None
-    quality: Quality = Quality.NORMAL
-    hero_prop: str | None = None
-    """Repair, Improve: the beneficiary's Hero Prop."""
-    design: NewHeroProp | None = None
-    extra_props: Many = Field(default=0, ge=0)
-    """Design: additional Materials spent, 1d6 XP each."""
-    abilities: tuple[AbilityName, ...] = ()
-    """Train: XP to these in turn; Heal: Conditions cleared from these in order (default all, book order)."""
-    convert: Quality = Quality.NORMAL
-    """Recycle, Refine, Assemble, Craft: the Quality of the Props converted."""
-    into: PropType | None = None
-    """Assemble, Craft: the Type made; Upgrade: the Type raised."""
-    at_most: Many | None = Field(default=None, ge=0)
-    """Conversions: convert no more than this many, whatever the die says."""
-    purchases: tuple[Purchase, ...] = ()
-    buy_hero_prop: NewHeroProp | None = None
-    buy_tier: Quality = Quality.NORMAL
-    """Shop: the Tier of the Hero Prop bought, paid with 5 Money of that Quality."""
-    buy_holding: Holding | None = None
-    hire: HireTerms | None = None
 
 
 class SceneShot(_Record):

@@ -33,8 +33,11 @@ from . import relationships as rel
 from .check import Outcome
 from .influence import LABELS, PoolName
 from .ladder import Difficulty, Quality
+from .montage_claims import Claim
+from .path_choices import PathChoice
 from .sheet import AbilityName, Award, CareerPath, Holding, Mastery, PropType, StarSheet
 from .state import EnsemblePool, ShowrunnerState
+from .vocabulary import FlashbackAction, MontageAction
 
 __all__ = [
     "PropsGained",
@@ -282,7 +285,7 @@ class PreparationSpent(OneStarFact, topic="showrunner/PreparationSpent"):
 
     use: Literal["prop", "flashback"]
     prop_type: PropType | None = None
-    flashback: bp.FlashbackAction | None = None
+    flashback: FlashbackAction | None = None
     bonus_type: PropType | None = None
     """Mastered Preparation's free NORMAL Prop."""
     award: bool = False
@@ -383,7 +386,7 @@ class MontageStarted(ProgressFact, topic="showrunner/MontageStarted"):
         return RecapLine(weight=10, text="The Cast took time out for a Montage.", kind="montage")
 
 
-def claims_for(outcome: Outcome, claims: tuple[mtg.Claim, ...]) -> tuple[mtg.Claim, ...]:
+def claims_for(outcome: Outcome, claims: tuple[Claim, ...]) -> tuple[Claim, ...]:
     """The claims an outcome pays, in the order given: all on a Success or Highlight, the first on
     a Partial Success, none on a Failure or Disaster (9.1 Exchange Rates)."""
     if outcome in (Outcome.HIGHLIGHT, Outcome.SUCCESS):
@@ -397,11 +400,11 @@ class MontageSceneShot(ProgressRoll, topic="showrunner/MontageSceneShot"):
     """9.1: one Montage Action of the running Sequence: the lead's outcome (the check recorded
     just before, or given), the claims it paid with their Props, and the 1d6 (2d6) of each benefit."""
 
-    action: mtg.MontageAction
+    action: MontageAction
     lead: str
     outcome: Outcome
     tier: Quality | None = None
-    claims: tuple[mtg.Claim, ...] = ()
+    claims: tuple[Claim, ...] = ()
     """As asked, in priority order; `scene.lines` says what each was paid."""
     scene: mtg.SceneShot | None = None
 
@@ -617,7 +620,7 @@ class CareerPathCompleted(OneStarRoll, topic="showrunner/CareerPathCompleted"):
     (every third a Major Milestone, which grows the Ensemble Pool)."""
 
     path: CareerPath
-    choice: career.PathChoice
+    choice: PathChoice
     roll: int | None = None
     minor: int = 0
     major_milestone: bool = False

@@ -1,4 +1,5 @@
-"""The rules' named lists: the Abilities, Career Paths, Masteries, Awards and Prop Types.
+"""The rules' named lists: the Abilities, Career Paths, Masteries, Awards, Prop Types, Flashbacks
+and Montage Actions.
 
 Plain enums in a module of their own, so that what only needs their names (the command
 line's choices and help, built for every command) does not load the sheet's models.
@@ -110,3 +111,37 @@ class PropType(StrEnum):
     @classmethod
     def _missing_(cls, value: object) -> PropType | None:
         return _by_value_ignoring_case(cls, value)
+
+
+class FlashbackAction(StrEnum):
+    """The common Flashback actions of 8.1E."""
+
+    RETROACTIVE_PLANNING = "retroactive_planning"
+    ENVIRONMENTAL_PREPARATION = "environmental_preparation"
+    RESOURCE_TRADE = "resource_trade"
+    MONTAGE_ACTION = "montage_action"
+
+
+class MontageAction(StrEnum):
+    """The Montage Actions of Section 9.2, in the book's order."""
+
+    PRACTICE = "practice"
+    REST = "rest"
+    INSPIRE = "inspire"
+    MOTIVATE = "motivate"
+    MEDITATE = "meditate"
+    PLAN = "plan"
+    HEAL = "heal"
+    DESIGN = "design"
+    REPAIR = "repair"
+    IMPROVE = "improve"
+    RECYCLE = "recycle"
+    REFINE = "refine"
+    ASSEMBLE = "assemble"
+    CRAFT = "craft"
+    UPGRADE = "upgrade"
+    SHOP = "shop"
+    HIRE = "hire"
+    SCAVENGE = "scavenge"
+    TRAIN = "train"
+    EMPLOYMENT = "employment"

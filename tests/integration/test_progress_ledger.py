@@ -1,6 +1,6 @@
 """Progression between scenes on the ledger, on every backend: a season of Props,
 Preparation, checks with a Trade, a Montage Sequence, Career Paths, an Award, Ensemble XP and
-Levels, recorded through ledger/progress.py; every sheet rebuilt from the log equals the state,
+Levels, recorded through the ledger's one door (`Ledger.run`); every sheet rebuilt from the log equals the state,
 a view from a snapshot equals a full replay, every progression roll audits, and each refusal
 writes nothing.
 """
@@ -15,16 +15,18 @@ import pytest
 from showrunner_ledger.domain.campaign import Pitch
 from showrunner_ledger.domain.errors import RuleViolation
 from showrunner_ledger.domain.showrunner import progress_events as pe
-from showrunner_ledger.domain.showrunner.career import ActorsChoice, ExpandKit
 from showrunner_ledger.domain.showrunner.check import CheckRequest, Outcome, Trade
+from showrunner_ledger.domain.showrunner.commands.montage import MontageScene
 from showrunner_ledger.domain.showrunner.events import CheckRolled
 from showrunner_ledger.domain.showrunner.ladder import Difficulty as D
 from showrunner_ledger.domain.showrunner.ladder import Quality as Q
-from showrunner_ledger.domain.showrunner.montage import Claim, MontageAction, MontageSequence
+from showrunner_ledger.domain.showrunner.montage import MontageSequence
+from showrunner_ledger.domain.showrunner.montage_claims import Claim
+from showrunner_ledger.domain.showrunner.path_choices import ActorsChoice, ExpandKit
 from showrunner_ledger.domain.showrunner.sheet import AbilityName as A
 from showrunner_ledger.domain.showrunner.sheet import Award, CareerPath, Holding, Mastery, PropType
 from showrunner_ledger.domain.showrunner.state import EnsemblePool, ShowrunnerState
-from showrunner_ledger.ledger import progress
+from showrunner_ledger.domain.showrunner.vocabulary import MontageAction
 from showrunner_ledger.ledger.audit import audit_all
 from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.service import Ledger
@@ -48,10 +50,10 @@ def replay(ledger: Ledger, ref) -> ShowrunnerState:
     return state
 
 
-def refused(ledger: Ledger, ref, call, *args, match: str, **kw) -> None:
+def refused(ledger: Ledger, ref, name: str, request: dict, match: str) -> None:
     before = ledger.head(ref)
     with pytest.raises(RuleViolation, match=match):
-        call(ledger, ref, *args, **kw)
+        ledger.run(ref, name, request)
     assert ledger.head(ref) == before
 
 
@@ -62,13 +64,14 @@ def season(ledger: Ledger):
     ledger.run(ref, "episode-start", {"title": "The Flooded Vault"})
 
     # Props: Mara's Backpack holds three Types in two slots, so new Goods go in hand (8.1D).
-    gained = progress.gain_props(ledger, ref, "Mara", PropType.GOODS, Q.NORMAL, 2).events[0].fact
+    goods = {"star": "Mara", "type": PropType.GOODS, "quality": Q.NORMAL}
+    gained = ledger.run(ref, "prop-gain", {**goods, "count": 2}).events[0].fact
     assert gained.lines == ("2 in hand",)
-    refused(ledger, ref, progress.gain_props, "Mara", PropType.JUNK, Q.NORMAL, 1, match="cannot carry")
-    progress.give_up_props(ledger, ref, "Mara", PropType.GOODS, Q.NORMAL, 1, reason="bribe")
-    progress.spend_preparation(ledger, ref, "Mara", prop_type=PropType.RATIONS)
-    progress.add_trinket(ledger, ref, "Mara", "A brass key")
-    refused(ledger, ref, progress.add_trinket, "Mara", "A fourth thing", match="Trinket Slots are full")
+    refused(ledger, ref, "prop-gain", {"star": "Mara", "type": PropType.JUNK}, match="cannot carry")
+    ledger.run(ref, "prop-spend", {**goods, "reason": "bribe"})
+    ledger.run(ref, "prop-prepare", {"star": "Mara", "prop_type": PropType.RATIONS})
+    ledger.run(ref, "prop-trinket", {"star": "Mara", "trinket": "A brass key"})
+    refused(ledger, ref, "prop-trinket", {"star": "Mara", "trinket": "A fourth thing"}, match="Trinket Slots are full")
 
     # A Trade inside a check: the Bond with Captain Ilse (H, N exhausted) at HARD: rolled at NORMAL,
     # every box marked, so it Advances to F with 1 Acclaim on Training.
@@ -97,19 +100,22 @@ def season(ledger: Ledger):
     assert ledger.head(ref) == before
 
     # The Path of Training is full (3 of 3): completed for the Actor's Choice.
-    done = progress.complete_path(ledger, ref, "Mara", CareerPath.TRAINING, ActorsChoice()).events[0].fact
+    training = {"star": "Mara", "path": CareerPath.TRAINING, "choice": ActorsChoice()}
+    done = ledger.run(ref, "acclaim-complete", training).events[0].fact
     assert (done.minor, done.major_milestone, done.rolls) == (1, False, ())
 
     # A Montage: Practice led by Mara (her check rolled here), Money paid for 1d6 Retakes.
-    progress.start_montage(ledger, ref)
-    refused(ledger, ref, progress.start_montage, match="already running")
-    scene = progress.shoot_scene(
-        ledger,
+    ledger.run(ref, "montage-start", {})
+    refused(ledger, ref, "montage-start", {}, match="already running")
+    scene = ledger.run(
         ref,
-        MontageAction.PRACTICE,
-        "Mara",
-        [Claim(beneficiary="Mara", prop_type=PropType.MONEY)],
-        ability=A.FIGHT,
+        "montage-scene",
+        MontageScene(
+            action=MontageAction.PRACTICE,
+            lead="Mara",
+            claims=(Claim(beneficiary="Mara", prop_type=PropType.MONEY),),
+            ability=A.FIGHT,
+        ),
         faces={"action": [6, 5, 2], "opposition": [1], "script": [1, 3], "montage_benefit": [3]},
     )
     kinds = [type(e.fact).__name__ for e in scene.events]
@@ -118,49 +124,42 @@ def season(ledger: Ledger):
     shot = scene.events[-1].fact
     assert shot.outcome is Outcome.SUCCESS and shot.scene.lines[0].startswith("Mara Voss: rolled 3, regained")
     # The Ensemble Backpack: stocked any time, opened only during a Montage.
-    progress.stock_ensemble_backpack(ledger, ref, "Tobias", PropType.MATERIALS, Q.NORMAL, 2)
-    progress.open_ensemble_backpack(ledger, ref, "Tobias", PropType.MATERIALS, Q.NORMAL, 1)
-    progress.stop_montage(ledger, ref)
-    refused(ledger, ref, progress.start_montage, match="already shot a Montage Sequence in Episode 1")
-    refused(
-        ledger,
-        ref,
-        progress.open_ensemble_backpack,
-        "Tobias",
-        PropType.MATERIALS,
-        Q.NORMAL,
-        1,
-        match="only during a Montage",
-    )
+    materials = {"star": "Tobias", "type": PropType.MATERIALS, "quality": Q.NORMAL}
+    ledger.run(ref, "ensemble-stock", {**materials, "count": 2})
+    ledger.run(ref, "ensemble-take", materials)
+    ledger.run(ref, "montage-stop", {})
+    refused(ledger, ref, "montage-start", {}, match="already shot a Montage Sequence in Episode 1")
+    refused(ledger, ref, "ensemble-take", materials, match="only during a Montage")
 
     # The Ensemble Pool: consent is recorded, or nothing is spent.
-    refused(ledger, ref, progress.spend_ensemble, "Mara", "grit", present_with=["Tobias"], match="consent")
-    progress.spend_ensemble(ledger, ref, "Mara", "grit", present_with=["Tobias"], consent=["Tobias"])
-    progress.acquire_holding(ledger, ref, Holding(name="The Drowned Lighthouse", kind="Home Base"))
-    found = progress.random_prop(ledger, ref, "Tobias", faces={"prop_type": [2], "prop_quality": [5]}).events[0].fact
+    spend = {"star": "Mara", "pool": "grit", "present_with": ["Tobias"]}
+    refused(ledger, ref, "ensemble-spend", spend, match="consent")
+    ledger.run(ref, "ensemble-spend", {**spend, "consent": ["Tobias"]})
+    ledger.run(ref, "ensemble-holding", {"holding": Holding(name="The Drowned Lighthouse", kind="Home Base")})
+    found = ledger.run(ref, "prop-random", {"star": "Tobias"}, faces={"prop_type": [2], "prop_quality": [5]})
+    found = found.events[0].fact
     assert (found.found, found.quality, found.lines) == (PropType.GOODS, Q.HARD, ("1 in hand",))
-    broke = (
-        progress.break_limit(ledger, ref, "Tobias", D.HARD, fixed_overload=7, faces={"major_anomaly": [3, 4]})
-        .events[0]
-        .fact
-    )
+    limit = {"star": "Tobias", "resist": D.HARD, "fixed_overload": 7}
+    broke = ledger.run(ref, "limit-break", limit, faces={"major_anomaly": [3, 4]}).events[0].fact
     assert [o.name for o in broke.overloads] == ["Weakened"] and [a.name for a in broke.anomalies] == ["Flux"]
 
     # Six Path completions make two Major Milestones on Persistence: a nomination.
     for _ in range(6):
         have = ledger.view(ref).state.star(TOBIAS).acclaim[CareerPath.PERSISTENCE]
-        progress.earn_acclaim(ledger, ref, "Tobias", CareerPath.PERSISTENCE, 4 - have)
-        progress.complete_path(ledger, ref, "Tobias", CareerPath.PERSISTENCE, ExpandKit())
-    progress.awards_season(ledger, ref, "Tobias", CareerPath.PERSISTENCE, award=Award.METHOD_ACTOR)
-    progress.spend_preparation(ledger, ref, "Tobias", flashback="resource_trade", award=True)
-    refused(ledger, ref, progress.use_award, "Tobias", Award.METHOD_ACTOR, match="once per Episode")
+        ledger.run(ref, "acclaim-mark", {"star": "Tobias", "path": CareerPath.PERSISTENCE, "amount": 4 - have})
+        ledger.run(ref, "acclaim-complete", {"star": "Tobias", "path": CareerPath.PERSISTENCE, "choice": ExpandKit()})
+    won = {"star": "Tobias", "path": CareerPath.PERSISTENCE, "award": Award.METHOD_ACTOR}
+    ledger.run(ref, "acclaim-awards-season", won)
+    ledger.run(ref, "prop-flashback", {"star": "Tobias", "flashback": "resource_trade", "award": True})
+    refused(ledger, ref, "acclaim-use-award", {"star": "Tobias", "award": Award.METHOD_ACTOR}, match="once per Episode")
 
     ledger.run(ref, "episode-end", {"cliffhanger": "The lights go out"})
-    progress.add_relationship(ledger, ref, "Mara", "grudge", "The Harbourmaster")
-    refused(ledger, ref, progress.add_relationship, "Mara", "bond", "Pell's sister", match="one per Episode")
-    progress.ensemble_xp(ledger, ref, entertaining=True, premise=True)
-    refused(ledger, ref, progress.ensemble_xp, entertaining=True, premise=True, match="once per Episode")
-    progress.gain_xp(ledger, ref, "Tobias", 2, ability=A.WORK, permanent=True, reason="Innate")
+    ledger.run(ref, "relationship-add", {"star": "Mara", "kind": "grudge", "name": "The Harbourmaster"})
+    sister = {"star": "Mara", "kind": "bond", "name": "Pell's sister"}
+    refused(ledger, ref, "relationship-add", sister, match="one per Episode")
+    ledger.run(ref, "ensemble-xp", {"entertaining": True, "premise": True})
+    refused(ledger, ref, "ensemble-xp", {"entertaining": True, "premise": True}, match="once per Episode")
+    ledger.run(ref, "xp", {"star": "Tobias", "amount": 2, "ability": A.WORK, "permanent": True, "reason": "Innate"})
     return ref
 
 
@@ -199,19 +198,18 @@ def test_a_montage_in_progress_is_state_and_survives_a_snapshot(snap_ledger):
     ref = ledger.resolve(ledger.create_campaign(Pitch(title="Montage")))
     ledger.add_character(ref, example_star())
     ledger.run(ref, "episode-start", {})
-    progress.start_montage(ledger, ref)
+    ledger.run(ref, "montage-start", {})
     for _ in range(8):  # past the snapshot interval
         ledger.note(ref, "a beat")
     state = ledger.view(ref).state
     assert isinstance(state.ensemble.montage, MontageSequence) and state.ensemble.montage.episode == 1
     assert state == replay(ledger, ref)
     # A Disaster ends the Sequence with nothing: the Cast may try again in the same Episode.
-    result = progress.shoot_scene(
-        ledger, ref, MontageAction.PRACTICE, "Mara", [], ability=A.FIGHT, outcome=Outcome.DISASTER
-    )
+    disaster = {"action": MontageAction.PRACTICE, "lead": "Mara", "ability": A.FIGHT, "outcome": Outcome.DISASTER}
+    result = ledger.run(ref, "montage-scene", disaster)
     assert [type(e.fact).__name__ for e in result.events] == ["MontageSceneShot"]
     assert ledger.view(ref).state.ensemble.montage is None
-    progress.start_montage(ledger, ref)
+    ledger.run(ref, "montage-start", {})
     assert ledger.view(ref).state == replay(ledger, ref)
 
 
@@ -245,24 +243,14 @@ def test_a_partial_success_pays_the_first_claim_only(ledger):
     ledger.add_character(ref, example_star())
     ledger.add_character(ref, example_star("star-tobias.json"))
     ledger.run(ref, "episode-start", {})
-    progress.start_montage(ledger, ref)
+    ledger.run(ref, "montage-start", {})
     claims = [
         Claim(beneficiary="Tobias", prop_type=PropType.MATERIALS),
         Claim(beneficiary="Mara", prop_type=PropType.MONEY),
     ]
-    shot = (
-        progress.shoot_scene(
-            ledger,
-            ref,
-            MontageAction.PRACTICE,
-            "Mara",
-            claims,
-            ability=A.FIGHT,
-            outcome=Outcome.PARTIAL,
-            faces={"montage_benefit": [2]},
-        )
-        .events[0]
-        .fact
+    partial = MontageScene(
+        action=MontageAction.PRACTICE, lead="Mara", claims=claims, ability=A.FIGHT, outcome=Outcome.PARTIAL
     )
+    shot = ledger.run(ref, "montage-scene", partial, faces={"montage_benefit": [2]}).events[0].fact
     assert [line.split(":")[0] for line in shot.scene.lines] == [TOBIAS]
     assert [c.beneficiary for c in shot.claims] == [TOBIAS, MARA]  # as asked, in priority order

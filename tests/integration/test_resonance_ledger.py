@@ -316,6 +316,10 @@ def test_another_rulesets_commands_are_refused_by_the_door(ledger):
         ledger.spend(ref, "Kestrel", "grit")
     with pytest.raises(RuleViolation, match="^Consequences belong to Showrunner campaigns$"):
         ledger.consequence(ref, "Kestrel", "grit-loss", "EASY")
+    with pytest.raises(RuleViolation, match="^Montage Sequences belong to Showrunner campaigns$"):
+        ledger.run(ref, "montage-start", {})
+    with pytest.raises(RuleViolation, match="^Props and Preparation belong to Showrunner campaigns$"):
+        ledger.run(ref, "prop-gain", {"star": "Kestrel", "type": "Goods"})
     with pytest.raises(UnknownName, match="d4 Resonance has no command 'no-such'"):
         ledger.run(ref, "no-such", {})
     with pytest.raises(UnknownName, match="has no action 'spend'"):

@@ -16,6 +16,7 @@ from showrunner_ledger.domain.showrunner import backpack as bp
 from showrunner_ledger.domain.showrunner.ladder import Quality
 from showrunner_ledger.domain.showrunner.sheet import Award, Mastery, Prop, PropType, StarSheet
 from showrunner_ledger.domain.showrunner.state import ShowrunnerState
+from showrunner_ledger.domain.showrunner.vocabulary import FlashbackAction
 from showrunner_ledger.domain.structure import Structure
 from tests.conftest import example_star
 
@@ -167,19 +168,19 @@ def test_mastered_preparation_adds_a_free_normal_prop_to_the_backpack():
 
 def test_a_flashback_costs_one_preparation():
     """8.1E Flashbacks: "You can spend 1 Preparation (□) at any time to … initiate a Flashback"."""
-    used = bp.flashback(state_of(star()), "Ada", bp.FlashbackAction.RESOURCE_TRADE)
+    used = bp.flashback(state_of(star()), "Ada", FlashbackAction.RESOURCE_TRADE)
     assert used.preparation_spent == 1 and used.state.star("Ada").influence.preparation.current == 0
 
 
 def test_the_method_actors_award_pays_one_flashback_per_episode():
     """11.2 The Method Actor's Award: once per Episode, a Flashback without spending Preparation."""
     state = state_of(star(awards=["method_actor"]), episode=3)
-    used = bp.flashback(state, "Ada", bp.FlashbackAction.RETROACTIVE_PLANNING, award=True)
+    used = bp.flashback(state, "Ada", FlashbackAction.RETROACTIVE_PLANNING, award=True)
     assert used.preparation_spent == 0 and used.state.star("Ada").awards_used == {Award.METHOD_ACTOR: 3}
     with pytest.raises(RuleViolation, match="already used this Award's power in Episode 3"):
-        bp.flashback(used.state, "Ada", bp.FlashbackAction.RETROACTIVE_PLANNING, award=True)
+        bp.flashback(used.state, "Ada", FlashbackAction.RETROACTIVE_PLANNING, award=True)
     later = used.state.model_copy(update={"structure": Structure(episode=4, episode_open=True)})
-    assert bp.flashback(later, "Ada", bp.FlashbackAction.MONTAGE_ACTION, award=True).award
+    assert bp.flashback(later, "Ada", FlashbackAction.MONTAGE_ACTION, award=True).award
 
 
 def test_random_prop_follows_appendix_e():

@@ -14,13 +14,14 @@ from showrunner_ledger.domain.errors import RuleViolation
 from showrunner_ledger.domain.showrunner import montage as mt
 from showrunner_ledger.domain.showrunner.check import Outcome
 from showrunner_ledger.domain.showrunner.ladder import Difficulty, Quality
+from showrunner_ledger.domain.showrunner.montage_claims import Claim, HireTerms, NewHeroProp, Purchase
 from showrunner_ledger.domain.showrunner.sheet import AbilityName, CareerPath, Holding, Pool, Prop, PropType, StarSheet
 from showrunner_ledger.domain.showrunner.state import EnsemblePool, ShowrunnerState
+from showrunner_ledger.domain.showrunner.vocabulary import MontageAction
 from showrunner_ledger.domain.structure import Structure
 
 POOLS = ("grit", "retake", "spotlight", "plot_armor", "preparation")
-M = mt.MontageAction
-Claim = mt.Claim
+M = MontageAction
 
 
 def star(name: str, **fields) -> StarSheet:
@@ -260,7 +261,7 @@ def test_design_builds_a_new_hero_prop_with_xp_per_additional_prop():
     """9.2B Design: "Construct a brand-new … Hero Prop with 1d6 Hero Prop XP per additional Prop
     spent. Define its starting Power"; 8.2 New Hero Props start with 1 Wear box."""
     state = episode(star("Ada", props=[{"type": "Materials", "count": 3}]))
-    design = mt.NewHeroProp(name="Lantern", power="Reveal the hidden")
+    design = NewHeroProp(name="Lantern", power="Reveal the hidden")
     paid = shoot(state, M.DESIGN, Outcome.SUCCESS, [Claim(beneficiary="Ada", design=design, extra_props=2)], [1, 2])
     prop = paid.state.star("Ada").hero_prop("Lantern")
     assert (prop.powers, prop.milestones, prop.xp, prop.wear_capacity) == (["Reveal the hidden"], 1, 1, 2)
@@ -324,7 +325,7 @@ def test_shop_pays_a_fee_unless_highlight_and_converts_money():
     state = episode(
         star("Ada", props=[{"type": "Money", "count": 3}, {"type": "Money", "quality": "HARD", "count": 1}])
     )
-    buy = mt.Purchase(type=PropType.WEAPONS, count=2)
+    buy = Purchase(type=PropType.WEAPONS, count=2)
     paid = shoot(state, M.SHOP, Outcome.SUCCESS, [Claim(beneficiary="Ada", purchases=(buy,))])
     assert paid.state.star("Ada").props == [
         Prop(type=PropType.MONEY, quality=Quality.HARD, count=1),
@@ -340,9 +341,7 @@ def test_shop_pays_a_fee_unless_highlight_and_converts_money():
             [
                 Claim(
                     beneficiary="Ada",
-                    purchases=(
-                        mt.Purchase(type=PropType.ARMOR, quality=Quality.HARD, count=1, paid_with=Quality.NORMAL),
-                    ),
+                    purchases=(Purchase(type=PropType.ARMOR, quality=Quality.HARD, count=1, paid_with=Quality.NORMAL),),
                 )
             ],
         )
@@ -364,7 +363,7 @@ def test_shop_buys_a_holding_or_a_hero_prop_for_five_money_of_its_quality():
         state,
         M.SHOP,
         Outcome.SUCCESS,
-        [Claim(beneficiary="Ada", buy_tier=Quality.HARD, buy_hero_prop=mt.NewHeroProp(name="Blade", power="Cut"))],
+        [Claim(beneficiary="Ada", buy_tier=Quality.HARD, buy_hero_prop=NewHeroProp(name="Blade", power="Cut"))],
     )
     blade = paid.state.star("Ada").hero_prop("Blade")
     assert blade.difficulty_milestone is Difficulty.HARD and blade.wear_capacity == 5
@@ -373,7 +372,7 @@ def test_shop_buys_a_holding_or_a_hero_prop_for_five_money_of_its_quality():
 def test_hiring_for_a_hard_subplot_costs_one_hard_money():
     """9.2D Hire: "A HARD Subplot costs 1 HARD Money"."""
     state = episode(star("Ada", props=[{"type": "Money", "quality": "HARD", "count": 1}]))
-    terms = mt.HireTerms(actor="Pell the fence", power=Difficulty.HARD)
+    terms = HireTerms(actor="Pell the fence", power=Difficulty.HARD)
     with pytest.raises(RuleViolation, match="needs Money of HARD Quality"):
         shoot(state, M.HIRE, Outcome.SUCCESS, [Claim(beneficiary="Ada", hire=terms)])
     paid = shoot(state, M.HIRE, Outcome.SUCCESS, [Claim(beneficiary="Ada", hire=terms, quality=Quality.HARD)])

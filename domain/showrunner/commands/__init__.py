@@ -7,8 +7,24 @@ Each is a pure decision, `(state, input, roll) -> facts`, run by the ledger's on
 from __future__ import annotations
 
 from ...ruleset import Action
+from .career import CAREERS
 from .check import CHECKS
 from .consequence import CONSEQUENCES
+from .ensemble import ENSEMBLE
 from .influence import INFLUENCE
+from .montage import MONTAGES
+from .props import PROPS
+from .relationships import RELATIONSHIPS
+from .xp import XP_AND_LIMITS
 
-COMMANDS: dict[str, Action] = {**CHECKS, **INFLUENCE, **CONSEQUENCES}
+COMMANDS: dict[str, Action] = {
+    **CHECKS,
+    **INFLUENCE,
+    **CONSEQUENCES,
+    **PROPS,
+    **MONTAGES,
+    **RELATIONSHIPS,
+    **CAREERS,
+    **XP_AND_LIMITS,
+    **ENSEMBLE,
+}

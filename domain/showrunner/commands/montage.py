@@ -1,0 +1,116 @@
+"""A Montage Sequence (Chapter 9): started once per Episode, its scenes shot, stopped."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ...events import Fact
+from ...ruleset import Action, Decided, RollContext
+from ..check import CheckRequest, Outcome
+from ..ladder import Quality
+from ..montage_claims import Claim
+from ..state import ShowrunnerState
+from ..vocabulary import AbilityName, MontageAction, PropType
+from .progress import answered, check_first, named, rolled, with_spends
+
+
+class MontageStart(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class MontageScene(BaseModel):
+    """One Montage Action: the lead's check (rolled with `check`'s spends and choices, or its
+    `outcome` given), then the claims it pays, in priority order."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    action: MontageAction
+    lead: str
+    claims: tuple[Claim, ...] = ()
+    tier: Quality | None = None
+    """Repair and Improve: the Hero Props' Tier; Upgrade: the new Quality."""
+    ability: AbilityName | None = None
+    """The Ability of an action any Ability may lead (Practice, Employment)."""
+    check: CheckRequest | None = None
+    outcome: Outcome | None = None
+    """The check's result, rolled at the table away from the ledger (no check is recorded)."""
+
+
+class MontageStop(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    prop_choices: dict[str, PropType] = Field(default_factory=dict)
+    """Prop Mastery: the Type of each such Star's free NORMAL Prop."""
+
+
+def start(state: ShowrunnerState, asked: MontageStart, roll: RollContext | None) -> Decided:
+    from ..progress_events import MontageStarted
+
+    return [MontageStarted.decided(state)]
+
+
+def scene(state: ShowrunnerState, asked: MontageScene, roll: RollContext | None) -> Decided:
+    """9.1: the lead's check, then the scene's benefits: every claim on a Success or Highlight,
+    the first on a Partial Success."""
+    from ..montage import ENSEMBLE, scene_request
+    from ..progress_events import MontageSceneShot, running_montage
+
+    assert roll is not None, "a scene rolls its benefits (rolls=True)"
+    sequence = running_montage(state)
+    lead = named(state, asked.lead)
+    rules = scene_request(state, sequence, asked.action, lead, ability=asked.ability, tier=asked.tier)
+    checked: list[Fact] = []
+    outcome = asked.outcome
+    if outcome is None:
+        request = with_spends(asked.check, lead, rules)
+        facts, state, resolution = check_first(state, request, roll)
+        if roll.chooser is not None:
+            roll.settle(asked.model_copy(update={"check": answered(asked.check or request, resolution.request)}))
+        checked, outcome = list(facts), resolution.outcome
+    claims = tuple(
+        claim.model_copy(
+            update={
+                "beneficiary": claim.beneficiary if claim.beneficiary == ENSEMBLE else named(state, claim.beneficiary),
+                "payer": claim.payer if claim.payer in (None, ENSEMBLE) else named(state, claim.payer),
+            }
+        )
+        for claim in asked.claims
+    )
+    shot = rolled(
+        MontageSceneShot,
+        state,
+        roll,
+        action=asked.action,
+        lead=lead,
+        outcome=outcome,
+        tier=asked.tier,
+        claims=claims,
+    )
+    return [*checked, shot]
+
+
+def stop(state: ShowrunnerState, asked: MontageStop, roll: RollContext | None) -> Decided:
+    from ..progress_events import MontageStopped, prop_choices
+
+    return [MontageStopped.decided(state, prop_choices=prop_choices(asked.prop_choices, state))]
+
+
+_MONTAGES = "Montage Sequences"
+MONTAGES = {
+    "montage-start": Action(
+        "Begin the Episode's Montage Sequence (once per Episode).", MontageStart, start, subject=_MONTAGES
+    ),
+    "montage-scene": Action(
+        "Shoot one Montage scene: the lead's check, then each claim paid for its benefit.",
+        MontageScene,
+        scene,
+        rolls=True,
+        subject=_MONTAGES,
+    ),
+    "montage-stop": Action(
+        "Stop the Montage Sequence: every Star gains the benefit of each Mastery they hold.",
+        MontageStop,
+        stop,
+        subject=_MONTAGES,
+    ),
+}
