@@ -7,8 +7,22 @@ Each is a pure decision, `(state, input, roll) -> facts`, run by the ledger's on
 from __future__ import annotations
 
 from ...ruleset import Action
+from .actors import ACTORS
 from .check import CHECKS
 from .consequence import CONSEQUENCES
 from .influence import INFLUENCE
+from .sequences import SEQUENCES
+from .solorunner import SOLORUNNER
+from .threats import THREATS
+from .writers_room import WRITERS_ROOM
 
-COMMANDS: dict[str, Action] = {**CHECKS, **INFLUENCE, **CONSEQUENCES}
+COMMANDS: dict[str, Action] = {
+    **CHECKS,
+    **INFLUENCE,
+    **CONSEQUENCES,
+    **ACTORS,
+    **THREATS,
+    **SEQUENCES,
+    **WRITERS_ROOM,
+    **SOLORUNNER,
+}

@@ -36,6 +36,12 @@ def roll_check(state: ShowrunnerState, request: CheckRequest, roll: RollContext)
     return CheckRolled(resolution=resolution, roll_number=number, dice_commitment=roll.dice_commitment)
 
 
+def answered(asked: CheckRequest, settled: CheckRequest) -> CheckRequest:
+    """The check as asked, with what its chooser answered once the dice were down (the spends
+    after the roll and the pair kept): deciding it again without a chooser gives the same facts."""
+    return asked.model_copy(update={"after_roll": settled.after_roll, "keep": settled.keep})
+
+
 CHECKS = {
     "ability-check": Action(
         "Resolve and record an Ability Check; the milestones its XP fills are crossed with it.",
