@@ -41,20 +41,6 @@ KNOWN_RULESET_IMPORTS: set[tuple[str, str]] = {
     ("showrunner_ledger.ledger.progress", "showrunner_ledger.domain.showrunner.progress_events"),
     ("showrunner_ledger.ledger.progress", "showrunner_ledger.domain.showrunner.relationships"),
     ("showrunner_ledger.ledger.progress", "showrunner_ledger.domain.showrunner.state"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.actors"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.check"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.events"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.influence"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.ladder"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.power_dice"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.progress_events"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.sequences"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.solorunner"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.state"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.threats"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.world"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.world_events"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.writers_room"),
 }
 
 DYNAMIC_IMPORTS: dict[tuple[str, str], str] = {

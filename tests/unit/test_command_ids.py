@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from showrunner_ledger.ledger import progress, structure, world
+from showrunner_ledger.ledger import progress, structure
 from showrunner_ledger.ledger.command_ids import InvalidCommandId, check_command_id, given_part, recorded_id
 from showrunner_ledger.ledger.service import Ledger
 
@@ -15,7 +15,7 @@ EVENTS_DOC = (Path(__file__).resolve().parents[2] / "docs" / "reference" / "even
 
 
 def public_commands():
-    for owner in (Ledger, world, progress, structure):
+    for owner in (Ledger, progress, structure):
         for name, fn in inspect.getmembers(owner, inspect.isfunction):
             # execute is the door the commands share: it takes the id as they record it.
             if not name.startswith("_") and name != "execute" and "command_id" in inspect.signature(fn).parameters:
@@ -24,7 +24,8 @@ def public_commands():
 
 def test_every_public_command_records_a_given_id_with_its_input():
     found = dict(public_commands())
-    assert len(found) > 50
+    # A ruleset's commands are not functions of their own here: they take the id through the door, `Ledger.run`.
+    assert "Ledger.run" in found and len(found) > 15
     assert [name for name, fn in found.items() if not getattr(fn, "__ledger_command__", False)] == []
 
 
