@@ -14,7 +14,7 @@ from .errors import UsageProblem
 from .options import JsonOption, writes
 from .safe_text import markup
 from .session import print_json, session, stdout_console
-from .world_common import director_only, report, stars_view
+from .world_common import director_only, report, stars_view, world_of
 
 if TYPE_CHECKING:
     from ..domain.campaign import CampaignState
@@ -127,8 +127,7 @@ def create(
 
     Example: showrunner actor create Grim --primary fight --secondary impress --pips 3,4 --bond N='Mara Voss' --grudge N=Baron --slot 12
     """
-    from ..domain.showrunner.world_events import ActorSpec
-    from ..ledger import world
+    from ..domain.showrunner.actors import ActorSpec
 
     if scale not in ("typical", "minor", "powerful"):
         raise UsageProblem(f"--scale: '{scale}' is not typical, minor or powerful")
@@ -165,7 +164,7 @@ def create(
         slot=slot,
     )
     result = recording(
-        lambda: world.create_actor(s.ledger, ref, spec, faces=faces or None, by=s.recorded_by(ref)), FLAGS
+        lambda: s.ledger.run(ref, "actor-create", spec, faces=faces or None, by=s.recorded_by(ref)), FLAGS
     )
     report(ref, result, as_json)
 
@@ -191,8 +190,6 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
     Example: showrunner actor list --json
     """
     from rich.table import Table
-
-    from ..ledger.world import world_of
 
     s = session(ctx)
     ref = s.target()
@@ -230,8 +227,6 @@ def show(
     Example: showrunner actor show Grim
     """
     from rich.table import Table
-
-    from ..ledger.world import world_of
 
     s = session(ctx)
     ref = s.target()
@@ -279,14 +274,15 @@ def contest(
 
     Example: showrunner actor contest Grim Baron -d HARD
     """
+    from ..domain.showrunner.commands.actors import ActorContest
     from ..domain.showrunner.world_events import ActorsContested
-    from ..ledger import world
 
     chosen = difficulty("--difficulty", level)
     s = session(ctx)
     director_only(s, "plays out clashes between Actors")
     ref = s.target()
-    result = world.contest_actors(s.ledger, ref, first, second, chosen, by=s.recorded_by(ref))
+    asked = ActorContest(first=first, second=second, difficulty=chosen)
+    result = s.ledger.run(ref, "actor-contest", asked, by=s.recorded_by(ref))
     fact = result.events[-1].fact
     assert isinstance(fact, ActorsContested)
     report(ref, result, as_json, winner=fact.winner, pips=list(fact.pips))
@@ -321,8 +317,8 @@ def tie(
 
     Example: showrunner actor tie Grim --bond 'Mara Voss' --to HARD
     """
+    from ..domain.showrunner.commands.actors import ActorTie
     from ..domain.showrunner.world_events import ActorTieChanged
-    from ..ledger import world
 
     if (bond is None) == (grudge is None):
         raise UsageProblem("give the tie that moves: --bond NAME or --grudge NAME (one of them)")
@@ -331,7 +327,8 @@ def tie(
     director_only(s, "moves an Actor's Bonds and Grudges")
     ref = s.target()
     kind: TieKind = "bond" if bond is not None else "grudge"
-    result = world.set_actor_tie(s.ledger, ref, name, kind, bond or grudge or "", level, by=s.recorded_by(ref))
+    asked = ActorTie(actor=name, kind=kind, person=bond or grudge or "", to=level)
+    result = s.ledger.run(ref, "actor-tie", asked, by=s.recorded_by(ref))
     fact = result.events[-1].fact
     assert isinstance(fact, ActorTieChanged)
     report(ref, result, as_json, kind=kind, slots=actor_json(fact.actor, None)[kind + "s"])

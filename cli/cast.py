@@ -10,7 +10,7 @@ import typer
 from .options import JsonOption
 from .safe_text import markup
 from .session import print_json, session, stdout_console
-from .world_common import stars_view
+from .world_common import stars_view, world_of
 
 
 def cast(
@@ -25,7 +25,6 @@ def cast(
     """
     from rich.table import Table
 
-    from ..ledger.world import world_of
     from .actor import actor_json, ties_text
     from .threat import threat_json
 

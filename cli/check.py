@@ -388,10 +388,11 @@ def check(
     chooser = TerminalChooser(stdout_console(), request) if interactive else None
     try:
         if target is not None:
-            from ..ledger.world import check_against
+            from ..domain.showrunner.commands.threats import ThreatCheck
 
-            result = check_against(
-                s.ledger, ref, request, target, aid=aid, faces=faces or None, chooser=chooser, by=s.recorded_by(ref)
+            asked = ThreatCheck(request=request, target=target, aid=aid)
+            result = s.ledger.run(
+                ref, "threat-check", asked, faces=faces or None, chooser=chooser, by=s.recorded_by(ref)
             )
         else:
             result = s.ledger.check(ref, request, faces=faces or None, chooser=chooser, by=s.recorded_by(ref))

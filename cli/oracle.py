@@ -45,15 +45,16 @@ def ask(
 
     Example: showrunner oracle ask 'Is the harbourmaster lying?' -d HARD
     """
+    from ..domain.showrunner.commands.solorunner import OracleQuestion
     from ..domain.showrunner.world_events import OracleAnswered
-    from ..ledger import world
 
     chosen = difficulty("--difficulty", level, easy=True)
     faces = parse_faces({"oracle": ("--oracle", oracle, 6)})
     s = session(ctx)
     ref = s.target()
+    asked = OracleQuestion(question=question, difficulty=chosen)
     result = recording(
-        lambda: world.ask_oracle(s.ledger, ref, question, chosen, faces=faces or None, by=s.recorded_by(ref)),
+        lambda: s.ledger.run(ref, "oracle-ask", asked, faces=faces or None, by=s.recorded_by(ref)),
         {"oracle": "--oracle"},
     )
     fact = result.events[-1].fact
@@ -77,17 +78,16 @@ def menu(
 
     Example: showrunner oracle menu -d HARD --disaster
     """
+    from ..domain.showrunner.commands.solorunner import ConsequenceMenu
     from ..domain.showrunner.world_events import ConsequenceMenuRolled
-    from ..ledger import world
 
     chosen = difficulty("--difficulty", level, easy=True)
     faces = parse_faces({"menu": ("--menu", menu_dice, 10)})
     s = session(ctx)
     ref = s.target()
+    asked = ConsequenceMenu(difficulty=chosen, disaster=disaster)
     result = recording(
-        lambda: world.consequence_menu(
-            s.ledger, ref, chosen, disaster=disaster, faces=faces or None, by=s.recorded_by(ref)
-        ),
+        lambda: s.ledger.run(ref, "oracle-menu", asked, faces=faces or None, by=s.recorded_by(ref)),
         {"menu": "--menu"},
     )
     fact = result.events[-1].fact
@@ -120,7 +120,7 @@ def writers_turn(
 
     Example: showrunner oracle writers-turn roll 1
     """
-    from ..ledger import world
+    from ..domain.showrunner.commands.solorunner import WritersTurnPlan
 
     plan: list[PlanStep] = []
     for step in steps:
@@ -135,7 +135,9 @@ def writers_turn(
     s = session(ctx)
     director_only(s, "takes the Writer's Turn")
     ref = s.target()
+    asked = WritersTurnPlan(plan=tuple(plan))
     result = recording(
-        lambda: world.writers_turn(s.ledger, ref, plan, faces=faces or None, by=s.recorded_by(ref)), SUBPLOT_FLAGS
+        lambda: s.ledger.run(ref, "oracle-writers-turn", asked, faces=faces or None, by=s.recorded_by(ref)),
+        SUBPLOT_FLAGS,
     )
     report(ref, result, as_json)

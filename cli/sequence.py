@@ -14,12 +14,11 @@ from .errors import UsageProblem
 from .options import JsonOption, writes
 from .safe_text import markup
 from .session import print_json, session, stdout_console
-from .world_common import CheckOptions, check_flags, check_options, director_only, report
+from .world_common import CheckOptions, check_flags, check_options, director_only, report, world_of
 
 if TYPE_CHECKING:
     from ..domain.showrunner.influence import PoolName
-    from ..domain.showrunner.sequences import Sequence
-    from ..domain.showrunner.world_events import Contribution
+    from ..domain.showrunner.sequences import Contribution, Sequence
 
 app = typer.Typer(
     help="Action Sequences and Set Pieces (Chapter 7).",
@@ -40,7 +39,7 @@ def _pool(flag: str, value: str) -> "PoolName":
 
 
 def _contribution(value: str) -> "Contribution":
-    from ..domain.showrunner.world_events import Contribution
+    from ..domain.showrunner.sequences import Contribution
 
     parts = [p.strip() for p in value.split(":")]
     if len(parts) not in (2, 3) or not parts[0]:
@@ -89,16 +88,17 @@ def declare(
 
     Example: showrunner sequence declare 'Crack the vault' -d FORMIDABLE --beats 2 --from Mara:grit --against Vault
     """
-    from ..ledger import world
+    from ..domain.showrunner.commands.sequences import SequenceDeclare
 
     chosen = difficulty("--difficulty", level)
-    contributions = [_contribution(v) for v in contribute or []]
+    contributions = tuple(_contribution(v) for v in contribute or [])
     s = session(ctx)
     director_only(s, "declares Action Sequences")
     ref = s.target()
-    result = world.declare_sequence(
-        s.ledger, ref, goal, chosen, beats, contributions, against=against, decisive=decisive, by=s.recorded_by(ref)
+    asked = SequenceDeclare(
+        goal=goal, difficulty=chosen, beats=beats, contributions=contributions, against=against, decisive=decisive
     )
+    result = s.ledger.run(ref, "sequence-declare", asked, by=s.recorded_by(ref))
     report(ref, result, as_json)
 
 
@@ -125,9 +125,9 @@ def beat(
 
     Example: showrunner sequence beat 'Crack the vault' Mara fight -s Brawling --action 6,5,1,2 --opposition-dice 1,2,3 --script 2,3 --power 5
     """
+    from ..domain.showrunner.commands.sequences import SequenceBeat
     from ..domain.showrunner.events import InfluenceRegained
     from ..domain.showrunner.world_events import ConsequencesDue, SequenceBeatPlayed
-    from ..ledger import world
 
     request = None
     if outcome is not None:
@@ -154,16 +154,9 @@ def beat(
         request = request.model_copy(update={"star": name})
     else:
         director_only(s, "records a Beat without a check")
+    asked = SequenceBeat(goal=goal, request=request, outcome=outcome.strip().lower() if outcome else None)
     result = recording(
-        lambda: world.play_beat(
-            s.ledger,
-            ref,
-            goal,
-            request=request,
-            outcome=outcome.strip().lower() if outcome else None,
-            faces=faces or None,
-            by=s.recorded_by(ref),
-        ),
+        lambda: s.ledger.run(ref, "sequence-beat", asked, faces=faces or None, by=s.recorded_by(ref)),
         check_flags(),
     )
     facts = [e.fact for e in result.events]
@@ -220,7 +213,7 @@ def spend(
 
     Example: showrunner sequence spend 'Crack the vault' grit --star Mara --reason '+1 Action Die'
     """
-    from ..ledger import world
+    from ..domain.showrunner.commands.sequences import ComboSpend
 
     chosen = _pool("POOL", pool)
     s = session(ctx)
@@ -229,17 +222,10 @@ def spend(
         s.check_acting_for(ref, star)
     else:
         director_only(s, "spends from the Combo Pool without naming the Star (--star)")
-    result = world.spend_combo(
-        s.ledger,
-        ref,
-        goal,
-        chosen,
-        amount,
-        star=star,
-        lowers_set_piece=lowers_set_piece,
-        reason=reason,
-        by=s.recorded_by(ref),
+    asked = ComboSpend(
+        goal=goal, pool=chosen, amount=amount, star=star, lowers_set_piece=lowers_set_piece, reason=reason
     )
+    result = s.ledger.run(ref, "sequence-spend", asked, by=s.recorded_by(ref))
     report(ref, result, as_json)
 
 
@@ -264,8 +250,6 @@ def show(
     Example: showrunner sequence show 'Crack the vault'
     """
     from rich.table import Table
-
-    from ..ledger.world import world_of
 
     s = session(ctx)
     ref = s.target()

@@ -12,7 +12,7 @@ from .dice_flags import faces_option, parse_faces, recording
 from .options import JsonOption, writes
 from .safe_text import markup
 from .session import print_json, session, stdout_console
-from .world_common import director_only, option_group, report, stars_view
+from .world_common import director_only, option_group, report, stars_view, world_of
 
 app = typer.Typer(
     help="The Writer's Room: Subplots in stasis, Revealed, resolved (Chapter 13).",
@@ -90,17 +90,15 @@ def generate(
 
     Example: showrunner subplot generate --plotter 'Lady Shore' --power-level-dice 1,1,2 --event 10 --bounty 4
     """
-    from ..ledger import world
+    from ..domain.showrunner.commands.writers_room import SubplotGenerate
 
     faces = dice.faces()
     s = session(ctx)
     director_only(s, "writes Subplots")
     ref = s.target()
+    asked = SubplotGenerate(plotter=plotter, pre_production=pre_production)
     result = recording(
-        lambda: world.generate_subplot(
-            s.ledger, ref, plotter=plotter, pre_production=pre_production, faces=faces or None, by=s.recorded_by(ref)
-        ),
-        FLAGS,
+        lambda: s.ledger.run(ref, "subplot-generate", asked, faces=faces or None, by=s.recorded_by(ref)), FLAGS
     )
     report(ref, result, as_json)
 
@@ -119,13 +117,18 @@ def pre_production(
 
     Example: showrunner subplot pre-production --json
     """
-    from ..ledger import world
+    from ..domain.showrunner.commands.writers_room import PreProduction
 
     faces = writers_faces(None, power_level_dice, event, bounty, power)
     s = session(ctx)
     director_only(s, "writes Subplots")
     ref = s.target()
-    result = recording(lambda: world.pre_production(s.ledger, ref, faces=faces or None, by=s.recorded_by(ref)), FLAGS)
+    result = recording(
+        lambda: s.ledger.run(
+            ref, "subplot-pre-production", PreProduction(), faces=faces or None, by=s.recorded_by(ref)
+        ),
+        FLAGS,
+    )
     report(ref, result, as_json)
 
 
@@ -145,17 +148,15 @@ def reveal(
 
     Example: showrunner subplot reveal 1
     """
-    from ..ledger import world
+    from ..domain.showrunner.commands.writers_room import SubplotReveal
 
     faces = writers_faces(None, None, None, None, power)
     s = session(ctx)
     director_only(s, "reveals Subplots")
     ref = s.target()
+    asked = SubplotReveal(number=number, cliffhanger=cliffhanger)
     result = recording(
-        lambda: world.reveal_subplot(
-            s.ledger, ref, number, cliffhanger=cliffhanger, faces=faces or None, by=s.recorded_by(ref)
-        ),
-        FLAGS,
+        lambda: s.ledger.run(ref, "subplot-reveal", asked, faces=faces or None, by=s.recorded_by(ref)), FLAGS
     )
     report(ref, result, as_json)
 
@@ -171,12 +172,12 @@ def resolve(
 
     Example: showrunner subplot resolve 1
     """
-    from ..ledger import world
+    from ..domain.showrunner.commands.writers_room import SubplotResolve
 
     s = session(ctx)
     director_only(s, "resolves Subplots")
     ref = s.target()
-    report(ref, world.resolve_subplot(s.ledger, ref, number, by=s.recorded_by(ref)), as_json)
+    report(ref, s.ledger.run(ref, "subplot-resolve", SubplotResolve(number=number), by=s.recorded_by(ref)), as_json)
 
 
 @app.command("list")
@@ -188,7 +189,6 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
     from rich.table import Table
 
     from ..domain.showrunner.world_events import effect_words, subplot_words
-    from ..ledger.world import world_of
 
     s = session(ctx)
     ref = s.target()

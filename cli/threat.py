@@ -15,7 +15,7 @@ from .errors import UsageProblem
 from .options import JsonOption, writes
 from .safe_text import markup
 from .session import print_json, session, stdout_console
-from .world_common import CheckOptions, check_flags, check_options, director_only, report
+from .world_common import CheckOptions, check_flags, check_options, director_only, report, world_of
 
 if TYPE_CHECKING:
     from ..domain.showrunner.threats import Threat
@@ -64,7 +64,7 @@ def create(
 
     Example: showrunner threat create 'Iron Warden' --kind opponent -l FORMIDABLE --power 4,2,3
     """
-    from ..ledger import world
+    from ..domain.showrunner.commands.threats import ThreatCreate
 
     chosen = difficulty("--power-level", level)
     given = tuple(parse_faces({"pips": ("--pips", [pips], 6)})["pips"]) if pips is not None else None
@@ -74,10 +74,9 @@ def create(
     s = session(ctx)
     director_only(s, "brings in Threats")
     ref = s.target()
+    asked = ThreatCreate(name=name, kind=kind.value, level=chosen, pips=given)
     result = recording(
-        lambda: world.create_threat(
-            s.ledger, ref, name, kind.value, chosen, pips=given, faces=faces or None, by=s.recorded_by(ref)
-        ),
+        lambda: s.ledger.run(ref, "threat-create", asked, faces=faces or None, by=s.recorded_by(ref)),
         {"power": "--power"},
     )
     report(ref, result, as_json)
@@ -98,8 +97,6 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
     Example: showrunner threat list
     """
     from rich.table import Table
-
-    from ..ledger.world import world_of
 
     s = session(ctx)
     ref = s.target()
@@ -131,7 +128,6 @@ def show(
 
     from ..domain.errors import RuleViolation
     from ..domain.showrunner.power_dice import decisive_strike_difficulty, decisive_strike_opposition
-    from ..ledger.world import world_of
 
     s = session(ctx)
     ref = s.target()
@@ -177,7 +173,7 @@ def strike(
 
     Example: showrunner threat strike Sentinel Mara fight --grit 1 --action 6,5,1,2 --opposition-dice 1,1,2,3 --script 2,3
     """
-    from ..ledger import world
+    from ..domain.showrunner.commands.threats import ThreatCheck
 
     request = check.request(star, ability)
     faces = check.faces()
@@ -185,11 +181,9 @@ def strike(
     ref = s.target()
     name = s.ledger.view(ref).state.character(star).name
     s.check_acting_for(ref, name)
-    request = request.model_copy(update={"star": name})
+    asked = ThreatCheck(request=request.model_copy(update={"star": name}), target=target, decisive=True)
     result = recording(
-        lambda: world.check_against(
-            s.ledger, ref, request, target, decisive=True, faces=faces or None, by=s.recorded_by(ref)
-        ),
+        lambda: s.ledger.run(ref, "threat-check", asked, faces=faces or None, by=s.recorded_by(ref)),
         check_flags(),
     )
     report(ref, result, as_json)

@@ -1,5 +1,6 @@
 """What the world's commands share: the options of a check against the world, the Director's
-gate, reports of recorded facts, and the Stars' view of the world (no Subplot in stasis).
+gate, reports of recorded facts, the world of a branch, and the Stars' view of it (no Subplot
+in stasis).
 
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
@@ -7,7 +8,7 @@ No `from __future__ import annotations` here: typer reads the option annotations
 import functools
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypeAlias
 
 from . import choices
 from .check_options import Grit, HeroProp, Keep, PlotArmor, Preparation, Prop, Push, Scar, Specialty
@@ -15,10 +16,25 @@ from .dice_flags import CHECK_FACES, faces_option, keep_pair, parse_faces
 from .errors import Refused
 from .session import print_json, stdout_console
 
+if TYPE_CHECKING:
+    from ..domain.showrunner.world import World
+    from ..ledger.service import BranchRef, Ledger
+
 
 def director_only(s: Any, what: str) -> None:
     if not s.is_director:
         raise Refused(f"only the Director {what} (drop --as)")
+
+
+def world_of(ledger: "Ledger", ref: "BranchRef", at: int | None = None) -> "World":
+    """The branch's world as of event `at` (its head if None), for the Director's eyes."""
+    from ..domain.errors import UnknownName
+    from ..domain.showrunner.state import ShowrunnerState
+
+    state = ledger.view(ref, at).state
+    if not isinstance(state, ShowrunnerState):
+        raise UnknownName("this campaign's ruleset has no Supporting Cast (only Showrunner campaigns do)")
+    return state.world
 
 
 def stars_view(world: Any, director: bool) -> Any:

@@ -11,11 +11,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator, model_validator
 
 from ..campaign import name_key
 from ..dice import DiceSource, check_faces
 from ..errors import InvalidDice, RuleViolation, UnknownName
+from ..inputs import Input, is_input
+from ..text import NAME, Line, Name, Note
 from .flavour import ability_for
 from .ladder import Difficulty
 from .power_dice import PowerDice, roll_power_dice
@@ -138,6 +140,37 @@ class Actor(_Frozen):
             for level in _POWER_LEVELS[: self.power_level.rank]
             if level not in self.ties(kind)
         )
+
+
+class ActorSpec(Input):
+    """What the table gave for a new Actor (Appendix A); the rest is rolled. The input of
+    `actor-create`, kept in the ActorCreated it records."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: Name
+    concept: Line = ""
+    scale: Scale = "typical"
+    primary: AbilityName | None = None
+    secondary: AbilityName | None = None
+    power_level: Difficulty | None = None
+    pips: tuple[int, ...] | None = None
+    """The Power Dice given whole, NORMAL first: nothing is rolled for them."""
+    specialties: tuple[Name, ...] = ()
+    scars: tuple[Name, ...] = ()
+    agenda: Note = ""
+    bonds: Ties = Field(default_factory=dict)
+    grudges: Ties = Field(default_factory=dict)
+    slot: int | None = None
+
+    @field_validator("bonds", "grudges")
+    @classmethod
+    def _plain_names(cls, ties: Ties, info: ValidationInfo) -> Ties:
+        # A Person is also the state's, so its own field checks nothing: the names given here are new.
+        if is_input(info):
+            for person in ties.values():
+                NAME.refuse(person.name, f"a {(info.field_name or 'tie')[:-1]}'s name")
+        return ties
 
 
 def detail_count(level: Difficulty) -> int:

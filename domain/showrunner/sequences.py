@@ -114,6 +114,14 @@ class Sequence(_Frozen):
         return self.outcome is not None
 
 
+class Contribution(_Frozen):
+    """Influence a Star puts in the Starting Combo Pool (7.1)."""
+
+    star: str
+    pool: InfluenceName
+    amount: int = Field(ge=1)
+
+
 def minimum_beats(difficulty: Difficulty) -> int:
     """2, or for a Set Piece enough Beats to bring every Beat to EPIC or below (RULES-NOTES)."""
     return max(BEATS.start, difficulty.rank - Difficulty.EPIC.rank + 1)

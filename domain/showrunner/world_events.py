@@ -14,20 +14,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..campaign import CampaignState, name_key
 from ..dice import DiceSource, ReplayDice, Roll
 from ..errors import DomainError, RuleViolation
 from ..events import CampaignFact, RecapLine, RolledFact, Visibility
-from ..inputs import Input, is_input
-from ..text import NAME, Line, Name, Note
-from .actors import Actor, Person, Roster, Scale, TieKind, roll_abilities, roll_actor
+from ..text import Line, Name
+from .actors import Actor, ActorSpec, Person, Roster, TieKind, roll_abilities, roll_actor
 from .influence import LABELS, PoolName
 from .ladder import Difficulty
 from .power_dice import PowerDice
-from .sequences import BeatRecorded, Sequence, play_beat, spend_combo
-from .sheet import AbilityName
+from .sequences import BeatRecorded, Contribution, Sequence, play_beat, spend_combo
 from .state import ShowrunnerState
 from .threats import CheckEffect, Threat, ThreatKind, check_against, new_threat, strike_decisively
 from .world import World
@@ -96,36 +94,6 @@ def _differs(what: str, recorded: object, again: object) -> str | None:
 
 
 # --------------------------------------------------------------------------- Actors
-
-
-class ActorSpec(Input):
-    """What the table gave for a new Actor (Appendix A); the rest is rolled."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    name: Name
-    concept: Line = ""
-    scale: Scale = "typical"
-    primary: AbilityName | None = None
-    secondary: AbilityName | None = None
-    power_level: Difficulty | None = None
-    pips: tuple[int, ...] | None = None
-    """The Power Dice given whole, NORMAL first: nothing is rolled for them."""
-    specialties: tuple[Name, ...] = ()
-    scars: tuple[Name, ...] = ()
-    agenda: Note = ""
-    bonds: dict[Difficulty, Person] = Field(default_factory=dict)
-    grudges: dict[Difficulty, Person] = Field(default_factory=dict)
-    slot: int | None = None
-
-    @field_validator("bonds", "grudges")
-    @classmethod
-    def _plain_names(cls, ties: dict[Difficulty, Person], info: ValidationInfo) -> dict[Difficulty, Person]:
-        # A Person is also the state's, so its own field checks nothing: the names given here are new.
-        if is_input(info):
-            for person in ties.values():
-                NAME.refuse(person.name, f"a {(info.field_name or 'tie')[:-1]}'s name")
-        return ties
 
 
 def make_actor(spec: ActorSpec, dice: DiceSource) -> Actor:
@@ -357,12 +325,6 @@ class ThreatChecked(WorldRoll, topic="showrunner/ThreatChecked"):
 
 
 # --------------------------------------------------------------------------- Action Sequences
-
-
-class Contribution(_Frozen):
-    star: str
-    pool: PoolName
-    amount: int = Field(ge=1)
 
 
 class SequenceDeclared(CampaignFact[ShowrunnerState], topic="showrunner/SequenceDeclared"):

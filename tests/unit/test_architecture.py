@@ -28,29 +28,6 @@ FORBIDDEN_ROOMS = {"ledger": ("cli", "projections"), "projections": ("cli",)}
 REGISTRY = "BUILT_IN"
 """domain/rulesets.py's table of built-in rulesets: name -> ".package.module:attribute", imported lazily."""
 
-KNOWN_RULESET_IMPORTS: set[tuple[str, str]] = {
-    # A ratchet, not an allowance. Issue 12 ("the ledger knows no ruleset") moves Showrunner's
-    # commands into domain/showrunner/ so that ledger/ and projections/ reach every ruleset only
-    # through the Ruleset seam. Until then these (importing module, imported module) pairs stand
-    # as they were when the rule was written. The test fails on a pair not listed here, and on a
-    # listed pair that is gone: remove it then, so the list only shrinks; the issue is done when it
-    # is empty (and this set and its test can go).
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.actors"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.check"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.events"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.influence"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.ladder"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.power_dice"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.progress_events"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.sequences"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.solorunner"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.state"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.threats"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.world"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.world_events"),
-    ("showrunner_ledger.ledger.world", "showrunner_ledger.domain.showrunner.writers_room"),
-}
-
 DYNAMIC_IMPORTS: dict[tuple[str, str], str] = {
     # (module, the name given to import_module as written): why the checker can still see what it loads.
     (f"{DOMAIN}.rulesets", "module"): (
@@ -242,16 +219,6 @@ def ruleset_imports(root: Path, report: Report) -> set[tuple[str, str]]:
     }
 
 
-def ratchet(found: set[tuple[str, str]], known: set[tuple[str, str]]) -> list[str]:
-    """What breaks the ratchet: a ruleset import not listed, or a listed one that is gone."""
-    new = [
-        f"{a} imports {b}: ledger/ and projections/ reach a ruleset only through the Ruleset seam"
-        for a, b in sorted(found - known)
-    ]
-    gone = [f"{a} no longer imports {b}: remove the pair from KNOWN_RULESET_IMPORTS" for a, b in sorted(known - found)]
-    return new + gone
-
-
 @pytest.fixture(scope="module")
 def repository() -> Report:
     return check(REPO)
@@ -262,8 +229,9 @@ def test_the_layer_rules_hold(repository):
     assert not breaches(repository)
 
 
-def test_the_ruleset_imports_only_shrink(repository):
-    assert not ratchet(ruleset_imports(REPO, repository), KNOWN_RULESET_IMPORTS)
+def test_ledger_and_projections_import_no_ruleset(repository):
+    found = sorted(ruleset_imports(REPO, repository))
+    assert found == [], "ledger/ and projections/ reach a ruleset only through the Ruleset seam"
 
 
 def test_every_run_time_import_is_explained(repository):
@@ -379,18 +347,6 @@ def test_a_ruleset_import_is_reported(tmp_path, name, text, imported):
     root = _tree(tmp_path, {name: text})
     importer = f"{NAMESPACE}.{name.removesuffix('.py').replace('/', '.')}"
     assert ruleset_imports(root, check(root)) == {(importer, imported)}
-
-
-def test_the_ratchet_fails_both_ways(tmp_path):
-    pair = (f"{NAMESPACE}.ledger.bad", f"{DOMAIN}.toy.ruleset")
-    broken = _tree(tmp_path / "broken", {"ledger/bad.py": "from ..domain.toy.ruleset import TOY\n"})
-    assert ratchet(ruleset_imports(broken, check(broken)), set()) == [
-        f"{pair[0]} imports {pair[1]}: ledger/ and projections/ reach a ruleset only through the Ruleset seam"
-    ]
-    mended = _tree(tmp_path / "mended", {"ledger/bad.py": "from ..domain.rules import R\n"})
-    assert ratchet(ruleset_imports(mended, check(mended)), {pair}) == [
-        f"{pair[0]} no longer imports {pair[1]}: remove the pair from KNOWN_RULESET_IMPORTS"
-    ]
 
 
 # ----------------------------------------------------------------- no import loops inside cli/

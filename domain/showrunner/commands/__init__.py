@@ -7,6 +7,7 @@ Each is a pure decision, `(state, input, roll) -> facts`, run by the ledger's on
 from __future__ import annotations
 
 from ...ruleset import Action
+from .actors import ACTORS
 from .career import CAREERS
 from .check import CHECKS
 from .consequence import CONSEQUENCES
@@ -15,6 +16,10 @@ from .influence import INFLUENCE
 from .montage import MONTAGES
 from .props import PROPS
 from .relationships import RELATIONSHIPS
+from .sequences import SEQUENCES
+from .solorunner import SOLORUNNER
+from .threats import THREATS
+from .writers_room import WRITERS_ROOM
 from .xp import XP_AND_LIMITS
 
 COMMANDS: dict[str, Action] = {
@@ -27,4 +32,9 @@ COMMANDS: dict[str, Action] = {
     **CAREERS,
     **XP_AND_LIMITS,
     **ENSEMBLE,
+    **ACTORS,
+    **THREATS,
+    **SEQUENCES,
+    **WRITERS_ROOM,
+    **SOLORUNNER,
 }

@@ -30,15 +30,16 @@ def roll_check(
     ends the command: the roll is spent, and only the CheckAbandoned is recorded.
 
     What a chooser answered (the after-roll spends, the kept pair) is settled into the command's
-    input: `settled` makes the command's input from the check's request with those answers in it
-    (by default the request is the input), so deciding again without a chooser agrees.
+    input (without a chooser the input is recorded as it was asked): `settled` makes the command's input from the request as the check resolved it (by
+    default: `request` with the answers), so deciding again without a chooser agrees.
     """
+    settle = settled or (lambda resolved: answered(request, resolved))
     number, dice = roll.take()
     try:
         resolution = resolve(state, request, dice, roll.chooser)
     except Abandoned as walked_away:
         assert walked_away.request is not None
-        roll.settle((settled or _as_input)(_answers(request, walked_away.request)))
+        roll.settle(settle(walked_away.request))
         abandoned = CheckAbandoned(
             request=walked_away.request,
             rolls=walked_away.rolls,
@@ -47,17 +48,15 @@ def roll_check(
             effects=walked_away.effects,
         )
         raise WalkedAway([abandoned]) from None
-    roll.settle((settled or _as_input)(_answers(request, resolution.request)))
+    if roll.chooser is not None:
+        roll.settle(settle(resolution.request))
     return CheckRolled(resolution=resolution, roll_number=number, dice_commitment=roll.dice_commitment)
 
 
-def _answers(asked: CheckRequest, answered: CheckRequest) -> CheckRequest:
-    """The request as asked, with the chooser's answers."""
-    return asked.model_copy(update={"after_roll": answered.after_roll, "keep": answered.keep})
-
-
-def _as_input(request: CheckRequest) -> BaseModel:
-    return request
+def answered(asked: CheckRequest, settled: CheckRequest) -> CheckRequest:
+    """The check as asked, with what its chooser answered once the dice were down (the spends
+    after the roll and the pair kept): deciding it again without a chooser gives the same facts."""
+    return asked.model_copy(update={"after_roll": settled.after_roll, "keep": settled.keep})
 
 
 CHECKS = {

@@ -11,7 +11,8 @@ from ..ladder import Quality
 from ..montage_claims import Claim
 from ..state import ShowrunnerState
 from ..vocabulary import AbilityName, MontageAction, PropType
-from .progress import answered, check_first, named, rolled, with_spends
+from .check import answered
+from .progress import check_first, named, rolled, with_spends
 
 
 class MontageStart(BaseModel):
@@ -63,9 +64,12 @@ def scene(state: ShowrunnerState, asked: MontageScene, roll: RollContext | None)
     outcome = asked.outcome
     if outcome is None:
         request = with_spends(asked.check, lead, rules)
-        facts, state, resolution = check_first(state, request, roll)
-        if roll.chooser is not None:
-            roll.settle(asked.model_copy(update={"check": answered(asked.check or request, resolution.request)}))
+        facts, state, resolution = check_first(
+            state,
+            request,
+            roll,
+            lambda resolved: asked.model_copy(update={"check": answered(asked.check or request, resolved)}),
+        )
         checked, outcome = list(facts), resolution.outcome
     claims = tuple(
         claim.model_copy(

@@ -9,7 +9,10 @@ rules only when one is recorded.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
+
+from pydantic import BaseModel
 
 from ...events import CampaignFact, Fact
 from ...ruleset import RollContext
@@ -54,24 +57,22 @@ def with_spends(spends: CheckRequest | None, star: str, rules: CheckRequest) -> 
 
 
 def check_first(
-    state: ShowrunnerState, request: CheckRequest, roll: RollContext | None
+    state: ShowrunnerState,
+    request: CheckRequest,
+    roll: RollContext | None,
+    settled: Callable[[CheckRequest], BaseModel],
 ) -> tuple[list[Fact], ShowrunnerState, Resolution]:
     """The command's first roll as an Ability Check of its own: the CheckRolled and the
     milestones its XP fills, the state after them (where the command's own fact is decided),
-    and the check's resolution. A Star who walks away after the roll ends the command there."""
+    and the check's resolution. A Star who walks away after the roll ends the command there;
+    `settled` makes the command's input from the request as the check resolved it (`roll_check`)."""
     from ..progress_events import with_milestones
 
     assert roll is not None, "a command that rolls a check rolls (rolls=True)"
-    checked = roll_check(state, request, roll)
+    checked = roll_check(state, request, roll, settled)
     facts = with_milestones(state, [checked], checked.resolution.star)
     after = state
     for fact in facts:
         assert isinstance(fact, CampaignFact)
         after = fact.apply(after)
     return facts, after, checked.resolution
-
-
-def answered(asked: CheckRequest, settled: CheckRequest) -> CheckRequest:
-    """The check as asked, with what its chooser answered once the dice were down (the spends
-    after the roll and the pair kept): deciding the command again without a chooser agrees."""
-    return asked.model_copy(update={"after_roll": settled.after_roll, "keep": settled.keep})

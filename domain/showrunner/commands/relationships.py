@@ -13,7 +13,8 @@ from ..check import CheckRequest, Outcome
 from ..ladder import Difficulty
 from ..state import ShowrunnerState
 from ..vocabulary import CareerPath
-from .progress import answered, check_first, named, with_spends
+from .check import answered
+from .progress import check_first, named, with_spends
 
 Kind = Literal["bond", "grudge"]
 
@@ -86,9 +87,12 @@ def resolve(state: ShowrunnerState, asked: RelationshipResolve, roll: RollContex
     outcome = asked.outcome
     if outcome is None:
         request = with_spends(asked.check, star, rules)
-        facts, state, resolution = check_first(state, request, roll)
-        if roll.chooser is not None:
-            roll.settle(asked.model_copy(update={"check": answered(asked.check or request, resolution.request)}))
+        facts, state, resolution = check_first(
+            state,
+            request,
+            roll,
+            lambda resolved: asked.model_copy(update={"check": answered(asked.check or request, resolved)}),
+        )
         checked, outcome = facts, resolution.outcome
     other = None
     if asked.other is not None:

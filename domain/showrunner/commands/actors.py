@@ -1,0 +1,123 @@
+"""`actor-create`, `actor-contest` and `actor-tie`: the Supporting Cast (Appendix A; 12.1 I, J)."""
+
+from __future__ import annotations
+
+from pydantic import ConfigDict
+
+from ...campaign import name_key
+from ...errors import RuleViolation, UnknownName
+from ...inputs import Input
+from ...ruleset import Action, Decided, RollContext
+from ..actors import ActorSpec, Person, TieKind, contest, set_tie
+from ..ladder import Difficulty
+from ..state import ShowrunnerState
+from .world_common import check_standing, name_is_free
+
+
+class ActorContest(Input):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    first: str
+    second: str
+    difficulty: Difficulty
+    """The Difficulty of the clash: the die whose pips are compared."""
+
+
+class ActorTie(Input):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    actor: str
+    kind: TieKind
+    person: str
+    """The Star or Actor of the Bond or Grudge that moves (or a new one)."""
+    to: Difficulty | None = None
+    """The slot reached; None for one slot up (a new tie enters at NORMAL)."""
+
+
+def create_actor(state: ShowrunnerState, spec: ActorSpec, roll: RollContext | None) -> Decided:
+    """Appendix A: an Actor given whole or rolled, cast into a roster slot (the next free one by default)."""
+    assert roll is not None, "casting an Actor may roll (rolls=True)"
+    from ..world_events import ActorCreated, make_actor
+
+    world = state.world
+    name_is_free(state, spec.name)
+    number, recorder = roll.recording()
+    actor = make_actor(spec, recorder)
+    slot = world.roster.next_free() if spec.slot is None else spec.slot
+    world.cast(actor, slot)  # refuses a filled slot or a taken name before anything is written
+    return [ActorCreated(spec=spec, actor=actor, slot=slot, **roll.stamp(number, recorder))]
+
+
+def contest_actors(state: ShowrunnerState, asked: ActorContest, roll: RollContext | None) -> Decided:
+    """12.1J: Actor against Actor off-screen, by the pips on their dice at the Difficulty."""
+    from ..world_events import ActorsContested
+
+    one, two = state.world.actor(asked.first), state.world.actor(asked.second)
+    if one.name == two.name:
+        raise RuleViolation(f"{one.name} cannot contest against themselves")
+    for actor in (one, two):
+        check_standing(actor)
+    result = contest(one, two, asked.difficulty)
+    return [
+        ActorsContested(
+            first=one.name, second=two.name, difficulty=asked.difficulty, pips=result.pips, winner=result.winner
+        )
+    ]
+
+
+def set_actor_tie(state: ShowrunnerState, asked: ActorTie, roll: RollContext | None) -> Decided:
+    """12.1I: move an Actor's Bond or Grudge with a Star or another Actor up one slot, or to `to`;
+    a new tie enters at NORMAL (or `to`). A slot above the Actor's Power Level, a move that is not
+    upward and a tie already in the top slot are refused."""
+    from ..world_events import ActorTieChanged
+
+    found = state.world.actor(asked.actor)
+    who = person(state, asked.person)
+    moved = set_tie(found, asked.kind, who, asked.to)
+    reached = moved.tier(asked.kind, who.name)
+    assert reached is not None
+    return [
+        ActorTieChanged(
+            name=found.name,
+            kind=asked.kind,
+            person=who,
+            to=reached,
+            before=found.tier(asked.kind, who.name),
+            displaced=found.ties(asked.kind).get(reached),
+            actor=moved,
+        )
+    ]
+
+
+def person(state: ShowrunnerState, name: str) -> Person:
+    """An Actor of the world by full name, else a Star (by the start of the name, as everywhere)."""
+    if name_key(name) in state.world.actors:
+        return Person(name=state.world.actor(name).name)
+    try:
+        return Person(name=state.star(name).name, star=True)
+    except UnknownName as e:
+        actors = ", ".join(sorted(a.name for a in state.world.actors.values())) or "none"
+        raise UnknownName(f"{e}; no Actor is called '{name}' either (Actors: {actors})") from None
+
+
+ACTORS = {
+    "actor-create": Action(
+        "Cast an Actor into the Supporting Cast, given whole or rolled (Appendix A).",
+        ActorSpec,
+        create_actor,
+        rolls=True,
+        subject="Actors",
+    ),
+    "actor-contest": Action(
+        "Play out a clash between two Actors off-screen, by their pips at the Difficulty (12.1J).",
+        ActorContest,
+        contest_actors,
+        subject="Actors",
+    ),
+    "actor-tie": Action(
+        "Move an Actor's Bond or Grudge up a slot, or to a named one (12.1I).",
+        ActorTie,
+        set_actor_tie,
+        subject="Actors",
+    ),
+}
