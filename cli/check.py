@@ -395,7 +395,9 @@ def check(
                 ref, "threat-check", asked, faces=faces or None, chooser=chooser, by=s.recorded_by(ref)
             )
         else:
-            result = s.ledger.check(ref, request, faces=faces or None, chooser=chooser, by=s.recorded_by(ref))
+            result = s.ledger.run(
+                ref, "ability-check", request, faces=faces or None, chooser=chooser, by=s.recorded_by(ref)
+            )
     except InvalidDice as e:
         raise with_flags(e, {purpose: flag for purpose, (flag, _) in CHECK_FACES.items()}, spaced=True) from None
     _report(ref, result, as_json)

@@ -122,16 +122,19 @@ def consequence(
     s = session(ctx)
     ref = s.target()
     s.check_acting_for(ref, star)
-    result = s.ledger.consequence(
+    result = s.ledger.run(
         ref,
-        star,
-        consequence_kind,
-        chosen,
-        count=count,
-        ability=ability_name,
-        hero_prop=hero_prop,
-        prop=prop_choice,
-        push=push,
+        "consequence",
+        {
+            "star": star,
+            "kind": consequence_kind,
+            "difficulty": chosen,
+            "count": count,
+            "ability": ability_name,
+            "hero_prop": hero_prop,
+            "prop": prop_choice,
+            "push": push,
+        },
         faces=faces or None,
         by=s.recorded_by(ref),
     )

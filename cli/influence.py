@@ -50,7 +50,12 @@ def spend(
     s = session(ctx)
     ref = s.target()
     s.check_acting_for(ref, star)
-    result = s.ledger.spend(ref, star, pool.value, amount, push=push, reason=reason, by=s.recorded_by(ref))
+    result = s.ledger.run(
+        ref,
+        "spend",
+        {"star": star, "pool": pool.value, "amount": amount, "push": push, "reason": reason},
+        by=s.recorded_by(ref),
+    )
     _report(s, ref, result, as_json)
 
 
@@ -70,7 +75,9 @@ def regain(
     s = session(ctx)
     ref = s.target()
     s.check_acting_for(ref, star)
-    result = s.ledger.regain(ref, star, pool.value, amount, reason=reason, by=s.recorded_by(ref))
+    result = s.ledger.run(
+        ref, "regain", {"star": star, "pool": pool.value, "amount": amount, "reason": reason}, by=s.recorded_by(ref)
+    )
     _report(s, ref, result, as_json)
 
 

@@ -628,72 +628,6 @@ class Ledger:
         return self.run(ref, JOIN, character, by=by, command_id=command_id)
 
     @command
-    def spend(
-        self,
-        ref: BranchRef,
-        star: str,
-        pool: str,
-        amount: int = 1,
-        *,
-        push: bool = False,
-        reason: str = "",
-        by: str = DIRECTOR,
-        command_id: str | None = None,
-    ) -> CommandResult:
-        request = {"star": star, "pool": pool, "amount": amount, "push": push, "reason": reason}
-        return self.run(ref, "spend", request, by=by, command_id=command_id)
-
-    @command
-    def regain(
-        self,
-        ref: BranchRef,
-        star: str,
-        pool: str,
-        amount: int = 1,
-        *,
-        reason: str = "",
-        by: str = DIRECTOR,
-        command_id: str | None = None,
-    ) -> CommandResult:
-        request = {"star": star, "pool": pool, "amount": amount, "reason": reason}
-        return self.run(ref, "regain", request, by=by, command_id=command_id)
-
-    @command
-    def consequence(
-        self,
-        ref: BranchRef,
-        star: str,
-        kind: str,
-        difficulty: str,
-        *,
-        count: int = 1,
-        ability: str | None = None,
-        hero_prop: str | None = None,
-        prop: BaseModel | str | None = None,
-        push: bool = False,
-        faces: Mapping[str, Sequence[int]] | None = None,
-        by: str = DIRECTOR,
-        command_id: str | None = None,
-    ) -> CommandResult:
-        """A Consequence (14.3) on a Star's sheet; `prop` as text ('Weapons:HARD') or chosen.
-
-        Table dice when faces are given (e.g. {"scar_slot": [4]}), else ledger dice. A
-        Consequence that rolls (a Plot Armor Scar's slot, Limit's Anomalies) uses the next
-        roll number; one that rolls nothing uses none and needs no Director key file.
-        """
-        request = {
-            "star": star,
-            "kind": kind,
-            "difficulty": difficulty,
-            "count": count,
-            "ability": ability,
-            "hero_prop": hero_prop,
-            "prop": prop,
-            "push": push,
-        }
-        return self.run(ref, "consequence", request, faces=faces, by=by, command_id=command_id)
-
-    @command
     def note(
         self, ref: BranchRef, text: str, *, private: bool = False, by: str = DIRECTOR, command_id: str | None = None
     ) -> CommandResult:
@@ -701,25 +635,6 @@ class Ledger:
         return self.execute(ref, lambda state: [(NoteRecorded(text=text), visibility)], by=by, command_id=command_id)
 
     # ----------------------------------------------------------------- checks and dice
-
-    @command
-    def check(
-        self,
-        ref: BranchRef,
-        request: BaseModel,
-        *,
-        faces: Mapping[str, Sequence[int]] | None = None,
-        chooser: Any = None,
-        by: str = DIRECTOR,
-        command_id: str | None = None,
-    ) -> CommandResult:
-        """A Showrunner Ability Check: table dice when faces are given, else ledger dice.
-
-        The milestones its XP fills are crossed in the same save (a MilestonesReached after it).
-        With a chooser (a Star at a terminal) the after-roll spends and the kept pair are
-        asked for once the dice are down; walking away then records a CheckAbandoned.
-        """
-        return self.run(ref, "ability-check", request, faces=faces, chooser=chooser, by=by, command_id=command_id)
 
     @command
     def run(

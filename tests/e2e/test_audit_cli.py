@@ -40,7 +40,7 @@ def abandon(db: str, home: Path, grit: int = 0) -> int:
     with open_ledger(db, home) as ledger:
         ref = ledger.resolve("neon-harbor")
         request = CheckRequest(star="Mara Voss", ability="fight", difficulty="HARD", opposition=1, grit=grit)
-        result = ledger.check(ref, request, chooser=_WalkAway())
+        result = ledger.run(ref, "ability-check", request, chooser=_WalkAway())
     (event,) = result.events
     assert event.type_name == "CheckAbandoned"
     return event.version

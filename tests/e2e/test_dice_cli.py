@@ -164,7 +164,7 @@ def test_an_abandoned_check_counts_for_its_star(run, db, home):
     try:
         ref = ledger.resolve(ledger.campaign("neon-harbor"))
         request = CheckRequest(star="mara", ability="fight", difficulty="NORMAL", opposition=0)
-        ledger.check(ref, request, faces={"action": [3, 3, 3], "script": [2, 2]}, chooser=WalkAway())
+        ledger.run(ref, "ability-check", request, faces={"action": [3, 3, 3], "script": [2, 2]}, chooser=WalkAway())
     finally:
         ledger.close()
     doc = dice_stats(run, "--star", "Mara")

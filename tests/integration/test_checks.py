@@ -63,7 +63,7 @@ def test_a_scene_of_checks_with_table_and_ledger_dice(ledger):
     ref = new_campaign(ledger)
 
     # #3, table dice: Mara spends 1 Grit (4 Action Dice), keeps 6,6: a Highlight and a Bad Take.
-    first = ledger.check(ref, fight(grit=1), faces={"action": [6, 6, 2, 1], "script": [1, 1]})
+    first = ledger.run(ref, "ability-check", fight(grit=1), faces={"action": [6, 6, 2, 1], "script": [1, 1]})
     assert (first.first_version, first.last_version) == (3, 3)
     rolled = first.events[0].fact
     assert isinstance(rolled, CheckRolled)
@@ -74,7 +74,7 @@ def test_a_scene_of_checks_with_table_and_ledger_dice(ledger):
     assert rolled.summary() == "Mara Voss rolled Fight at NORMAL: Highlight, Bad Take (kept 6,6; table dice)"
 
     # #4, ledger dice: the Director spends the Studio Note the Bad Take gave.
-    second = ledger.check(ref, fight(difficulty="HARD", studio_note=True))
+    second = ledger.run(ref, "ability-check", fight(difficulty="HARD", studio_note=True))
     ledger_roll = second.events[0].fact
     assert ledger_roll.roll_number == 2
     started = fact(ledger, ref, 1)
@@ -84,8 +84,9 @@ def test_a_scene_of_checks_with_table_and_ledger_dice(ledger):
     assert ledger_roll.summary().endswith("; ledger dice)")
 
     # #5, table dice: Move with Footwork, 5,5 against Script 5,2: a Highlight that Hits the Mark.
-    third = ledger.check(
+    third = ledger.run(
         ref,
+        "ability-check",
         CheckRequest(star="Mara", ability="move", difficulty="NORMAL", specialties=("Footwork",)),
         faces={"action": [5, 5], "script": [5, 2]},
     )
@@ -117,7 +118,7 @@ def test_a_refused_check_writes_nothing(ledger):
     ref = new_campaign(ledger)
     head = ledger.head(ref)
     with pytest.raises(RuleViolation):
-        ledger.check(ref, fight(studio_note=True))  # the Director has no Studio Note
+        ledger.run(ref, "ability-check", fight(studio_note=True))  # the Director has no Studio Note
     assert ledger.head(ref) == head
     assert ledger.view(ref).state.dice_rolls == 0
 
@@ -125,10 +126,12 @@ def test_a_refused_check_writes_nothing(ledger):
 def test_reveal_seed_then_audit_all_proves_every_ledger_roll(ledger):
     ref = new_campaign(ledger)
     seed = ledger.keys.load(ref.campaign.id)
-    ledger.check(ref, MANY)  # #3, ledger dice
-    ledger.check(ref, FIGHT, faces={"action": [4, 2, 1], "script": [3, 3]})  # #4, table dice
-    ledger.check(
-        ref, CheckRequest(**{**MANY.model_dump(), "after_roll": (AfterRoll(kind="spotlight"),), "push": True})
+    ledger.run(ref, "ability-check", MANY)  # #3, ledger dice
+    ledger.run(ref, "ability-check", FIGHT, faces={"action": [4, 2, 1], "script": [3, 3]})  # #4, table dice
+    ledger.run(
+        ref,
+        "ability-check",
+        CheckRequest(**{**MANY.model_dump(), "after_roll": (AfterRoll(kind="spotlight"),), "push": True}),
     )  # #5, ledger
 
     before = list(audit_all(ledger, ref))
@@ -147,7 +150,7 @@ def test_reveal_seed_then_audit_all_proves_every_ledger_roll(ledger):
     assert state.revealed_seeds == {shown.commitment: seed.hex()}
     assert ledger.keys.load(ref.campaign.id, fresh.commitment) != seed
 
-    after = ledger.check(ref, MANY).events[0].fact  # #8, with the new seed
+    after = ledger.run(ref, "ability-check", MANY).events[0].fact  # #8, with the new seed
     assert after.dice_commitment == fresh.commitment
     assert after.roll_number == 4
 
@@ -170,15 +173,19 @@ def test_reveal_seed_then_audit_all_proves_every_ledger_roll(ledger):
 
 def test_repeating_a_command_id_does_not_re_roll(ledger):
     ref = new_campaign(ledger)
-    first = ledger.check(ref, MANY, command_id="roll-once")
-    again = ledger.check(ref, MANY, command_id="roll-once")
+    first = ledger.run(ref, "ability-check", MANY, command_id="roll-once")
+    again = ledger.run(ref, "ability-check", MANY, command_id="roll-once")
     assert (first.replayed, again.replayed) == (False, True)
     assert [e.hash for e in again.events] == [e.hash for e in first.events]
     assert again.events[0].fact == first.events[0].fact
     # The content is the input, not the dice: typed-in faces make it another command, refused.
     with pytest.raises(CommandIdReused):
-        ledger.check(
-            ref, MANY, command_id="roll-once", faces={"action": [6] * 6, "opposition": [1] * 6, "script": [6, 6]}
+        ledger.run(
+            ref,
+            "ability-check",
+            MANY,
+            command_id="roll-once",
+            faces={"action": [6] * 6, "opposition": [1] * 6, "script": [6, 6]},
         )
     assert ledger.head(ref).version == 3
     assert ledger.view(ref).state.dice_rolls == 1
@@ -187,8 +194,8 @@ def test_repeating_a_command_id_does_not_re_roll(ledger):
 def test_a_fork_rolls_other_ledger_dice_for_the_same_roll_number(ledger):
     main = new_campaign(ledger)
     fork = ledger.create_branch(main, "what-if", at=2)
-    on_main = ledger.check(main, MANY).events[0].fact
-    on_fork = ledger.check(fork, MANY).events[0].fact
+    on_main = ledger.run(main, "ability-check", MANY).events[0].fact
+    on_fork = ledger.run(fork, "ability-check", MANY).events[0].fact
     assert on_main.roll_number == on_fork.roll_number == 1
     # A fork commits a seed of its own: revealing main's seed exposes nothing of the fork's dice.
     assert on_fork.dice_commitment == ledger.event(fork, 3).fact.dice_commitment
@@ -218,7 +225,7 @@ class WalkAway:
 def test_a_check_abandoned_after_the_roll_is_recorded_and_consumes_the_roll_number(ledger):
     ref = new_campaign(ledger)
     chooser = WalkAway()
-    result = ledger.check(ref, FIGHT, chooser=chooser)  # #3
+    result = ledger.run(ref, "ability-check", FIGHT, chooser=chooser)  # #3
     (event,) = result.events
     walked = event.fact
     assert isinstance(walked, CheckAbandoned)
@@ -233,7 +240,7 @@ def test_a_check_abandoned_after_the_roll_is_recorded_and_consumes_the_roll_numb
     assert state.star(NAME) == ledger.view(ref, at=2).state.star(NAME)
 
     # The next check is roll 2: walking away did not buy the same dice again.
-    nxt = ledger.check(ref, FIGHT).events[0].fact
+    nxt = ledger.run(ref, "ability-check", FIGHT).events[0].fact
     assert nxt.roll_number == 2
     assert faces(nxt.resolution) == rederived(ledger, ref, 2, nxt.resolution.rolls)
     # The audit proves an abandoned check's dice too: it has rolls but no outcome to re-judge.
@@ -247,7 +254,11 @@ def test_a_check_abandoned_after_the_roll_is_recorded_and_consumes_the_roll_numb
 
 def test_a_check_abandoned_with_table_dice_has_no_commitment(ledger):
     ref = new_campaign(ledger)
-    walked = ledger.check(ref, FIGHT, faces={"action": [1, 2, 3], "script": [4, 4]}, chooser=WalkAway()).events[0].fact
+    walked = (
+        ledger.run(ref, "ability-check", FIGHT, faces={"action": [1, 2, 3], "script": [4, 4]}, chooser=WalkAway())
+        .events[0]
+        .fact
+    )
     assert isinstance(walked, CheckAbandoned)
     assert walked.dice_commitment is None
     assert faces(walked) == [("action", (1, 2, 3)), ("script", (4, 4))]
@@ -257,7 +268,7 @@ def test_a_check_abandoned_with_table_dice_has_no_commitment(ledger):
 def test_spends_made_in_the_check_are_part_of_its_record(ledger):
     ref = new_campaign(ledger)
     r = (
-        ledger.check(ref, fight(grit=4, push=True), faces={"action": [1] * 7, "script": [2, 2]})
+        ledger.run(ref, "ability-check", fight(grit=4, push=True), faces={"action": [1] * 7, "script": [2, 2]})
         .events[0]
         .fact.resolution
     )
@@ -268,7 +279,7 @@ def test_spends_made_in_the_check_are_part_of_its_record(ledger):
 def test_walking_away_keeps_what_was_spent_before_the_roll(ledger):
     ref = new_campaign(ledger)
     grit_before = ledger.view(ref).state.star(NAME).influence.grit.current
-    walked = ledger.check(ref, fight(grit=2), chooser=WalkAway()).events[0].fact
+    walked = ledger.run(ref, "ability-check", fight(grit=2), chooser=WalkAway()).events[0].fact
     assert isinstance(walked, CheckAbandoned)
     assert [(e.kind, e.pool, e.amount) for e in walked.effects] == [("spent", "grit", 2)]
     after = ledger.view(ref).state.star(NAME).influence.grit.current
@@ -295,7 +306,7 @@ def test_an_interactive_check_is_not_rolled_again_after_a_conflict(ledger, setti
         chooser = KeepAfterAnotherRoll(other, other.resolve(ref.campaign.name))
         head = ledger.head(ref).version
         with pytest.raises(CommandConflict, match="roll again"):
-            ledger.check(ref, FIGHT, chooser=chooser)
+            ledger.run(ref, "ability-check", FIGHT, chooser=chooser)
         assert chooser.asked == 1  # the Star was never shown a second set of dice
         assert ledger.head(ref).version == head + 1  # only the other writer's check
     finally:

@@ -40,7 +40,7 @@ def records(ledger: Ledger, ref: BranchRef, first: int, last: int) -> list[tuple
 def test_each_command_keeps_its_name_and_input_on_its_first_event(ledger: Ledger):
     ref = showrunner_campaign(ledger)
     assert records(ledger, ref, 2, 2) == [(2, {"name": "join", "input": example_star().model_dump(mode="json")})]
-    spent = ledger.spend(ref, "Mara", "grit", 1, reason="the door")
+    spent = ledger.run(ref, "spend", {"star": "Mara", "pool": "grit", "amount": 1, "reason": "the door"})
     assert records(ledger, ref, spent.first_version, spent.last_version) == [
         (
             3,
@@ -89,7 +89,7 @@ class KeepFirstPairAfterGrit:
 
 def test_a_check_chosen_at_a_terminal_records_its_choices_and_audits_without_a_chooser(ledger: Ledger):
     ref = showrunner_campaign(ledger)
-    chosen = ledger.check(ref, FIGHT, chooser=KeepFirstPairAfterGrit())
+    chosen = ledger.run(ref, "ability-check", FIGHT, chooser=KeepFirstPairAfterGrit())
     event = chosen.events[0]
     assert isinstance(event.fact, CheckRolled)
     settled = event.command["input"]
@@ -106,7 +106,7 @@ class WalkAway:
 
 def test_a_check_walked_away_from_is_decided_again_as_walked_away(ledger: Ledger):
     ref = showrunner_campaign(ledger)
-    walked = ledger.check(ref, FIGHT, chooser=WalkAway()).events[0]
+    walked = ledger.run(ref, "ability-check", FIGHT, chooser=WalkAway()).events[0]
     assert isinstance(walked.fact, CheckAbandoned)
     assert walked.command is not None and walked.command["walked_away"] is True
     assert audit(ledger, ref, walked.version).problem is None
@@ -154,7 +154,7 @@ def test_the_record_is_inside_the_hash(tmp_path: Path):
     db = tmp_path / "records.sqlite"
     ledger = bootstrap(make_settings(str(db), tmp_path / "home"))
     ref = showrunner_campaign(ledger)
-    ledger.spend(ref, "Mara", "grit", 1)  # #3
+    ledger.run(ref, "spend", {"star": "Mara", "pool": "grit", "amount": 1})  # #3
     held = ledger.head(ref)
     ledger.close()
     conn = sqlite3.connect(db)

@@ -76,8 +76,9 @@ def season(ledger: Ledger):
     # A Trade inside a check: the Bond with Captain Ilse (H, N exhausted) at HARD: rolled at NORMAL,
     # every box marked, so it Advances to F with 1 Acclaim on Training.
     traded = (
-        ledger.check(
+        ledger.run(
             ref,
+            "ability-check",
             CheckRequest(
                 star="Mara", ability=A.FIGHT, difficulty=D.HARD, trade=Trade(kind="bond", name="captain ilse")
             ),
@@ -90,8 +91,9 @@ def season(ledger: Ledger):
     assert traded.resolution.outcome is Outcome.SUCCESS
     before = ledger.head(ref)
     with pytest.raises(RuleViolation, match="Difficulty Limit"):
-        ledger.check(
+        ledger.run(
             ref,
+            "ability-check",
             CheckRequest(
                 star="Mara", ability=A.FIGHT, difficulty=D.EPIC, trade=Trade(kind="grudge", name="Lord Aubrec")
             ),

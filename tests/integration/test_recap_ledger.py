@@ -59,10 +59,12 @@ def play(ledger: Ledger) -> BranchRef:
     ledger.run(ref, "episode-start", {"title": "The Flooded Vault"})
     ledger.run(ref, "scene-start", {"goal": "crack the flooded vault", "location": "the Customs House"})
     ledger.note(ref, "Black water pours through the Customs House")
-    ledger.check(ref, CheckRequest(star="Mara", ability="fight", difficulty="HARD"), faces=HIGHLIGHT)
+    ledger.run(ref, "ability-check", CheckRequest(star="Mara", ability="fight", difficulty="HARD"), faces=HIGHLIGHT)
     ledger.note(ref, "The harbourmaster is the informant", private=True)
     hidden_roll(ledger, ref, "Mara", {"action": [1], "script": [3, 4]})
-    ledger.check(ref, CheckRequest(star="Mara", ability="fight", difficulty="HARD", keep=(1, 1)), faces=DISASTER)
+    ledger.run(
+        ref, "ability-check", CheckRequest(star="Mara", ability="fight", difficulty="HARD", keep=(1, 1)), faces=DISASTER
+    )
     ledger.run(ref, "scene-end", {})
     ledger.run(
         ref,
@@ -218,8 +220,9 @@ def test_a_fork_tells_where_it_left_and_what_went_differently(ledger: Ledger):
     )
     fork = ledger.create_branch(ref, "what-if", at=before_disaster)
     ledger.note(ref, "Lady Shore bribed the guard", private=True)  # main, after the fork: Director only
-    ledger.check(
+    ledger.run(
         fork,
+        "ability-check",
         CheckRequest(star="Mara", ability="fight", difficulty="HARD"),
         faces={"action": [5, 4, 2], "script": [5, 4]},
     )

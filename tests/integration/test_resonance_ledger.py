@@ -313,9 +313,9 @@ def test_another_rulesets_commands_are_refused_by_the_door(ledger):
     ref = scene(ledger)
     head = ledger.head(ref)
     with pytest.raises(RuleViolation, match="^Influence pools belong to Showrunner campaigns$"):
-        ledger.spend(ref, "Kestrel", "grit")
+        ledger.run(ref, "spend", {"star": "Kestrel", "pool": "grit"})
     with pytest.raises(RuleViolation, match="^Consequences belong to Showrunner campaigns$"):
-        ledger.consequence(ref, "Kestrel", "grit-loss", "EASY")
+        ledger.run(ref, "consequence", {"star": "Kestrel", "kind": "grit-loss", "difficulty": "EASY"})
     with pytest.raises(RuleViolation, match="^Montage Sequences belong to Showrunner campaigns$"):
         ledger.run(ref, "montage-start", {})
     with pytest.raises(RuleViolation, match="^Props and Preparation belong to Showrunner campaigns$"):

@@ -32,7 +32,7 @@ def request(star: str, opposition: int) -> CheckRequest:
 
 def table_check(ledger, ref, star: str, action, opposition, script):
     faces = {"action": list(action), "opposition": list(opposition), "script": list(script)}
-    return ledger.check(ref, request(star, len(opposition)), faces=faces)
+    return ledger.run(ref, "ability-check", request(star, len(opposition)), faces=faces)
 
 
 def director_only_check(ledger, ref, star: str, action, opposition, script):
@@ -58,10 +58,10 @@ def play(ledger, ref) -> None:
     table_check(ledger, ref, MARA, [1, 2, 6], [3], [4, 5])
     ledger.note(ref, "Scene two")
     table_check(ledger, ref, TOBIAS, [6, 6, 1], [2, 2], [3, 3])
-    ledger.check(ref, request(MARA, 2))  # ledger dice
+    ledger.run(ref, "ability-check", request(MARA, 2))  # ledger dice
     ledger.note(ref, "A secret", private=True)
     table_check(ledger, ref, TOBIAS, [5, 4, 3], [], [1, 6])
-    ledger.check(ref, request(TOBIAS, 1))  # ledger dice
+    ledger.run(ref, "ability-check", request(TOBIAS, 1))  # ledger dice
 
 
 def expected(ledger, ref, *, director: bool = True) -> Counter:
@@ -149,8 +149,9 @@ class WalkAway:
 def test_the_dice_of_an_abandoned_check_count(ledger, engine):
     ref = new_campaign(ledger)
     faces = {"action": [2, 3, 4], "opposition": [5], "script": [1, 1]}
-    result = ledger.check(
+    result = ledger.run(
         ref,
+        "ability-check",
         CheckRequest(star="mara", ability="fight", difficulty="NORMAL", opposition=1),
         faces=faces,
         chooser=WalkAway(),
@@ -316,7 +317,7 @@ def test_rebuild_equals_incremental(ledger, engine):
     for action in ([1, 2, 3], [4, 5, 6], [6, 6, 6]):
         table_check(ledger, ref, MARA, action, [2], [1, 1])
         roll_index.catch_up(ledger, engine, batch_size=1)
-        ledger.check(ref, request(TOBIAS, 2))
+        ledger.run(ref, "ability-check", request(TOBIAS, 2))
         roll_index.catch_up(ledger, engine)
     incremental = all_rows(engine)
     assert len(incremental) == sum(expected(ledger, ref).values())

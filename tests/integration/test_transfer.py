@@ -51,14 +51,14 @@ def play(ledger: Ledger) -> dict[str, BranchRef]:
     ledger.add_character(main, example_star("star-tobias.json"))
     ledger.note(main, "Episode 1")  # #4
     ledger.note(main, SECRET, private=True)  # #5
-    ledger.spend(main, "Mara", "grit", 1, reason="Floodgate")  # #6
-    ledger.regain(main, "Tobias", "retake", 1, by="Tobias Quell")  # #7
+    ledger.run(main, "spend", {"star": "Mara", "pool": "grit", "amount": 1, "reason": "Floodgate"})  # #6
+    ledger.run(main, "regain", {"star": "Tobias", "pool": "retake", "amount": 1}, by="Tobias Quell")  # #7
     what_if = ledger.create_branch(main, "what-if", at=5)  # #6 BranchForked
-    ledger.spend(what_if, "Tobias", "plot_armor", 1)  # #7
+    ledger.run(what_if, "spend", {"star": "Tobias", "pool": "plot_armor", "amount": 1})  # #7
     ledger.note(what_if, "Another night")  # #8
     deeper = ledger.create_branch(what_if, "deeper", at=7)  # #8 BranchForked
-    ledger.regain(deeper, "Mara", "grit", 1)  # #9
-    ledger.spend(deeper, "Mara", "spotlight", 1, push=True)  # #10
+    ledger.run(deeper, "regain", {"star": "Mara", "pool": "grit", "amount": 1})  # #9
+    ledger.run(deeper, "spend", {"star": "Mara", "pool": "spotlight", "amount": 1, "push": True})  # #10
     low = ledger.create_branch(what_if, "low", at=3)  # #4 BranchForked
     ledger.note(low, "Low road")  # #5
     return {"main": main, "what-if": what_if, "deeper": deeper, "low": low}

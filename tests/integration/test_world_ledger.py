@@ -49,8 +49,9 @@ def new_campaign(ledger):
 
 def bad_take(ledger, ref):
     """A table-dice Highlight with a Bad Take: the Director gains 1 Studio Note."""
-    ledger.check(
+    ledger.run(
         ref,
+        "ability-check",
         CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"),
         faces={"action": [6, 6, 2], "script": [1, 1]},
     )

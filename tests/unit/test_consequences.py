@@ -604,9 +604,19 @@ def test_ledger_dice_take_a_fresh_roll_number_each_time_on_each_backend(ledger, 
     from showrunner_ledger.domain.showrunner.events import ConsequenceSuffered
 
     ref = campaign
-    first = ledger.consequence(ref, "Tobias", "grit-loss", "HARD", ability="work").events[-1].fact
-    quiet = ledger.consequence(ref, "Tobias", "conditions", "HARD", ability="work").events[-1].fact
-    second = ledger.consequence(ref, "Tobias", "limit", "EASY").events[-1].fact
+    first = (
+        ledger.run(ref, "consequence", {"star": "Tobias", "kind": "grit-loss", "difficulty": "HARD", "ability": "work"})
+        .events[-1]
+        .fact
+    )
+    quiet = (
+        ledger.run(
+            ref, "consequence", {"star": "Tobias", "kind": "conditions", "difficulty": "HARD", "ability": "work"}
+        )
+        .events[-1]
+        .fact
+    )
+    second = ledger.run(ref, "consequence", {"star": "Tobias", "kind": "limit", "difficulty": "EASY"}).events[-1].fact
     assert isinstance(first, ConsequenceSuffered)
     state = ledger.view(ref).state
     assert (first.roll_number, quiet.roll_number, second.roll_number) == (1, None, 2)
@@ -622,22 +632,39 @@ def test_ledger_dice_take_a_fresh_roll_number_each_time_on_each_backend(ledger, 
 def test_a_consequence_that_rolls_nothing_needs_no_director_key(ledger, campaign) -> None:
     ref = campaign
     ledger.keys.path(ref.campaign.id).unlink()
-    result = ledger.consequence(ref, "Mara", "wear", "EASY", hero_prop="Father's Rapier")
+    result = ledger.run(
+        ref, "consequence", {"star": "Mara", "kind": "wear", "difficulty": "EASY", "hero_prop": "Father's Rapier"}
+    )
     assert result.events[-1].fact.roll_number is None
     from showrunner_ledger.ledger.errors import LedgerError
 
     head = ledger.head(ref).version
     with pytest.raises(LedgerError, match="key file"):
-        ledger.consequence(ref, "Mara", "grit-loss", "HARD", ability="fight")
+        ledger.run(ref, "consequence", {"star": "Mara", "kind": "grit-loss", "difficulty": "HARD", "ability": "fight"})
     # ... unless the table rolls the Scar's slot.
-    ledger.consequence(ref, "Mara", "grit-loss", "HARD", ability="fight", faces={"scar_slot": [9]})
+    ledger.run(
+        ref,
+        "consequence",
+        {"star": "Mara", "kind": "grit-loss", "difficulty": "HARD", "ability": "fight"},
+        faces={"scar_slot": [9]},
+    )
     assert ledger.head(ref).version == head + 1
 
 
 def test_a_retried_command_lands_once(ledger, campaign) -> None:
     ref = campaign
-    one = ledger.consequence(ref, "Mara", "conditions", "HARD", ability="move", command_id="c-1")
-    two = ledger.consequence(ref, "Mara", "conditions", "HARD", ability="move", command_id="c-1")
+    one = ledger.run(
+        ref,
+        "consequence",
+        {"star": "Mara", "kind": "conditions", "difficulty": "HARD", "ability": "move"},
+        command_id="c-1",
+    )
+    two = ledger.run(
+        ref,
+        "consequence",
+        {"star": "Mara", "kind": "conditions", "difficulty": "HARD", "ability": "move"},
+        command_id="c-1",
+    )
     assert two.replayed and two.last_version == one.last_version
     assert ledger.view(ref).state.star("Mara").ability(AbilityName.MOVE).conditions == 5
 
@@ -646,11 +673,17 @@ def test_refused_consequences_write_nothing(ledger, campaign) -> None:
     ref = campaign
     head = ledger.head(ref)
     for call in (
-        lambda: ledger.consequence(ref, "Nobody", "limit", "HARD"),
-        lambda: ledger.consequence(ref, "Mara", "wear", "HARD", hero_prop="Sword"),
-        lambda: ledger.consequence(ref, "Mara", "conditions", "HARD"),
-        lambda: ledger.consequence(ref, "Mara", "grit-loss", "HARD"),  # Plot Armor: no --ability
-        lambda: ledger.consequence(ref, "Mara", "limit", "HARD", faces={"anomaly": [1]}),
+        lambda: ledger.run(ref, "consequence", {"star": "Nobody", "kind": "limit", "difficulty": "HARD"}),
+        lambda: ledger.run(
+            ref, "consequence", {"star": "Mara", "kind": "wear", "difficulty": "HARD", "hero_prop": "Sword"}
+        ),
+        lambda: ledger.run(ref, "consequence", {"star": "Mara", "kind": "conditions", "difficulty": "HARD"}),
+        lambda: ledger.run(
+            ref, "consequence", {"star": "Mara", "kind": "grit-loss", "difficulty": "HARD"}
+        ),  # Plot Armor: no --ability
+        lambda: ledger.run(
+            ref, "consequence", {"star": "Mara", "kind": "limit", "difficulty": "HARD"}, faces={"anomaly": [1]}
+        ),
     ):
         with pytest.raises((RuleViolation, UnknownName, InvalidDice)):
             call()
