@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel, ConfigDict
 
+from showrunner_ledger.domain import events
 from showrunner_ledger.domain.campaign import Pitch
 from showrunner_ledger.domain.dice import DiceSource
 from showrunner_ledger.domain.errors import RuleViolation
@@ -51,6 +52,9 @@ class FinaleAired(WorldRoll, topic=TOPIC):
         return None if again == self.ratings else "the ratings differ from the record"
 
 
+forget_topic(TOPIC)  # registered by each test that uses it (the `finale` fixture), not for the whole run
+
+
 class SeasonFinale(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -71,8 +75,8 @@ def season_finale(state: ShowrunnerState, asked: SeasonFinale, roll: RollContext
 def finale(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     action = Action("Record the Season's Finale.", SeasonFinale, season_finale, rolls=True, subject="Season Finales")
     monkeypatch.setitem(COMMANDS, "season-finale", action)
+    monkeypatch.setitem(events._TOPICS, TOPIC, FinaleAired)
     yield
-    forget_topic(TOPIC)
 
 
 def test_a_new_event_needs_no_line_under_ledger_or_projections(ledger: Ledger, finale, tmp_path: Path):
