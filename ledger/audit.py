@@ -123,23 +123,31 @@ def _command_around(ledger: Ledger, ref: BranchRef, event: LedgerEvent) -> list[
 _CHUNK = 32
 
 
+_UNRECORDED = "unrecorded"
+"""The command re-judgement of a command recorded before commands kept their input."""
+
+
 def _rejudge_command(before: CampaignState, events: Sequence[LedgerEvent]) -> str | None:
-    """The command's re-judgement; None also for a command recorded before inputs were kept."""
+    """The command's re-judgement: None when it agrees, else its first difference."""
     record = next((e.command for e in events if e.command is not None), None)
     if record is None:
-        return None
+        return _UNRECORDED
     return rejudge_command(before, record, [(e.fact, e.visibility) for e in events])
 
 
 def _audit(event: LedgerEvent, before: CampaignState, head: CampaignState, command_problem: str | None) -> Audit:
     fact = event.fact
     assert isinstance(fact, RolledFact)
-    try:
-        problem = fact.rejudge(before)
-    except DomainError as e:
-        problem = f"the current engine refuses the recorded roll: {e}"
+    problem = None
+    # The command decided again re-judges every roll it made; the roll's own re-judgement is
+    # still asked where that fails (its words name the roll's difference) or was not possible.
+    if command_problem is not None:
+        try:
+            problem = fact.rejudge(before)
+        except DomainError as e:
+            problem = f"the current engine refuses the recorded roll: {e}"
     dice, proofs = _prove(event, fact, head)
-    return Audit(event, before, problem or command_problem, dice, proofs)
+    return Audit(event, before, problem or (None if command_problem == _UNRECORDED else command_problem), dice, proofs)
 
 
 def _prove(
