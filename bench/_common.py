@@ -16,6 +16,7 @@ import shutil
 import signal
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -27,16 +28,21 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from showrunner_ledger.domain.campaign import Pitch
+from showrunner_ledger.domain.campaign import CampaignState, Pitch
 from showrunner_ledger.domain.events import Fact
+from showrunner_ledger.domain.ruleset import RollContext
+from showrunner_ledger.domain.rulesets import ruleset_of
 from showrunner_ledger.domain.showrunner.events import InfluenceRegained, InfluenceSpent, StarJoined
 from showrunner_ledger.domain.showrunner.influence import Regained, Spent
 from showrunner_ledger.domain.showrunner.sheet import StarSheet
 from showrunner_ledger.domain.showrunner.starfile import parse_star_file
 from showrunner_ledger.ledger.bootstrap import bootstrap
+from showrunner_ledger.ledger.dice import LedgerDice
+from showrunner_ledger.ledger.events import command_record, command_record_at
 from showrunner_ledger.ledger.facts import NoteRecorded
 from showrunner_ledger.ledger.service import BranchRef, Ledger
 from showrunner_ledger.ledger.settings import Settings
+from showrunner_ledger.ledger.streams import Stream, fold_campaign
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE_STAR = REPO / "docs" / "examples" / "star-mara.toml"
@@ -369,6 +375,182 @@ def fill(ledger: Ledger, ref: BranchRef, upto: int, kind: str, star: StarSheet, 
         head += n
         commands += 1
     return commands
+
+
+def make_mixed(n: int, star: StarSheet) -> list[Fact]:
+    """`n` facts, `note` and `play` in turn: half narration, half Influence changes to a sheet."""
+    notes, plays = make_facts("note", (n + 1) // 2, star), make_facts("play", n // 2, star)
+    return [notes[i // 2] if i % 2 == 0 else plays[i // 2] for i in range(n)]
+
+
+def time_note_commands(ledger: Ledger, ref: BranchRef, count: int, chunk: int = 200) -> tuple[Sample, Sample]:
+    """`count` one-event `note` commands, timed per command in chunks: (wall, cpu) samples."""
+    wall, cpu = Sample(), Sample()
+    done = 0
+    while done < count:
+        size = min(chunk, count - done)
+        w0, c0 = time.perf_counter(), time.process_time()
+        for i in range(size):
+            ledger.note(ref, note_text(done + i))
+        wall.times.append((time.perf_counter() - w0) / size)
+        cpu.times.append((time.process_time() - c0) / size)
+        done += size
+    return wall, cpu
+
+
+# ---------------------------------------------------------------------------- a played history
+
+ABILITIES = ("fight", "sense", "talk", "move", "think")
+Step = tuple[str, dict[str, Any]]  # a ruleset command and its input, or ("note", {"text": ...})
+
+
+def episode_steps(number: int, star: str) -> list[Step]:
+    """One Episode as a table plays it: three Scenes, each with narration, three Ability
+    Checks (ledger dice; their XP crosses milestones), Grit spent and regained."""
+    steps: list[Step] = [("episode-start", {"title": f"The Job, part {number}"})]
+    for scene in range(3):
+        steps.append(("scene-start", {"goal": f"get past obstacle {scene + 1}", "location": "the Customs House"}))
+        for check in range(3):
+            steps.append(("note", {"text": note_text(number * 10 + scene * 3 + check)}))
+            ability = ABILITIES[(number + scene + check) % len(ABILITIES)]
+            steps.append(("ability-check", {"star": star, "ability": ability, "difficulty": "NORMAL"}))
+        steps.append(("spend", {"star": star, "pool": "grit", "amount": 1, "reason": "a desperate parry"}))
+        steps.append(("regain", {"star": star, "pool": "grit", "amount": 1, "reason": "a breath between scenes"}))
+        steps.append(("note", {"text": note_text(number * 10 + scene)}))
+        steps.append(("scene-end", {}))
+    post_show = {"entertaining": True, "premise": number % 2 == 0}
+    steps.append(("episode-end", {"cliffhanger": "Lady Shore's fleet fills the bay", "post_show": post_show}))
+    return steps
+
+
+def play_step(ledger: Ledger, ref: BranchRef, step: Step) -> int:
+    """One step as one command through the ledger's one door (what the console script does).
+    Returns the head version after it."""
+    name, request = step
+    if name == "note":
+        return ledger.note(ref, request["text"]).last_version
+    return ledger.run(ref, name, request).last_version
+
+
+def record_steps(ledger: Ledger, ref: BranchRef, steps: Sequence[Step], *, pad_to: int = 0) -> int:
+    """Record `steps` as `play_step` would, each its own command (id, record, ledger dice),
+    but decided on one stream and saved in one transaction: a quick way to build a long
+    played history. With `pad_to`, notes follow until the head is one short of a multiple
+    of it, so that the next command writes a snapshot. Returns the head version."""
+    view = ledger.view(ref)
+    stream = Stream(
+        ref.branch.id, ref.campaign.id, fold_campaign, view.state, version=view.version, head_hash=view.head_hash
+    )
+    seed = ledger.keys.load(ref.campaign.id, view.state.dice_commitment)
+    timestamp = ledger.clock()
+
+    def record(decided: Sequence[Any], command: dict[str, Any] | None) -> None:
+        items = [item if isinstance(item, tuple) else (item, item.default_visibility) for item in decided]
+        at = command_record_at([visibility for _, visibility in items])
+        command_id = uuid.uuid4().hex
+        for index, (fact, visibility) in enumerate(items):
+            stream.record(
+                fact,
+                recorded_by="director",
+                command_id=command_id,
+                timestamp=timestamp,
+                visibility=visibility,
+                command=command if index == at else None,
+            )
+
+    for name, request in steps:
+        if name == "note":
+            record([NoteRecorded(text=request["text"])], None)
+            continue
+        state: CampaignState = stream.state
+        action = ruleset_of(state).command(name)
+        assert action is not None, name
+        given = action.input.model_validate(request)
+        roll = None
+        if action.rolls:
+            roll = RollContext(
+                state.dice_rolls + 1,
+                lambda number: LedgerDice(seed, ref.branch.id, number),
+                source="ledger",
+                commitment=state.dice_commitment,
+            )
+        decided = action.decide(state, given, roll)
+        record(decided, command_record(name, (roll.settled if roll else None) or given))
+    while pad_to and stream.version % pad_to != pad_to - 1:
+        record([NoteRecorded(text=note_text(stream.version))], None)
+    assert ledger.save_streams(stream) == "saved"
+    return stream.version
+
+
+def build_history(ledger: Ledger, star: StarSheet, events: int, *, chunk: int = 2_000) -> BranchRef:
+    """A campaign of about `events` events played Episode after Episode (see `episode_steps`),
+    the Director's seed revealed after every `chunk` events (so audits prove the dice), a
+    snapshot every `chunk` events or so and one at the head, as commands would leave them."""
+    ref = start_campaign(ledger, star)
+    episode = 0
+    head = ledger.head(ref).version
+    while head < events:
+        steps: list[Step] = []
+        while head + len(steps) * 1.1 < min(events, head + chunk):
+            episode += 1
+            steps.extend(episode_steps(episode, star.name))
+        record_steps(ledger, ref, steps, pad_to=ledger.snapshot_interval)
+        head = ledger.reveal_seed(ref).last_version  # crosses the interval: writes a snapshot
+    return ref
+
+
+# ---------------------------------------------------------------------------- processes
+
+
+@dataclass
+class ProcessRun:
+    wall: float  # seconds
+    cpu: float  # user + system seconds of the child
+    max_rss: int  # bytes: the child's peak resident memory (with `memory=True`; else 0)
+
+
+# Linux keeps a process's peak RSS across exec, and a child forked from this benchmark
+# (100+ MB) would start from ours: the measured command is forked from this small
+# trampoline instead, which reports its child's peak from wait4 (as /usr/bin/time does).
+_TRAMPOLINE = """\
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:])
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+def run_process(
+    argv: Sequence[str], env: dict[str, str] | None = None, *, memory: bool = False, stdout: Any = subprocess.DEVNULL
+) -> ProcessRun:
+    """Run a command to its end: its wall time, CPU time and, with `memory`, its peak memory."""
+    argv = list(argv)
+    report = None
+    if memory:
+        fd, report = tempfile.mkstemp(prefix="showrunner-bench-rss-")
+        os.close(fd)
+        argv = [sys.executable, "-c", _TRAMPOLINE, report, *argv]
+    try:
+        start = time.perf_counter()
+        child = subprocess.Popen(argv, env=env, stdout=stdout, stderr=subprocess.PIPE)
+        assert child.stderr is not None
+        err = child.stderr.read()  # drained before waiting, so a chatty child never blocks
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        child.stderr.close()
+        if child.returncode != 0:
+            raise RuntimeError(f"{' '.join(argv)} failed ({child.returncode}): {err.decode(errors='replace').strip()}")
+        rss_unit = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
+        max_rss = int(Path(report).read_text()) * rss_unit if report else 0
+        return ProcessRun(wall, usage.ru_utime + usage.ru_stime, max_rss)
+    finally:
+        if report:
+            Path(report).unlink(missing_ok=True)
 
 
 # ---------------------------------------------------------------------------- timing

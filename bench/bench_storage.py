@@ -51,7 +51,6 @@ from _common import (
     machine_line,
     make_facts,
     ms,
-    note_text,
     parse_sizes,
     pct,
     print_table,
@@ -61,6 +60,7 @@ from _common import (
     repeat,
     snapshots_table,
     start_campaign,
+    time_note_commands,
     timed,
 )
 
@@ -336,21 +336,6 @@ def bench_history(
     raw.close()
     ledger.close()
     store.discard(url)
-
-
-def time_note_commands(ledger, ref, count: int) -> tuple[Sample, Sample]:  # type: ignore[no-untyped-def]
-    """`count` one-event commands, timed per command in chunks: (wall, cpu) samples."""
-    wall, cpu = Sample(), Sample()
-    done = 0
-    while done < count:
-        size = min(CHUNK, count - done)
-        w0, c0 = time.perf_counter(), time.process_time()
-        for i in range(size):
-            ledger.note(ref, note_text(done + i))
-        wall.times.append((time.perf_counter() - w0) / size)
-        cpu.times.append((time.process_time() - c0) / size)
-        done += size
-    return wall, cpu
 
 
 # ---------------------------------------------------------------------------- where the time goes
