@@ -17,9 +17,13 @@ import typer
 from .errors import ExitCode, Refused, UsageProblem
 from .options import JsonOption
 from .progress import progress_bar
-from .session import print_json, session, stdout_console
+from .session import print_json, print_json_streaming, session, stdout_console
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from rich.text import Text
+
     from ..ledger.audit import Audit
 
 STATUS = {
@@ -282,46 +286,53 @@ def _audit_all(s: Any, ref: Any, *, verify_dice: bool, as_json: bool) -> None:
     from ..ledger.audit import audit_all
 
     total = s.ledger.head(ref).version
+    failures: list[str] = []
+    counts = dict.fromkeys(("table", "unrevealed", "verified", "mismatch"), 0)
+    mismatched: list[int] = []
+    unproven: list[int] = []
+    explained: list[str] = []
+
+    def tally(audits: Iterator[Audit]) -> Iterator[Audit]:
+        # Each audit is counted, then let go: it holds the state before its roll, and a long
+        # history has many rolls.
+        for a in audits:
+            if not (s.is_director or a.event.visibility == "public"):
+                continue
+            status = STATUS[a.dice]
+            counts[status] += 1
+            failures.extend(_failures(a, verify_dice))
+            if not a.matches or status == "mismatch":
+                mismatched.append(a.event.version)
+                explained.extend(_failures(a, False))
+            if status == "unrevealed":
+                unproven.append(a.event.version)
+            yield a
+
     with progress_bar("Auditing", total, enabled=not as_json) as advance:
-        audits = [
-            a for a in audit_all(s.ledger, ref, progress=advance) if s.is_director or a.event.visibility == "public"
-        ]
-    failures = [line for a in audits for line in _failures(a, verify_dice)]
-    counts = {
-        key: sum(1 for a in audits if STATUS[a.dice] == key) for key in ("table", "unrevealed", "verified", "mismatch")
-    }
-    mismatched = [a.event.version for a in audits if not a.matches or STATUS[a.dice] == "mismatch"]
-    unproven = [a.event.version for a in audits if STATUS[a.dice] == "unrevealed"]
-    if as_json:
-        print_json(
-            {
-                "campaign": ref.campaign.name,
-                "branch": ref.branch.name,
-                "ok": not failures,
-                "verify_dice": verify_dice,
-                "rolls": len(audits),
-                "dice": counts,
-                "mismatches": mismatched,
-                "unproven": unproven,
-                "failures": failures,
-                "audits": [audit_json(a) for a in audits],
-            }
-        )
-    else:
+        audited = tally(audit_all(s.ledger, ref, progress=advance))
+        if as_json:
+            print_json_streaming(
+                {"campaign": ref.campaign.name, "branch": ref.branch.name, "verify_dice": verify_dice},
+                "audits",
+                (audit_json(a) for a in audited),
+                lambda: {
+                    "ok": not failures,
+                    "rolls": sum(counts.values()),
+                    "dice": counts,
+                    "mismatches": mismatched,
+                    "unproven": unproven,
+                    "failures": failures,
+                },
+            )
+        else:
+            rows = [_row(a) for a in audited]
+    if not as_json:
         console = stdout_console()
-        table = Table(title=f"{ref.campaign.name}/{ref.branch.name}: {len(audits)} roll(s) audited")
+        table = Table(title=f"{ref.campaign.name}/{ref.branch.name}: {len(rows)} roll(s) audited")
         for column in ("#", "Who", "Roll", "Re-judged", "Dice"):
             table.add_column(column, justify="right" if column == "#" else "left")
-        for a in audits:
-            status = STATUS[a.dice]
-            dice_style = {"verified": "green", "mismatch": "bold red", "unrevealed": "yellow", "table": "dim"}[status]
-            table.add_row(
-                str(a.event.version),
-                Text(a.fact.roller()),
-                Text(a.fact.summary()),
-                Text("MATCHES", style="green") if a.matches else Text("MISMATCH", style="bold red"),
-                Text(STATUS_SHORT[status], style=dice_style),
-            )
+        for row in rows:
+            table.add_row(*row)
         console.print(table)
         console.print(
             f"Dice: {counts['verified']} verified, {counts['unrevealed']} not provable yet (seed not revealed), "
@@ -329,10 +340,8 @@ def _audit_all(s: Any, ref: Any, *, verify_dice: bool, as_json: bool) -> None:
         )
         if mismatched:
             console.print(Text("Mismatches:", style="bold red"))
-            for a in audits:
-                if a.event.version in mismatched:
-                    for line in _failures(a, False):
-                        console.print(Text(f"  {line}"))
+            for line in explained:
+                console.print(Text(f"  {line}"))
         if verify_dice and unproven:
             console.print(
                 Text("Not provable yet (--verify-dice): " + ", ".join(f"#{v}" for v in unproven), style="bold red")
@@ -346,6 +355,21 @@ def _audit_all(s: Any, ref: Any, *, verify_dice: bool, as_json: bool) -> None:
             what += (", " if what else "") + f"{len(unproven)} ledger roll(s) not provable"
         sys.stderr.write(f"showrunner: audit FAILED: {what}; first: {failures[0]}\n")
         raise typer.Exit(ExitCode.REFUSED)
+
+
+def _row(a: Audit) -> tuple[str | Text, ...]:
+    """A roll's line in the table: its number, who rolled, the roll, the re-judgement, the dice."""
+    from rich.text import Text
+
+    status = STATUS[a.dice]
+    dice_style = {"verified": "green", "mismatch": "bold red", "unrevealed": "yellow", "table": "dim"}[status]
+    return (
+        str(a.event.version),
+        Text(a.fact.roller()),
+        Text(a.fact.summary()),
+        Text("MATCHES", style="green") if a.matches else Text("MISMATCH", style="bold red"),
+        Text(STATUS_SHORT[status], style=dice_style),
+    )
 
 
 def register(root: typer.Typer) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -183,6 +184,31 @@ def print_json(document: Any) -> None:
     if given is not None and given.replayed is not None and isinstance(document, dict):
         document = {**document, "replayed": True}  # a retry: nothing new was recorded
     sys.stdout.write(json_text(json.dumps(document, indent=2, ensure_ascii=False, default=str)) + "\n")
+
+
+def print_json_streaming(
+    first: dict[str, Any], key: str, items: Iterator[Any], last: Callable[[], dict[str, Any]]
+) -> None:
+    """One JSON document written as it is made: `first`'s fields, then `key` holding every item
+    (each written when it comes, so a long list is never held whole), then `last()`'s fields,
+    read once the items are written. Parsed, it is what `print_json` would print."""
+    from .safe_text import json_text
+
+    def write(text: str) -> None:
+        sys.stdout.write(json_text(text))
+
+    def member(name: str, value: Any) -> str:
+        dumped = json.dumps(value, indent=2, ensure_ascii=False, default=str).replace("\n", "\n  ")
+        return f"  {json.dumps(name)}: {dumped}"
+
+    write("{\n" + "".join(member(k, v) + ",\n" for k, v in first.items()) + f"  {json.dumps(key)}: [")
+    for count, item in enumerate(items):
+        dumped = json.dumps(item, indent=2, ensure_ascii=False, default=str).replace("\n", "\n    ")
+        write(("," if count else "") + "\n    " + dumped)
+    write("\n  ]")
+    for k, v in last().items():
+        write(",\n" + member(k, v))
+    write("\n}\n")
 
 
 def stdout_console() -> SafeConsole:
