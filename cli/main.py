@@ -1,46 +1,154 @@
-"""The `showrunner` entry point: global options, sub-apps, and the error edge."""
+"""The `showrunner` entry point: global options, sub-apps, and the error edge.
+
+The command tree is built lazily: a command line imports and builds only the command it
+names (`--help` and completion, which list every command, build them all), so
+`showrunner sheet` loads neither the check's options nor the world's commands.
+"""
 
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from collections.abc import Iterator, MutableMapping
+from importlib import import_module
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
-from . import (
-    acclaim,
-    actor,
-    audit,
-    branch,
-    campaign,
-    cast,
-    check,
-    consequence,
-    demo,
-    dice,
-    ensemble,
-    episode,
-    history,
-    influence,
-    integrity,
-    montage,
-    notes,
-    oracle,
-    prop,
-    recap,
-    relationship,
-    ruleset,
-    seed,
-    sequence,
-    star,
-    subplot,
-    threat,
-    timeline,
-    transfer,
-)
 from .edge import run_command
-from .ruleset_commands import WithRulesetGroups
 from .session import Session
+
+if TYPE_CHECKING:
+    from ..domain.ruleset import Ruleset
+
+ROOT_COMMANDS: dict[str, tuple[str, str]] = {
+    # The root's commands and groups in the order `showrunner --help` lists them: name -> (module
+    # of cli/, what gives it: its `register(root)`, or the sub-app of that name added as `name`).
+    "sheet": ("star", "register"),
+    "log": ("history", "register"),
+    "show": ("history", "register"),
+    "replay": ("history", "register"),
+    "spend": ("influence", "register"),
+    "regain": ("influence", "register"),
+    "consequence": ("consequence", "register"),
+    "note": ("notes", "register"),
+    "head": ("integrity", "register"),
+    "verify": ("integrity", "register"),
+    "export": ("transfer", "register"),
+    "import": ("transfer", "register"),
+    "demo": ("demo", "register"),
+    "check": ("check", "register"),
+    "audit": ("audit", "register"),
+    "recap": ("recap", "register"),
+    "timeline": ("timeline", "register"),
+    "cast": ("cast", "register"),
+    "xp": ("acclaim", "register"),
+    "limit-break": ("acclaim", "register"),
+    "campaign": ("campaign", "app"),
+    "star": ("star", "app"),
+    "branch": ("branch", "app"),
+    "dice": ("dice", "app"),
+    "ruleset": ("ruleset", "app"),
+    "actor": ("actor", "app"),
+    "threat": ("threat", "app"),
+    "sequence": ("sequence", "app"),
+    "subplot": ("subplot", "app"),
+    "oracle": ("oracle", "app"),
+    "prop": ("prop", "app"),
+    "montage": ("montage", "app"),
+    "bond": ("relationship", "bond_app"),
+    "grudge": ("relationship", "grudge_app"),
+    "acclaim": ("acclaim", "app"),
+    "ensemble": ("ensemble", "app"),
+    "seed": ("seed", "register"),
+    "season": ("episode", "register"),
+    "episode": ("episode", "register"),
+    "scene": ("episode", "register"),
+}
+
+
+def build_part(module: str, part: str, name: str) -> dict[str, Any]:
+    """The commands one entry of ROOT_COMMANDS gives, built as the root builds its own (all of
+    them, for `register`: a module's register() is one piece)."""
+    loaded = import_module(f".{module}", __package__)
+    scratch = typer.Typer(
+        rich_markup_mode=app.rich_markup_mode,
+        pretty_exceptions_short=app.pretty_exceptions_short,
+        suggest_commands=app.suggest_commands,
+        add_completion=False,
+    )
+    if part == "register":
+        loaded.register(scratch)
+    else:
+        scratch.add_typer(getattr(loaded, part), name=name)
+    return dict(typer.main.get_group(scratch).commands)
+
+
+class _LazyCommands(MutableMapping[str, Any]):
+    """The root group's commands: every name is known at once, each command is built when asked for."""
+
+    def __init__(self, commands: MutableMapping[str, Any]) -> None:
+        self._built: dict[str, Any] = dict(commands)
+        self._parts: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._built:
+            if name not in ROOT_COMMANDS:
+                raise KeyError(name)
+            module, part = ROOT_COMMANDS[name]
+            if (module, part) not in self._parts:
+                self._parts[module, part] = build_part(module, part, name)
+            self._built[name] = self._parts[module, part][name]
+        return self._built[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._built[name]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from ROOT_COMMANDS
+        yield from (name for name in self._built if name not in ROOT_COMMANDS)
+
+    def __len__(self) -> int:
+        return len(ROOT_COMMANDS) + sum(1 for name in self._built if name not in ROOT_COMMANDS)
+
+    def __contains__(self, name: object) -> bool:
+        return name in ROOT_COMMANDS or name in self._built
+
+
+class Root(TyperGroup):
+    """The root group: the built-in commands, built lazily, then `showrunner <ruleset> …` for every
+    registered ruleset with actions.
+
+    The rulesets are imported only when a command is not found among the built-in ones (or
+    for `--help` and completion), so every other command starts without loading them.
+    """
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        self.commands = _LazyCommands(self.commands)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        found = super().get_command(ctx, cmd_name)
+        if found is not None:
+            return found
+        from .ruleset_commands import actions_app
+
+        rules = _rulesets_with_actions().get(cmd_name)
+        return typer.main.get_command(actions_app(rules)) if rules is not None else None
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        names = list(self.commands)  # the names only: listing builds nothing
+        return [*names, *sorted(set(_rulesets_with_actions()) - set(names))]
+
+
+def _rulesets_with_actions() -> dict[str, Ruleset]:
+    from ..domain.rulesets import all_rulesets
+
+    return {r.name: r for r in all_rulesets() if r.actions}
+
 
 app = typer.Typer(
     name="showrunner",
@@ -60,7 +168,7 @@ app = typer.Typer(
         "else a SQLite file in the data folder. SHOWRUNNER_DEBUG=1 shows tracebacks."
     ),
     no_args_is_help=True,
-    cls=WithRulesetGroups,
+    cls=Root,
     rich_markup_mode="rich",
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -105,40 +213,6 @@ def main_options(
 ) -> None:
     ctx.obj = Session(db=db, campaign=campaign_name, branch=branch_name, identity=identity)
     ctx.call_on_close(ctx.obj.close)
-
-
-app.add_typer(campaign.app, name="campaign")
-app.add_typer(star.app, name="star")
-app.add_typer(branch.app, name="branch")
-app.add_typer(dice.app, name="dice")
-app.add_typer(ruleset.app, name="ruleset")
-app.add_typer(actor.app, name="actor")
-app.add_typer(threat.app, name="threat")
-app.add_typer(sequence.app, name="sequence")
-app.add_typer(subplot.app, name="subplot")
-app.add_typer(oracle.app, name="oracle")
-app.add_typer(prop.app, name="prop")
-app.add_typer(montage.app, name="montage")
-app.add_typer(relationship.bond_app, name="bond")
-app.add_typer(relationship.grudge_app, name="grudge")
-app.add_typer(acclaim.app, name="acclaim")
-app.add_typer(ensemble.app, name="ensemble")
-star.register(app)
-history.register(app)
-influence.register(app)
-consequence.register(app)
-notes.register(app)
-integrity.register(app)
-transfer.register(app)
-demo.register(app)
-check.register(app)
-audit.register(app)
-seed.register(app)
-episode.register(app)
-recap.register(app)
-timeline.register(app)
-cast.register(app)
-acclaim.register(app)
 
 
 def main(argv: list[str] | None = None) -> int:

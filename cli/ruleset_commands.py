@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperCommand
 
 from . import completion
 from .dice_flags import faces_option, numbers
@@ -290,27 +290,3 @@ class ByRuleset(TyperCommand):
             return super().make_context(info_name, args, parent=parent, **extra)
         target = typer.main.get_command(check_command(ruleset(name)))
         return target.make_context(info_name, args, parent=parent, **extra)
-
-
-class WithRulesetGroups(TyperGroup):
-    """The root group: `showrunner <ruleset> …` for every registered ruleset with actions.
-
-    The rulesets are imported only when a command is not found among the built-in ones (or
-    for `--help` and completion), so every other command starts without loading them.
-    """
-
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        found = super().get_command(ctx, cmd_name)
-        if found is not None:
-            return found
-        rules = _rulesets_with_actions().get(cmd_name)
-        return typer.main.get_command(actions_app(rules)) if rules is not None else None
-
-    def list_commands(self, ctx: Any) -> list[str]:
-        return [*super().list_commands(ctx), *sorted(set(_rulesets_with_actions()) - set(self.commands))]
-
-
-def _rulesets_with_actions() -> "dict[str, Ruleset]":
-    from ..domain.rulesets import all_rulesets
-
-    return {r.name: r for r in all_rulesets() if r.actions}

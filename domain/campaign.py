@@ -41,7 +41,7 @@ def name_key(name: str) -> str:
 
 
 class CampaignState(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     character_noun: ClassVar[str] = "character"
     """What the ruleset calls a player's character ("Star" in Showrunner), for messages."""

@@ -26,7 +26,7 @@ class DiceSource(Protocol):
 class Roll(BaseModel):
     """One request for dice and the faces that answered it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     purpose: str
     sides: int

@@ -35,7 +35,7 @@ class Fact(BaseModel, metaclass=MadeAsInput):
     back from the log is taken as it was recorded.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     topic: ClassVar[str]
     schema_version: ClassVar[int] = 1
@@ -94,7 +94,7 @@ class CampaignFact(Fact, Generic[S]):
 class RecapLine(BaseModel):
     """A beat of a recap: heavier beats come first when a recap must be short."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     weight: int
     text: str

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Any, Self, cast
 
-from pydantic import AfterValidator, BaseModel, ValidationInfo
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationInfo
 from pydantic_core import PydanticCustomError
 
 if TYPE_CHECKING:
@@ -63,6 +63,8 @@ class Input(BaseModel, metaclass=MadeAsInput):
     """A command's input (an Actor's spec, a check request, a ruleset's action): checked however
     it is made, by the command line, by a decision, or from a dict; a fact that records it reads
     it back unchecked."""
+
+    model_config = ConfigDict(defer_build=True)
 
     @classmethod
     def model_validate(cls, obj: Any, **options: Any) -> Self:

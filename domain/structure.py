@@ -39,7 +39,7 @@ class Structure(BaseModel):
     Scenes are numbered within their Episode.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     season: int = Field(default=0, ge=0)
     season_open: bool = False

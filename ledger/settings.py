@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,10 +81,16 @@ def sqlite_path(url: str) -> Path:
 
 def _read_config(path: Path) -> dict[str, object]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+    except UnicodeDecodeError as e:
+        raise SettingsError(f"{path}: not valid TOML ({e}); fix or remove the file") from None
+    import tomllib  # only when there is a config file: most commands have none to read
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
         raise SettingsError(f"{path}: not valid TOML ({e}); fix or remove the file") from None
     except (ValueError, RecursionError):  # a number of thousands of digits; tables nested thousands deep
         raise SettingsError(

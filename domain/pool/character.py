@@ -87,7 +87,7 @@ STAT_HELP = {
 class Stats(BaseModel):
     """One value per stat, 1 (feeble) to 10 (the peak of what a person can be); all seven are required."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     power: StatValue
     agility: StatValue
@@ -104,7 +104,7 @@ class Stats(BaseModel):
 class Skill(BaseModel):
     """A skill's rank, and whether the character is trained in it: only a trained skill adds dice."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     rank: Rank
     trained: bool = Field(default=True, strict=True)
@@ -126,7 +126,7 @@ class Skill(BaseModel):
 class PoolCharacter(BaseModel):
     """A character of the d10 Pool ruleset as its file describes it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: CharacterName
     concept: Line = ""
@@ -162,7 +162,7 @@ class PoolCharacter(BaseModel):
 class PoolParts(BaseModel):
     """How a pool was built: the stat, the skill (if any) and the dice each gave."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     character: str
     stat: Stat

@@ -99,7 +99,7 @@ class LuckRequest(_Request):
 
 
 class CheckResolution(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     engine: str = ENGINE
     request: PoolCheck
@@ -196,7 +196,7 @@ def apply_check(state: PoolState, r: CheckResolution, roll_number: int) -> PoolS
 
 
 class ContestResolution(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     engine: str = ENGINE
     request: PoolContest
@@ -359,7 +359,7 @@ def apply_contest(state: PoolState, r: ContestResolution, roll_number: int) -> P
 
 
 class LuckResolution(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     engine: str = ENGINE
     request: LuckRequest

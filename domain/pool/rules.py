@@ -93,7 +93,7 @@ class Degree(StrEnum):
 class Count(BaseModel):
     """The dice of one pool counted against one DC."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     faces: tuple[int, ...]
     dc: int

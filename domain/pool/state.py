@@ -14,7 +14,7 @@ from .character import PoolCharacter
 class LastRoll(BaseModel):
     """A character's latest check or contest: what a Luck roll after a failure reads."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     roll_number: int
     kind: Literal["check", "contest"]

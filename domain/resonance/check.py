@@ -82,14 +82,14 @@ class CheckInput(Input):
 class PoolPart(BaseModel):
     """Where some of a pool came from: 'rank 3 in Brawn', '+1 Supported by Orrin'."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     source: str
     dice: int
 
 
 class CheckResolution(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     engine: str = ENGINE
     request: CheckInput

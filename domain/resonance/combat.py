@@ -30,14 +30,14 @@ def _clean(text: str) -> str:
 
 
 class TieRoll(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     names: tuple[str, ...]
     faces: tuple[int, ...]
 
 
 class InitiativeResolution(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     engine: str = INITIATIVE_ENGINE
     combatants: tuple[str, ...]
@@ -197,7 +197,7 @@ def decide_harm(
 
 
 class KitUse(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     user: str
     kit: str
@@ -326,14 +326,14 @@ def apply_trade(state: ResonanceState, name: str, given: tuple[Kit, ...], taken:
 
 
 class Reward(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     character: str
     reward: str
 
 
 class SceneEnd(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     scene: int
     arc: int

@@ -19,7 +19,7 @@ ENDURANCE_LABEL = {"physical": "Physical Endurance", "magical": "Magical Enduran
 class HarmDealt(BaseModel):
     """What one Harm did to a combatant: recorded in full, so the log shows it and an audit compares it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     target: str
     type: str

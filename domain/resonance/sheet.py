@@ -56,7 +56,7 @@ def _clean(text: str) -> str:
 class Kit(BaseModel):
     """A Kit carried: mundane (no charges) or a magic item Kit with charges left of its maximum."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: Text
     charges: Count | None = None
@@ -86,7 +86,7 @@ def kit_named(name: str, charges: int | None = None) -> Kit:
 class Trait(BaseModel):
     """A Trait; its Spellcraft keywords let the character attempt Spellcraft checks."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: Text
     spellcraft: tuple[Text, ...] = ()
@@ -96,7 +96,7 @@ class Trait(BaseModel):
 class CharacterSheet(BaseModel):
     """What a character file holds."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: CharacterName
     skills: dict[Name, Rank] = Field(default_factory=dict)
@@ -172,7 +172,7 @@ def rank_in(skills: dict[str, int], skill: str) -> int | None:
 class Harm(BaseModel):
     """One type of Harm and its cumulative level (1 to 8)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: str
     level: int
@@ -181,7 +181,7 @@ class Harm(BaseModel):
 class Combatant(BaseModel):
     """A character (or an adversary) in play: the sheet and the tracks the ledger keeps."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     sheet: CharacterSheet
     adversary: bool = False

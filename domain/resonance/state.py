@@ -15,7 +15,7 @@ from .sheet import Combatant
 class Combat(BaseModel):
     """A combat under way: the turn order by Speed, and each combatant's Front."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     order: tuple[str, ...]
     fronts: dict[str, str] = Field(default_factory=dict)

@@ -37,7 +37,7 @@ _POWER_LEVELS = tuple(level for level in Difficulty if level is not Difficulty.E
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class PowerLevelRoll(_Frozen):

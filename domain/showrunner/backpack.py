@@ -176,7 +176,7 @@ def slot_room(
 class Placement(BaseModel):
     """Where gained Props went: the Backpack, the hands (8.1D Overflow), or left behind."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: PropType
     quality: Quality
@@ -301,7 +301,7 @@ def regain_influence(state: ShowrunnerState, star: str, pool: PoolName, amount: 
 class PreparationUsed(BaseModel):
     """What spending Preparation did: a NORMAL Prop produced, or a Flashback."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: Literal["prop", "flashback"]
     star: str
@@ -447,7 +447,7 @@ RANDOM_QUALITY: dict[int, Quality] = (
 
 
 class RandomProp(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: PropType
     quality: Quality

@@ -71,7 +71,7 @@ INFLUENCE_MASTERIES = frozenset({Mastery.RETAKE, Mastery.GRIT, Mastery.SPOTLIGHT
 
 
 class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 def path_cost(sheet: StarSheet, path: CareerPath) -> int:

@@ -89,7 +89,7 @@ _MARK_ORDER = [Mark.PERFECT_TAKE, Mark.HIT, Mark.BAD_TAKE]
 
 
 class PropSpend(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: PropType
     quality: Quality = Quality.NORMAL
@@ -98,7 +98,7 @@ class PropSpend(BaseModel):
 class AfterRoll(BaseModel):
     """One spend after the dice are down, in the order the Star made it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: Literal["retake", "retake_opposition", "spotlight", "duplicate", "grit"]
     faces: tuple[int, ...] = ()
@@ -111,7 +111,7 @@ class AfterRoll(BaseModel):
 class Trade(BaseModel):
     """A Bond or Grudge exhausted for this check (10.2A): a Bond to Aid, a Grudge to Harm."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: Literal["bond", "grudge"]
     name: str
@@ -165,14 +165,14 @@ class CheckRequest(Input):
 class Die(BaseModel):
     """Where some of the pool came from: '+2 from Specialty "Swords"'."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     source: str
     dice: int
 
 
 class Resolution(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     engine: str = ENGINE
     request: CheckRequest
@@ -244,7 +244,7 @@ class _Check(Working):
 class View(BaseModel):
     """What a Star sees between the roll and the choice of Result Dice."""
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, defer_build=True)
 
     action: tuple[int, ...]
     opposition: tuple[int, ...]

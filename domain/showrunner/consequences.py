@@ -139,7 +139,7 @@ def option_problem(kind: ConsequenceKind, given: dict[str, object]) -> str | Non
 class PropChoice(BaseModel):
     """Which Props a Depletion takes: a Type, and a Quality or (None) the lowest Qualities first."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: PropType
     quality: Quality | None = None
@@ -185,7 +185,7 @@ class ConsequenceRequest(Input):
 
 
 class ConsequenceResolution(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     engine: str = ENGINE
     request: ConsequenceRequest

@@ -20,7 +20,7 @@ from .state import ShowrunnerState
 
 
 class _Effect(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 def _with_sheet(state: ShowrunnerState, sheet: StarSheet) -> ShowrunnerState:
@@ -192,7 +192,7 @@ def apply_effects(state: ShowrunnerState, effects: tuple[Effect, ...] | list[Eff
 class Step(BaseModel):
     """One line of how a rule was applied: what the table would say aloud."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: str
     """rolled, spent, rerolled, removed, duplicated, blocked, kept, judged, rewarded, lost, …"""

@@ -36,7 +36,7 @@ MAJOR_MILESTONE_POOLS: dict[CareerPath, tuple[PoolName, ...]] = {
 
 
 class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 def ensemble_backpack_slots(ensemble: EnsemblePool) -> int:

@@ -24,7 +24,7 @@ ABILITY_BY_D10: tuple[AbilityName, ...] = tuple(sorted(AbilityName, key=lambda a
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Form(_Frozen):

@@ -26,7 +26,7 @@ LABELS: dict[PoolName, str] = {
 
 
 class Spent(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: Literal["spent"] = "spent"
     star: str
@@ -41,7 +41,7 @@ class Spent(BaseModel):
 
 
 class Regained(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: Literal["regained"] = "regained"
     star: str

@@ -49,7 +49,7 @@ class ActionRule(BaseModel):
     """One Montage Action: its Ability (None: any), Difficulty (None: the scene's Tier), the
     Prop each claim pays (None: any Type), and what it gives."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     ability: AbilityName | None
     difficulty: Difficulty | None
@@ -161,7 +161,7 @@ PURCHASE_PRICE = 5
 
 
 class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class SceneShot(_Record):

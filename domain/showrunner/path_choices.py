@@ -17,7 +17,7 @@ from .sheet import AbilityName, SlotNumber, Text
 
 
 class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class ActorsChoice(_Record):

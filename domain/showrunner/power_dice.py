@@ -23,7 +23,7 @@ _LEVELS = tuple(level for level in Difficulty if level is not Difficulty.EASY)
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 def dice_count(level: Difficulty) -> int:

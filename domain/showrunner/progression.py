@@ -63,7 +63,7 @@ assert len(HERO_PROP_XP) == len(MILESTONE_ORDER)
 
 
 class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 # ------------------------------------------------------------------ Abilities

@@ -38,7 +38,7 @@ INTENT: dict[Kind, Intent] = {"bond": "aid", "grudge": "harm"}
 
 
 class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 def tier_name(kind: Kind, tier: Difficulty) -> str:

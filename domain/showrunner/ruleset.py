@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+
 from ..dice import TableDice
-from ..ruleset import Decided, RollContext, Ruleset
+from ..ruleset import Action, Decided, RollContext, Ruleset
 from .check import CheckRequest, resolve
-from .commands import COMMANDS
 from .events import CheckRolled, StarJoined
 from .sheet import StarSheet
-from .starfile import parse_star_file
 from .state import ShowrunnerState
 
 
@@ -19,6 +19,31 @@ def decide_check(state: ShowrunnerState, request: CheckRequest, roll: RollContex
     return [CheckRolled(resolution=resolution, roll_number=roll.roll_number, dice_commitment=roll.dice_commitment)]
 
 
+def parse_character(data: bytes, source: str) -> StarSheet:
+    from .starfile import parse_star_file  # and a TOML parser: only a command adding a Star reads a file
+
+    return parse_star_file(data, source=source)
+
+
+class _Commands(Mapping[str, Action]):
+    """The commands of commands/, imported the first time one is asked for: reading a sheet or a
+    log runs none of them, and their modules were a third of what loading the ruleset cost."""
+
+    def _loaded(self) -> Mapping[str, Action]:
+        from .commands import COMMANDS
+
+        return COMMANDS
+
+    def __getitem__(self, name: str) -> Action:
+        return self._loaded()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._loaded())
+
+    def __len__(self) -> int:
+        return len(self._loaded())
+
+
 SHOWRUNNER = Ruleset(
     name="showrunner",
     title="Showrunner",
@@ -26,13 +51,13 @@ SHOWRUNNER = Ruleset(
     package=__package__ or "",
     state_type=ShowrunnerState,
     character_type=StarSheet,
-    parse_character=lambda data, source: parse_star_file(data, source=source),
+    parse_character=parse_character,
     joined=lambda sheet: StarJoined(sheet=sheet),
     check_input=CheckRequest,
     decide_check=decide_check,
     # The world (Actors, Threats, Sequences, Subplots, the Oracle) and progression between scenes
     # (Props, Montages, Bonds and Grudges, Careers, the Ensemble).
     fact_modules=(".world_events", ".progress_events"),
-    commands=COMMANDS,
+    commands=_Commands(),
     table_dice={"action": "the Action Dice", "opposition": "the Opposition Dice", "script": "the two Script Dice"},
 )

@@ -82,7 +82,7 @@ SlotNumber = Annotated[int, _in_range(1, 10)]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     _quiet: ClassVar[tuple[str, ...]] = ()
     """Fields added after files and events were first written: left out of a dump while at their

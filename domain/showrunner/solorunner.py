@@ -32,7 +32,7 @@ SceneGoal = Literal["scheme", "curry_favor", "event"]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class OracleAnswer(_Frozen):

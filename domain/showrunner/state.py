@@ -15,7 +15,7 @@ from .world import World
 class EnsemblePool(BaseModel):
     """The Cast's shared Influence: 1 of each type at the start of the Show (Section 10.3)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     grit: int = 1
     retake: int = 1

@@ -40,7 +40,7 @@ _CONSEQUENCES: dict[OutcomeLabel, int] = {"partial": 1, "failure": 1, "disaster"
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 def as_outcome(label: str) -> OutcomeLabel:

@@ -25,7 +25,7 @@ def _known(names: list[str]) -> str:
 
 
 class World(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     roster: Roster = Field(default_factory=Roster)
     actors: dict[str, Actor] = Field(default_factory=dict)

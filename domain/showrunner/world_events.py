@@ -46,7 +46,7 @@ from .writers_room import (
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 def _with_world(state: ShowrunnerState, world: World) -> ShowrunnerState:

@@ -13,7 +13,7 @@ from .progress import named, rolled
 
 
 class Acclaim(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     star: str
     path: CareerPath
@@ -22,7 +22,7 @@ class Acclaim(BaseModel):
 
 
 class PathCompletion(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     star: str
     path: CareerPath
@@ -32,7 +32,7 @@ class PathCompletion(BaseModel):
 class Nomination(BaseModel):
     """A nomination won as the Path's Award, a Mastery, or a Mastered Ability: one of the three."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     star: str
     path: CareerPath
@@ -42,7 +42,7 @@ class Nomination(BaseModel):
 
 
 class AwardUse(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     star: str
     award: Award

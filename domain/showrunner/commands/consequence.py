@@ -18,7 +18,7 @@ class Consequence(BaseModel):
     The fields stay loose here so that a bad value is refused by `ConsequenceRequest`, in its words.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     star: str
     kind: Any

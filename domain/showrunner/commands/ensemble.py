@@ -14,7 +14,7 @@ from .props import Props
 
 
 class EnsembleSpend(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     star: str
     pool: PoolName
@@ -27,7 +27,7 @@ class EnsembleSpend(BaseModel):
 
 
 class NewHolding(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     holding: Holding
     reason: str = ""
@@ -36,7 +36,7 @@ class NewHolding(BaseModel):
 class EpisodeEnd(BaseModel):
     """The two questions at the end of an Episode, and the Ensemble Benefit each new Level unlocks."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     entertaining: bool
     premise: bool

@@ -11,7 +11,7 @@ from ..state import ShowrunnerState
 
 
 class Spend(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     star: str
     pool: PoolName
@@ -22,7 +22,7 @@ class Spend(BaseModel):
 
 
 class Regain(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     star: str
     pool: PoolName

@@ -16,14 +16,14 @@ from .progress import check_first, named, rolled, with_spends
 
 
 class MontageStart(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class MontageScene(BaseModel):
     """One Montage Action: the lead's check (rolled with `check`'s spends and choices, or its
     `outcome` given), then the claims it pays, in priority order."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     action: MontageAction
     lead: str
@@ -38,7 +38,7 @@ class MontageScene(BaseModel):
 
 
 class MontageStop(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     prop_choices: dict[str, PropType] = Field(default_factory=dict)
     """Prop Mastery: the Type of each such Star's free NORMAL Prop."""

@@ -14,7 +14,7 @@ from .progress import named, rolled
 class Props(BaseModel):
     """Props of one Type and Quality, in a Star's hands or Backpack (or the Ensemble's)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     star: str
     type: PropType
@@ -33,7 +33,7 @@ class SpentProps(Props):
 
 
 class Trinket(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     star: str
     trinket: str
@@ -44,7 +44,7 @@ class Trinket(BaseModel):
 class Preparation(BaseModel):
     """1 Preparation for a NORMAL Prop produced on-screen (8.1E)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     star: str
     prop_type: PropType
@@ -56,7 +56,7 @@ class Preparation(BaseModel):
 class Flashback(BaseModel):
     """1 Preparation (or the Method Actor's Award) for a Flashback (8.1E)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     star: str
     flashback: FlashbackAction
@@ -69,7 +69,7 @@ class Flashback(BaseModel):
 class RandomProp(BaseModel):
     """A random Prop, or only a random Quality for a Prop of a known Type."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     star: str
     type: PropType | None = None

@@ -22,7 +22,7 @@ Kind = Literal["bond", "grudge"]
 class Relationship(BaseModel):
     """A Star's Bond or Grudge with someone (a Star or an Actor)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     star: str
     kind: Kind

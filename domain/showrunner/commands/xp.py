@@ -14,7 +14,7 @@ from .progress import named, rolled
 class XP(BaseModel):
     """XP on one Ability or one Hero Prop, in pencil or (permanent) in pen."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     star: str
     amount: int
@@ -25,7 +25,7 @@ class XP(BaseModel):
 
 
 class LimitBreak(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     star: str
     resist: Difficulty
