@@ -51,6 +51,11 @@ class Unsaved(Protocol):
 
     pending: list[LedgerEvent]
 
+    def collect_events(self) -> list[LedgerEvent]:
+        """The pending events, leaving none pending (nor their rows)."""
+        events, self.pending, self.rows = self.pending, [], []
+        return events
+
     def collect_rows(self) -> list[StoredEvent]: ...
 
 
@@ -124,6 +129,11 @@ class Stream(Generic[S]):
         self.recent_commands[command_id] = (first, version)
         while len(self.recent_commands) > COMMAND_MEMORY:
             del self.recent_commands[next(iter(self.recent_commands))]
+
+    def collect_events(self) -> list[LedgerEvent]:
+        """The pending events, leaving none pending (nor their rows)."""
+        events, self.pending, self.rows = self.pending, [], []
+        return events
 
     def collect_rows(self) -> list[StoredEvent]:
         """The pending events' rows, for one save; the stream has none pending after."""
