@@ -40,8 +40,7 @@ class Stamp(TypedDict):
 
 
 class Unsaved(Protocol):
-    """What `Ledger.save_streams` saves: an aggregate to eventsourcing's Application.save(),
-    which collects its new events, and whose pending events are dropped when the save fails."""
+    """What `Ledger.save_streams` saves: a stream's pending events, as rows, in one transaction."""
 
     @property
     def id(self) -> UUID: ...
@@ -50,11 +49,6 @@ class Unsaved(Protocol):
     def version(self) -> int: ...
 
     pending: list[LedgerEvent]
-
-    def collect_events(self) -> list[LedgerEvent]:
-        """The pending events, leaving none pending (nor their rows)."""
-        events, self.pending, self.rows = self.pending, [], []
-        return events
 
     def collect_rows(self) -> list[StoredEvent]: ...
 
