@@ -6,14 +6,16 @@ ours stores pydantic facts under explicit topics and runs each fact's upcasters.
 
 from __future__ import annotations
 
+import functools
 import json
-from typing import Any
+from typing import Any, NotRequired, cast
 from uuid import UUID
 
 from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
+from typing_extensions import TypedDict  # pydantic wants it on Python < 3.12
 
-from ..domain.events import fact_class
+from ..domain.events import Fact, fact_class
 from .errors import UnreadableEvent
 from .events import LedgerEvent
 from .integrity import hashed_fields
@@ -29,8 +31,10 @@ class _UnusedTranscoder(Transcoder):
         raise NotImplementedError
 
 
-def document_of(event: LedgerEvent) -> dict[str, Any]:
-    """The event as stored (minus the columns that hold branch, version and topic)."""
+def document_of(event: LedgerEvent, payload: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The event as stored (minus the columns that hold branch, version and topic).
+
+    `payload`: the fact's JSON dump when the caller made it already (for the hash)."""
     return {
         "campaign": str(event.campaign_id),
         "schema": type(event.fact).schema_version,
@@ -40,9 +44,17 @@ def document_of(event: LedgerEvent) -> dict[str, Any]:
         "command_id": event.command_id,
         "prev_hash": event.prev_hash,
         "hash": event.hash,
-        "payload": event.fact.model_dump(mode="json"),
+        "payload": event.fact.model_dump(mode="json") if payload is None else payload,
         **({} if event.command is None else {"command": event.command}),
     }
+
+
+_STORED_JSON = json.JSONEncoder(separators=(",", ":"))
+
+
+def stored_bytes(document: dict[str, Any]) -> bytes:
+    """The stored form of a document: compact JSON, ASCII-escaped, keys in document order."""
+    return _STORED_JSON.encode(document).encode()
 
 
 def fields_for_hash(branch: UUID | str, version: int, topic: str, doc: dict[str, Any]) -> dict[str, object]:
@@ -112,21 +124,91 @@ def event_from_document(branch: UUID, version: int, topic: str, doc: dict[str, A
         ) from None
 
 
+def stored_event(event: LedgerEvent) -> StoredEvent:
+    return StoredEvent(event.originator_id, event.originator_version, event.topic, stored_bytes(document_of(event)))
+
+
+_ENVELOPE = {
+    "campaign": "campaign_id",
+    "timestamp": "timestamp",
+    "recorded_by": "recorded_by",
+    "visibility": "visibility",
+    "command_id": "command_id",
+    "prev_hash": "prev_hash",
+    "hash": "hash",
+}
+"""The stored document's envelope keys, and the LedgerEvent field each is read into."""
+
+
+@functools.cache
+def _stored_document(cls: type[Fact]) -> TypeAdapter[dict[str, Any]]:
+    """The stored document of a `cls` event at its current schema, checked from the bytes in one
+    pass: the envelope as `LedgerEvent` types it, and the payload as `cls`. About as fast as
+    `json.loads` alone, where reading into dicts, then validating, then building the envelope took
+    four times as long."""
+    # Typed as LedgerEvent types the same fields (taken from it, not named again: under a
+    # patched clock, `datetime` here may not be the class LedgerEvent was built with).
+    envelope = {name: LedgerEvent.model_fields[field].annotation for name, field in _ENVELOPE.items()}
+    # Made per fact class, its payload typed as `cls`: out of a type checker's sight.
+    document = cast(Any, TypedDict)(
+        "StoredDocument",
+        {
+            **envelope,
+            "schema": int,
+            "payload": cls,
+            "command": NotRequired[dict[str, Any] | None],  # as LedgerEvent.command
+        },
+    )
+    return TypeAdapter[dict[str, Any]](document)
+
+
+def read_document(stored: StoredEvent) -> dict[str, Any] | None:
+    """The stored document, its payload validated into its fact, when it is at its fact's current
+    schema and valid as it stands; None otherwise: `event_from_document` then reads it as it
+    always did, upcasting an older payload and naming what is wrong with a damaged one."""
+    try:
+        doc = _stored_document(fact_class(stored.topic)).validate_json(stored.state)
+    except (KeyError, ValidationError):
+        return None
+    if doc["schema"] != type(doc["payload"]).schema_version:
+        return None
+    return doc
+
+
 class FactMapper(Mapper[UUID]):
     def __init__(self) -> None:
         super().__init__(transcoder=_UnusedTranscoder())
 
     def to_stored_event(self, domain_event: LedgerEvent) -> StoredEvent:  # type: ignore[override]  # the ledger saves only LedgerEvents, never the library's own events
-        return StoredEvent(
-            originator_id=domain_event.originator_id,
-            originator_version=domain_event.originator_version,
-            topic=domain_event.topic,
-            state=json.dumps(document_of(domain_event), separators=(",", ":")).encode(),
-        )
+        return stored_event(domain_event)
+
+    def to_fact(self, stored_event: StoredEvent) -> tuple[Fact, str, str]:
+        """What folding a stored event needs, checked as `to_domain_event` checks it: its fact,
+        hash and command id (building the whole envelope took a third of a replay)."""
+        doc = read_document(stored_event)
+        if doc is None:
+            event = self.to_domain_event(stored_event)
+            return event.fact, event.hash, event.command_id
+        return doc["payload"], doc["hash"], doc["command_id"]
 
     def to_domain_event(self, stored_event: StoredEvent) -> LedgerEvent:
         branch = stored_event.originator_id
         branch = branch if isinstance(branch, UUID) else UUID(str(branch))
-        return event_from_document(
-            branch, stored_event.originator_version, stored_event.topic, decode_document(stored_event)
+        doc = read_document(stored_event)
+        if doc is None:
+            return event_from_document(
+                branch, stored_event.originator_version, stored_event.topic, decode_document(stored_event)
+            )
+        return LedgerEvent(
+            originator_id=branch,
+            originator_version=stored_event.originator_version,
+            campaign_id=doc["campaign"],
+            timestamp=doc["timestamp"],
+            recorded_by=doc["recorded_by"],
+            visibility=doc["visibility"],
+            command_id=doc["command_id"],
+            prev_hash=doc["prev_hash"],
+            hash=doc["hash"],
+            fact=doc["payload"],
+            command=doc.get("command"),
         )

@@ -12,7 +12,7 @@ import functools
 import random
 import time
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -167,6 +167,8 @@ class Ledger:
         self.retries = 0  # conflicts seen by this process, for tests and benchmarks
         assert app.snapshots is not None, "snapshotting must be enabled"
         self._snapshots = app.snapshots.recorder
+        self._last: tuple[Stream[CampaignState], bytes] | None = None
+        """The branch the last command of this process saved, and its head event as stored."""
 
     def close(self) -> None:
         self.app.close()
@@ -271,9 +273,13 @@ class Ledger:
 
     def load_stream(self, stream_id: UUID, campaign_id: UUID, fold: Callable[[S, Fact], S], initial: S) -> Stream[S]:
         stream: Stream[S] = Stream(stream_id, campaign_id, fold, initial)
-        for stored in self._paged(stream_id):
-            stream.apply(self.app.mapper.to_domain_event(stored))
+        self._fold_rows(stream, self._paged(stream_id))
         return stream
+
+    def _fold_rows(self, stream: Stream[Any], rows: Iterable[StoredEvent]) -> None:
+        to_fact = self.app.mapper.to_fact
+        for stored in rows:
+            stream.advance(stored.originator_version, *to_fact(stored))
 
     def _paged(self, stream_id: UUID, after: int = 0) -> Iterator[StoredEvent]:
         while True:
@@ -292,9 +298,22 @@ class Ledger:
             stream.version = snapshot.version
             stream.head_hash = snapshot.head_hash
             stream.recent_commands = dict(snapshot.recent_commands)
-        for stored in self.stored_events(ref, after=stream.version, upto=at):
-            stream.apply(self.app.mapper.to_domain_event(stored))
+        self._fold_rows(stream, self.stored_events(ref, after=stream.version, upto=at))
         return stream
+
+    def _last_head(self, ref: BranchRef) -> Stream[CampaignState] | None:
+        """The branch as the last command left it, if its head is still that command's last event.
+
+        The head's stored bytes, equal to those the command wrote, carry the hash that vouches
+        for every event before it: the state folded then is the state of the branch now. So a
+        run of commands reloads nothing (reloading the head was 86% of a one-event command)."""
+        if self._last is None or self._last[0].id != ref.branch.id:
+            return None
+        stream, head = self._last
+        found = self.app.recorder.select_events(stream.id, desc=True, limit=1)
+        if not found or found[0].originator_version != stream.version or found[0].state != head:
+            return None
+        return _copy(stream)
 
     def _nearest_snapshot(self, ref: BranchRef, at: int | None) -> BranchSnapshot | None:
         for segment in reversed(ref.segments):
@@ -366,17 +385,16 @@ class Ledger:
         loaded: Stream[CampaignState] | None = None
         for attempt in range(self.max_attempts):
             if loaded is None:
-                stream = self._load_branch(ref)
+                stream = self._last_head(ref) or self._load_branch(ref)
                 found = self._recorded(stream, ref.segments, command_id)
             else:
                 # After a conflict, read only what other writers added since the last
                 # load: a full reload (up to a snapshot interval of events) takes longer
                 # than they take to commit again, and 8 writers starved one out of 60 tries.
                 stream = loaded
-                for stored in self.stored_events(ref, after=stream.version):
-                    stream.apply(self.app.mapper.to_domain_event(stored))
+                self._fold_rows(stream, self.stored_events(ref, after=stream.version))
                 found = self._recorded(stream, (), command_id)  # the store was searched on the first load
-            loaded = replace(stream, recent_commands=dict(stream.recent_commands), pending=[])
+            loaded = _copy(stream)
             if found is not None:
                 return self._already_recorded(ref, *found)
             before = stream.version
@@ -395,7 +413,7 @@ class Ledger:
                     visibility=visibility,
                     command=record if index == at else None,
                 )
-            events = tuple(stream.pending)
+            events, saved = tuple(stream.pending), list(stream.rows)
             if not events:
                 return CommandResult((), first_version=before, last_version=before)
             outcome = self.save_streams(stream)
@@ -409,6 +427,7 @@ class Ledger:
                     return self._already_recorded(ref, *check.recent_commands[command_id], replayed=False)
                 self._back_off(attempt)
                 continue
+            self._last = (stream, saved[-1].state)
             if stream.version // self.snapshot_interval != before // self.snapshot_interval:
                 self._take_snapshot(stream)
             return CommandResult(events, first_version=events[0].version, last_version=events[-1].version)
@@ -466,16 +485,13 @@ class Ledger:
         "conflict": another writer took a version first (reload and decide again);
         "unknown": the reply was lost, so the events may or may not be committed.
         """
+        rows = [row for stream in streams for row in stream.collect_rows()]
         try:
-            self.app.save(*streams)
+            self.app.recorder.insert_events(rows)
         except IntegrityError:
             self.retries += 1
-            for s in streams:
-                s.pending.clear()
             return "conflict"
         except (OperationalError, InterfaceError) as e:
-            for s in streams:
-                s.pending.clear()
             if is_busy_error(e):
                 raise LedgerBusy(
                     "the database is busy (another writer held it past the lock timeout); try again"
@@ -803,6 +819,11 @@ class Ledger:
         for stored in self.stored_events(ref, after=version - 1, upto=version):
             return str(decode_document(stored)["hash"])
         raise EventNotFound(f"branch '{ref.branch.name}' has no event #{version}")
+
+
+def _copy(stream: Stream[S]) -> Stream[S]:
+    """A stream to record on, leaving `stream` as it is (its state is frozen; the rest is copied)."""
+    return replace(stream, recent_commands=dict(stream.recent_commands), pending=[], rows=[])
 
 
 def _uuid(value: UUID | str) -> UUID:

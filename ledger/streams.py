@@ -13,12 +13,14 @@ from datetime import datetime
 from typing import Any, Generic, Protocol, TypedDict, TypeVar
 from uuid import UUID
 
+from eventsourcing.persistence import StoredEvent
 from pydantic import BaseModel, ConfigDict, SerializeAsAny
 
 from ..domain.campaign import CampaignState
 from ..domain.errors import DomainError
 from ..domain.events import Fact, Visibility
 from ..domain.rulesets import ruleset
+from .codec import document_of, stored_bytes
 from .events import LedgerEvent
 from .integrity import GENESIS_HASH, chain_hash, hashed_fields
 
@@ -38,8 +40,7 @@ class Stamp(TypedDict):
 
 
 class Unsaved(Protocol):
-    """What `Ledger.save_streams` saves: an aggregate to eventsourcing's Application.save(),
-    which collects its new events, and whose pending events are dropped when the save fails."""
+    """What `Ledger.save_streams` saves: a stream's pending events, as rows, in one transaction."""
 
     @property
     def id(self) -> UUID: ...
@@ -49,7 +50,7 @@ class Unsaved(Protocol):
 
     pending: list[LedgerEvent]
 
-    def collect_events(self) -> list[LedgerEvent]: ...
+    def collect_rows(self) -> list[StoredEvent]: ...
 
 
 @dataclass
@@ -62,6 +63,8 @@ class Stream(Generic[S]):
     head_hash: str = GENESIS_HASH
     recent_commands: dict[str, tuple[int, int]] = field(default_factory=dict)
     pending: list[LedgerEvent] = field(default_factory=list)
+    rows: list[StoredEvent] = field(default_factory=list)
+    """The pending events as they will be stored, encoded as they were recorded."""
 
     def record(
         self,
@@ -75,6 +78,8 @@ class Stream(Generic[S]):
     ) -> LedgerEvent:
         version = self.version + 1
         chosen_visibility = visibility or fact.default_visibility
+        # One dump of the payload serves the hash and the stored document.
+        payload = fact.model_dump(mode="json")
         fields = hashed_fields(
             campaign=str(self.campaign_id),
             branch=str(self.id),
@@ -85,7 +90,7 @@ class Stream(Generic[S]):
             recorded_by=recorded_by,
             visibility=chosen_visibility,
             command_id=command_id,
-            payload=fact.model_dump(mode="json"),
+            payload=payload,
             command=command,
         )
         event = LedgerEvent(
@@ -103,21 +108,31 @@ class Stream(Generic[S]):
         )
         self.apply(event)
         self.pending.append(event)
+        self.rows.append(StoredEvent(self.id, version, fact.topic, stored_bytes(document_of(event, payload))))
         return event
 
     def apply(self, event: LedgerEvent) -> None:
-        self.state = self.fold(self.state, event.fact)
-        self.version = event.version
-        self.head_hash = event.hash
-        first, _ = self.recent_commands.pop(event.command_id, (event.version, event.version))
-        self.recent_commands[event.command_id] = (first, event.version)
+        self.advance(event.version, event.fact, event.hash, event.command_id)
+
+    def advance(self, version: int, fact: Fact, hash_: str, command_id: str) -> None:
+        """Fold in the event at `version`: its fact, and its hash and command id for the chain."""
+        self.state = self.fold(self.state, fact)
+        self.version = version
+        self.head_hash = hash_
+        first, _ = self.recent_commands.pop(command_id, (version, version))
+        self.recent_commands[command_id] = (first, version)
         while len(self.recent_commands) > COMMAND_MEMORY:
             del self.recent_commands[next(iter(self.recent_commands))]
 
-    # eventsourcing's Application.save() collects from anything with these.
     def collect_events(self) -> list[LedgerEvent]:
-        events, self.pending = self.pending, []
+        """The pending events, leaving none pending (nor their rows)."""
+        events, self.pending, self.rows = self.pending, [], []
         return events
+
+    def collect_rows(self) -> list[StoredEvent]:
+        """The pending events' rows, for one save; the stream has none pending after."""
+        rows, self.rows, self.pending = self.rows, [], []
+        return rows
 
 
 def fold_campaign(state: CampaignState, fact: Fact) -> CampaignState:

@@ -18,12 +18,14 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from uuid import UUID
 
+from eventsourcing.persistence import StoredEvent
+
 from ..domain.campaign import CampaignState
 from ..domain.errors import DomainError
 from ..domain.events import CampaignFact
 from ..domain.rulesets import ruleset
 from ..domain.text import unsafe
-from .codec import decode_document, document_of, event_from_document, fields_for_hash
+from .codec import decode_document, document_of, event_from_document, fields_for_hash, stored_event
 from .errors import BadImport, CampaignExists, InvalidName, UnreadableEvent
 from .events import LedgerEvent
 from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignStarted
@@ -228,9 +230,9 @@ class _Batch:
         self.version = events[-1].version
         self.pending = events
 
-    def collect_events(self) -> list[LedgerEvent]:
+    def collect_rows(self) -> list[StoredEvent]:
         events, self.pending = self.pending, []
-        return events
+        return [stored_event(e) for e in events]
 
 
 def check_export(lines: Iterable[str], progress: Callable[[int], None] | None = None) -> CheckedExport:

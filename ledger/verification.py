@@ -262,6 +262,7 @@ def verify_branch(
     problem: Problem | None = None
     kept_hash: str | None = None
     forks = {s.branch_id: s.after for s in ref.segments}
+    snapshots = _SnapshotWalk(ledger, ref)
     for stored in ledger.stored_events(ref):
         fork_link = link.prev
         problem, doc = _check_link(stored, link)
@@ -282,6 +283,7 @@ def verify_branch(
                 break
         if against is not None and version == against.version:
             kept_hash = link.prev
+        snapshots.fold(stored)
         checked += 1
         if progress is not None:
             progress(checked)
@@ -291,7 +293,7 @@ def verify_branch(
     if problem is None and with_registry:
         problem = _registry_problem_for(ledger, ref)
     if problem is None:
-        problem = check_snapshots(ledger, ref, head)
+        problem = snapshots.problem(head)
     return VerifyReport(ref.branch.name, checked, head, problem)
 
 
@@ -341,39 +343,65 @@ def _snapshot_rows(ledger: Ledger, ref: BranchRef) -> Iterator[tuple[UUID, Store
             yield segment.branch_id, stored
 
 
-def check_snapshots(ledger: Ledger, ref: BranchRef, head: Digest | None = None) -> Problem | None:
-    """A snapshot is a cache outside the chain: it must sit at or below the head and equal a replay."""
-    head = head or ledger.head(ref)
-    rows = list(_snapshot_rows(ledger, ref))
-    if not rows:
-        return None
-    wanted: dict[tuple[UUID, int], StoredEvent] = {}
-    for branch_id, stored in rows:
-        if stored.originator_version > head.version:
-            return Problem(
-                stored.originator_version,
-                f"the snapshot at #{stored.originator_version} is past the branch's head #{head.version} "
-                "(it was added outside the ledger); `showrunner verify --drop-bad-snapshots` removes it",
-            )
-        wanted[(branch_id, stored.originator_version)] = stored
-    stream: Stream[CampaignState] = Stream(ref.branch.id, ref.campaign.id, fold_campaign, CampaignState())
-    last = max(version for _, version in wanted)
-    for stored in ledger.stored_events(ref, upto=last):
-        stream.apply(ledger.app.mapper.to_domain_event(stored))
-        snapshot = wanted.get((_uuid(stored.originator_id), stream.version))
-        if snapshot is None:
-            continue
+class _SnapshotWalk:
+    """Every snapshot a read of the branch could use, compared with the state folded once along a
+    walk of the branch's events (replaying the branch again after the walk was most of `verify`)."""
+
+    def __init__(self, ledger: Ledger, ref: BranchRef) -> None:
+        self.rows = list(_snapshot_rows(ledger, ref))
+        self.wanted = {(branch_id, stored.originator_version): stored for branch_id, stored in self.rows}
+        self.last = max((version for _, version in self.wanted), default=0)
+        self.stream: Stream[CampaignState] = Stream(ref.branch.id, ref.campaign.id, fold_campaign, CampaignState())
+        self.to_fact = ledger.app.mapper.to_fact
+        self.mismatch: Problem | None = None
+        self.unreadable: UnreadableEvent | None = None
+
+    def fold(self, stored: StoredEvent) -> None:
+        """The next event of the walk, in order."""
+        version = stored.originator_version
+        if version > self.last or self.mismatch is not None or self.unreadable is not None:
+            return
         try:
-            matches = BranchSnapshot.load(snapshot.state) == BranchSnapshot.of(stream)
+            self.stream.advance(version, *self.to_fact(stored))
+        except UnreadableEvent as e:
+            self.unreadable = e
+            return
+        snapshot = self.wanted.get((_uuid(stored.originator_id), version))
+        if snapshot is None:
+            return
+        try:
+            matches = BranchSnapshot.load(snapshot.state) == BranchSnapshot.of(self.stream)
         except ValueError:
             matches = False
         if not matches:
-            return Problem(
-                stream.version,
-                f"the snapshot at #{stream.version} does not match the events up to it "
+            self.mismatch = Problem(
+                version,
+                f"the snapshot at #{version} does not match the events up to it "
                 "(it was changed outside the ledger); `showrunner verify --drop-bad-snapshots` removes it",
             )
-    return None
+
+    def problem(self, head: Digest) -> Problem | None:
+        """Once the walk has reached the head: the first snapshot past it, else the first that differs."""
+        for _, stored in self.rows:
+            if stored.originator_version > head.version:
+                return Problem(
+                    stored.originator_version,
+                    f"the snapshot at #{stored.originator_version} is past the branch's head #{head.version} "
+                    "(it was added outside the ledger); `showrunner verify --drop-bad-snapshots` removes it",
+                )
+        if self.unreadable is not None:
+            raise self.unreadable
+        return self.mismatch
+
+
+def check_snapshots(ledger: Ledger, ref: BranchRef, head: Digest | None = None) -> Problem | None:
+    """A snapshot is a cache outside the chain: it must sit at or below the head and equal a replay."""
+    head = head or ledger.head(ref)
+    walk = _SnapshotWalk(ledger, ref)
+    if walk.rows and walk.last <= head.version:
+        for stored in ledger.stored_events(ref, upto=walk.last):
+            walk.fold(stored)
+    return walk.problem(head)
 
 
 def drop_bad_snapshots(ledger: Ledger, ref: BranchRef) -> list[int]:

@@ -6,6 +6,7 @@ capacity); rules that need history or other sheets belong to the ledger.
 
 from __future__ import annotations
 
+import functools
 import json
 from enum import Enum
 from typing import Annotated, ClassVar, Literal
@@ -92,11 +93,22 @@ class _Frozen(BaseModel):
     def _leave_out_quiet_defaults(self, handler: SerializerFunctionWrapHandler) -> object:
         data = handler(self)
         if self._quiet and isinstance(data, dict):
-            for name in self._quiet:
-                field = type(self).model_fields[name]
-                if getattr(self, name) == field.get_default(call_default_factory=True):
-                    data.pop(field.serialization_alias or name, None)
+            for name, key, default in quiet_defaults(type(self), self._quiet):
+                if getattr(self, name) == default:
+                    data.pop(key, None)
         return data
+
+
+@functools.cache
+def quiet_defaults(model: type[BaseModel], names: tuple[str, ...]) -> tuple[tuple[str, str, object], ...]:
+    """(field, key in a dump, default) of each quiet field of `model`, worked out once: pydantic
+    inspects a default factory's signature each time it is asked for its value, which made a
+    sheet's dump (and every event, snapshot and hash carrying one) take milliseconds."""
+    fields = model.model_fields
+    return tuple(
+        (name, fields[name].serialization_alias or name, fields[name].get_default(call_default_factory=True))
+        for name in names
+    )
 
 
 class Specialty(_Frozen):

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
 
 from ..campaign import CampaignState, name_key
-from .sheet import Holding, Prop, StarSheet
+from .sheet import Holding, Prop, StarSheet, quiet_defaults
 from .world import World
 
 
@@ -67,9 +67,9 @@ class EnsemblePool(BaseModel):
     def _leave_out_quiet_defaults(self, handler: SerializerFunctionWrapHandler) -> object:
         data = handler(self)
         if isinstance(data, dict):
-            for name in self._quiet:
-                if getattr(self, name) == type(self).model_fields[name].get_default(call_default_factory=True):
-                    data.pop(name, None)
+            for name, key, default in quiet_defaults(type(self), self._quiet):
+                if getattr(self, name) == default:
+                    data.pop(key, None)
         return data
 
 

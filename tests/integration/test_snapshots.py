@@ -92,13 +92,13 @@ class DecodeCounter:
 
     def __init__(self, ledger: Ledger, monkeypatch: pytest.MonkeyPatch) -> None:
         self.calls = 0
-        original = ledger.app.mapper.to_domain_event
+        original = ledger.app.mapper.to_fact
 
         def counting(stored):
             self.calls += 1
             return original(stored)
 
-        monkeypatch.setattr(ledger.app.mapper, "to_domain_event", counting)
+        monkeypatch.setattr(ledger.app.mapper, "to_fact", counting)
 
     def __call__(self, read):
         self.calls = 0
