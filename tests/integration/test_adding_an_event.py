@@ -67,12 +67,18 @@ def season_finale(state: ShowrunnerState, asked: SeasonFinale, roll: RollContext
     return [FinaleAired(season=state.structure.season, title=asked.title, ratings=ratings, **stamp)]
 
 
-@pytest.fixture
-def finale(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    action = Action("Record the Season's Finale.", SeasonFinale, season_finale, rolls=True, subject="Season Finales")
-    monkeypatch.setitem(COMMANDS, "season-finale", action)
+@pytest.fixture(scope="module")
+def finale_topic() -> Iterator[None]:
+    """FinaleAired's topic is taken when this module is imported: given back after its last test
+    (not after the first: the test runs once per backend)."""
     yield
     forget_topic(TOPIC)
+
+
+@pytest.fixture
+def finale(finale_topic: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    action = Action("Record the Season's Finale.", SeasonFinale, season_finale, rolls=True, subject="Season Finales")
+    monkeypatch.setitem(COMMANDS, "season-finale", action)
 
 
 def test_a_new_event_needs_no_line_under_ledger_or_projections(ledger: Ledger, finale, tmp_path: Path):

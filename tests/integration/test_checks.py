@@ -295,7 +295,7 @@ class KeepAfterAnotherRoll:
     def choose(self, view: View):
         self.asked += 1
         if self.asked == 1:
-            self.other.check(self.ref, FIGHT)
+            self.other.run(self.ref, "ability-check", FIGHT)
         return view.remaining[:2] if len(view.remaining) >= 2 else (0, 0)
 
 
