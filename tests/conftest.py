@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from showrunner_ledger.domain.showrunner.starfile import parse_star_file
 from showrunner_ledger.ledger.bootstrap import bootstrap
@@ -19,11 +20,26 @@ EXAMPLES = REPO / "docs" / "examples"
 POSTGRES_ENV = "SHOWRUNNER_TEST_POSTGRES_URL"
 
 
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+# Hypothesis: the same examples as ever, but no wall-clock limit. A busy machine (or the other
+# workers of `-n auto`) slows a test down without making it wrong, so neither a deadline nor the
+# "input generation is slow" health check may fail the suite. "ci" keeps Hypothesis's own CI
+# profile (derandomized, no example database) with the same two changes. Loaded here, before any
+# test module is imported, so every @settings(...) in the tests inherits it.
+_UNHURRIED = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("dev", settings.get_profile("default"), **_UNHURRIED)
+settings.register_profile("ci", settings.get_profile("ci"), **_UNHURRIED)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if in_ci() else "dev"))
+
+
 def postgres_url_or_skip() -> str:
     url = os.environ.get(POSTGRES_ENV)
     if url:
         return url
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+    if in_ci():
         pytest.fail(f"CI must test PostgreSQL, but {POSTGRES_ENV} is not set")
     pytest.skip(f"no PostgreSQL server: set {POSTGRES_ENV}=postgresql://USER@HOST:PORT/DB")
 

@@ -31,11 +31,10 @@ from typing import Any
 import pytest
 import typer
 
-from showrunner_ledger.cli.main import app
 from showrunner_ledger.cli.main import main as showrunner_main
 from tests.conftest import _drop_schema, postgres_url_or_skip
 
-from .conftest import SCRIPT, Run, _is_setting
+from .conftest import SCRIPT, Run, _is_setting, build_the_tree_once, root_command
 
 REPO = Path(__file__).resolve().parents[2]
 SHOWRUNNER = REPO / "domain" / "showrunner" / "examples"
@@ -218,19 +217,10 @@ SCENARIOS: dict[str, tuple[str, list[Step]]] = {
 }
 
 
-_build_command = typer.main.get_command
-_COMMAND = _build_command(app)
-
-
-def _built_once(typer_app: Any) -> Any:
-    return _COMMAND if typer_app is app else _build_command(typer_app)
-
-
 class Runner:
     """`main(argv)` in this process, on one database and its own data and config folders.
 
-    `main()` builds the command tree from the typer app on every call (most of a call's time
-    here): the tree is built once for the hundreds of calls of this module.
+    The command tree is built once for the hundreds of calls of this module (conftest.build_the_tree_once).
     """
 
     def __init__(self, db: str, home: Path) -> None:
@@ -253,7 +243,7 @@ class Runner:
             for key, value in self.environ().items():
                 m.setenv(key, value)
             m.chdir(self.home)
-            m.setattr(typer.main, "get_command", _built_once)
+            build_the_tree_once(m)
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 code = showrunner_main(["--db", self.db, *map(str, args)])
         return Run(int(code), out.getvalue(), err.getvalue())
@@ -397,7 +387,7 @@ def command_tree() -> dict[tuple[str, ...], Any]:
         else:
             found[path] = command
 
-    walk(_COMMAND, ())
+    walk(root_command(), ())
     return found
 
 

@@ -36,16 +36,17 @@ def build_export(folder: Path) -> list[str]:
         source.add_character(main, example_star("star-tobias.json"))
         source.note(main, "Episode 1: the flooded vault")
         source.note(main, "The harbourmaster is the informant", private=True)
-        source.check(
+        source.run(
             main,
+            "ability-check",
             CheckRequest(star="Mara", ability="fight", difficulty="NORMAL"),
             faces={"action": [4, 2, 1], "script": [3, 3]},
         )
-        source.spend(main, "Tobias", "retake", 1, reason="The lock puzzle")
+        source.run(main, "spend", {"star": "Tobias", "pool": "retake", "amount": 1, "reason": "The lock puzzle"})
         source.note(main, "End of the scene")
         fork = source.create_branch(main, FORK)
         source.note(fork, "What if the vault held?")
-        source.spend(fork, "Mara", "grit", 1, reason="Forcing the floodgate")
+        source.run(fork, "spend", {"star": "Mara", "pool": "grit", "amount": 1, "reason": "Forcing the floodgate"})
         lines = list(export_lines(source, fork))
     finally:
         source.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import shlex
 from pathlib import Path
@@ -65,6 +66,7 @@ def test_every_check_and_action_line_uses_only_the_rulesets_options():
     assert {"adversary", "initiative", "front", "move", "use-kit", "harm", "scene-end"} <= seen_actions
 
 
+@functools.cache  # a file is cited many times: parse it once
 def _tests_in(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     return {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -19,6 +20,7 @@ def test_the_ensemble_pool_starts_with_one_of_each_at_maximum_one() -> None:
     assert {p: getattr(ensemble, f"{p}_max") for p in POOLS} == dict.fromkeys(POOLS, 1)
 
 
+@functools.cache  # a file is cited many times: parse it once
 def _test_names(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     return {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")}
