@@ -679,7 +679,7 @@ def print_rich(doc: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title="Issue 13 goals (ratios measured in pairs, in this run)")
+    table = Table(title="Performance goals (ratios measured in pairs, in this run)")
     for h in HEADERS:
         table.add_column(h, justify="left" if h in ("metric", "verdict") else "right")
     style = {"met": "green", "missed": "bold red", "report": "dim"}
