@@ -155,7 +155,7 @@ def test_readme_has_exactly_the_two_commands() -> None:
     assert len(demo) == 1 and len(tests) == 1, (demo, tests)
     assert demo[0].endswith("showrunner demo")
     assert "pip install ." in demo[0]
-    assert "pytest" in tests[0]
+    assert tests[0].endswith("pytest -n auto"), "the tests run on every core (pytest-xdist)"
     assert "pip install -e '.[test]'" in tests[0]
     text = (REPO / "README.md").read_text(encoding="utf-8")
     assert text.count("<!-- demo-command -->") == 1 and text.count("<!-- test-command -->") == 1
