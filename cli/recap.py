@@ -118,7 +118,7 @@ def recap(
         fork_version = ref.branch.fork_version
         fork = ForkContext(ref.parent_name, fork_version, list(s.ledger.events(parent, after=fork_version)))
     told = build_recap(
-        s.ledger.events(ref),
+        lambda after, upto: s.ledger.events(ref, after=after, upto=upto),
         campaign=ref.campaign.name,
         branch=ref.branch.name,
         director=director,

@@ -23,7 +23,7 @@ Markdown, cli/recap.py for the terminal).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -452,8 +452,19 @@ def opening_of(events: Iterable[LedgerEvent], campaign: str) -> tuple[str, Beat]
     return campaign, Beat(f"Previously on {campaign}…", 0, "opening", ())
 
 
+EventReader = Callable[[int, "int | None"], Iterable[LedgerEvent]]
+"""The branch's events in (after, upto], read again for each pass: `Ledger.events` as a function."""
+
+
+def _reader(events: Iterable[LedgerEvent] | EventReader) -> EventReader:
+    if callable(events):
+        return events
+    held = list(events)
+    return lambda after, upto: (e for e in held if after < e.version and (upto is None or e.version <= upto))
+
+
 def build_recap(
-    events: Iterable[LedgerEvent],
+    events: Iterable[LedgerEvent] | EventReader,
     *,
     campaign: str,
     branch: str,
@@ -465,19 +476,26 @@ def build_recap(
     chronological: bool = False,
     fork: ForkContext | None = None,
 ) -> Recap:
-    """The recap of a branch's events (all of them, from #1: the scope is chosen here)."""
-    seen = [e for e in events if visible(e, director=director)]
-    shape = shape_of(seen)
+    """The recap of a branch's events (all of them, from #1: the scope is chosen here).
+
+    Given a reader (`Ledger.events` as a function), the history is read in passes and never
+    held: once for its shape, then only the events of the scope (and after a fork point)."""
+    read = _reader(events)
+
+    def seen(after: int, upto: int | None = None) -> Iterator[LedgerEvent]:
+        return (e for e in read(after, upto) if visible(e, director=director))
+
+    shape = shape_of(seen(0))
     scope = choose_scope(shape, episode=episode, since=since, season=season)
-    title, opening = opening_of(seen, campaign)
-    beats = beats_of(e for e in seen if scope.first <= e.version <= scope.last)
+    title, opening = opening_of(seen(0, 1), campaign)
+    beats = beats_of(seen(scope.first - 1, scope.last))
     cliffhangers = [b for b in beats if b.kind == CLIFFHANGER]
     ending = cliffhangers[-1] if cliffhangers else None
     rest = [b for b in beats if b is not ending]
     chosen = choose(rest, max_lines, chronological=chronological)
     note = None
     if fork is not None and scope.last > fork.fork_version:
-        note = _fork_note(seen, fork, director)
+        note = _fork_note(seen(fork.fork_version, fork.fork_version + 1), seen(fork.fork_version), fork, director)
     return Recap(
         campaign=campaign,
         branch=branch,
@@ -492,9 +510,12 @@ def build_recap(
     )
 
 
-def _fork_note(seen: Sequence[LedgerEvent], fork: ForkContext, director: bool) -> ForkNote:
-    forked = [e for e in seen if isinstance(e.fact, BranchForked) and e.version == fork.fork_version + 1]
-    here = beats_of(e for e in seen if e.version > fork.fork_version)
+def _fork_note(
+    at_fork: Iterable[LedgerEvent], after_fork: Iterable[LedgerEvent], fork: ForkContext, director: bool
+) -> ForkNote:
+    """`at_fork`: the branch's first event of its own; `after_fork`: every event of its own."""
+    forked = [e for e in at_fork if isinstance(e.fact, BranchForked) and e.version == fork.fork_version + 1]
+    here = beats_of(after_fork)
     there = beats_of(
         (e for e in fork.parent_events if e.version > fork.fork_version and visible(e, director=director)), fork.parent
     )

@@ -357,3 +357,22 @@ def test_the_recap_engine_imports_no_ruleset():
                 name = node.module or ""
                 assert not name.startswith(("domain.showrunner", "domain.resonance", "domain.pool")), (module, name)
                 assert "showrunner." not in name.replace("showrunner_ledger", ""), (module, name)
+
+
+def test_a_reader_is_read_in_passes_and_the_beats_only_over_the_scope():
+    """Given `Ledger.events` as a function, the recap reads the whole history once for its shape
+    and then only the Episode it tells (the last one ended): it never holds the history."""
+    log = episode_log()
+    log.add(note("Between Episodes"))  # 14
+    log.add(EpisodeStarted(season=1, number=2, title="Salt"))  # 15
+    log.add(Weighed(text="Pell sells the map", weight=80))  # 16
+    asked: list[tuple[int, int | None]] = []
+
+    def read(after: int, upto: int | None):
+        asked.append((after, upto))
+        return (e for e in log.events if after < e.version and (upto is None or e.version <= upto))
+
+    told = build_recap(read, campaign="neon-harbor", branch="main")
+    assert (told.scope.first, told.scope.last) == (4, 14)
+    assert asked == [(0, None), (0, 1), (3, 14)]
+    assert told == recap(log)  # the same recap as from the events held in a list
