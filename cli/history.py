@@ -33,7 +33,7 @@ def log(
     """
     from rich.table import Table
 
-    from ..projections.log import entries, resolve_types
+    from ..projections.log import entries, entry, resolve_types
 
     s = session(ctx)
     try:
@@ -44,11 +44,18 @@ def log(
     if star is not None:
         # An unknown Star is an error, not an empty page; "Mara" filters on "Mara Voss".
         star = s.seen(s.ledger.view(ref).state).character(star).name
-    rows = list(entries(s.ledger.events(ref), director=s.is_director, topics=topics or None, star=star))
-    pages = max(1, -(-len(rows) // per_page))
-    if page > pages:
-        raise Refused(f"page {page} does not exist: the log has {pages} page(s) of {per_page}")
-    shown = rows[(page - 1) * per_page : page * per_page]
+    if s.is_director and not topics and star is None:
+        # Every event is shown, numbered 1 to the head without a gap: read only the page's.
+        total = s.ledger.head(ref).version
+        _check_page(page, total, per_page)
+        first = (page - 1) * per_page
+        shown = [entry(e) for e in s.ledger.events(ref, after=first, upto=min(first + per_page, total))]
+    else:
+        rows = list(entries(s.ledger.events(ref), director=s.is_director, topics=topics or None, star=star))
+        total = len(rows)
+        _check_page(page, total, per_page)
+        shown = rows[(page - 1) * per_page : page * per_page]
+    pages = _pages(total, per_page)
     if as_json:
         print_json(
             {
@@ -56,12 +63,12 @@ def log(
                 "branch": ref.branch.name,
                 "page": page,
                 "pages": pages,
-                "total": len(rows),
+                "total": total,
                 "events": [r.as_json() for r in shown],
             }
         )
         return
-    table = Table(title=markup(f"{ref.campaign.name}/{ref.branch.name} — page {page} of {pages} ({len(rows)} events)"))
+    table = Table(title=markup(f"{ref.campaign.name}/{ref.branch.name} — page {page} of {pages} ({total} events)"))
     table.add_column("#", justify="right")
     table.add_column("when")
     table.add_column("type")
@@ -170,6 +177,16 @@ def replay(
             )
         )
         console.print(ensemble)
+
+
+def _pages(total: int, per_page: int) -> int:
+    return max(1, -(-total // per_page))
+
+
+def _check_page(page: int, total: int, per_page: int) -> None:
+    pages = _pages(total, per_page)
+    if page > pages:
+        raise Refused(f"page {page} does not exist: the log has {pages} page(s) of {per_page}")
 
 
 def register(root: typer.Typer) -> None:

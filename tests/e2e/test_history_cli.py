@@ -295,3 +295,18 @@ def test_history_bad_input(
     before = fingerprint(run, home)
     assert_refused(run(*args, "--json"), code, *needles)
     assert fingerprint(run, home) == before
+
+
+@pytest.mark.parametrize("per_page", [1, 3, 5, 8])
+def test_the_directors_pages_are_the_log_cut_in_order(run, played: list[dict], per_page: int) -> None:
+    """The Director's unfiltered log reads only the page's events; its pages, put together, are the
+    events the filtered reading gives too (test_log_filters compares those with `played`)."""
+    pages = -(-len(played) // per_page)
+    together = []
+    for page in range(1, pages + 1):
+        doc = run("log", "--json", "-n", str(per_page), "-p", str(page)).json()
+        assert (doc["page"], doc["pages"], doc["total"]) == (page, pages, len(played))
+        together += doc["events"]
+    assert together == played
+    beyond = run("log", "-n", str(per_page), "-p", str(pages + 1))
+    assert beyond.code != 0 and f"page {pages + 1} does not exist" in beyond.err
