@@ -124,11 +124,6 @@ class Stream(Generic[S]):
         while len(self.recent_commands) > COMMAND_MEMORY:
             del self.recent_commands[next(iter(self.recent_commands))]
 
-    def collect_events(self) -> list[LedgerEvent]:
-        """The pending events, leaving none pending (nor their rows)."""
-        events, self.pending, self.rows = self.pending, [], []
-        return events
-
     def collect_rows(self) -> list[StoredEvent]:
         """The pending events' rows, for one save; the stream has none pending after."""
         rows, self.rows, self.pending = self.rows, [], []

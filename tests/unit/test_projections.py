@@ -54,7 +54,7 @@ def recorded_events():
     ]
     for fact, visibility, by in facts:
         stream.record(fact, recorded_by=by, command_id=uuid.uuid4().hex, timestamp=WHEN, visibility=visibility)
-    return stream.collect_events()
+    return list(stream.pending)
 
 
 EVENTS = recorded_events()
