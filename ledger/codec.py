@@ -101,18 +101,9 @@ def event_from_document(branch: UUID, version: int, topic: str, doc: dict[str, A
                 f"newer than this version's v{cls.schema_version}; upgrade showrunner-ledger"
             )
         payload = cls.upcast(doc["payload"], stored_schema)
+        envelope = _envelope({**doc, "campaign": UUID(doc["campaign"])})  # read first: a missing field is named first
         return LedgerEvent(
-            originator_id=branch,
-            originator_version=version,
-            campaign_id=UUID(doc["campaign"]),
-            timestamp=doc["timestamp"],
-            recorded_by=doc["recorded_by"],
-            visibility=doc["visibility"],
-            command_id=doc["command_id"],
-            prev_hash=doc["prev_hash"],
-            hash=doc["hash"],
-            fact=cls.model_validate(payload),
-            command=doc.get("command"),
+            originator_id=branch, originator_version=version, **envelope, fact=cls.model_validate(payload)
         )
     except (KeyError, TypeError, ValueError, ValidationError) as e:
         if isinstance(e, UnreadableEvent):
@@ -138,6 +129,11 @@ _ENVELOPE = {
     "hash": "hash",
 }
 """The stored document's envelope keys, and the LedgerEvent field each is read into."""
+
+
+def _envelope(doc: dict[str, Any]) -> dict[str, Any]:
+    """A stored document's envelope, as `LedgerEvent`'s fields."""
+    return {field: doc[key] for key, field in _ENVELOPE.items()} | {"command": doc.get("command")}
 
 
 @functools.cache
@@ -202,13 +198,6 @@ class FactMapper(Mapper[UUID]):
         return LedgerEvent(
             originator_id=branch,
             originator_version=stored_event.originator_version,
-            campaign_id=doc["campaign"],
-            timestamp=doc["timestamp"],
-            recorded_by=doc["recorded_by"],
-            visibility=doc["visibility"],
-            command_id=doc["command_id"],
-            prev_hash=doc["prev_hash"],
-            hash=doc["hash"],
+            **_envelope(doc),
             fact=doc["payload"],
-            command=doc.get("command"),
         )
