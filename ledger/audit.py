@@ -68,8 +68,10 @@ def audit(ledger: Ledger, ref: BranchRef, version: int, *, head: CampaignState |
             f"event #{version} is a {event.type_name}, not a roll; `showrunner audit --all` lists the rolls"
         )
     command = _command_around(ledger, ref, event)
-    before = ledger.view(ref, version - 1).state
-    at_start = before if command[0].version == version else ledger.view(ref, command[0].version - 1).state
+    at_start = ledger.view(ref, command[0].version - 1).state
+    before = at_start
+    for earlier in (e for e in command if e.version < version):
+        before = fold_campaign(before, earlier.fact)
     head = head if head is not None else ledger.view(ref).state
     return _audit(event, before, head, _rejudge_command(at_start, command))
 
