@@ -125,31 +125,34 @@ def _command_around(ledger: Ledger, ref: BranchRef, event: LedgerEvent) -> list[
 _CHUNK = 32
 
 
-_UNRECORDED = "unrecorded"
-"""The command re-judgement of a command recorded before commands kept their input."""
+@dataclass(frozen=True)
+class _CommandRejudged:
+    recorded: bool
+    """False for a command recorded before commands kept their input: it cannot be decided again."""
+    problem: str | None = None
+    """None when deciding it again agrees, else the first difference."""
 
 
-def _rejudge_command(before: CampaignState, events: Sequence[LedgerEvent]) -> str | None:
-    """The command's re-judgement: None when it agrees, else its first difference."""
+def _rejudge_command(before: CampaignState, events: Sequence[LedgerEvent]) -> _CommandRejudged:
     record = next((e.command for e in events if e.command is not None), None)
     if record is None:
-        return _UNRECORDED
-    return rejudge_command(before, record, [(e.fact, e.visibility) for e in events])
+        return _CommandRejudged(recorded=False)
+    return _CommandRejudged(True, rejudge_command(before, record, [(e.fact, e.visibility) for e in events]))
 
 
-def _audit(event: LedgerEvent, before: CampaignState, head: CampaignState, command_problem: str | None) -> Audit:
+def _audit(event: LedgerEvent, before: CampaignState, head: CampaignState, command: _CommandRejudged) -> Audit:
     fact = event.fact
     assert isinstance(fact, RolledFact)
     problem = None
     # The command decided again re-judges every roll it made; the roll's own re-judgement is
     # still asked where that fails (its words name the roll's difference) or was not possible.
-    if command_problem is not None:
+    if not command.recorded or command.problem is not None:
         try:
             problem = fact.rejudge(before)
         except DomainError as e:
             problem = f"the current engine refuses the recorded roll: {e}"
     dice, proofs = _prove(event, fact, head)
-    return Audit(event, before, problem or (None if command_problem == _UNRECORDED else command_problem), dice, proofs)
+    return Audit(event, before, problem or command.problem, dice, proofs)
 
 
 def _prove(
