@@ -93,6 +93,26 @@ from showrunner_ledger.ledger.service import BranchRef, Ledger  # noqa: E402
 from showrunner_ledger.ledger.streams import fold_campaign  # noqa: E402
 
 FLOOR = "import typer, pydantic, eventsourcing.application"
+# What any typer command that draws a rich table costs, with no code of ours: the floor for a CLI
+# built on these libraries (typer 0.29 builds a pydantic adapter per parameter as it parses, which
+# is why pyproject.toml keeps typer below it: docs/explanation/performance.md).
+TYPER_APP = """
+from typing import Annotated
+import typer
+app = typer.Typer()
+@app.callback()
+def main(db: Annotated[str | None, typer.Option('--db')] = None) -> None: pass
+@app.command()
+def sheet(name: str, as_json: Annotated[bool, typer.Option('--json')] = False) -> None:
+    from rich.console import Console
+    from rich.panel import Panel
+    from rich.table import Table
+    table = Table(title='Abilities')
+    table.add_column('Ability')
+    table.add_row(name)
+    Console().print(Panel(table))
+app(['sheet', 'Mara'])
+"""
 
 
 # ---------------------------------------------------------------------------- what a run does
@@ -438,7 +458,10 @@ def command_line(ctx: Context) -> list[Metric]:
     def cli(url: str, *argv: str) -> list[str]:
         return [sr, "--db", url, "--campaign", "bench", *argv]
 
-    commands: dict[str, list[str]] = {"floor": [sys.executable, "-c", FLOOR]}
+    commands: dict[str, list[str]] = {
+        "floor": [sys.executable, "-c", FLOOR],
+        "typer-app": [sys.executable, "-c", TYPER_APP],
+    }
     for size, url in (("small", small), ("big", big)):
         commands[f"sheet-{size}"] = cli(url, "sheet", ctx.star.name)
         commands[f"log-{size}"] = cli(url, "log")
@@ -463,7 +486,15 @@ def command_line(ctx: Context) -> list[Metric]:
     )
     for sheet_s, floor_s in zip(walls["sheet-small"].times, walls["floor"].times, strict=True):
         floor.pair(sheet_s, floor_s, grows(sheet_s, floor_s))
-    metrics = [floor]
+    typer_app = Metric(
+        "typer-app-vs-import-floor",
+        Goal("report"),
+        f"a typer command drawing a rich table, no code of ours / python -c '{FLOOR}', wall",
+        "s",
+    )
+    for app_s, floor_s in zip(walls["typer-app"].times, walls["floor"].times, strict=True):
+        typer_app.pair(app_s, floor_s, grows(app_s, floor_s))
+    metrics = [floor, typer_app]
     for name, label, limit, what in (
         ("log-page", "log", 1.5, "`showrunner log` (page 1)"),
         ("recap-last-episode", "recap", 1.5, "`showrunner recap` (the last Episode)"),

@@ -213,7 +213,7 @@ class _Asker:
 
 def _ask_post_show(asker: _Asker, answers: dict[str, Any], stars: list[str], cliffhanger: str | None) -> str | None:
     """Ask what is still open; returns the Cliffhanger (asked when None)."""
-    from ..domain.campaign import name_key
+    from ..domain.names import name_key
     from ..domain.structure import ENSEMBLE_QUESTIONS
 
     if cliffhanger is None:

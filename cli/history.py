@@ -141,12 +141,13 @@ def replay(
     from rich.table import Table
 
     from ..domain.rulesets import ruleset_of
-    from .render_character import character_json, render_character
+    from .render_character import render_character
 
     s = session(ctx)
     ref = s.target()
     view = s.ledger.view(ref, to)
     state = s.seen(view.state)  # a Star never sees a Subplot in stasis, nor an adversary's ranks
+    rules = ruleset_of(state)
     if as_json:
         print_json(
             {
@@ -155,7 +156,7 @@ def replay(
                 "hash": view.head_hash,
                 "pitch": state.pitch.model_dump(mode="json") if state.pitch else None,
                 "ruleset": state.pitch.ruleset if state.pitch else None,
-                "stars": {x.name: character_json(x) for x in state.roster().values()},
+                "stars": {x.name: rules.character_document(x)["json"] for x in state.roster().values()},
                 "state": state.model_dump(mode="json", exclude={"pitch"}),
             }
         )
@@ -164,7 +165,8 @@ def replay(
     title = state.pitch.title if state.pitch else ref.campaign.title
     console.rule(markup(f"{title} — {ref.branch.name} as of #{view.version}", lines=False))
     for character in state.roster().values():
-        console.print(render_character(ruleset_of(state), character, title_suffix=f" · #{view.version}"))
+        profile = rules.character_document(character)["profile"]
+        console.print(render_character(profile, title_suffix=f" · #{view.version}"))
     e = getattr(state, "ensemble", None)
     if e is not None:  # Showrunner's shared pool
         ensemble = Table(title="Ensemble Pool")

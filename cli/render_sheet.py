@@ -1,6 +1,11 @@
-"""The Star Profile drawn with rich, laid out like the printed sheet's sections."""
+"""The Star Profile drawn with rich, laid out like the printed sheet's sections.
+
+Drawn from the profile document (domain/showrunner/profile.py) alone: the sheet at the head is
+read as that document, so drawing it imports none of the rules."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from rich import box
 from rich.columns import Columns
@@ -9,9 +14,6 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..domain.showrunner import backpack, career, progression
-from ..domain.showrunner.ladder import Difficulty
-from ..domain.showrunner.sheet import Ability, Award, HeroProp, Mastery, Pool, Relationship, Scar, StarSheet
 from .safe_text import plain
 
 # Marks readable without colour too (exported text, screen readers, a printed page).
@@ -27,19 +29,21 @@ INFLUENCE_SYMBOLS = {
     "preparation": ("Preparation", "□", "green"),
 }
 
+Profile = dict[str, Any]
 
-def render_star_sheet(sheet: StarSheet, *, title_suffix: str = "") -> RenderableType:
-    parts: list[RenderableType] = [_header(sheet)]
-    if sheet.written_off:
+
+def render_star_sheet(profile: Profile, *, title_suffix: str = "") -> RenderableType:
+    parts: list[RenderableType] = [_header(profile)]
+    if profile["written_off"]:
         parts.append(Panel(Text("WRITTEN OFF", style="bold white on red", justify="center"), box=box.HEAVY))
     parts += [
-        _abilities(sheet),
-        Columns([_influence(sheet), _limit(sheet), _acclaim(sheet)]),
-        _awards(sheet),
-        _progress(sheet),
-        _hero_props(sheet),
-        Columns([_props(sheet), _trinkets(sheet)]),
-        Columns([_relationships("Bonds", sheet.bonds), _relationships("Grudges", sheet.grudges)]),
+        _abilities(profile),
+        Columns([_influence(profile), _limit(profile), _acclaim(profile)]),
+        _awards(profile),
+        _progress(profile),
+        _hero_props(profile),
+        Columns([_props(profile), _trinkets(profile)]),
+        Columns([_relationships("Bonds", profile["bonds"]), _relationships("Grudges", profile["grudges"])]),
     ]
     # Names come from players' files: every one goes in as Text, never as rich markup, and through
     # `plain`, so that a control character recorded in one is shown, not obeyed.
@@ -53,193 +57,182 @@ def _track(used: int, size: int, symbol: str, style: str, crossed: int = 0) -> T
     )
 
 
-def _header(sheet: StarSheet) -> RenderableType:
-    lines = [Text(plain(sheet.name, lines=False), style="bold")]
-    if sheet.player:
-        lines.append(Text(f"Player: {plain(sheet.player, lines=False)}"))
-    if sheet.concept:
-        lines.append(Text(f"Concept: {plain(sheet.concept, lines=False)}", style="italic"))
+def _header(profile: Profile) -> RenderableType:
+    lines = [Text(plain(profile["name"], lines=False), style="bold")]
+    if profile["player"]:
+        lines.append(Text(f"Player: {plain(profile['player'], lines=False)}"))
+    if profile["concept"]:
+        lines.append(Text(f"Concept: {plain(profile['concept'], lines=False)}", style="italic"))
     return Group(*lines)
 
 
-def _slots(ability: Ability) -> Text:
+def _slots(ability: Profile) -> Text:
     text = Text()
-    for number, thing in ability.slots.items():
+    for slot in ability["slots"]:
         if text:
             text.append("  ")
-        if isinstance(thing, Scar):
-            text.append(f"{number}: {plain(thing.name, lines=False)} -{thing.penalty}", style="red")
+        name = plain(slot["name"], lines=False)
+        if slot["scar"]:
+            text.append(f"{slot['number']}: {name} -{slot['value']}", style="red")
         else:
-            text.append(f"{number}: {plain(thing.name, lines=False)} +{thing.rank}", style="green")
+            text.append(f"{slot['number']}: {name} +{slot['value']}", style="green")
     return text
 
 
-def _abilities(sheet: StarSheet) -> RenderableType:
+def _abilities(profile: Profile) -> RenderableType:
     table = Table(title="Abilities", box=box.SIMPLE_HEAD, expand=True)
     for column in ("Ability", "Dice", "★", "XP △", "⇧", "✘", "Specialties and Scars"):
         table.add_column(column, ratio=4 if column == "Specialties and Scars" else None)
-    for name, ability in sheet.abilities.items():
-        xp = str(ability.xp) + (f" +{ability.permanent_xp} pen" if ability.permanent_xp else "")
-        conditions = "✘" * ability.conditions
-        if ability.locked_conditions:
-            conditions += f" +{ability.locked_conditions} pen"
+    for ability in profile["abilities"]:
+        xp = str(ability["xp"]) + (f" +{ability['permanent_xp']} pen" if ability["permanent_xp"] else "")
+        conditions = "✘" * ability["conditions"]
+        if ability["locked_conditions"]:
+            conditions += f" +{ability['locked_conditions']} pen"
         table.add_row(
-            name.value.capitalize(),
-            str(ability.base_dice),
-            _track(ability.stars, 3, "★", "yellow"),
+            ability["name"].capitalize(),
+            str(ability["base_dice"]),
+            _track(ability["stars"], 3, "★", "yellow"),
             xp,
-            "⇧" if ability.mastered else "",
+            "⇧" if ability["mastered"] else "",
             conditions,
             _slots(ability),
         )
     return table
 
 
-def _pool_row(table: Table, label: str, symbol: str, style: str, pool: Pool) -> None:
-    numbers = f"{pool.current}/{pool.max}" + (f" ({pool.exhausted} exhausted)" if pool.exhausted else "")
-    table.add_row(f"{symbol} {label}", _track(pool.current, pool.max, symbol, style, pool.exhausted), numbers)
-
-
-def _influence(sheet: StarSheet) -> RenderableType:
+def _influence(profile: Profile) -> RenderableType:
     table = Table(title="Influence", box=box.SIMPLE_HEAD, show_header=False)
-    for field, (label, symbol, style) in INFLUENCE_SYMBOLS.items():
-        _pool_row(table, label, symbol, style, getattr(sheet.influence, field))
+    for key, (label, symbol, style) in INFLUENCE_SYMBOLS.items():
+        pool = profile["influence"][key]
+        numbers = f"{pool['current']}/{pool['max']}" + (
+            f" ({pool['exhausted']} exhausted)" if pool["exhausted"] else ""
+        )
+        table.add_row(
+            f"{symbol} {label}", _track(pool["current"], pool["max"], symbol, style, pool["exhausted"]), numbers
+        )
     return table
 
 
-def _limit(sheet: StarSheet) -> RenderableType:
+def _limit(profile: Profile) -> RenderableType:
     table = Table(title="Limit", box=box.SIMPLE_HEAD, show_header=False)
-    limit = sheet.limit
-    table.add_row("⦸ Limit", _track(limit.marked, limit.max, "⦸", "magenta"), f"{limit.marked}/{limit.max}")
+    marked, most = profile["limit"]["marked"], profile["limit"]["max"]
+    table.add_row("⦸ Limit", _track(marked, most, "⦸", "magenta"), f"{marked}/{most}")
     return table
 
 
-def _acclaim(sheet: StarSheet) -> RenderableType:
+def _acclaim(profile: Profile) -> RenderableType:
     table = Table(title="Acclaim ▷", box=box.SIMPLE_HEAD, show_header=False)
-    for path, acclaim in sheet.acclaim.items():
-        table.add_row(path.value.capitalize(), Text("▷" * acclaim, style="bold"), str(acclaim))
+    for path in profile["acclaim"]:
+        table.add_row(path["path"].capitalize(), Text("▷" * path["acclaim"], style="bold"), str(path["acclaim"]))
     return table
 
 
-def _progress(sheet: StarSheet) -> RenderableType:
+def _progress(profile: Profile) -> RenderableType:
     """Every track's way forward: each Path's cost and milestones, XP to each next milestone."""
     table = Table(title="Progress", box=box.SIMPLE_HEAD, show_header=False, expand=True)
     paths = []
-    for path, acclaim in sheet.acclaim.items():
-        track = career.track_of(sheet, path)
-        milestones = "o" * track.minor + "O" * track.major
+    for path in profile["acclaim"]:
+        milestones = "o" * path["minor"] + "O" * path["major"]
         paths.append(
-            f"{path.value.capitalize()} {acclaim}/{career.path_cost(sheet, path)}"
-            + (f" {milestones}" if milestones else "")
+            f"{path['path'].capitalize()} {path['acclaim']}/{path['cost']}" + (f" {milestones}" if milestones else "")
         )
     table.add_row("Career Paths", Text(" · ".join(paths)))
     xp = []
-    for name, ability in sheet.abilities.items():
-        left = progression.ability_xp_needed(ability)
-        if ability.xp or ability.permanent_xp or ability.base_dice or ability.stars:
-            xp.append(f"{name.value.capitalize()} {'complete' if left is None else f'{left} △ to the next milestone'}")
-    for prop in sheet.hero_props:
-        left = progression.hero_prop_xp_needed(prop)
-        xp.append(
-            f"{plain(prop.name, lines=False)} {'complete' if left is None else f'{left} △ to the next milestone'}"
-        )
+    for track in profile["xp_to_go"]:
+        left = track["left"]
+        name = track["name"].capitalize() if track["ability"] else plain(track["name"], lines=False)
+        xp.append(f"{name} {'complete' if left is None else f'{left} △ to the next milestone'}")
     table.add_row("XP", Text(" · ".join(xp) or "none"))
     return table
 
 
-def _awards(sheet: StarSheet) -> RenderableType:
+def _awards(profile: Profile) -> RenderableType:
     table = Table(title="Awards, Masteries and Stuff", box=box.SIMPLE_HEAD, show_header=False, expand=True)
     awards = [
-        f"{a.value.replace('_', ' ').title()}"
-        + (f" (used in Episode {sheet.awards_used[a]})" if a in sheet.awards_used else "")
-        for a in sorted(sheet.awards, key=list(Award).index)
+        award["award"].replace("_", " ").title()
+        + (f" (used in Episode {award['used_in']})" if award["used_in"] is not None else "")
+        for award in profile["awards"]
     ]
     table.add_row("Awards", Text(", ".join(awards) or "none"))
-    mastered = [m.value.replace("_", " ").title() for m in sorted(sheet.masteries, key=list(Mastery).index)]
-    mastered += [f"{n.value.title()} ⇧" for n, a in sheet.abilities.items() if a.mastered]
+    mastered = [m.replace("_", " ").title() for m in profile["masteries"]]
+    mastered += [f"{a['name'].title()} ⇧" for a in profile["abilities"] if a["mastered"]]
     table.add_row("Masteries", Text(", ".join(mastered) or "none"))
+    stuff = profile["stuff"]
     table.add_row(
         "Stuff",
         Text(
-            f"{sheet.stuff_ticks} tick{'s' if sheet.stuff_ticks != 1 else ''}, "
-            f"{backpack.bundles(sheet)} Utility Bundle{'s' if backpack.bundles(sheet) != 1 else ''}; "
-            f"Hero Prop Slots {len(sheet.hero_props)}/{backpack.hero_prop_slots(sheet)}"
+            f"{stuff['ticks']} tick{'s' if stuff['ticks'] != 1 else ''}, "
+            f"{stuff['bundles']} Utility Bundle{'s' if stuff['bundles'] != 1 else ''}; "
+            f"Hero Prop Slots {stuff['hero_props']}/{stuff['hero_prop_slots']}"
         ),
     )
-    if sheet.drawbacks:
-        table.add_row("Drawbacks", Text(plain("; ".join(sheet.drawbacks), lines=False), style="red"))
+    if profile["drawbacks"]:
+        table.add_row("Drawbacks", Text(plain("; ".join(profile["drawbacks"]), lines=False), style="red"))
     return table
 
 
-def _hero_prop_row(table: Table, prop: HeroProp) -> None:
+def _hero_prop_row(table: Table, prop: Profile) -> None:
     powers = Text()
-    for number, power in enumerate(prop.powers, start=1):
+    for power in prop["powers"]:
         if powers:
             powers.append("\n")
-        locked = number > prop.unlocked_powers
-        powers.append(f"{'(locked) ' if locked else ''}{plain(power, lines=False)}", style="dim" if locked else "")
-    tier = prop.difficulty_milestone
-    milestones = Text(f"{prop.milestones}: {' '.join(prop.unlocked_milestones) or 'none'}\n")
-    milestones.append(f"+{prop.bonus_dice} dice, up to {tier.letter if tier else '-'}", style="bold")
-    wear = Text.assemble(_track(prop.wear, prop.wear_capacity, "⛉", "yellow"), f" {prop.wear}/{prop.wear_capacity}")
-    xp = str(prop.xp) + (f" +{prop.permanent_xp} pen" if prop.permanent_xp else "")
-    table.add_row(
-        Text(plain(prop.name, lines=False)),
-        wear,
-        xp,
-        powers,
-        milestones,
+        locked = power["locked"]
+        powers.append(
+            f"{'(locked) ' if locked else ''}{plain(power['text'], lines=False)}", style="dim" if locked else ""
+        )
+    milestones = Text(f"{prop['milestones']}: {' '.join(prop['unlocked_milestones']) or 'none'}\n")
+    milestones.append(f"+{prop['bonus_dice']} dice, up to {prop['up_to']}", style="bold")
+    wear = Text.assemble(
+        _track(prop["wear"], prop["wear_capacity"], "⛉", "yellow"), f" {prop['wear']}/{prop['wear_capacity']}"
     )
+    xp = str(prop["xp"]) + (f" +{prop['permanent_xp']} pen" if prop["permanent_xp"] else "")
+    table.add_row(Text(plain(prop["name"], lines=False)), wear, xp, powers, milestones)
 
 
-def _hero_props(sheet: StarSheet) -> RenderableType:
+def _hero_props(profile: Profile) -> RenderableType:
     table = Table(title="Hero Props", box=box.SIMPLE_HEAD, expand=True)
     for column in ("Hero Prop", "Wear ⛉", "XP △", "Powers", "Milestones"):
         table.add_column(column)
-    for prop in sheet.hero_props:
+    for prop in profile["hero_props"]:
         _hero_prop_row(table, prop)
     return table
 
 
-def _props(sheet: StarSheet) -> RenderableType:
-    types = len({p.type for p in sheet.props})
+def _props(profile: Profile) -> RenderableType:
+    pack = profile["backpack"]
     title = (
-        f"Props · Backpack {types}/{backpack.backpack_slots(sheet)} slots, {backpack.prop_limit(sheet)} per Quality"
-        f" · hands {backpack.HANDS - backpack.hands_free(sheet)}/{backpack.HANDS}"
+        f"Props · Backpack {pack['types']}/{pack['slots']} slots, {pack['per_quality']} per Quality"
+        f" · hands {pack['hands_used']}/{pack['hands']}"
     )
     table = Table(title=title, box=box.SIMPLE_HEAD)
     for column in ("Type", "Quality", "Count", "Where"):
         table.add_column(column)
-    for prop in sheet.props:
-        table.add_row(prop.type.value, prop.quality.value, f"{'◊' * prop.count} {prop.count}", "Backpack")
-    for prop in sheet.in_hand:
-        table.add_row(prop.type.value, prop.quality.value, f"{'◊' * prop.count} {prop.count}", "in hand")
+    for prop in profile["props"]:
+        table.add_row(prop["type"], prop["quality"], f"{'◊' * prop['count']} {prop['count']}", prop["where"])
     return table
 
 
-def _trinkets(sheet: StarSheet) -> RenderableType:
+def _trinkets(profile: Profile) -> RenderableType:
+    trinkets = profile["trinkets"]
     table = Table(
-        title=f"Trinkets {len(sheet.trinkets)}/{backpack.trinket_slots(sheet)}", box=box.SIMPLE_HEAD, show_header=False
+        title=f"Trinkets {len(trinkets['items'])}/{trinkets['slots']}", box=box.SIMPLE_HEAD, show_header=False
     )
-    for trinket in sheet.trinkets:
+    for trinket in trinkets["items"]:
         table.add_row(Text(plain(trinket, lines=False)))
     return table
 
 
-def _relationships(title: str, relationships: list[Relationship]) -> RenderableType:
+def _relationships(title: str, relationships: list[Profile]) -> RenderableType:
     table = Table(title=title, box=box.SIMPLE_HEAD)
     for column in ("With", "Tier", "◇ exhausted"):
         table.add_column(column)
     for relationship in relationships:
-        tiers = [tier for tier in Difficulty if Difficulty.NORMAL.rank <= tier.rank <= relationship.tier.rank]
-        marks = " ".join(
-            tier.letter + (EXHAUSTED_TIER if tier in relationship.exhausted else OPEN_TIER) for tier in tiers
-        )
-        if relationship.extra_marked:
-            marks = f"{'■' * relationship.extra_marked} " + marks
+        marks = " ".join(t["letter"] + (EXHAUSTED_TIER if t["exhausted"] else OPEN_TIER) for t in relationship["tiers"])
+        if relationship["extra_marked"]:
+            marks = f"{'■' * relationship['extra_marked']} " + marks
         table.add_row(
-            Text(plain(relationship.with_, lines=False)),
-            f"{relationship.tier.letter} ({relationship.tier.value})",
+            Text(plain(relationship["with"], lines=False)),
+            f"{relationship['letter']} ({relationship['tier']})",
             marks,
         )
     return table

@@ -134,6 +134,22 @@ class Session:
                 raise UnknownName(f"--as: {e}") from None
         return ref
 
+    def head_character(self, name: str) -> tuple[str, int, dict[str, Any]] | None:
+        """(branch, version, document) of a character as the Director sees it at the selected
+        branch's head, read where a SQLite ledger keeps heads (ledger/heads.py) without
+        opening the ledger; None when the events must answer (and word any error)."""
+        if not self.is_director or self.settings.is_postgres:
+            return None
+        campaign = self.current_campaign_name()
+        if not campaign:
+            return None
+        from ..ledger.heads import read_character
+
+        found = read_character(
+            self.settings.sqlite_file, campaign, self.branch_name(campaign), name, timeout=self.settings.lock_timeout
+        )
+        return None if found is None else (found.branch, found.version, found.document)
+
     # ------------------------------------------------------------ who is asking
 
     @property

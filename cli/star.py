@@ -114,19 +114,22 @@ def sheet(
 
     Examples: showrunner sheet Mara  ·  showrunner sheet Mara --at 12 --json
     """
-    from ..domain.rulesets import ruleset_of
-    from .render_character import character_json, render_character
+    from .render_character import render_character
 
     s = session(ctx)
-    ref = s.target()
-    view = s.ledger.view(ref, at)
-    found = s.seen(view.state).character(star)
+    shown = s.head_character(star) if at is None else None
+    if shown is None:  # not kept at the head: the events decide
+        from ..domain.rulesets import ruleset_of
+
+        ref = s.target()
+        view = s.ledger.view(ref, at)
+        character = s.seen(view.state).character(star)
+        shown = (ref.branch.name, view.version, ruleset_of(view.state).character_document(character))
+    branch, version, document = shown
     if as_json:
-        print_json({"branch": ref.branch.name, "as_of": view.version, "star": character_json(found)})
+        print_json({"branch": branch, "as_of": version, "star": document["json"]})
         return
-    stdout_console().print(
-        render_character(ruleset_of(view.state), found, title_suffix=f" · {ref.branch.name} #{view.version}")
-    )
+    stdout_console().print(render_character(document["profile"], title_suffix=f" · {branch} #{version}"))
 
 
 def register(root: typer.Typer) -> None:

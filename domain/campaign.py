@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .errors import AlreadyExists, UnknownName
 from .inputs import Input, Many
+from .names import matching_keys, name_key
 from .structure import Structure
 from .text import Line, Note, Title
 
@@ -33,11 +34,6 @@ class Pitch(Input):
     premise: Note = ""
     sfx_budget: Many = Field(default=0, ge=0)
     ruleset: str = "showrunner"
-
-
-def name_key(name: str) -> str:
-    """Characters are looked up by name without regard to case or surrounding spaces."""
-    return " ".join(name.split()).casefold()
 
 
 class CampaignState(BaseModel):
@@ -70,10 +66,7 @@ class CampaignState(BaseModel):
     def character(self, name: str) -> Named:
         """A character by full name, or by the start of it when only one name starts so."""
         roster = self.roster()
-        key = name_key(name)
-        if key in roster:
-            return roster[key]
-        matches = [c for k, c in roster.items() if key and k.startswith(key)]
+        matches = [roster[k] for k in matching_keys(roster, name)]
         if len(matches) == 1:
             return matches[0]
         noun = self.character_noun

@@ -172,7 +172,10 @@ class Ruleset:
     table_dice: Mapping[str, str] = field(default_factory=dict)
     """Dice purposes a player may type faces for (`--<purpose> 3,1,4`), with their help text."""
     sheet: Callable[[Any], Sequence[SheetSection]] | None = None
-    """A character's sheet as sections; None when the CLI has a renderer of its own for it."""
+    """A character's sheet as sections; None when `profile` lays it out."""
+    profile: Callable[[Any], dict[str, Any]] | None = None
+    """A character's sheet as a document of its own layout (Showrunner's Star Profile), which a
+    face draws knowing the layout; None: the sheet is `sheet`'s sections."""
     actions: Mapping[str, Action] = field(default_factory=dict)
     """The ruleset's other commands, by name (lower-case words joined by '-'), each offered by the
     CLI as `showrunner <ruleset> <action-name>`."""
@@ -182,6 +185,25 @@ class Ruleset:
     fact_modules: tuple[str, ...] = ()
     """Modules (relative to `package`) holding more of the ruleset's facts, imported only when a
     log holds one of their topics: a command on a campaign that never used them never loads them."""
+
+    def character_document(self, character: Any) -> dict[str, Any]:
+        """A character as faces show it, in plain data: `json` (what --json prints) and `profile`
+        (what the sheet draws: `layout` says how). Drawing it needs no rules, so the ledger can
+        keep it at the branch head for `showrunner sheet` to read."""
+        if self.profile is not None:
+            profile = self.profile(character)
+        else:
+            sections = (
+                self.sheet(character)
+                if self.sheet is not None
+                else [SheetSection("", tuple((k, str(v)) for k, v in character.model_dump(mode="json").items()))]
+            )
+            profile = {
+                "layout": "sections",
+                "name": character.name,
+                "sections": [{"title": s.title, "rows": [list(row) for row in s.rows]} for s in sections],
+            }
+        return {"name": profile["name"], "json": character.model_dump(mode="json"), "profile": profile}
 
     def command(self, name: str) -> Action | None:
         """What `Ledger.run` runs under `name`: the check (`check`), an action, another command of

@@ -16,16 +16,17 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote, urlsplit
 from uuid import UUID
 
-from eventsourcing.persistence import AggregateRecorder, DatabaseError, OperationalError
+from eventsourcing.persistence import AggregateRecorder, DatabaseError, OperationalError, StoredEvent
 from eventsourcing.sqlite import (
     SQLiteAggregateRecorder,
+    SQLiteApplicationRecorder,
     SQLiteConnection,
     SQLiteConnectionPool,
     SQLiteCursor,
@@ -33,6 +34,7 @@ from eventsourcing.sqlite import (
 )
 from eventsourcing.utils import Environment, EnvType
 
+from . import heads
 from .errors import LedgerBusy, LedgerError, SettingsError
 from .settings import Settings
 
@@ -132,7 +134,27 @@ class _DurableConnectionPool(SQLiteConnectionPool):
         return _damaged(self.path, " ".join(detail.split()))
 
 
+class HeadKeepingRecorder(SQLiteApplicationRecorder):
+    """Saves a command's events and the head they leave (ledger/heads.py) in one transaction,
+    so the head rows never name a version whose events were not saved."""
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [*super().construct_create_table_statements(), *heads.CREATE]
+
+    def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Any:
+        head: heads.Head | None = kwargs.pop("head", None)
+        saved = super()._insert_events(c, stored_events, **kwargs)
+        if head is not None:
+            # Each time (a few microseconds): a ledger written before heads were kept, or whose
+            # tables were dropped, keeps them from its next command on.
+            heads.create(c)
+            heads.write(c, head)
+        return saved
+
+
 class DurableSQLiteFactory(SQLiteFactory):
+    application_recorder_class = HeadKeepingRecorder
+
     def __init__(self, env: Environment | EnvType | None) -> None:
         super().__init__(env)
         old = self.datastore.pool

@@ -9,6 +9,7 @@ with the events makes a retried command land once.
 from __future__ import annotations
 
 import functools
+import json
 import random
 import time
 import uuid
@@ -62,8 +63,9 @@ from .facts import (
     SeedCommitted,
     SeedRevealed,
 )
+from .heads import Head
 from .integrity import Digest
-from .persistence import is_busy_error
+from .persistence import HeadKeepingRecorder, is_busy_error
 from .registry import (
     CATALOG_ID,
     MAIN,
@@ -169,6 +171,10 @@ class Ledger:
         self._snapshots = app.snapshots.recorder
         self._last: tuple[Stream[CampaignState], bytes] | None = None
         """The branch the last command of this process saved, and its head event as stored."""
+        self._documents: dict[int, tuple[Any, bytes]] = {}
+        """Character documents made for the last head written, by the id of their character."""
+        self._documents_at: tuple[UUID, int] | None = None
+        """The branch and version of that head."""
 
     def close(self) -> None:
         self.app.close()
@@ -416,7 +422,7 @@ class Ledger:
             events, saved = tuple(stream.pending), list(stream.rows)
             if not events:
                 return CommandResult((), first_version=before, last_version=before)
-            outcome = self.save_streams(stream)
+            outcome = self.save_streams(stream, head=self._head(ref, stream, before))
             if outcome == "conflict":
                 self._back_off(attempt)
                 continue
@@ -433,6 +439,38 @@ class Ledger:
             return CommandResult(events, first_version=events[0].version, last_version=events[-1].version)
         raise CommandConflict(
             f"branch '{ref.branch.name}' kept changing while this command ran ({self.max_attempts} attempts); try again"
+        )
+
+    def _head(self, ref: BranchRef, stream: Stream[CampaignState], before: int) -> Head | None:
+        """The head `stream` leaves, with every character's document, where the database keeps
+        heads. A document is made again only for a character the command changed: the fold
+        leaves an unchanged character the very same object."""
+        if not isinstance(self.app.recorder, HeadKeepingRecorder):
+            return None
+        rules = ruleset_of(stream.state)
+        made: dict[int, tuple[Any, bytes]] = {}
+        characters, changed = [], set()
+        for key, character in stream.state.roster().items():
+            kept = self._documents.get(id(character))
+            if kept is None or kept[0] is not character:
+                assert isinstance(character, BaseModel)
+                # As a reload reads it: the sheet a later `sheet` folds from the events.
+                reloaded = rules.character_type.model_validate_json(character.model_dump_json())
+                kept = (character, _compact(rules.character_document(reloaded)))
+                changed.add(key)
+            made[id(character)] = kept
+            characters.append((key, kept[1]))
+        if self._documents_at != (ref.branch.id, before):
+            changed = {key for key, _ in characters}  # the rows may be another writer's: write them all
+        self._documents, self._documents_at = made, (ref.branch.id, stream.version)
+        return Head(
+            ref.branch.id.hex,
+            ref.campaign.name,
+            ref.branch.name,
+            stream.version,
+            stream.head_hash,
+            characters,
+            frozenset(changed),
         )
 
     def _already_recorded(self, ref: BranchRef, first: int, last: int, replayed: bool = True) -> CommandResult:
@@ -479,15 +517,16 @@ class Ledger:
                 versions.append(stored.originator_version)
         return (recorded, min(versions), max(versions)) if versions else None
 
-    def save_streams(self, *streams: Unsaved) -> Literal["saved", "conflict", "unknown"]:
-        """Save the pending events of several streams in one transaction.
+    def save_streams(self, *streams: Unsaved, head: Head | None = None) -> Literal["saved", "conflict", "unknown"]:
+        """Save the pending events of several streams in one transaction (with the `head` they
+        leave, ledger/heads.py).
 
         "conflict": another writer took a version first (reload and decide again);
         "unknown": the reply was lost, so the events may or may not be committed.
         """
         rows = [row for stream in streams for row in stream.collect_rows()]
         try:
-            self.app.recorder.insert_events(rows)
+            self.app.recorder.insert_events(rows, **({} if head is None else {"head": head}))
         except IntegrityError:
             self.retries += 1
             return "conflict"
@@ -819,6 +858,10 @@ class Ledger:
         for stored in self.stored_events(ref, after=version - 1, upto=version):
             return str(decode_document(stored)["hash"])
         raise EventNotFound(f"branch '{ref.branch.name}' has no event #{version}")
+
+
+def _compact(document: dict[str, Any]) -> bytes:
+    return json.dumps(document, separators=(",", ":")).encode()
 
 
 def _copy(stream: Stream[S]) -> Stream[S]:

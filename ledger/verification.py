@@ -26,6 +26,7 @@ from ..domain.campaign import CampaignState
 from .codec import decode_document, fields_for_hash
 from .errors import LedgerError, RegistryDamaged, UnreadableEvent
 from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignStarted
+from .head_check import drop_bad_head, heads_problem
 from .integrity import GENESIS_HASH, CampaignDigest, Digest, Problem, VerifyReport, canonical_json, chain_hash
 from .persistence import delete_snapshot, storage_damage
 from .registry import CATALOG_ID, MAIN, BranchEntry, BranchIndex, CampaignEntry, is_valid_name
@@ -294,6 +295,8 @@ def verify_branch(
         problem = _registry_problem_for(ledger, ref)
     if problem is None:
         problem = snapshots.problem(head)
+    if problem is None:
+        problem = heads_problem(ledger, ref, head)
     return VerifyReport(ref.branch.name, checked, head, problem)
 
 
@@ -412,7 +415,7 @@ def drop_bad_snapshots(ledger: Ledger, ref: BranchRef) -> list[int]:
         segment = next(s for s in reversed(ref.segments) if problem.version > s.after)
         delete_snapshot(ledger.snapshot_recorder, segment.branch_id, problem.version)
         dropped.append(problem.version)
-    return dropped
+    return dropped + drop_bad_head(ledger, ref, head)
 
 
 # ----------------------------------------------------------------- the campaign digest

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..domain.campaign import name_key
+from ..domain.names import name_key
 from ..ledger.events import LedgerEvent
 
 

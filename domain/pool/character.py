@@ -12,8 +12,8 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from ..campaign import name_key
 from ..character_file import shown
+from ..names import name_key
 from ..ruleset import SheetSection
 from ..text import CHARACTER_NAME, NAME, Line, Note
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..campaign import name_key
 from ..dice import DiceSource, RecordingDice, Roll
 from ..errors import RuleViolation, UnknownName
 from ..inputs import Input
+from ..names import name_key
 from ..text import Line, Name, OptionalName
 from .character import RANK_MAX, STAT_MAX, PoolCharacter, PoolParts, Stat, pool_for
 from .rules import (

@@ -7,7 +7,8 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..campaign import CampaignState, name_key
+from ..campaign import CampaignState
+from ..names import name_key
 from .character import PoolCharacter
 
 

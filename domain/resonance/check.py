@@ -13,10 +13,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..campaign import name_key
 from ..dice import DiceSource, RecordingDice, Roll
 from ..errors import RuleViolation, UnknownName
 from ..inputs import Input, Many
+from ..names import name_key
 from ..text import OptionalLine, OptionalName
 from .harms import ENDURANCE_LABEL, HarmDealt, apply_harm, check_endurance, harm_type, inflict
 from .rules import SIDES, judge, pool_size, total, two_largest

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..campaign import name_key
 from ..dice import DiceSource, RecordingDice, Roll
 from ..errors import RuleViolation, UnknownName
+from ..names import name_key
 from .harms import HarmDealt, HarmSource, check_endurance, harm_type, inflict
 from .rules import SIDES, healed_level, overkill_after_rejoining, overkill_after_scene, standing, turn_order
 from .sheet import Combatant, Harm, Kit, kit_named

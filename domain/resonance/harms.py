@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ..campaign import name_key
 from ..errors import RuleViolation
+from ..names import name_key
 from .rules import add_levels, endurance_spent, is_major, standing
 from .sheet import Combatant, Harm
 from .state import ResonanceState

@@ -12,9 +12,9 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
-from ..campaign import name_key
 from ..character_file import shown
 from ..inputs import MANY, AtMost
+from ..names import name_key
 from ..text import CHARACTER_NAME, NAME, Name, Note
 
 MAX_RANK = 10

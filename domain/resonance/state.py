@@ -7,8 +7,9 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..campaign import CampaignState, name_key
+from ..campaign import CampaignState
 from ..errors import RuleViolation
+from ..names import name_key
 from .sheet import Combatant
 
 

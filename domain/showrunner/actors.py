@@ -13,10 +13,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator, model_validator
 
-from ..campaign import name_key
 from ..dice import DiceSource, check_faces
 from ..errors import InvalidDice, RuleViolation, UnknownName
 from ..inputs import Input, is_input
+from ..names import name_key
 from ..text import NAME, Line, Name, Note
 from .flavour import ability_for
 from .ladder import Difficulty

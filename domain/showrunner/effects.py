@@ -11,8 +11,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..campaign import name_key
 from ..dice import DiceSource, RecordingDice
+from ..names import name_key
 from .influence import Regained, Spent
 from .ladder import Quality
 from .sheet import AbilityName, CareerPath, PropType, Relationship, Scar, StarSheet

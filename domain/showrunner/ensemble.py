@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..campaign import name_key
 from ..errors import RuleViolation, UnknownName
+from ..names import name_key
 from .backpack import _added, _removed, count_of, slot_room, stow, take
 from .influence import LABELS, PoolName
 from .ladder import Quality

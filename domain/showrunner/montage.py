@@ -14,9 +14,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..campaign import name_key
 from ..dice import DiceSource
 from ..errors import RuleViolation
+from ..names import name_key
 from .backpack import (
     CONSUMABLES,
     EQUIPMENT,

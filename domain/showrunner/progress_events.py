@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..campaign import name_key
 from ..dice import DiceSource, RecordingDice, ReplayDice, Roll
 from ..errors import DomainError, RuleViolation
 from ..events import CampaignFact, Fact, RecapLine, RolledFact
 from ..inputs import Many
+from ..names import name_key
 from ..text import Line, Name
 from . import backpack as bp
 from . import career

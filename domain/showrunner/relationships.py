@@ -10,8 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..campaign import name_key
 from ..errors import RuleViolation, UnknownName
+from ..names import name_key
 from .career import mark_acclaim
 from .check import CheckRequest, Outcome
 from .ladder import Difficulty

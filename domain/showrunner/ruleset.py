@@ -8,6 +8,7 @@ from ..dice import TableDice
 from ..ruleset import Action, Decided, RollContext, Ruleset
 from .check import CheckRequest, resolve
 from .events import CheckRolled, StarJoined
+from .profile import star_profile
 from .sheet import StarSheet
 from .state import ShowrunnerState
 
@@ -55,6 +56,7 @@ SHOWRUNNER = Ruleset(
     joined=lambda sheet: StarJoined(sheet=sheet),
     check_input=CheckRequest,
     decide_check=decide_check,
+    profile=star_profile,
     # The world (Actors, Threats, Sequences, Subplots, the Oracle) and progression between scenes
     # (Props, Montages, Bonds and Grudges, Careers, the Ensemble).
     fact_modules=(".world_events", ".progress_events"),

@@ -361,7 +361,9 @@ class StarSheet(_Frozen):
     name: StarName
     player: Text | None = None
     concept: LineText | None = None
-    abilities: dict[AbilityName, Ability] = Field(default_factory=dict)
+    # Filled to all ten (and all four Paths below) however the sheet is made, even left out: a
+    # sheet made in this process must equal the sheet read back from its event.
+    abilities: dict[AbilityName, Ability] = Field(default_factory=dict, validate_default=True)
     influence: Influence
     limit: LimitTrack = Field(default_factory=LimitTrack)
     hero_props: list[HeroProp] = Field(default_factory=list)
@@ -369,7 +371,7 @@ class StarSheet(_Frozen):
     trinkets: list[LineText] = Field(default_factory=list)
     bonds: list[Relationship] = Field(default_factory=list)
     grudges: list[Relationship] = Field(default_factory=list)
-    acclaim: dict[CareerPath, Count] = Field(default_factory=dict)
+    acclaim: dict[CareerPath, Count] = Field(default_factory=dict, validate_default=True)
     masteries: frozenset[Mastery] = frozenset()
     written_off: StrictBool = False
     # Chapters 8-11 and Appendix D (domain/showrunner/{backpack,career,progression}.py). All

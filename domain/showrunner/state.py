@@ -7,7 +7,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
 
-from ..campaign import CampaignState, name_key
+from ..campaign import CampaignState
+from ..names import name_key
 from .sheet import Holding, Prop, StarSheet, quiet_defaults
 from .world import World
 

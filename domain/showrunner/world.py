@@ -10,8 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..campaign import name_key
 from ..errors import AlreadyExists, RuleViolation, UnknownName
+from ..names import name_key
 from .actors import Actor, Roster
 from .sequences import Sequence
 from .threats import Threat

@@ -16,10 +16,11 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..campaign import CampaignState, name_key
+from ..campaign import CampaignState
 from ..dice import DiceSource, ReplayDice, Roll
 from ..errors import DomainError, RuleViolation
 from ..events import CampaignFact, RecapLine, RolledFact, Visibility
+from ..names import name_key
 from ..text import Line, Name
 from .actors import Actor, ActorSpec, Person, Roster, TieKind, roll_abilities, roll_actor
 from .influence import LABELS, PoolName

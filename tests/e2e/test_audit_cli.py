@@ -116,8 +116,8 @@ def test_audit_bad_input(run, cast, home: Path) -> None:
         run("audit", "2"), 1, "event #2 is a StarJoined, not a roll; `showrunner audit --all` lists the rolls"
     )
     assert_refused(run("audit", "9"), 1, "branch 'main' has events #1 to #4; there is no event #9")
-    assert_refused(run("audit", "0"), 2, "Invalid value for 'version': Input should be greater than or equal to 1")
-    assert_refused(run("audit", "four"), 2, "Invalid value for 'version': Input should be a valid integer")
+    assert_refused(run("audit", "0"), 2, "Invalid value for 'version': 0 is not in the range x>=1")
+    assert_refused(run("audit", "four"), 2, "Invalid value for 'version': 'four' is not a valid int")
     assert fingerprint(run, home) == before
 
 

@@ -184,10 +184,10 @@ def test_two_writers_retrying_the_same_id_at_once_record_it_once(db_url, tmp_pat
         ref = new_campaign(first, "Double Take")
         real_save, saves = second.save_streams, []
 
-        def save_after_the_other(*streams):
+        def save_after_the_other(*streams, **kept):
             if not saves:
                 first.add_character(first.resolve(ref.campaign.name), sheet("Mara"), command_id="join-mara")
-            saves.append(real_save(*streams))
+            saves.append(real_save(*streams, **kept))
             return saves[-1]
 
         monkeypatch.setattr(second, "save_streams", save_after_the_other)

@@ -200,10 +200,10 @@ def test_a_conflict_loser_reloads_cheaply_not_the_whole_stream(db_url, tmp_path,
         )
         real_save, reload_from = loser.save_streams, []
 
-        def save_after_the_winner(*streams):
+        def save_after_the_winner(*streams, **kept):
             if not reload_from:
                 winner.add_character(winner.resolve(campaign.name), sheet("Quick"))  # #36, first
-            outcome = real_save(*streams)
+            outcome = real_save(*streams, **kept)
             if outcome == "conflict":
                 reload_from.append(len(log))  # what is read from here on is the reload
             return outcome
@@ -245,11 +245,11 @@ def test_a_command_that_no_longer_holds_after_the_reload_fails_and_writes_nothin
         ref = second.resolve(campaign.name)
         real_save, saves = second.save_streams, []
 
-        def save_after_the_other(*streams):
+        def save_after_the_other(*streams, **kept):
             # `second` decided against a state without Mara; `first` adds her before it saves.
             if not saves:
                 first.add_character(first.resolve(campaign.name), sheet("Mara"), command_id="first-mara")
-            saves.append(real_save(*streams))
+            saves.append(real_save(*streams, **kept))
             return saves[-1]
 
         monkeypatch.setattr(second, "save_streams", save_after_the_other)

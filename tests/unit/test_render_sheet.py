@@ -7,6 +7,7 @@ import pytest
 from rich.console import Console
 
 from showrunner_ledger.cli.render_sheet import render_star_sheet
+from showrunner_ledger.domain.showrunner.profile import star_profile
 from showrunner_ledger.domain.showrunner.starfile import parse_star_file
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
@@ -18,7 +19,7 @@ def star(name: str):
 
 def shown(sheet, **options) -> str:
     console = Console(record=True, width=120)
-    console.print(render_star_sheet(sheet, **options))
+    console.print(render_star_sheet(star_profile(sheet), **options))
     return console.export_text()
 
 

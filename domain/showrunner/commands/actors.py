@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import ConfigDict
 
-from ...campaign import name_key
 from ...errors import RuleViolation, UnknownName
 from ...inputs import Input
+from ...names import name_key
 from ...ruleset import Action, Decided, RollContext
 from ..actors import ActorSpec, Person, TieKind, contest, set_tie
 from ..ladder import Difficulty

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ...campaign import name_key
 from ...errors import AlreadyExists, RuleViolation
 from ...events import CampaignFact
+from ...names import name_key
 from ..actors import Actor
 from ..state import ShowrunnerState
 from ..threats import Threat
