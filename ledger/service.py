@@ -455,7 +455,7 @@ class Ledger:
             if kept is None or kept[0] is not character:
                 assert isinstance(character, BaseModel)
                 # As a reload reads it: the sheet a later `sheet` folds from the events.
-                reloaded = rules.character_type.model_validate_json(character.model_dump_json())
+                reloaded = type(character).model_validate_json(character.model_dump_json())
                 kept = (character, _compact(rules.character_document(reloaded)))
                 changed.add(key)
             made[id(character)] = kept
