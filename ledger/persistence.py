@@ -16,24 +16,27 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote, urlsplit
 from uuid import UUID
 
-from eventsourcing.persistence import AggregateRecorder, DatabaseError, OperationalError
+from eventsourcing.persistence import AggregateRecorder, DatabaseError, OperationalError, StoredEvent
 from eventsourcing.sqlite import (
     SQLiteAggregateRecorder,
+    SQLiteApplicationRecorder,
     SQLiteConnection,
     SQLiteConnectionPool,
     SQLiteCursor,
+    SQLiteDatastore,
     SQLiteFactory,
 )
 from eventsourcing.utils import Environment, EnvType
 
 from .errors import LedgerBusy, LedgerError, SettingsError
+from .read_index import Entry, index_table, insert_params, insert_statement, sqlite_create_statement
 from .settings import Settings
 
 if TYPE_CHECKING:
@@ -132,7 +135,32 @@ class _DurableConnectionPool(SQLiteConnectionPool):
         return _damaged(self.path, " ".join(detail.split()))
 
 
+class _IndexingRecorder(SQLiteApplicationRecorder):
+    """Writes the read index's rows (ledger/read_index.py) in the transaction that writes their events."""
+
+    def __init__(self, datastore: SQLiteDatastore, events_table_name: str = "stored_events") -> None:
+        super().__init__(datastore, events_table_name)
+        self._index_made = False
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [*super().construct_create_table_statements(), sqlite_create_statement(self.events_table_name)]
+
+    def _insert_events(
+        self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], *, read_index: Sequence[Entry] = (), **kwargs: Any
+    ) -> Sequence[int] | None:
+        ids = super()._insert_events(c, stored_events, **kwargs)
+        if read_index:
+            if not self._index_made:  # a database written before the index: from now on it has one
+                c.execute(sqlite_create_statement(self.events_table_name))
+                self._index_made = True
+            statement = insert_statement(index_table(self.events_table_name), "?")
+            c.executemany(statement, insert_params(read_index, lambda stream: stream.hex))
+        return ids
+
+
 class DurableSQLiteFactory(SQLiteFactory):
+    application_recorder_class = _IndexingRecorder
+
     def __init__(self, env: Environment | EnvType | None) -> None:
         super().__init__(env)
         old = self.datastore.pool

@@ -64,6 +64,7 @@ from .facts import (
 )
 from .integrity import Digest
 from .persistence import is_busy_error
+from .read_index import entries_of
 from .registry import (
     CATALOG_ID,
     MAIN,
@@ -485,9 +486,10 @@ class Ledger:
         "conflict": another writer took a version first (reload and decide again);
         "unknown": the reply was lost, so the events may or may not be committed.
         """
+        index = entries_of(event for stream in streams for event in stream.pending)
         rows = [row for stream in streams for row in stream.collect_rows()]
         try:
-            self.app.recorder.insert_events(rows)
+            self.app.recorder.insert_events(rows, read_index=index)
         except IntegrityError:
             self.retries += 1
             return "conflict"
