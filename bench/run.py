@@ -29,6 +29,9 @@ small = 1,000 events, big = 100,000):
 - log-page, recap-last-episode, show-event, sheet-growth
                         `showrunner log` (page 1), `recap` (the last Episode), `show N`
                         (10 below the head), `sheet`: wall at big / at small        <= 1.5x (sheet: 2x)
+- star-log-page, filtered-log-page, star-recap-last-episode
+                        a Star's `log` (`--as STAR`: no Director-only event), `log --type
+                        NoteRecorded`, a Star's `recap`: wall at big / at small     <= 1.5x
 - memory-audit-all-json, memory-recap, memory-export
                         peak resident memory (the child's ru_maxrss, from wait4) of
                         `audit --all --json`, `recap`, `export -o -`: big / small   <= 1.5x
@@ -467,6 +470,9 @@ def command_line(ctx: Context) -> list[Metric]:
         commands[f"log-{size}"] = cli(url, "log")
         commands[f"recap-{size}"] = cli(url, "recap")
         commands[f"show-{size}"] = cli(url, "show", str(heads[url] - 10))
+        commands[f"star-log-{size}"] = cli(url, "--as", ctx.star.name, "log")
+        commands[f"filtered-log-{size}"] = cli(url, "log", "--type", "NoteRecorded")
+        commands[f"star-recap-{size}"] = cli(url, "--as", ctx.star.name, "recap")
     for _ in range(plan.cli_warmup):
         for argv in commands.values():
             run_process(argv, ctx.env)
@@ -499,6 +505,9 @@ def command_line(ctx: Context) -> list[Metric]:
         ("log-page", "log", 1.5, "`showrunner log` (page 1)"),
         ("recap-last-episode", "recap", 1.5, "`showrunner recap` (the last Episode)"),
         ("show-event", "show", 1.5, "`showrunner show N` (10 below the head)"),
+        ("star-log-page", "star-log", 1.5, "`showrunner --as STAR log` (page 1)"),
+        ("filtered-log-page", "filtered-log", 1.5, "`showrunner log --type NoteRecorded` (page 1)"),
+        ("star-recap-last-episode", "star-recap", 1.5, "`showrunner --as STAR recap` (the last Episode)"),
         ("sheet-growth", "sheet", 2.0, "`showrunner sheet`"),
     ):
         metric = Metric(
@@ -644,7 +653,16 @@ HISTORY: dict[str, Callable[[Context], Metric | list[Metric]]] = {
     "fork": fork,  # last: it adds branches to the histories
 }
 GROUPS = {
-    "command-line": ("sheet-vs-import-floor", "log-page", "recap-last-episode", "show-event", "sheet-growth"),
+    "command-line": (
+        "sheet-vs-import-floor",
+        "log-page",
+        "recap-last-episode",
+        "show-event",
+        "star-log-page",
+        "filtered-log-page",
+        "star-recap-last-episode",
+        "sheet-growth",
+    ),
     "peak-memory": ("memory-audit-all-json", "memory-recap", "memory-export"),
 }
 

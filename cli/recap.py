@@ -117,6 +117,13 @@ def recap(
         parent = s.ledger.resolve(ref.campaign, ref.parent_name)
         fork_version = ref.branch.fork_version
         fork = ForkContext(ref.parent_name, fork_version, list(s.ledger.events(parent, after=fork_version)))
+    scope = None
+    if episode is None and since is None and season is None:
+        from ..ledger.read_index import event_index
+        from ..projections.recap_scope import last_episode_scope
+
+        index = event_index(s.ledger, ref)
+        scope = last_episode_scope(index, director=director) if index is not None else None
     told = build_recap(
         lambda after, upto: s.ledger.events(ref, after=after, upto=upto),
         campaign=ref.campaign.name,
@@ -128,6 +135,7 @@ def recap(
         max_lines=max_lines,
         chronological=chronological,
         fork=fork,
+        scope=scope,
     )
     _print_recap(told, fmt)
 

@@ -13,7 +13,7 @@ import json
 from ..domain.rulesets import ruleset_of
 from . import heads
 from .integrity import Digest, Problem
-from .persistence import HeadKeepingRecorder
+from .persistence import SQLiteLedgerRecorder
 from .service import BranchRef, Ledger
 
 REPAIR = "`showrunner verify --drop-bad-snapshots` removes it"
@@ -77,6 +77,6 @@ def drop_bad_head(ledger: Ledger, ref: BranchRef, head: Digest) -> list[int]:
     return [row.version for row in kept]
 
 
-def _keeping(ledger: Ledger) -> HeadKeepingRecorder | None:
+def _keeping(ledger: Ledger) -> SQLiteLedgerRecorder | None:
     recorder = ledger.app.recorder
-    return recorder if isinstance(recorder, HeadKeepingRecorder) else None
+    return recorder if isinstance(recorder, SQLiteLedgerRecorder) else None

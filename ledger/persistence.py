@@ -30,12 +30,14 @@ from eventsourcing.sqlite import (
     SQLiteConnection,
     SQLiteConnectionPool,
     SQLiteCursor,
+    SQLiteDatastore,
     SQLiteFactory,
 )
 from eventsourcing.utils import Environment, EnvType
 
 from . import heads
 from .errors import LedgerBusy, LedgerError, SettingsError
+from .read_index import Entry, index_table, insert_params, insert_statement, sqlite_create_statement
 from .settings import Settings
 
 if TYPE_CHECKING:
@@ -134,26 +136,47 @@ class _DurableConnectionPool(SQLiteConnectionPool):
         return _damaged(self.path, " ".join(detail.split()))
 
 
-class HeadKeepingRecorder(SQLiteApplicationRecorder):
-    """Saves a command's events and the head they leave (ledger/heads.py) in one transaction,
-    so the head rows never name a version whose events were not saved."""
+class SQLiteLedgerRecorder(SQLiteApplicationRecorder):
+    """Saves a command's events with what readers keep beside them, in the one transaction: the
+    read index's rows (ledger/read_index.py) and the head the command leaves (ledger/heads.py)."""
+
+    def __init__(self, datastore: SQLiteDatastore, events_table_name: str = "stored_events") -> None:
+        super().__init__(datastore, events_table_name)
+        self._index_made = False
 
     def construct_create_table_statements(self) -> list[str]:
-        return [*super().construct_create_table_statements(), *heads.CREATE]
+        return [
+            *super().construct_create_table_statements(),
+            sqlite_create_statement(self.events_table_name),
+            *heads.CREATE,
+        ]
 
-    def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Any:
-        head: heads.Head | None = kwargs.pop("head", None)
-        saved = super()._insert_events(c, stored_events, **kwargs)
+    def _insert_events(
+        self,
+        c: SQLiteCursor,
+        stored_events: Sequence[StoredEvent],
+        *,
+        read_index: Sequence[Entry] = (),
+        head: heads.Head | None = None,
+        **kwargs: Any,
+    ) -> Sequence[int] | None:
+        ids = super()._insert_events(c, stored_events, **kwargs)
+        if read_index:
+            if not self._index_made:  # a database written before the index: from now on it has one
+                c.execute(sqlite_create_statement(self.events_table_name))
+                self._index_made = True
+            statement = insert_statement(index_table(self.events_table_name), "?")
+            c.executemany(statement, insert_params(read_index, lambda stream: stream.hex))
         if head is not None:
             # Each time (a few microseconds): a ledger written before heads were kept, or whose
             # tables were dropped, keeps them from its next command on.
             heads.create(c)
             heads.write(c, head)
-        return saved
+        return ids
 
 
 class DurableSQLiteFactory(SQLiteFactory):
-    application_recorder_class = HeadKeepingRecorder
+    application_recorder_class = SQLiteLedgerRecorder
 
     def __init__(self, env: Environment | EnvType | None) -> None:
         super().__init__(env)

@@ -30,9 +30,11 @@ from eventsourcing.postgres import (
 from eventsourcing.utils import Environment, EnvType
 from psycopg import Cursor
 from psycopg.rows import DictRow
+from psycopg.sql import SQL
 
 from .errors import LedgerBusy
 from .persistence import is_busy_error
+from .read_index import Entry, index_table, insert_params, insert_statement, postgres_create_statement
 
 _ATTEMPTS, _WAIT = 10, 0.2  # the library's own retry policy, kept for all but "busy"
 
@@ -78,8 +80,34 @@ class BoundedApplicationRecorder(PostgresApplicationRecorder):
     def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events") -> None:
         super().__init__(datastore, events_table_name=events_table_name)
         self._chunked_ids: dict[int, list[int]] = {}
+        self._index_made = False
+        self.sql_create_statements.append(
+            SQL(postgres_create_statement(datastore.schema or "public", events_table_name))  # type: ignore[arg-type]  # a statement built from the ledger's own names
+        )
 
-    def _insert_stored_events(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:
+    def _insert_stored_events(
+        self,
+        curs: Cursor[DictRow],
+        stored_events: Sequence[StoredEvent],
+        *,
+        read_index: Sequence[Entry] = (),
+        **kwargs: Any,
+    ) -> None:
+        self._insert_chunked(curs, stored_events, **kwargs)
+        if read_index:
+            # Under the events table's lock: ledger writers make the table one at a time.
+            schema = self.datastore.schema or "public"
+            table = f'"{schema}"."{index_table(self.events_table_name)}"'
+            # A cursor of its own: the library reads the events' notification ids from `curs` next.
+            with curs.connection.cursor() as index_curs:
+                if not self._index_made:  # a database written before the index: from now on it has one
+                    index_curs.execute(SQL(postgres_create_statement(schema, self.events_table_name)))
+                    self._index_made = True
+                index_curs.executemany(
+                    SQL(insert_statement(table, "%s")), insert_params(read_index, lambda stream: stream)
+                )
+
+    def _insert_chunked(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:
         if len(stored_events) <= _CHUNK:
             super()._insert_stored_events(curs, stored_events, **kwargs)
             return

@@ -65,7 +65,8 @@ from .facts import (
 )
 from .heads import Head
 from .integrity import Digest
-from .persistence import HeadKeepingRecorder, is_busy_error
+from .persistence import SQLiteLedgerRecorder, is_busy_error
+from .read_index import entries_of
 from .registry import (
     CATALOG_ID,
     MAIN,
@@ -445,7 +446,7 @@ class Ledger:
         """The head `stream` leaves, with every character's document, where the database keeps
         heads. A document is made again only for a character the command changed: the fold
         leaves an unchanged character the very same object."""
-        if not isinstance(self.app.recorder, HeadKeepingRecorder):
+        if not isinstance(self.app.recorder, SQLiteLedgerRecorder):
             return None
         rules = ruleset_of(stream.state)
         made: dict[int, tuple[Any, bytes]] = {}
@@ -524,9 +525,10 @@ class Ledger:
         "conflict": another writer took a version first (reload and decide again);
         "unknown": the reply was lost, so the events may or may not be committed.
         """
+        index = entries_of(event for stream in streams for event in stream.pending)
         rows = [row for stream in streams for row in stream.collect_rows()]
         try:
-            self.app.recorder.insert_events(rows, **({} if head is None else {"head": head}))
+            self.app.recorder.insert_events(rows, read_index=index, **({} if head is None else {"head": head}))
         except IntegrityError:
             self.retries += 1
             return "conflict"

@@ -7,7 +7,8 @@ Three kinds of record decide what a command shows, and each is checked here:
   is in the branch's chain), so a name, a parent, a fork point or a stream cannot be
   moved by editing the registry, even if its chain is recomputed;
 - snapshots: a cache, used only where they match the chain (ledger/service.py), and
-  compared here with a replay of the events up to them.
+  compared here with a replay of the events up to them;
+- the read index (ledger/read_index.py): each row compared here with its event.
 What a recomputed chain could still hide (a branch dropped from the registry, a tail cut
 off) is caught by a digest kept outside: a branch's `VERSION:HASH` or the campaign digest.
 """
@@ -29,6 +30,7 @@ from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignS
 from .head_check import drop_bad_head, heads_problem
 from .integrity import GENESIS_HASH, CampaignDigest, Digest, Problem, VerifyReport, canonical_json, chain_hash
 from .persistence import delete_snapshot, storage_damage
+from .read_index import index_problem
 from .registry import CATALOG_ID, MAIN, BranchEntry, BranchIndex, CampaignEntry, is_valid_name
 from .service import BranchRef, Ledger, _uuid
 from .streams import BranchSnapshot, Stream, fold_campaign
@@ -295,6 +297,7 @@ def verify_branch(
         problem = _registry_problem_for(ledger, ref)
     if problem is None:
         problem = snapshots.problem(head)
+    problem = problem or index_problem(ledger, ref)
     if problem is None:
         problem = heads_problem(ledger, ref, head)
     return VerifyReport(ref.branch.name, checked, head, problem)

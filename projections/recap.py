@@ -234,13 +234,15 @@ def _day(event: LedgerEvent) -> str:
     return event.timestamp.date().isoformat()
 
 
-def shape_of(events: Iterable[LedgerEvent]) -> Shape:
-    """Seasons, Episodes and Scenes as the given (already filtered) events tell them."""
+def shape_of(events: Iterable[LedgerEvent], head: int | None = None) -> Shape:
+    """Seasons, Episodes and Scenes as the given (already filtered) events tell them.
+
+    `head`: the last event the reader may see, when `events` are not all of them (else the last given)."""
     seasons: list[dict[str, Any]] = []
     episodes: list[dict[str, Any]] = []
-    head = 0
+    last_given = 0
     for event in events:
-        head = event.version
+        last_given = event.version
         fact = event.fact
         if isinstance(fact, SeasonStarted):
             if episodes and episodes[-1]["last"] is None:
@@ -287,6 +289,7 @@ def shape_of(events: Iterable[LedgerEvent]) -> Shape:
             scene = episodes[-1]["scenes"][-1]
             if scene["number"] == fact.number:
                 scene["end"] = event.version
+    head = last_given if head is None else head
     return Shape(
         seasons=tuple(SeasonInfo(**{**s, "last": s["last"] if s["last"] is not None else head}) for s in seasons),
         episodes=tuple(
@@ -475,18 +478,21 @@ def build_recap(
     max_lines: int = DEFAULT_MAX_LINES,
     chronological: bool = False,
     fork: ForkContext | None = None,
+    scope: Scope | None = None,
 ) -> Recap:
     """The recap of a branch's events (all of them, from #1: the scope is chosen here).
 
     Given a reader (`Ledger.events` as a function), the history is read in passes and never
-    held: once for its shape, then only the events of the scope (and after a fork point)."""
+    held: once for its shape, then only the events of the scope (and after a fork point).
+    Given the `scope` (found from the read index: projections/recap_scope.py), the history is
+    not read for its shape."""
     read = _reader(events)
 
     def seen(after: int, upto: int | None = None) -> Iterator[LedgerEvent]:
         return (e for e in read(after, upto) if visible(e, director=director))
 
-    shape = shape_of(seen(0))
-    scope = choose_scope(shape, episode=episode, since=since, season=season)
+    if scope is None:
+        scope = choose_scope(shape_of(seen(0)), episode=episode, since=since, season=season)
     title, opening = opening_of(seen(0, 1), campaign)
     beats = beats_of(seen(scope.first - 1, scope.last))
     cliffhangers = [b for b in beats if b.kind == CLIFFHANGER]

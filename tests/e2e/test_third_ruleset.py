@@ -17,10 +17,11 @@ from typing import Literal
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
-from showrunner_ledger.domain.campaign import CampaignState, name_key
+from showrunner_ledger.domain.campaign import CampaignState
 from showrunner_ledger.domain.dice import RecordingDice, ReplayDice, Roll
 from showrunner_ledger.domain.errors import InvalidSheet, RuleViolation
 from showrunner_ledger.domain.events import CampaignFact, RecapLine, RolledFact, forget_topic
+from showrunner_ledger.domain.names import name_key
 from showrunner_ledger.domain.ruleset import Action, RollContext, Ruleset, SheetSection
 from showrunner_ledger.domain.rulesets import register, unregister
 

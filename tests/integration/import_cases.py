@@ -17,6 +17,7 @@ from showrunner_ledger.domain.showrunner.check import CheckRequest
 from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.codec import fields_for_hash
 from showrunner_ledger.ledger.integrity import GENESIS_HASH, chain_hash
+from showrunner_ledger.ledger.read_index import index_table
 from showrunner_ledger.ledger.registry import CATALOG_ID
 from showrunner_ledger.ledger.service import Ledger
 from showrunner_ledger.ledger.transfer import export_lines
@@ -99,7 +100,10 @@ def fork_version(lines: list[str]) -> int:
 
 
 def _tables(ledger: Ledger) -> list[tuple[Any, str]]:
-    return [(recorder, recorder.events_table_name) for recorder in (ledger.app.recorder, ledger.snapshot_recorder)]
+    """The events, the snapshots and the read index."""
+    events = ledger.app.recorder
+    tables = [(recorder, recorder.events_table_name) for recorder in (events, ledger.snapshot_recorder)]
+    return [*tables, (events, index_table(events.events_table_name))]
 
 
 def _run(recorder: Any, table: str, statement: str, params: tuple = ()) -> Any:
@@ -140,5 +144,7 @@ def forget_campaign(ledger: Ledger, campaign_id: UUID, streams: list[UUID]) -> N
     recorder, table = _tables(ledger)[0]
     last = ledger.app.recorder.select_events(CATALOG_ID, desc=True, limit=1)[0].originator_version
     _run(recorder, table, "DELETE FROM {table} WHERE originator_id = ? AND originator_version = ?", (CATALOG_ID, last))
+    index = _tables(ledger)[2][1]
     for stream in (campaign_id, *streams):
         _run(recorder, table, "DELETE FROM {table} WHERE originator_id = ?", (stream,))
+        _run(recorder, index, "DELETE FROM {table} WHERE originator_id = ?", (stream,))

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from showrunner_ledger.domain.campaign import Pitch, name_key
+from showrunner_ledger.domain.campaign import Pitch
+from showrunner_ledger.domain.names import name_key
 from showrunner_ledger.domain.showrunner.events import StarJoined
 from showrunner_ledger.domain.showrunner.sheet import StarSheet
 from showrunner_ledger.domain.showrunner.state import ShowrunnerState

@@ -19,7 +19,7 @@ from showrunner_ledger.domain.campaign import Pitch
 from showrunner_ledger.ledger.codec import fields_for_hash
 from showrunner_ledger.ledger.errors import RegistryDamaged
 from showrunner_ledger.ledger.integrity import GENESIS_HASH, CampaignDigest, chain_hash
-from showrunner_ledger.ledger.persistence import HeadKeepingRecorder
+from showrunner_ledger.ledger.persistence import SQLiteLedgerRecorder
 from showrunner_ledger.ledger.registry import CATALOG_ID
 from showrunner_ledger.ledger.streams import BranchSnapshot
 from showrunner_ledger.ledger.verification import (
@@ -188,7 +188,7 @@ def test_a_renamed_campaign_is_caught_by_the_campaign_digest(ledger, raw, holes)
     forge_registry(raw, CATALOG_ID, docs)
     (renamed,) = ledger.campaigns()
     full = verify_everything(ledger)
-    if isinstance(ledger.app.recorder, HeadKeepingRecorder):
+    if isinstance(ledger.app.recorder, SQLiteLedgerRecorder):
         # Only the head a SQLite ledger keeps for `sheet` still files the branch under the old name.
         problems = [b.problem.message for c in full.campaigns for b in c.branches if b.problem is not None]
         assert problems and all("of 'holes' (the registry or the kept head was changed" in p for p in problems)
