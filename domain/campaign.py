@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from .errors import AlreadyExists, UnknownName
 from .inputs import Input, Many
+from .quick_copy import QuickCopy
 from .structure import Structure
 from .text import Line, Note, Title
 
@@ -40,7 +41,7 @@ def name_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
-class CampaignState(BaseModel):
+class CampaignState(QuickCopy):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     character_noun: ClassVar[str] = "character"
