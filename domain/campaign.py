@@ -7,6 +7,7 @@ state can be kept, compared and snapshotted as it is.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import ClassVar, Protocol
 
@@ -36,6 +37,7 @@ class Pitch(Input):
     ruleset: str = "showrunner"
 
 
+@functools.lru_cache(maxsize=4096)  # a campaign has a few names, looked up on most events it folds
 def name_key(name: str) -> str:
     """Characters are looked up by name without regard to case or surrounding spaces."""
     return " ".join(name.split()).casefold()

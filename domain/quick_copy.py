@@ -12,6 +12,7 @@ from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict
 
+_new = object.__new__
 _set = object.__setattr__
 
 
@@ -24,10 +25,13 @@ class QuickCopy(BaseModel):
         # Extra fields and private attributes have their own rules in pydantic's copy: leave them to it.
         if deep or not update or self.__pydantic_extra__ is not None or self.__pydantic_private__ is not None:
             return super().model_copy(update=update, deep=deep)
-        cls = type(self)
-        copied = cls.__new__(cls)
+        copied = _new(type(self))
+        fields_set = self.__pydantic_fields_set__
         _set(copied, "__dict__", {**self.__dict__, **update})
         _set(copied, "__pydantic_extra__", None)
-        _set(copied, "__pydantic_fields_set__", self.__pydantic_fields_set__.union(update))
+        # A frozen model's set of fields given is never changed in place (pydantic's own copy
+        # copies it first): the copy may share it when the update sets nothing new.
+        shared = fields_set.issuperset(update) and self.model_config.get("frozen")
+        _set(copied, "__pydantic_fields_set__", fields_set if shared else fields_set | update.keys())
         _set(copied, "__pydantic_private__", None)
         return copied

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
 from typing import Any, NotRequired, cast
 from uuid import UUID
 
@@ -137,11 +138,11 @@ def _envelope(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 @functools.cache
-def _stored_document(cls: type[Fact]) -> TypeAdapter[dict[str, Any]]:
+def _document_reader(cls: type[Fact]) -> Callable[[bytes | str], dict[str, Any]]:
     """The stored document of a `cls` event at its current schema, checked from the bytes in one
     pass: the envelope as `LedgerEvent` types it, and the payload as `cls`. About as fast as
     `json.loads` alone, where reading into dicts, then validating, then building the envelope took
-    four times as long."""
+    four times as long. The validator's own call, without its adapter's: a replay asks once per event."""
     # Typed as LedgerEvent types the same fields (taken from it, not named again: under a
     # patched clock, `datetime` here may not be the class LedgerEvent was built with).
     envelope = {name: LedgerEvent.model_fields[field].annotation for name, field in _ENVELOPE.items()}
@@ -155,7 +156,7 @@ def _stored_document(cls: type[Fact]) -> TypeAdapter[dict[str, Any]]:
             "command": NotRequired[dict[str, Any] | None],  # as LedgerEvent.command
         },
     )
-    return TypeAdapter[dict[str, Any]](document)
+    return TypeAdapter[dict[str, Any]](document).validator.validate_json
 
 
 def read_document(stored: StoredEvent) -> dict[str, Any] | None:
@@ -163,7 +164,7 @@ def read_document(stored: StoredEvent) -> dict[str, Any] | None:
     schema and valid as it stands; None otherwise: `event_from_document` then reads it as it
     always did, upcasting an older payload and naming what is wrong with a damaged one."""
     try:
-        doc = _stored_document(fact_class(stored.topic)).validate_json(stored.state)
+        doc = _document_reader(fact_class(stored.topic))(stored.state)
     except (KeyError, ValidationError):
         return None
     if doc["schema"] != type(doc["payload"]).schema_version:
