@@ -36,18 +36,49 @@ def document_of(event: LedgerEvent, payload: dict[str, Any] | None = None) -> di
     """The event as stored (minus the columns that hold branch, version and topic).
 
     `payload`: the fact's JSON dump when the caller made it already (for the hash)."""
-    return {
-        "campaign": str(event.campaign_id),
-        "schema": type(event.fact).schema_version,
-        "timestamp": event.timestamp.isoformat(),
-        "recorded_by": event.recorded_by,
-        "visibility": event.visibility,
-        "command_id": event.command_id,
-        "prev_hash": event.prev_hash,
-        "hash": event.hash,
-        "payload": event.fact.model_dump(mode="json") if payload is None else payload,
-        **({} if event.command is None else {"command": event.command}),
+    return stored_document(
+        campaign=str(event.campaign_id),
+        schema=type(event.fact).schema_version,
+        timestamp=event.timestamp.isoformat(),
+        recorded_by=event.recorded_by,
+        visibility=event.visibility,
+        command_id=event.command_id,
+        prev_hash=event.prev_hash,
+        hash=event.hash,
+        payload=event.fact.model_dump(mode="json") if payload is None else payload,
+        command=event.command,
+    )
+
+
+def stored_document(
+    *,
+    campaign: str,
+    schema: int,
+    timestamp: str,
+    recorded_by: str,
+    visibility: str,
+    command_id: str,
+    prev_hash: str,
+    hash: str,
+    payload: dict[str, Any],
+    command: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The stored document from its envelope's fields as text (`document_of`, or a stream
+    recording an event, which has them already)."""
+    document = {
+        "campaign": campaign,
+        "schema": schema,
+        "timestamp": timestamp,
+        "recorded_by": recorded_by,
+        "visibility": visibility,
+        "command_id": command_id,
+        "prev_hash": prev_hash,
+        "hash": hash,
+        "payload": payload,
     }
+    if command is not None:
+        document["command"] = command
+    return document
 
 
 _STORED_JSON = json.JSONEncoder(separators=(",", ":"))

@@ -14,7 +14,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, TypeVar
 from uuid import UUID
@@ -313,7 +313,7 @@ class Ledger:
         found = self.app.recorder.select_events(stream.id, desc=True, limit=1)
         if not found or found[0].originator_version != stream.version or found[0].state != head:
             return None
-        return _copy(stream)
+        return stream.copy()
 
     def _nearest_snapshot(self, ref: BranchRef, at: int | None) -> BranchSnapshot | None:
         for segment in reversed(ref.segments):
@@ -394,7 +394,7 @@ class Ledger:
                 stream = loaded
                 self._fold_rows(stream, self.stored_events(ref, after=stream.version))
                 found = self._recorded(stream, (), command_id)  # the store was searched on the first load
-            loaded = _copy(stream)
+            loaded = stream.copy()
             if found is not None:
                 return self._already_recorded(ref, *found)
             before = stream.version
@@ -819,11 +819,6 @@ class Ledger:
         for stored in self.stored_events(ref, after=version - 1, upto=version):
             return str(decode_document(stored)["hash"])
         raise EventNotFound(f"branch '{ref.branch.name}' has no event #{version}")
-
-
-def _copy(stream: Stream[S]) -> Stream[S]:
-    """A stream to record on, leaving `stream` as it is (its state is frozen; the rest is copied)."""
-    return replace(stream, recent_commands=dict(stream.recent_commands), pending=[], rows=[])
 
 
 def _uuid(value: UUID | str) -> UUID:
