@@ -19,7 +19,7 @@ from typing_extensions import TypedDict  # pydantic wants it on Python < 3.12
 from ..domain.events import Fact, fact_class
 from .errors import UnreadableEvent
 from .events import LedgerEvent
-from .integrity import hashed_fields
+from .integrity import hashed_fields, one_shot
 
 
 class _UnusedTranscoder(Transcoder):
@@ -81,12 +81,12 @@ def stored_document(
     return document
 
 
-_STORED_JSON = json.JSONEncoder(separators=(",", ":"))
+_stored_text = one_shot(json.JSONEncoder(separators=(",", ":")))
 
 
 def stored_bytes(document: dict[str, Any]) -> bytes:
     """The stored form of a document: compact JSON, ASCII-escaped, keys in document order."""
-    return _STORED_JSON.encode(document).encode()
+    return _stored_text(document).encode()
 
 
 def fields_for_hash(branch: UUID | str, version: int, topic: str, doc: dict[str, Any]) -> dict[str, object]:
