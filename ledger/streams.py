@@ -6,7 +6,6 @@ command, and the stream records them, chaining each to the one before.
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -66,6 +65,7 @@ class Stream(Generic[S]):
     pending: list[LedgerEvent] = field(default_factory=list)
     rows: list[StoredEvent] = field(default_factory=list)
     """The pending events as they will be stored, encoded as they were recorded."""
+    _ids: tuple[str, str] | None = field(default=None, init=False, repr=False, compare=False)
     _stamp: tuple[datetime, str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def record(
@@ -80,7 +80,7 @@ class Stream(Generic[S]):
     ) -> LedgerEvent:
         version = self.version + 1
         chosen_visibility = visibility or fact.default_visibility
-        campaign, branch = self._ids
+        campaign, branch = self._spelled_ids()
         when = self._isoformat(timestamp)
         # One dump of the payload serves the hash and the stored document.
         payload = fact.model_dump(mode="json")
@@ -128,10 +128,11 @@ class Stream(Generic[S]):
         self.rows.append(StoredEvent(self.id, version, fact.topic, stored_bytes(document)))
         return event
 
-    @functools.cached_property
-    def _ids(self) -> tuple[str, str]:
+    def _spelled_ids(self) -> tuple[str, str]:
         """The campaign's and the stream's ids as every event recorded on the stream spells them."""
-        return str(self.campaign_id), str(self.id)
+        if self._ids is None:
+            self._ids = (str(self.campaign_id), str(self.id))
+        return self._ids
 
     def _isoformat(self, timestamp: datetime) -> str:
         """`timestamp` as the events of one command spell it, worked out once for them all."""
@@ -141,7 +142,7 @@ class Stream(Generic[S]):
 
     def copy(self) -> Stream[S]:
         """A stream to record on, leaving this one as it is (its state is frozen; the rest is copied)."""
-        return Stream(
+        copied = Stream(
             self.id,
             self.campaign_id,
             self.fold,
@@ -150,6 +151,8 @@ class Stream(Generic[S]):
             self.head_hash,
             dict(self.recent_commands),
         )
+        copied._ids = self._ids
+        return copied
 
     def apply(self, event: LedgerEvent) -> None:
         self.advance(event.version, event.fact, event.hash, event.command_id)
