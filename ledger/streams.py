@@ -111,7 +111,7 @@ class Stream(Generic[S]):
             fact=fact,
             command=command,
         )
-        self.apply(event)
+        self.advance(version, fact, hash_, command_id)
         self.pending.append(event)
         document = stored_document(
             campaign=campaign,
@@ -154,18 +154,16 @@ class Stream(Generic[S]):
         copied._ids = self._ids
         return copied
 
-    def apply(self, event: LedgerEvent) -> None:
-        self.advance(event.version, event.fact, event.hash, event.command_id)
-
     def advance(self, version: int, fact: Fact, hash_: str, command_id: str) -> None:
         """Fold in the event at `version`: its fact, and its hash and command id for the chain."""
         self.state = self.fold(self.state, fact)
         self.version = version
         self.head_hash = hash_
-        first, _ = self.recent_commands.pop(command_id, (version, version))
-        self.recent_commands[command_id] = (first, version)
-        while len(self.recent_commands) > COMMAND_MEMORY:
-            del self.recent_commands[next(iter(self.recent_commands))]
+        recent = self.recent_commands
+        span = recent.pop(command_id, None)
+        recent[command_id] = (version if span is None else span[0], version)
+        while len(recent) > COMMAND_MEMORY:
+            del recent[next(iter(recent))]
 
     def collect_rows(self) -> list[StoredEvent]:
         """The pending events' rows, for one save; the stream has none pending after."""
