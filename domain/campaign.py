@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from .errors import AlreadyExists, UnknownName
 from .inputs import Input, Many
 from .names import matching_keys, name_key
+from .quick_copy import QuickCopy
 from .structure import Structure
 from .text import Line, Note, Title
 
@@ -36,7 +37,7 @@ class Pitch(Input):
     ruleset: str = "showrunner"
 
 
-class CampaignState(BaseModel):
+class CampaignState(QuickCopy):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     character_noun: ClassVar[str] = "character"

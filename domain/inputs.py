@@ -41,7 +41,8 @@ that no count the rules add up can overflow."""
 
 def is_input(info: ValidationInfo) -> bool:
     context = info.context
-    return isinstance(context, Mapping) and context.get("input") is True
+    # None first: a stored fact read back passes none, and asks this of each of its texts.
+    return context is not None and isinstance(context, Mapping) and context.get("input") is True
 
 
 class MadeAsInput(ModelMetaclass):

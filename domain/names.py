@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 
+@functools.lru_cache(maxsize=4096)  # a campaign has a few names, looked up on most events it folds
 def name_key(name: str) -> str:
     """Characters are looked up by name without regard to case or surrounding spaces."""
     return " ".join(name.split()).casefold()

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from .errors import RuleViolation
 from .events import CampaignFact, RecapLine
 from .inputs import Input, Many
+from .quick_copy import QuickCopy
 from .text import Line, Name, Note, Title
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ ENSEMBLE_QUESTIONS = {
 """The two questions asked at the end of every Episode (10.3 D); each Yes is 1 Ensemble XP."""
 
 
-class Structure(BaseModel):
+class Structure(QuickCopy):
     """What is running on a branch now. Numbers count from 1; 0 means "none yet".
 
     Episodes are numbered across the whole Show (Episode 7 may be Season 2's third);

@@ -141,9 +141,13 @@ def command(fn: F) -> F:
     (so a later parameter with a default does not change the digest of older commands).
     """
     signature = inspect.signature(fn)
+    id_parameter = signature.parameters.get("command_id")
+    id_by_keyword_only = id_parameter is None or id_parameter.kind is inspect.Parameter.KEYWORD_ONLY
 
     @functools.wraps(fn)
     def run(*args: Any, **kwargs: Any) -> Any:
+        if id_by_keyword_only and kwargs.get("command_id") is None and _current.get() is None:
+            return fn(*args, **kwargs)  # no id given: nothing to record it with (binding took a tenth of a command)
         bound = signature.bind(*args, **kwargs)
         given = bound.arguments.get("command_id")
         if given is None and (current := _current.get()) is not None:

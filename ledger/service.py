@@ -15,7 +15,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, TypeVar
 from uuid import UUID
@@ -313,14 +313,15 @@ class Ledger:
 
         The head's stored bytes, equal to those the command wrote, carry the hash that vouches
         for every event before it: the state folded then is the state of the branch now. So a
-        run of commands reloads nothing (reloading the head was 86% of a one-event command)."""
+        run of commands reloads nothing (reloading the head was 86% of a one-event command).
+        The stream itself, kept for the next command: record on a copy."""
         if self._last is None or self._last[0].id != ref.branch.id:
             return None
         stream, head = self._last
         found = self.app.recorder.select_events(stream.id, desc=True, limit=1)
         if not found or found[0].originator_version != stream.version or found[0].state != head:
             return None
-        return _copy(stream)
+        return stream
 
     def _nearest_snapshot(self, ref: BranchRef, at: int | None) -> BranchSnapshot | None:
         for segment in reversed(ref.segments):
@@ -391,19 +392,21 @@ class Ledger:
         command_id = command_id or uuid.uuid4().hex
         loaded: Stream[CampaignState] | None = None
         for attempt in range(self.max_attempts):
+            # `loaded` is the branch as read, left as it is (it may be the last command's stream);
+            # the command records on a copy of it.
             if loaded is None:
-                stream = self._last_head(ref) or self._load_branch(ref)
-                found = self._recorded(stream, ref.segments, command_id)
+                loaded = self._last_head(ref) or self._load_branch(ref)
+                found = self._recorded(loaded, ref.segments, command_id)
             else:
                 # After a conflict, read only what other writers added since the last
                 # load: a full reload (up to a snapshot interval of events) takes longer
                 # than they take to commit again, and 8 writers starved one out of 60 tries.
-                stream = loaded
-                self._fold_rows(stream, self.stored_events(ref, after=stream.version))
-                found = self._recorded(stream, (), command_id)  # the store was searched on the first load
-            loaded = _copy(stream)
+                loaded = loaded.copy()
+                self._fold_rows(loaded, self.stored_events(ref, after=loaded.version))
+                found = self._recorded(loaded, (), command_id)  # the store was searched on the first load
             if found is not None:
                 return self._already_recorded(ref, *found)
+            stream = loaded.copy()
             before = stream.version
             timestamp = self.clock()
             decided = [
@@ -864,11 +867,6 @@ class Ledger:
 
 def _compact(document: dict[str, Any]) -> bytes:
     return json.dumps(document, separators=(",", ":")).encode()
-
-
-def _copy(stream: Stream[S]) -> Stream[S]:
-    """A stream to record on, leaving `stream` as it is (its state is frozen; the rest is copied)."""
-    return replace(stream, recent_commands=dict(stream.recent_commands), pending=[], rows=[])
 
 
 def _uuid(value: UUID | str) -> UUID:

@@ -20,7 +20,7 @@ from ..domain.campaign import CampaignState
 from ..domain.errors import DomainError
 from ..domain.events import Fact, Visibility
 from ..domain.rulesets import ruleset
-from .codec import document_of, stored_bytes
+from .codec import stored_bytes, stored_document
 from .events import LedgerEvent
 from .integrity import GENESIS_HASH, chain_hash, hashed_fields
 
@@ -65,6 +65,8 @@ class Stream(Generic[S]):
     pending: list[LedgerEvent] = field(default_factory=list)
     rows: list[StoredEvent] = field(default_factory=list)
     """The pending events as they will be stored, encoded as they were recorded."""
+    _ids: tuple[str, str] | None = field(default=None, init=False, repr=False, compare=False)
+    _stamp: tuple[datetime, str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def record(
         self,
@@ -78,21 +80,24 @@ class Stream(Generic[S]):
     ) -> LedgerEvent:
         version = self.version + 1
         chosen_visibility = visibility or fact.default_visibility
+        campaign, branch = self._spelled_ids()
+        when = self._isoformat(timestamp)
         # One dump of the payload serves the hash and the stored document.
         payload = fact.model_dump(mode="json")
         fields = hashed_fields(
-            campaign=str(self.campaign_id),
-            branch=str(self.id),
+            campaign=campaign,
+            branch=branch,
             version=version,
             topic=fact.topic,
             schema=fact.schema_version,
-            timestamp=timestamp.isoformat(),
+            timestamp=when,
             recorded_by=recorded_by,
             visibility=chosen_visibility,
             command_id=command_id,
             payload=payload,
             command=command,
         )
+        prev_hash, hash_ = self.head_hash, chain_hash(self.head_hash, fields)
         event = LedgerEvent(
             originator_id=self.id,
             originator_version=version,
@@ -101,28 +106,64 @@ class Stream(Generic[S]):
             recorded_by=recorded_by,
             visibility=chosen_visibility,
             command_id=command_id,
-            prev_hash=self.head_hash,
-            hash=chain_hash(self.head_hash, fields),
+            prev_hash=prev_hash,
+            hash=hash_,
             fact=fact,
             command=command,
         )
-        self.apply(event)
+        self.advance(version, fact, hash_, command_id)
         self.pending.append(event)
-        self.rows.append(StoredEvent(self.id, version, fact.topic, stored_bytes(document_of(event, payload))))
+        document = stored_document(
+            campaign=campaign,
+            schema=fact.schema_version,
+            timestamp=when,
+            recorded_by=recorded_by,
+            visibility=chosen_visibility,
+            command_id=command_id,
+            prev_hash=prev_hash,
+            hash=hash_,
+            payload=payload,
+            command=command,
+        )
+        self.rows.append(StoredEvent(self.id, version, fact.topic, stored_bytes(document)))
         return event
 
-    def apply(self, event: LedgerEvent) -> None:
-        self.advance(event.version, event.fact, event.hash, event.command_id)
+    def _spelled_ids(self) -> tuple[str, str]:
+        """The campaign's and the stream's ids as every event recorded on the stream spells them."""
+        if self._ids is None:
+            self._ids = (str(self.campaign_id), str(self.id))
+        return self._ids
+
+    def _isoformat(self, timestamp: datetime) -> str:
+        """`timestamp` as the events of one command spell it, worked out once for them all."""
+        if self._stamp is None or self._stamp[0] is not timestamp:
+            self._stamp = (timestamp, timestamp.isoformat())
+        return self._stamp[1]
+
+    def copy(self) -> Stream[S]:
+        """A stream to record on, leaving this one as it is (its state is frozen; the rest is copied)."""
+        copied = Stream(
+            self.id,
+            self.campaign_id,
+            self.fold,
+            self.state,
+            self.version,
+            self.head_hash,
+            dict(self.recent_commands),
+        )
+        copied._ids = self._ids
+        return copied
 
     def advance(self, version: int, fact: Fact, hash_: str, command_id: str) -> None:
         """Fold in the event at `version`: its fact, and its hash and command id for the chain."""
         self.state = self.fold(self.state, fact)
         self.version = version
         self.head_hash = hash_
-        first, _ = self.recent_commands.pop(command_id, (version, version))
-        self.recent_commands[command_id] = (first, version)
-        while len(self.recent_commands) > COMMAND_MEMORY:
-            del self.recent_commands[next(iter(self.recent_commands))]
+        recent = self.recent_commands
+        span = recent.pop(command_id, None)
+        recent[command_id] = (version if span is None else span[0], version)
+        while len(recent) > COMMAND_MEMORY:
+            del recent[next(iter(recent))]
 
     def collect_rows(self) -> list[StoredEvent]:
         """The pending events' rows, for one save; the stream has none pending after."""

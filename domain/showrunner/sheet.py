@@ -29,6 +29,7 @@ from pydantic_core import PydanticCustomError
 
 from ..errors import UnknownName
 from ..inputs import MANY, AtMost, Input
+from ..quick_copy import QuickCopy
 from ..text import CHARACTER_NAME, LINE, NAME
 from .ladder import Difficulty, Quality
 from .vocabulary import AbilityName as AbilityName
@@ -82,7 +83,7 @@ StarName = Annotated[str, _Given, CHARACTER_NAME.validator()]
 SlotNumber = Annotated[int, _in_range(1, 10)]
 
 
-class _Frozen(BaseModel):
+class _Frozen(QuickCopy):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     _quiet: ClassVar[tuple[str, ...]] = ()

@@ -5,15 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
+from pydantic import ConfigDict, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
 
 from ..campaign import CampaignState
 from ..names import name_key
+from ..quick_copy import QuickCopy
 from .sheet import Holding, Prop, StarSheet, quiet_defaults
 from .world import World
 
 
-class EnsemblePool(BaseModel):
+class EnsemblePool(QuickCopy):
     """The Cast's shared Influence: 1 of each type at the start of the Show (Section 10.3)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)

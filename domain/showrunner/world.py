@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from ..errors import AlreadyExists, RuleViolation, UnknownName
 from ..names import name_key
+from ..quick_copy import QuickCopy
 from .actors import Actor, Roster
 from .sequences import Sequence
 from .threats import Threat
@@ -24,7 +25,7 @@ def _known(names: list[str]) -> str:
     return ", ".join(sorted(names)) or "none"
 
 
-class World(BaseModel):
+class World(QuickCopy):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     roster: Roster = Field(default_factory=Roster)
