@@ -166,9 +166,21 @@ def read_document(stored: StoredEvent) -> dict[str, Any] | None:
         doc = _stored_document(fact_class(stored.topic)).validate_json(stored.state)
     except (KeyError, ValidationError):
         return None
-    if doc["schema"] != type(doc["payload"]).schema_version:
+    return _at_current_schema(doc)
+
+
+def read_decoded(topic: str, decoded: dict[str, Any]) -> dict[str, Any] | None:
+    """`read_document` of a document already decoded from its JSON, for a reader that needed its
+    values first (`verify` hashes them): the same checks, validated from the decoded values."""
+    try:
+        doc = _stored_document(fact_class(topic)).validate_python(decoded)
+    except (KeyError, ValidationError):
         return None
-    return doc
+    return _at_current_schema(doc)
+
+
+def _at_current_schema(doc: dict[str, Any]) -> dict[str, Any] | None:
+    return doc if doc["schema"] == type(doc["payload"]).schema_version else None
 
 
 class FactMapper(Mapper[UUID]):
@@ -184,6 +196,21 @@ class FactMapper(Mapper[UUID]):
         doc = read_document(stored_event)
         if doc is None:
             event = self.to_domain_event(stored_event)
+            return event.fact, event.hash, event.command_id
+        return doc["payload"], doc["hash"], doc["command_id"]
+
+    def to_fact_decoded(self, stored_event: StoredEvent, decoded: dict[str, Any]) -> tuple[Fact, str, str]:
+        """`to_fact` of a stored event whose document `decoded` was decoded already: its JSON is
+        not parsed a second time."""
+        doc = read_decoded(stored_event.topic, decoded)
+        if doc is None:
+            branch = stored_event.originator_id
+            event = event_from_document(
+                branch if isinstance(branch, UUID) else UUID(str(branch)),
+                stored_event.originator_version,
+                stored_event.topic,
+                decoded,
+            )
             return event.fact, event.hash, event.command_id
         return doc["payload"], doc["hash"], doc["command_id"]
 
