@@ -80,6 +80,11 @@ def _first_difference(
             return f"deciding '{name}' again gives a {type(other).__name__} where the record has {where}"
         if visibility != other_visibility:
             return f"deciding '{name}' again shows {where} to {other_visibility}, not {visibility}"
+        if fact == other:
+            # Pydantic's equality is the same class with equal field values, and each serializer
+            # of a fact dumps equal values alike, so equal facts have equal dumps: dumping both
+            # only to find them equal was a fifth of an audit.
+            continue
         mine, theirs = fact.model_dump(mode="json"), other.model_dump(mode="json")
         if mine != theirs:
             return f"deciding '{name}' again gives another '{_differing_path(mine, theirs)}' in {where}"

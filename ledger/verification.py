@@ -286,7 +286,7 @@ def verify_branch(
                 break
         if against is not None and version == against.version:
             kept_hash = link.prev
-        snapshots.fold(stored)
+        snapshots.fold(stored, doc)
         checked += 1
         if progress is not None:
             progress(checked)
@@ -358,17 +358,18 @@ class _SnapshotWalk:
         self.wanted = {(branch_id, stored.originator_version): stored for branch_id, stored in self.rows}
         self.last = max((version for _, version in self.wanted), default=0)
         self.stream: Stream[CampaignState] = Stream(ref.branch.id, ref.campaign.id, fold_campaign, CampaignState())
-        self.to_fact = ledger.app.mapper.to_fact
+        self.to_fact = ledger.app.mapper.to_fact_decoded
         self.mismatch: Problem | None = None
         self.unreadable: UnreadableEvent | None = None
 
-    def fold(self, stored: StoredEvent) -> None:
-        """The next event of the walk, in order."""
+    def fold(self, stored: StoredEvent, doc: dict[str, Any] | None = None) -> None:
+        """The next event of the walk, in order. `doc`: its document, when the caller decoded it
+        already (the chain check does: decoding each row once saves a tenth of `verify`)."""
         version = stored.originator_version
         if version > self.last or self.mismatch is not None or self.unreadable is not None:
             return
         try:
-            self.stream.advance(version, *self.to_fact(stored))
+            self.stream.advance(version, *self.to_fact(stored, decode_document(stored) if doc is None else doc))
         except UnreadableEvent as e:
             self.unreadable = e
             return

@@ -772,12 +772,16 @@ def settle(state: ShowrunnerState, star: str | None = None) -> tuple[ShowrunnerS
     for sheet in list(state.stars.values()):
         if sheet.written_off or (star is not None and name_key(sheet.name) != name_key(star)):
             continue
-        for name in list(sheet.abilities):
-            sheet, gained = prog.gain_ability_xp(sheet, name, 0)
-            lines += [f"{sheet.name}: {line}" for line in _ability_lines(gained)]
+        # Only what has XP to settle is marked: copying the sheet for each Ability and Hero Prop
+        # was most of the cost of a check.
+        for name, ability in list(sheet.abilities.items()):
+            if not prog.ability_settled(ability):
+                sheet, gained = prog.gain_ability_xp(sheet, name, 0)
+                lines += [f"{sheet.name}: {line}" for line in _ability_lines(gained)]
         for prop in list(sheet.hero_props):
-            sheet, hero = prog.gain_hero_prop_xp(sheet, prop.name, 0)
-            lines += [f"{sheet.name}: {line}" for line in _hero_lines(hero)]
+            if not prog.hero_prop_settled(prop):
+                sheet, hero = prog.gain_hero_prop_xp(sheet, prop.name, 0)
+                lines += [f"{sheet.name}: {line}" for line in _hero_lines(hero)]
         state = state.with_star(sheet)
     return state, lines
 

@@ -158,6 +158,14 @@ def ability_xp_needed(ability: Ability) -> int | None:
     return max(0, _needed(ABILITY_TRACK[position][1], ability.extra_xp_boxes, ability.permanent_xp) - ability.xp)
 
 
+def ability_settled(ability: Ability) -> bool:
+    """Whether settling the Ability (`gain_ability_xp` of 0) would leave it as it is: its XP fills
+    no milestone and runs past no complete track."""
+    needed = ability_xp_needed(ability)
+    placed = ability.advances is None or ability.advances <= len(ABILITY_TRACK)
+    return placed and (needed != 0 if needed is not None else ability.xp == 0)
+
+
 class AbilityProgress(_Record):
     star: str
     ability: AbilityName
@@ -225,6 +233,12 @@ def hero_prop_xp_needed(prop: HeroProp) -> int | None:
     if prop.milestones >= len(MILESTONE_ORDER):
         return None
     return max(0, _needed(HERO_PROP_XP[prop.milestones], prop.extra_xp_boxes, prop.permanent_xp) - prop.xp)
+
+
+def hero_prop_settled(prop: HeroProp) -> bool:
+    """Whether settling the Hero Prop (`gain_hero_prop_xp` of 0) would leave it as it is."""
+    needed = hero_prop_xp_needed(prop)
+    return needed != 0 if needed is not None else prop.xp == 0
 
 
 class HeroPropProgress(_Record):

@@ -127,6 +127,26 @@ def test_upcast_event_in_a_branch_keeps_its_hash(ledger, upcasted):
     assert ledger.view(main).version == 2
 
 
+@pytest.mark.parametrize(
+    "doc",
+    [document(1, {"name": "Old Name"}), document(2, {"title": "New", "rank": 7})],
+    ids=["upcast", "current"],
+)
+def test_a_decoded_document_is_read_as_its_stored_bytes_are(ledger, upcasted, doc):
+    """verify decodes each row once, for its hash, and reads the fact from what it decoded."""
+    stored = store(ledger, TOPIC, doc)
+    assert ledger.app.mapper.to_fact_decoded(stored, json.loads(stored.state)) == ledger.app.mapper.to_fact(stored)
+
+
+def test_a_decoded_document_not_matching_its_schema_is_refused_alike(ledger, upcasted):
+    stored = store(ledger, TOPIC, document(2, {"title": "No rank"}))
+    with pytest.raises(UnreadableEvent) as from_bytes:
+        ledger.app.mapper.to_fact(stored)
+    with pytest.raises(UnreadableEvent) as decoded:
+        ledger.app.mapper.to_fact_decoded(stored, json.loads(stored.state))
+    assert str(decoded.value) == str(from_bytes.value)
+
+
 def test_newer_schema_is_refused(ledger, upcasted):
     stored = store(ledger, TOPIC, document(3, {"title": "Future", "rank": 1, "extra": True}))
     with pytest.raises(UnreadableEvent) as err:

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
+import re
+import uuid
 
 import pytest
+from eventsourcing.persistence import StoredEvent
+from hypothesis import given
+from hypothesis import strategies as st
 
+from showrunner_ledger.ledger.codec import decode_document
+from showrunner_ledger.ledger.errors import UnreadableEvent
 from showrunner_ledger.ledger.integrity import (
     GENESIS_HASH,
     HASH_TAG,
@@ -167,3 +175,44 @@ def test_canonical_json_is_utf8_not_escaped():
 def test_canonical_json_refuses_nan():
     with pytest.raises(ValueError):
         canonical_json({"x": float("nan")})
+
+
+# ------------------------------------------------------------------ reading a stored document
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+def stored_row(state: bytes) -> StoredEvent:
+    return StoredEvent(uuid.uuid4(), 7, "ledger/NoteRecorded", state)
+
+
+@given(document=st.dictionaries(st.text(), JSON_VALUES, max_size=6), ascii_only=st.booleans())
+def test_a_document_is_read_to_the_values_json_loads_reads(document, ascii_only):
+    """The chain is recomputed from what is read: a value read otherwise would break a hash."""
+    state = json.dumps(document, ensure_ascii=ascii_only).encode("utf-8", "surrogatepass")
+    read = decode_document(stored_row(state))
+    assert read == json.loads(state) and repr(read) == repr(json.loads(state))
+
+
+@pytest.mark.parametrize(
+    "state",
+    [codecs.BOM_UTF8 + b'{"a":1}', '{"a":1}'.encode("utf-16"), b'{"a":"\\ud800"}'],
+    ids=["byte-order mark", "utf-16", "lone surrogate"],
+)
+def test_a_document_only_json_loads_reads_is_still_read(state):
+    assert decode_document(stored_row(state)) == json.loads(state)
+
+
+@pytest.mark.parametrize("state", [b'{"a":1,}', b"[1]", b'{"a":"\xff"}', b""])
+def test_a_document_json_loads_refuses_is_unreadable_in_its_words(state):
+    try:
+        json.loads(state)
+        expected = "not a JSON object"
+    except ValueError as e:
+        expected = str(e)
+    with pytest.raises(UnreadableEvent, match=re.escape(f"event #7 cannot be read ({expected})")):
+        decode_document(stored_row(state))

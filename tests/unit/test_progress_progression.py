@@ -188,6 +188,30 @@ def test_a_fresh_hero_prop_has_one_wear_box_plus_one_per_wear_upgrade(parts):
     assert prop.wear_capacity == 1 + prop.wear_upgrades
 
 
+@given(
+    advances=st.none() | st.integers(0, 14),
+    xp=st.integers(0, 9),
+    pen=st.integers(0, 3),
+    extra=st.integers(0, 2),
+)
+def test_an_ability_is_settled_exactly_when_marking_nothing_leaves_it_as_it_is(advances, xp, pen, extra):
+    """`settle` marks only what `ability_settled` says has XP to settle: it must agree with the mark."""
+    fields = {"advances": advances, "xp": xp, "permanent_xp": pen, "extra_xp_boxes": extra}
+    sheet = star(abilities={"channel": fields})
+    after, progress = pg.gain_ability_xp(sheet, CHANNEL, 0)
+    unchanged = after == sheet and not progress.reached and not progress.lost
+    assert pg.ability_settled(sheet.ability(CHANNEL)) == unchanged
+
+
+@given(milestones=st.integers(0, len(MILESTONE_ORDER)), xp=st.integers(0, 9), pen=st.integers(0, 3))
+def test_a_hero_prop_is_settled_exactly_when_marking_nothing_leaves_it_as_it_is(milestones, xp, pen):
+    prop = {"name": "Rapier", "powers": ["Riposte"], "milestones": milestones, "xp": xp, "permanent_xp": pen}
+    sheet = star(hero_props=[prop])
+    after, progress = pg.gain_hero_prop_xp(sheet, "Rapier", 0)
+    unchanged = after == sheet and not progress.reached and not progress.lost
+    assert pg.hero_prop_settled(sheet.hero_prop("Rapier")) == unchanged
+
+
 def test_clearing_wear_limit_and_conditions_stops_at_zero():
     sheet = star(hero_props=[{"name": "Rapier", "powers": ["Riposte"], "wear": 1}], limit={"marked": 2, "max": 3})
     cleared_sheet, cleared = pg.clear_wear(sheet, "Rapier", 4)

@@ -82,3 +82,4 @@ def test_reading_from_the_bytes_gives_what_reading_the_old_way_gives():
         old_way = event_from_document(row.originator_id, row.originator_version, row.topic, decode_document(row))
         assert mapper.to_domain_event(row) == old_way == event
         assert mapper.to_fact(row) == (event.fact, event.hash, event.command_id)
+        assert mapper.to_fact_decoded(row, decode_document(row)) == mapper.to_fact(row)
