@@ -457,10 +457,9 @@ class Ledger:
         for key, character in stream.state.roster().items():
             kept = self._documents.get(id(character))
             if kept is None or kept[0] is not character:
-                assert isinstance(character, BaseModel)
-                # As a reload reads it: the sheet a later `sheet` folds from the events.
-                reloaded = type(character).model_validate_json(character.model_dump_json())
-                kept = (character, _compact(rules.character_document(reloaded)))
+                # As folded here: a state made in this process equals the state read back from its
+                # events (snapshots rely on it too, and verify compares both with a replay).
+                kept = (character, _compact(rules.character_document(character)))
                 changed.add(key)
             made[id(character)] = kept
             characters.append((key, kept[1]))
