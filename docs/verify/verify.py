@@ -77,6 +77,9 @@ def is_hash(value: object) -> bool:
 
 def derive_face_v1(seed: bytes, branch: str, roll_number: int, purpose: str, index: int, sides: int) -> int:
     """Dice v1: the first byte of HMAC-SHA256(seed, message) below 256 - 256 % sides, as byte % sides + 1."""
+    if not 1 <= sides <= 256:
+        # No byte could ever be taken (the limit would be 0): a forged record must not hang the check.
+        raise ValueError(f"dice v1 derives dice of 1 to 256 sides, not {sides}")
     limit = 256 - 256 % sides
     counter = 0
     while True:
@@ -92,8 +95,8 @@ DERIVATIONS: dict[str, Derivation] = {"v1": derive_face_v1}
 
 
 def derivation_of(record: dict[str, Any]) -> str:
-    """The derivation a roll record names. Every roll recorded so far names none, which means v1."""
-    del record  # a later derivation will be named in the record (ledger-format.md, choosing a derivation)
+    """The derivation a roll record names. Every roll recorded so far names none, which means v1; a
+    later derivation will be named in the record (ledger-format.md, "Choosing a derivation")."""
     return "v1"
 
 
@@ -116,8 +119,14 @@ def derived_faces(derive: Derivation, seed: bytes, branch: str, record: dict[str
     for position, roll in enumerate(rolls, start=1):
         purpose, sides, faces = roll["purpose"], roll["sides"], roll["faces"]
         start = next_index.get(purpose, 0)
-        derived = [derive(seed, branch, record["roll_number"], purpose, start + i, sides) for i in range(len(faces))]
         next_index[purpose] = start + len(faces)
+        try:
+            derived = [
+                derive(seed, branch, record["roll_number"], purpose, start + i, sides) for i in range(len(faces))
+            ]
+        except ValueError as e:
+            wrong.append(f"roll {position} ({purpose} d{sides}) cannot be derived: {e}")
+            continue
         if derived != faces:
             wrong.append(
                 f"roll {position} ({purpose} d{sides}) recorded {_faces(faces)}, derived from the seed {_faces(derived)}"

@@ -24,6 +24,7 @@ from tests.verify_exports import (
     head_digest,
     read_lines,
     rehash,
+    roll_records,
     tamper,
     write_lines,
 )
@@ -171,6 +172,21 @@ def test_a_forked_branch_named_at_another_fork_point_is_caught(exports: DemoExpo
     assert result.code == 1
     assert result.problems == [
         f"event #{forked['version']}, the first of branch 'what-if', names a fork point that is not its parent's event #{forked['version'] - 1}"
+    ]
+
+
+def test_a_die_no_derivation_can_give_fails_at_once(exports: DemoExports, tmp_path: Path) -> None:
+    """A forged roll of 1000-sided ledger dice: dice v1 could never take a byte for it (and must not loop)."""
+    lines = read_lines(exports.main)
+    event = next(roll_records(lines))
+    rolls = event["payload"]["rolls"] if "rolls" in event["payload"] else event["payload"]["resolution"]["rolls"]
+    rolls[0]["sides"] = 1000
+    rehash(lines)
+    result = verify(write_lines(tmp_path / "forged.jsonl", lines))
+    assert result.code == 1
+    assert result.problems == [
+        f"event #{event['version']}: ledger roll #{event['payload']['roll_number']} MISMATCH: roll 1 "
+        f"({rolls[0]['purpose']} d1000) cannot be derived: dice v1 derives dice of 1 to 256 sides, not 1000"
     ]
 
 
