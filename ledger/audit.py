@@ -151,8 +151,20 @@ def _audit(event: LedgerEvent, before: CampaignState, head: CampaignState, comma
             problem = fact.rejudge(before)
         except DomainError as e:
             problem = f"the current engine refuses the recorded roll: {e}"
+    problem = _seed_not_in_force(fact, before) or problem or command.problem
     dice, proofs = _prove(event, fact, head)
-    return Audit(event, before, problem or command.problem, dice, proofs)
+    return Audit(event, before, problem, dice, proofs)
+
+
+def _seed_not_in_force(fact: RolledFact[CampaignState], before: CampaignState) -> str | None:
+    """A ledger roll names the seed committed when it was rolled: pointed at another (a seed
+    still secret, say), its faces could not be proved, or could be proved from a chosen one."""
+    if fact.dice_commitment is None or fact.dice_commitment == before.dice_commitment:
+        return None
+    return (
+        f"the roll names the dice seed {fact.dice_commitment[:12]}…, but the seed committed when it was "
+        f"rolled is {before.dice_commitment[:12]}…"
+    )
 
 
 def _prove(
