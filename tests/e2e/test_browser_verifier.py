@@ -1,0 +1,427 @@
+"""docs/verify/verify.html in real headless Chromium (Debian's `chromium` and `chromium-driver`).
+
+The page is opened from a file:// URL, as a player opens it from disk; each export is handed to
+its file input, and the verdicts are read from the DOM. The exports are made by the real console
+script (`showrunner demo --keep`, then `showrunner export`); a tamper edits a copy, either by hand
+(the hashes left as they were) or as a forger would, computing every hash after it again.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from showrunner_ledger.ledger.codec import fields_for_hash
+from showrunner_ledger.ledger.integrity import GENESIS_HASH, canonical_json, chain_hash
+from tests.conftest import in_ci
+
+REPO = Path(__file__).resolve().parents[2]
+PAGE = REPO / "docs" / "verify" / "verify.html"
+SCRIPT = Path(sys.executable).parent / "showrunner"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+RULESETS = ("showrunner", "resonance", "pool")
+CHECKS = ("chain", "forks", "header", "seeds", "dice")
+
+Export = list[dict[str, Any]]
+"""An export file as JSON values: the header, then one event per line."""
+
+
+# ----------------------------------------------------------------- the browser
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not os.access(path, os.X_OK)]
+    if missing:
+        reason = f"no headless Chromium here ({', '.join(missing)} missing): apt-get install chromium chromium-driver"
+        if in_ci():
+            pytest.fail(f"CI must test the browser verifier, but {reason}")
+        pytest.skip(reason)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    try:
+        driver.get(PAGE.as_uri())
+        yield driver
+    finally:
+        driver.quit()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: str
+    """pass, fail or error (the file cannot be checked at all)."""
+    summary: str
+    checks: dict[str, str]
+    details: dict[str, str]
+    problems: list[tuple[str, int | None, str]]
+    """(check, event version or None, text) for every problem the page lists."""
+
+    def failing(self) -> set[tuple[str, int | None]]:
+        return {(check, event) for check, event, _ in self.problems}
+
+
+_READ_VERDICT = """
+const summary = document.getElementById("summary");
+const checks = [...document.querySelectorAll("#checks > li")];
+return {
+  file: summary.dataset.file, status: summary.dataset.status, summary: summary.textContent,
+  checks: checks.map((li) => ({
+    id: li.dataset.check, status: li.dataset.status, detail: li.querySelector(".detail").textContent,
+    problems: [...li.querySelectorAll(".problems > li")].map((p) => [p.dataset.event ?? null, p.textContent]),
+  })),
+};
+"""
+
+
+def verify(browser: Any, path: Path) -> Verdict:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.find_element(By.ID, "export").send_keys(str(path))
+
+    def finished(driver: Any) -> dict[str, Any] | None:
+        seen: dict[str, Any] = driver.execute_script(_READ_VERDICT)
+        return seen if seen["file"] == path.name and seen["status"] not in ("idle", "running") else None
+
+    seen = WebDriverWait(browser, 30).until(finished)
+    errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert not errors, errors
+    return Verdict(
+        status=seen["status"],
+        summary=seen["summary"],
+        checks={c["id"]: c["status"] for c in seen["checks"]},
+        details={c["id"]: c["detail"] for c in seen["checks"]},
+        problems=[
+            (c["id"], None if event is None else int(event), text)
+            for c in seen["checks"]
+            for event, text in c["problems"]
+        ],
+    )
+
+
+# ----------------------------------------------------------------- exports made by the real console script
+
+
+def showrunner(folder: Path, *args: str) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SHOWRUNNER_")}
+    env |= {
+        "SHOWRUNNER_DB": str(folder / "demo.sqlite"),
+        "SHOWRUNNER_DATA_DIR": str(folder / "data"),
+        "SHOWRUNNER_CONFIG_DIR": str(folder / "config"),
+        "COLUMNS": "200",
+    }
+    done = subprocess.run([str(SCRIPT), *args], env=env, cwd=folder, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.fixture(scope="module")
+def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A good export of each ruleset's demo; of the showrunner demo's fork; and a Star's of its main branch."""
+    root = tmp_path_factory.mktemp("browser-exports")
+    made: dict[str, Path] = {}
+    for name in RULESETS:
+        folder = root / name
+        subprocess.run(
+            [str(SCRIPT), "demo", "--ruleset", name, "--keep", str(folder)],
+            env={k: v for k, v in os.environ.items() if not k.startswith("SHOWRUNNER_")},
+            cwd=root,
+            capture_output=True,
+            check=True,
+            timeout=300,
+        )
+        made[name] = root / f"{name}.jsonl"
+        showrunner(folder, "export", "-o", str(made[name]))
+    made["fork"] = root / "fork.jsonl"
+    showrunner(root / "showrunner", "--branch", "what-if", "export", "-o", str(made["fork"]))
+    made["star"] = root / "star.jsonl"
+    showrunner(root / "showrunner", "--as", "Mara", "export", "-o", str(made["star"]))
+    return made
+
+
+def read(path: Path) -> Export:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def write(path: Path, lines: Export) -> Path:
+    path.write_text("".join(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n" for line in lines))
+    return path
+
+
+def rehash(lines: Export) -> Export:
+    """The forger's pass: every event's hash computed again, each linked to the one before, and the header's head moved."""
+    prev = GENESIS_HASH
+    for line in lines[1:]:
+        stored = {key: value for key, value in line.items() if key not in ("branch", "version", "topic")}
+        line["prev_hash"] = prev
+        line["hash"] = prev = chain_hash(prev, fields_for_hash(line["branch"], line["version"], line["topic"], stored))
+    lines[0]["head"]["hash"] = prev
+    return lines
+
+
+def event(lines: Export, topic: str, when: Callable[[dict[str, Any]], bool] = lambda payload: True) -> dict[str, Any]:
+    return next(line for line in lines[1:] if line.get("topic") == topic and when(line["payload"]))
+
+
+def ledger_roll(lines: Export) -> dict[str, Any]:
+    return event(lines, "showrunner/CheckRolled", lambda payload: payload["dice_commitment"] is not None)
+
+
+# ----------------------------------------------------------------- good exports
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_good_export_of_each_ruleset_passes_every_check_and_proves_its_ledger_dice(
+    browser: Any, exports: dict[str, Path], ruleset: str
+) -> None:
+    verdict = verify(browser, exports[ruleset])
+    assert verdict.status == "pass", verdict
+    assert verdict.checks == {"chain": "pass", "forks": "none", "header": "pass", "seeds": "pass", "dice": "pass"}
+    assert not verdict.problems
+    payloads = [line["payload"] for line in read(exports[ruleset])[1:]]
+    rolls = sum(1 for payload in payloads if "roll_number" in payload and payload["dice_commitment"] is not None)
+    assert rolls >= 1
+    assert f" of {rolls} roll{'' if rolls == 1 else 's'} re-derived" in verdict.details["dice"]
+
+
+def test_a_forked_branch_passes_with_its_fork_link_checked(browser: Any, exports: dict[str, Path]) -> None:
+    verdict = verify(browser, exports["fork"])
+    assert verdict.status == "pass", verdict
+    assert verdict.checks["forks"] == "pass"
+    assert verdict.details["forks"] == "1 fork checked"
+
+
+def test_a_stars_redacted_export_passes_with_the_hidden_events_checked_as_links(
+    browser: Any, exports: dict[str, Path]
+) -> None:
+    lines = read(exports["star"])
+    hidden = sum(1 for line in lines[1:] if line.get("redacted") is True)
+    assert hidden >= 1
+    verdict = verify(browser, exports["star"])
+    assert verdict.status == "pass", verdict
+    assert f"{len(lines) - 1 - hidden} events re-hashed and linked; {hidden} redacted event" in verdict.details["chain"]
+    assert verdict.checks["dice"] == "pass"
+
+
+# ----------------------------------------------------------------- tampered exports
+
+
+def face_changed(lines: Export) -> int:
+    roll = ledger_roll(lines)
+    faces = roll["payload"]["resolution"]["rolls"][0]["faces"]
+    faces[0] = faces[0] % 6 + 1
+    rehash(lines)
+    return int(roll["version"])
+
+
+def seed_changed(lines: Export) -> int:
+    reveal = event(lines, "ledger/SeedRevealed")
+    reveal["payload"]["seed"] = "00" + reveal["payload"]["seed"][2:]
+    rehash(lines)
+    return int(reveal["version"])
+
+
+def commitment_changed(lines: Export) -> int:
+    roll = ledger_roll(lines)
+    roll["payload"]["dice_commitment"] = "ab" * 32
+    rehash(lines)
+    return int(roll["version"])
+
+
+def payload_changed(lines: Export) -> int:
+    note = event(lines, "ledger/NoteRecorded")
+    note["payload"]["text"] += "!"
+    return int(note["version"])
+
+
+def prev_hash_changed(lines: Export) -> int:
+    lines[5]["prev_hash"] = "f" * 64
+    return int(lines[5]["version"])
+
+
+def line_deleted(lines: Export) -> int:
+    return int(lines.pop(5)["version"])
+
+
+def head_changed(lines: Export) -> int:
+    lines[0]["head"]["hash"] = lines[-2]["hash"]
+    return int(lines[-1]["version"])
+
+
+def fork_point_moved(lines: Export) -> int:
+    fork = event(lines, "ledger/BranchForked")
+    fork["payload"]["parent_hash"] = lines[1]["hash"]
+    rehash(lines)
+    return int(fork["version"])
+
+
+TAMPERS: dict[str, tuple[Callable[[Export], int], str, set[str]]] = {
+    # name: (the tamper, the export it edits, the checks that must name the tampered event)
+    "face": (face_changed, "showrunner", {"dice"}),
+    "seed": (seed_changed, "showrunner", {"seeds"}),
+    "commitment": (commitment_changed, "showrunner", {"dice"}),
+    "payload": (payload_changed, "showrunner", {"chain"}),
+    "prev-hash": (prev_hash_changed, "resonance", {"chain"}),
+    "deleted-line": (line_deleted, "pool", {"chain"}),
+    "head": (head_changed, "showrunner", {"header"}),
+    "fork-point": (fork_point_moved, "fork", {"forks"}),
+}
+
+
+@pytest.mark.parametrize("name", TAMPERS)
+def test_a_tampered_export_fails_naming_the_event(
+    browser: Any, exports: dict[str, Path], tmp_path: Path, name: str
+) -> None:
+    tamper, source, naming = TAMPERS[name]
+    lines = read(exports[source])
+    version = tamper(lines)
+    verdict = verify(browser, write(tmp_path / f"tampered-{name}.jsonl", lines))
+    assert verdict.status == "fail", verdict
+    for check in naming:
+        assert (check, version) in verdict.failing(), verdict
+        assert any(text.startswith(f"event #{version}") for c, _, text in verdict.problems if c == check), verdict
+
+
+def test_a_changed_seed_also_fails_every_die_it_proved(browser: Any, exports: dict[str, Path], tmp_path: Path) -> None:
+    lines = read(exports["showrunner"])
+    seed_changed(lines)
+    verdict = verify(browser, write(tmp_path / "tampered-seed-dice.jsonl", lines))
+    assert ("dice", int(ledger_roll(lines)["version"])) in verdict.failing()
+    assert verdict.checks["chain"] == "pass"  # the forger's hashes hold: only the seed's proof catches it
+
+
+def test_a_file_that_is_no_export_cannot_be_checked(browser: Any, tmp_path: Path) -> None:
+    path = tmp_path / "not-an-export.jsonl"
+    path.write_text('{"hello": "world"}\n')
+    verdict = verify(browser, path)
+    assert verdict.status == "error"
+    assert "not a showrunner-ledger export" in verdict.summary
+
+
+# ----------------------------------------------------------------- canonical JSON, byte for byte
+
+AWKWARD_TEXT = [
+    "plain",
+    "émigré à la façade, naïve Ångström",
+    "emoji 😀🎲 and a flag 🇳🇱",
+    "quotes \" and ' and a backslash \\ and a slash /",
+    "controls \x00 \x01 \x08 \t \n \x0b \x0c \r \x1b \x1f \x7f",
+    "line and paragraph separators \u2028 \u2029, a BOM \ufeff",
+    "CJK 漢字, RTL עברית, combining e\u0301",
+    "astral U+10FFFF \U0010ffff and U+FFFF \uffff",
+    "",
+]
+AWKWARD_NUMBERS = [
+    0,
+    -0.0,
+    0.0,
+    1,
+    -1,
+    2**53 + 1,
+    10**40,
+    -(10**30),
+    1.0,
+    -1.5,
+    0.1,
+    1 / 3,
+    1e16,
+    1e15,
+    123456789012345.6,
+    0.0001,
+    0.00001,
+    1.5e-5,
+    5e-324,
+    1.7976931348623157e308,
+    2.5e-308,
+    1e22,
+    1e21,
+    100.0,
+    12345.678,
+]
+
+
+def awkward_documents() -> list[Any]:
+    randoms = random.Random(14)
+    floats = [randoms.uniform(-1e6, 1e6) for _ in range(200)]
+    floats += [math.ldexp(randoms.random(), randoms.randint(-1074, 1023)) * randoms.choice((1, -1)) for _ in range(400)]
+    keys = {text: index for index, text in enumerate(AWKWARD_TEXT)}
+    keys |= {"\uff01": "fullwidth", "😀": "emoji, after U+FF01 by code point", "a": 1, "B": 2, "é": 3, "10": 4, "9": 5}
+    return [
+        keys,
+        AWKWARD_TEXT,
+        AWKWARD_NUMBERS,
+        floats,
+        {"nested": [{"z": [True, False, None], "a": {"": []}}, {}]},
+        "a bare string",
+        -0,
+    ]
+
+
+def test_canonical_json_is_pythons_byte_for_byte(browser: Any) -> None:
+    for document in awkward_documents():
+        text = json.dumps(document)  # ASCII, so WebDriver carries it unchanged
+        page = browser.execute_script("return canonicalText(parseJson(arguments[0]))", text)
+        assert page == canonical_json({"d": document}).decode()[5:-1], document
+
+
+def test_two_equal_keys_keep_the_last_value_as_python_reads_them(browser: Any) -> None:
+    text = '{"b": 1, "a": 2, "b": 3.50, "big": 1E+2, "neg": -0, "u": "\\ud83d\\ude00"}'
+    page = browser.execute_script("return canonicalText(parseJson(arguments[0]))", text)
+    assert page == canonical_json(json.loads(text)).decode()
+
+
+def test_a_lone_surrogate_is_refused_as_python_refuses_to_hash_it(browser: Any) -> None:
+    with pytest.raises(UnicodeEncodeError):
+        canonical_json(json.loads('{"t": "\\ud800"}'))
+    refused = browser.execute_script(
+        "try { utf8(canonicalText(parseJson(arguments[0]))); return null } catch (e) { return e.constructor.name }",
+        '{"t": "\\ud800"}',
+    )
+    assert refused == "Unhashable"
+
+
+def test_awkward_text_and_numbers_hash_as_python_hashes_them(
+    browser: Any, exports: dict[str, Path], tmp_path: Path
+) -> None:
+    lines = read(exports["showrunner"])
+    note = event(lines, "ledger/NoteRecorded")
+    note["payload"] = {"text": " | ".join(AWKWARD_TEXT), "numbers": AWKWARD_NUMBERS, "keys": awkward_documents()[0]}
+    rehash(lines)
+    verdict = verify(browser, write(tmp_path / "awkward.jsonl", lines))
+    assert verdict.checks["chain"] == "pass", verdict
+
+
+# ----------------------------------------------------------------- no network
+
+
+def test_the_page_can_make_no_network_request(browser: Any, exports: dict[str, Path]) -> None:
+    page = PAGE.read_text(encoding="utf-8")
+    assert "default-src 'none'" in page and "connect-src" not in page
+    assert " src=" not in page and " href=" not in page  # nothing else is loaded
+    verify(browser, exports["pool"])
+    # Nothing was fetched while a whole export was checked, and a request the page tried would be refused.
+    assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
+    refused = browser.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        let blocked = false;
+        document.addEventListener("securitypolicyviolation", () => { blocked = true; }, { once: true });
+        fetch("http://127.0.0.1:9/").then(() => done("fetched"), () => setTimeout(() => done(blocked ? "refused" : "failed"), 50));""",
+    )
+    assert refused == "refused"
+    browser.get_log("browser")  # the refusal is logged; it is no error of the page's
