@@ -136,7 +136,10 @@ class RolledFact(CampaignFact[S]):
         return purpose
 
     def apply(self, state: S) -> S:
-        state = self.apply_roll(state)
+        return self.counted(self.apply_roll(state))
+
+    def counted(self, state: S) -> S:
+        """`state` with the branch's roll counter at least this roll's number."""
         return state.model_copy(update={"dice_rolls": max(state.dice_rolls, self.roll_number)})
 
     def apply_roll(self, state: S) -> S:

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from enum import StrEnum
 from itertools import combinations
-from typing import Literal, Protocol, TypeVar
+from typing import Literal, NamedTuple, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
@@ -36,7 +36,7 @@ from .effects import (
     Working,
     apply_effects,
 )
-from .influence import LABELS, PoolName, decide_regain, decide_spend
+from .influence import LABELS, PoolName, regain_into, spend_from
 from .ladder import Difficulty, Quality
 from .sheet import Ability, AbilityName, CareerPath, Mastery, PropType, Scar, Specialty, StarSheet
 from .state import ShowrunnerState
@@ -222,13 +222,13 @@ class _Check(Working):
     def spend(self, pool: PoolName, amount: int, why: str) -> None:
         if amount <= 0:
             return
-        spent = decide_spend(self.state, self.name, pool, amount, push=self.request.push)
+        spent = spend_from(self.sheet, pool, amount, push=self.request.push)
         self.emit(spent)
         pushed = f" ({spent.exhausted} by Pushing Their Limits)" if spent.exhausted else ""
         self.step("spent", f"spent {amount} {LABELS[pool]}{pushed}: {why}")
 
     def regain(self, pool: PoolName, amount: int, why: str) -> None:
-        regained = decide_regain(self.state, self.name, pool, amount)
+        regained = regain_into(self.sheet, self.ensemble, pool, amount)
         self.emit(regained)
         extra = ""
         if regained.to_ensemble:
@@ -280,7 +280,28 @@ class Chooser(Protocol):
 def resolve(
     state: ShowrunnerState, request: CheckRequest, dice: DiceSource, chooser: Chooser | None = None
 ) -> Resolution:
+    return resolved(state, request, dice, chooser).resolution
+
+
+class Resolved(NamedTuple):
+    resolution: Resolution
+    after: ShowrunnerState
+    """The state once the resolution's effects are applied (as `apply_effects` applies them), not
+    yet counting the roll."""
+
+
+def resolved(
+    state: ShowrunnerState, request: CheckRequest, dice: DiceSource, chooser: Chooser | None = None
+) -> Resolved:
+    """`resolve`, with the state the check worked on: a command deciding what follows the check
+    starts from it instead of applying the effects again."""
     check = _Check(state, request, dice)
+    resolution = _decide(check, chooser)
+    return Resolved(resolution, check.state)
+
+
+def _decide(check: _Check, chooser: Chooser | None) -> Resolution:
+    request = check.request
     sheet = check.sheet
     if sheet.written_off:
         raise RuleViolation(f"{sheet.name} has been written off the Show and makes no more checks")
@@ -452,7 +473,11 @@ def resolve(
 
 
 def apply_resolution(state: ShowrunnerState, resolution: Resolution) -> ShowrunnerState:
-    state = apply_effects(state, resolution.effects)
+    return roll_counted(apply_effects(state, resolution.effects))
+
+
+def roll_counted(state: ShowrunnerState) -> ShowrunnerState:
+    """A check's effects applied, the check counts one roll more."""
     return state.model_copy(update={"dice_rolls": state.dice_rolls + 1})
 
 

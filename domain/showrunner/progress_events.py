@@ -807,11 +807,9 @@ class MilestonesReached(ProgressFact, topic="showrunner/MilestonesReached"):
         return RecapLine(weight=50, text="; ".join(self.lines) + ".", kind="milestone")
 
 
-def with_milestones(state: ShowrunnerState, facts: Sequence[CampaignFact[ShowrunnerState]], star: str) -> list[Fact]:
-    """The facts of a check, and after them the milestones its XP filled, crossed in the same save."""
-    after = state
-    for fact in facts:
-        after = fact.apply(after)
+def with_milestones(after: ShowrunnerState, facts: Sequence[CampaignFact[ShowrunnerState]], star: str) -> list[Fact]:
+    """The facts of a check, and after them the milestones its XP filled, crossed in the same save.
+    `after` is the state once `facts` are applied (the command has it at hand)."""
     settled = MilestonesReached.decided(after, None, star=star)
     return [*facts, settled] if settled.changed.stars else list(facts)
 
