@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler
 
 from ..dice import DiceSource, Roll
 from ..errors import RuleViolation, UnknownName
+from ..field_equality import FieldsEqual
 from ..inputs import Input, Many
 from ..ruleset import LeftTheTable
 from ..text import Line
@@ -162,7 +163,7 @@ class CheckRequest(Input):
         return data
 
 
-class Die(BaseModel):
+class Die(FieldsEqual):
     """Where some of the pool came from: '+2 from Specialty "Swords"'."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
@@ -171,7 +172,7 @@ class Die(BaseModel):
     dice: int
 
 
-class Resolution(BaseModel):
+class Resolution(FieldsEqual):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     engine: str = ENGINE

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from ..dice import DiceSource, RecordingDice
+from ..field_equality import FieldsEqual
 from ..names import name_key
 from .influence import Regained, Spent
 from .ladder import Quality
@@ -20,7 +21,7 @@ from .sheet_change import OnOneSheet
 from .state import EnsemblePool, ShowrunnerState
 
 
-class _Effect(BaseModel):
+class _Effect(FieldsEqual):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
@@ -178,7 +179,7 @@ def apply_effects(state: ShowrunnerState, effects: tuple[Effect, ...] | list[Eff
     return state
 
 
-class Step(BaseModel):
+class Step(FieldsEqual):
     """One line of how a rule was applied: what the table would say aloud."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from ..errors import RuleViolation
+from ..field_equality import FieldsEqual
 from .sheet import Pool, StarSheet
 from .sheet_change import OnOneSheet
 from .state import EnsemblePool, ShowrunnerState
@@ -26,7 +27,7 @@ LABELS: dict[PoolName, str] = {
 }
 
 
-class Spent(OnOneSheet, BaseModel):
+class Spent(OnOneSheet, FieldsEqual):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: Literal["spent"] = "spent"
@@ -49,7 +50,7 @@ class Spent(OnOneSheet, BaseModel):
         return sheet.model_copy(update={"influence": sheet.influence.model_copy(update={self.pool: new_pool})})
 
 
-class Regained(OnOneSheet, BaseModel):
+class Regained(OnOneSheet, FieldsEqual):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: Literal["regained"] = "regained"

@@ -87,6 +87,8 @@ class Changed(_Frozen):
 
 
 def changes(before: ShowrunnerState, after: ShowrunnerState) -> Changed:
+    if after is before:
+        return Changed(stars=(), ensemble=None)
     if after.world != before.world or after.studio_notes != before.studio_notes:
         raise AssertionError("a progression rule changed the world or the Studio Notes")  # pragma: no cover
     stars = tuple(sheet for key, sheet in after.stars.items() if before.stars.get(key) != sheet)
@@ -769,9 +771,10 @@ def _hero_lines(p: prog.HeroPropProgress) -> list[str]:
 def settle(state: ShowrunnerState, star: str | None = None) -> tuple[ShowrunnerState, list[str]]:
     """Cross every milestone the XP already marked fills (a check marks XP without crossing them)."""
     lines: list[str] = []
-    for sheet in list(state.stars.values()):
-        if sheet.written_off or (star is not None and name_key(sheet.name) != name_key(star)):
+    for kept in list(state.stars.values()):
+        if kept.written_off or (star is not None and name_key(kept.name) != name_key(star)):
             continue
+        sheet = kept
         # Only what has XP to settle is marked: copying the sheet for each Ability and Hero Prop
         # was most of the cost of a check.
         for name, ability in list(sheet.abilities.items()):
@@ -782,7 +785,8 @@ def settle(state: ShowrunnerState, star: str | None = None) -> tuple[ShowrunnerS
             if not prog.hero_prop_settled(prop):
                 sheet, hero = prog.gain_hero_prop_xp(sheet, prop.name, 0)
                 lines += [f"{sheet.name}: {line}" for line in _hero_lines(hero)]
-        state = state.with_star(sheet)
+        if sheet is not kept:  # a settled sheet leaves the state as it is (what `changes` compares)
+            state = state.with_star(sheet)
     return state, lines
 
 
