@@ -9,6 +9,7 @@ resolution, which is what lets an audit re-judge a recorded check.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Collection, Sequence
 from enum import StrEnum
@@ -89,14 +90,14 @@ _OUTCOME_ORDER = [Outcome.HIGHLIGHT, Outcome.SUCCESS, Outcome.PARTIAL, Outcome.F
 _MARK_ORDER = [Mark.PERFECT_TAKE, Mark.HIT, Mark.BAD_TAKE]
 
 
-class PropSpend(BaseModel):
+class PropSpend(FieldsEqual):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: PropType
     quality: Quality = Quality.NORMAL
 
 
-class AfterRoll(BaseModel):
+class AfterRoll(FieldsEqual):
     """One spend after the dice are down, in the order the Star made it."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
@@ -109,7 +110,7 @@ class AfterRoll(BaseModel):
     more Action Die rolled now (6.1: Influence may be spent before or after the roll)."""
 
 
-class Trade(BaseModel):
+class Trade(FieldsEqual):
     """A Bond or Grudge exhausted for this check (10.2A): a Bond to Aid, a Grudge to Harm."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
@@ -119,7 +120,7 @@ class Trade(BaseModel):
     """Who the relationship is with."""
 
 
-class CheckRequest(Input):
+class CheckRequest(FieldsEqual, Input):
     """Everything the table declared for one check. Recorded as it was asked."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -526,6 +527,11 @@ def hit_the_mark(kept: tuple[int, int], script: Sequence[int]) -> Mark:
 
 def best_pair(remaining: Sequence[int], script: Sequence[int], target: int) -> tuple[int, int]:
     """The default choice: best outcome, then best mark, then highest sum."""
+    return _best_pair(tuple(remaining), tuple(script), target)
+
+
+@functools.lru_cache(maxsize=4096)  # a few dice each, so the same faces come back often
+def _best_pair(remaining: tuple[int, ...], script: tuple[int, ...], target: int) -> tuple[int, int]:
     dice = result_dice(remaining)
 
     def rank(pair: tuple[int, int]) -> tuple[int, int, int]:

@@ -17,8 +17,11 @@ from ..names import name_key
 from .influence import Regained, Spent
 from .ladder import Quality
 from .sheet import AbilityName, CareerPath, PropType, Relationship, Scar, StarSheet
-from .sheet_change import OnOneSheet
+from .sheet_change import OffTheSheets, OnOneSheet
 from .state import EnsemblePool, ShowrunnerState
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 class _Effect(FieldsEqual):
@@ -122,7 +125,7 @@ class ScarMarked(OnOneSheet, _Effect):
         return sheet.model_copy(update={"abilities": {**sheet.abilities, self.ability: changed}})
 
 
-class StudioNotesChanged(_Effect):
+class StudioNotesChanged(OffTheSheets, _Effect):
     kind: Literal["studio_notes"] = "studio_notes"
     amount: int
 
@@ -189,6 +192,17 @@ class Step(FieldsEqual):
     text: str
     faces: tuple[int, ...] = ()
 
+    @classmethod
+    def told(cls, kind: str, text: str, faces: tuple[int, ...]) -> Step:
+        """The step validating these values makes, made without validating them: a check tells
+        seven or more, and its own words and dice need no checking (a recorded step read back is)."""
+        step = _new(cls)
+        _set(step, "__dict__", {"kind": kind, "text": text, "faces": faces})
+        _set(step, "__pydantic_fields_set__", {"kind", "text", "faces"})
+        _set(step, "__pydantic_extra__", None)
+        _set(step, "__pydantic_private__", None)
+        return step
+
 
 class Working:
     """A decision in progress: every effect applies at once, as at the table, and is kept.
@@ -226,9 +240,11 @@ class Working:
             self.sheet = effect.changed(self.sheet)
             self._state = effect.beyond_sheet(self._state)
             self._sheet_ahead = True
+        elif isinstance(effect, OffTheSheets):
+            self._state = effect.apply(self._state)
         else:
             self._state = effect.apply(self.state)
             self.sheet = self._state.star(self.name)
 
     def step(self, kind: str, text: str, faces: Sequence[int] = ()) -> None:
-        self.steps.append(Step(kind=kind, text=text, faces=tuple(faces)))
+        self.steps.append(Step.told(kind, text, tuple(faces)))

@@ -769,7 +769,8 @@ def _hero_lines(p: prog.HeroPropProgress) -> list[str]:
 
 
 def settle(state: ShowrunnerState, star: str | None = None) -> tuple[ShowrunnerState, list[str]]:
-    """Cross every milestone the XP already marked fills (a check marks XP without crossing them)."""
+    """Cross every milestone the XP already marked fills (a check marks XP without crossing them).
+    With nothing to cross, the state returned is `state` itself."""
     lines: list[str] = []
     for kept in list(state.stars.values()):
         if kept.written_off or (star is not None and name_key(kept.name) != name_key(star)):
@@ -814,6 +815,9 @@ class MilestonesReached(ProgressFact, topic="showrunner/MilestonesReached"):
 def with_milestones(after: ShowrunnerState, facts: Sequence[CampaignFact[ShowrunnerState]], star: str) -> list[Fact]:
     """The facts of a check, and after them the milestones its XP filled, crossed in the same save.
     `after` is the state once `facts` are applied (the command has it at hand)."""
+    if settle(after, star)[0] is after:
+        # Nothing to cross (most checks): no fact to decide, and none recorded.
+        return list(facts)
     settled = MilestonesReached.decided(after, None, star=star)
     return [*facts, settled] if settled.changed.stars else list(facts)
 

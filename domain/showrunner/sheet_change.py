@@ -1,4 +1,5 @@
-"""An effect on one Star's sheet, which a decision in progress applies to that sheet alone."""
+"""Effects that a decision in progress applies without putting the sheet it works on back in the
+state first: one on that sheet alone, and one on no sheet."""
 
 from __future__ import annotations
 
@@ -27,3 +28,8 @@ class OnOneSheet:
 
     def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return self.beyond_sheet(state.with_star(self.changed(state.star(self.star))))
+
+
+class OffTheSheets:
+    """Mixed into an effect that changes no sheet and reads none: a decision in progress applies it
+    to a state whose copy of the sheet it works on may be behind."""

@@ -10,6 +10,7 @@
   within their tracks.
 - The state a check worked on (handed on to what the command decides next) is the state its
   recorded effects give when applied again, and the CheckRolled applied to the state before.
+- Every step a check tells is the very step validating its values makes.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from showrunner_ledger.domain.showrunner.check import (
     resolve,
     resolved,
 )
-from showrunner_ledger.domain.showrunner.effects import apply_effects
+from showrunner_ledger.domain.showrunner.effects import Step, apply_effects
 from showrunner_ledger.domain.showrunner.events import CheckRolled
 from showrunner_ledger.domain.showrunner.influence import POOLS
 from showrunner_ledger.domain.showrunner.ladder import Difficulty, Quality
@@ -342,3 +343,19 @@ def test_the_state_a_check_worked_on_is_its_effects_applied_again(scene, rng, in
     assert worked_on.model_fields_set == again.model_fields_set
     fact = CheckRolled(resolution=resolution, roll_number=state.dice_rolls + 1 + rng.randrange(3))
     assert fact.apply_after_effects(worked_on) == fact.apply(state)
+
+
+@SETTINGS
+@given(scenes(), st.randoms(use_true_random=False), st.booleans(), st.data())
+def test_every_step_a_check_tells_is_the_step_validation_makes(scene, rng, interactive, data):
+    state, request = scene
+    chooser = DrawnChooser(data, state.star("Mara").masteries) if interactive else None
+    resolution = resolve_or_reject(state, request, RandomDice(rng), chooser)
+    for step in resolution.steps:
+        validated = Step(kind=step.kind, text=step.text, faces=step.faces)
+        assert type(step) is Step
+        assert step.__dict__ == validated.__dict__
+        assert all(type(face) is int for face in step.faces)
+        assert step.model_fields_set == validated.model_fields_set
+        assert (step.__pydantic_extra__, step.__pydantic_private__) == (None, None)
+        assert step.model_dump_json() == validated.model_dump_json()
