@@ -115,11 +115,15 @@ class _Decides:
     def decided(cls, state: ShowrunnerState, dice: DiceSource | None = None, **inputs: Any) -> Self:
         draft = cls(**inputs)
         recorder = RecordingDice(dice) if dice is not None else None
-        after, lines, extra = draft.redo(state, recorder)
+        return draft.with_decision(state, draft.redo(state, recorder), recorder)
+
+    def with_decision(self, state: ShowrunnerState, decision: Decision, recorder: RecordingDice | None) -> Self:
+        """The drafted fact with what its `redo` decided on `state`, rolling on `recorder`."""
+        after, lines, extra = decision
         update: dict[str, Any] = {"changed": changes(state, after), "lines": tuple(lines), **extra}
         if recorder is not None:
             update["rolls"] = tuple(recorder.rolls)
-        return draft.model_copy(update=update)
+        return self.model_copy(update=update)
 
     def _text(self, head: str) -> str:
         return f"{head}: {'; '.join(self.lines)}" if self.lines else head
@@ -775,6 +779,10 @@ def settle(state: ShowrunnerState, star: str | None = None) -> tuple[ShowrunnerS
     for kept in list(state.stars.values()):
         if kept.written_off or (star is not None and name_key(kept.name) != name_key(star)):
             continue
+        if all(map(prog.ability_settled, kept.abilities.values())) and all(
+            map(prog.hero_prop_settled, kept.hero_props)
+        ):
+            continue  # the usual case: every track of the sheet is settled already
         sheet = kept
         # Only what has XP to settle is marked: copying the sheet for each Ability and Hero Prop
         # was most of the cost of a check.
@@ -800,6 +808,15 @@ class MilestonesReached(ProgressFact, topic="showrunner/MilestonesReached"):
         after, lines = settle(state, self.star)
         return after, lines, {}
 
+    @classmethod
+    def crossed(cls, state: ShowrunnerState, star: str) -> MilestonesReached | None:
+        """What `decided` gives for `star`'s sheet, or None when its XP fills no milestone (most
+        checks): the sheet is settled once, and no fact is made to be left out."""
+        after, lines = settle(state, star)
+        if after is state:
+            return None
+        return cls(star=star).with_decision(state, (after, lines, {}), None)
+
     def summary(self) -> str:
         return self._text("Milestones reached")
 
@@ -815,11 +832,8 @@ class MilestonesReached(ProgressFact, topic="showrunner/MilestonesReached"):
 def with_milestones(after: ShowrunnerState, facts: Sequence[CampaignFact[ShowrunnerState]], star: str) -> list[Fact]:
     """The facts of a check, and after them the milestones its XP filled, crossed in the same save.
     `after` is the state once `facts` are applied (the command has it at hand)."""
-    if settle(after, star)[0] is after:
-        # Nothing to cross (most checks): no fact to decide, and none recorded.
-        return list(facts)
-    settled = MilestonesReached.decided(after, None, star=star)
-    return [*facts, settled] if settled.changed.stars else list(facts)
+    settled = MilestonesReached.crossed(after, star)
+    return [*facts, settled] if settled is not None and settled.changed.stars else list(facts)
 
 
 class LimitBroken(OneStarRoll, topic="showrunner/LimitBroken"):
