@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
 from .errors import FaceCountMismatch, InvalidDice
+from .field_equality import FieldsEqual
 
 Source = Literal["ledger", "table"]
 
@@ -23,7 +24,7 @@ class DiceSource(Protocol):
     def roll(self, purpose: str, count: int, sides: int = 6) -> list[int]: ...
 
 
-class Roll(BaseModel):
+class Roll(FieldsEqual):
     """One request for dice and the faces that answered it."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)

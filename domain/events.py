@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict
 
 from .dice import Roll
+from .field_equality import FieldsEqual
 from .inputs import MadeAsInput
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ ledger's and the structure's to any (`CampaignFact[CampaignState]`)."""
 _TOPICS: dict[str, type[Fact]] = {}
 
 
-class Fact(BaseModel, metaclass=MadeAsInput):
+class Fact(FieldsEqual, metaclass=MadeAsInput):
     """Base of every payload. Subclasses declare `topic=` in their class statement.
 
     A fact made by a decision checks the text and numbers it brings in (inputs.py); one read
@@ -136,7 +137,10 @@ class RolledFact(CampaignFact[S]):
         return purpose
 
     def apply(self, state: S) -> S:
-        state = self.apply_roll(state)
+        return self.counted(self.apply_roll(state))
+
+    def counted(self, state: S) -> S:
+        """`state` with the branch's roll counter at least this roll's number."""
         return state.model_copy(update={"dice_rolls": max(state.dice_rolls, self.roll_number)})
 
     def apply_roll(self, state: S) -> S:

@@ -9,16 +9,18 @@ resolution, which is what lets an audit re-judge a recorded check.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Collection, Sequence
 from enum import StrEnum
 from itertools import combinations
-from typing import Literal, Protocol, TypeVar
+from typing import Literal, NamedTuple, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from ..dice import DiceSource, Roll
 from ..errors import RuleViolation, UnknownName
+from ..field_equality import FieldsEqual
 from ..inputs import Input, Many
 from ..ruleset import LeftTheTable
 from ..text import Line
@@ -36,7 +38,7 @@ from .effects import (
     Working,
     apply_effects,
 )
-from .influence import LABELS, PoolName, decide_regain, decide_spend
+from .influence import LABELS, PoolName, regain_into, spend_from
 from .ladder import Difficulty, Quality
 from .sheet import Ability, AbilityName, CareerPath, Mastery, PropType, Scar, Specialty, StarSheet
 from .state import ShowrunnerState
@@ -88,14 +90,14 @@ _OUTCOME_ORDER = [Outcome.HIGHLIGHT, Outcome.SUCCESS, Outcome.PARTIAL, Outcome.F
 _MARK_ORDER = [Mark.PERFECT_TAKE, Mark.HIT, Mark.BAD_TAKE]
 
 
-class PropSpend(BaseModel):
+class PropSpend(FieldsEqual):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: PropType
     quality: Quality = Quality.NORMAL
 
 
-class AfterRoll(BaseModel):
+class AfterRoll(FieldsEqual):
     """One spend after the dice are down, in the order the Star made it."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
@@ -108,7 +110,7 @@ class AfterRoll(BaseModel):
     more Action Die rolled now (6.1: Influence may be spent before or after the roll)."""
 
 
-class Trade(BaseModel):
+class Trade(FieldsEqual):
     """A Bond or Grudge exhausted for this check (10.2A): a Bond to Aid, a Grudge to Harm."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
@@ -118,7 +120,7 @@ class Trade(BaseModel):
     """Who the relationship is with."""
 
 
-class CheckRequest(Input):
+class CheckRequest(FieldsEqual, Input):
     """Everything the table declared for one check. Recorded as it was asked."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -162,7 +164,7 @@ class CheckRequest(Input):
         return data
 
 
-class Die(BaseModel):
+class Die(FieldsEqual):
     """Where some of the pool came from: '+2 from Specialty "Swords"'."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
@@ -171,7 +173,7 @@ class Die(BaseModel):
     dice: int
 
 
-class Resolution(BaseModel):
+class Resolution(FieldsEqual):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     engine: str = ENGINE
@@ -222,13 +224,13 @@ class _Check(Working):
     def spend(self, pool: PoolName, amount: int, why: str) -> None:
         if amount <= 0:
             return
-        spent = decide_spend(self.state, self.name, pool, amount, push=self.request.push)
+        spent = spend_from(self.sheet, pool, amount, push=self.request.push)
         self.emit(spent)
         pushed = f" ({spent.exhausted} by Pushing Their Limits)" if spent.exhausted else ""
         self.step("spent", f"spent {amount} {LABELS[pool]}{pushed}: {why}")
 
     def regain(self, pool: PoolName, amount: int, why: str) -> None:
-        regained = decide_regain(self.state, self.name, pool, amount)
+        regained = regain_into(self.sheet, self.ensemble, pool, amount)
         self.emit(regained)
         extra = ""
         if regained.to_ensemble:
@@ -280,7 +282,28 @@ class Chooser(Protocol):
 def resolve(
     state: ShowrunnerState, request: CheckRequest, dice: DiceSource, chooser: Chooser | None = None
 ) -> Resolution:
+    return resolved(state, request, dice, chooser).resolution
+
+
+class Resolved(NamedTuple):
+    resolution: Resolution
+    after: ShowrunnerState
+    """The state once the resolution's effects are applied (as `apply_effects` applies them), not
+    yet counting the roll."""
+
+
+def resolved(
+    state: ShowrunnerState, request: CheckRequest, dice: DiceSource, chooser: Chooser | None = None
+) -> Resolved:
+    """`resolve`, with the state the check worked on: a command deciding what follows the check
+    starts from it instead of applying the effects again."""
     check = _Check(state, request, dice)
+    resolution = _decide(check, chooser)
+    return Resolved(resolution, check.state)
+
+
+def _decide(check: _Check, chooser: Chooser | None) -> Resolution:
+    request = check.request
     sheet = check.sheet
     if sheet.written_off:
         raise RuleViolation(f"{sheet.name} has been written off the Show and makes no more checks")
@@ -452,7 +475,11 @@ def resolve(
 
 
 def apply_resolution(state: ShowrunnerState, resolution: Resolution) -> ShowrunnerState:
-    state = apply_effects(state, resolution.effects)
+    return roll_counted(apply_effects(state, resolution.effects))
+
+
+def roll_counted(state: ShowrunnerState) -> ShowrunnerState:
+    """A check's effects applied, the check counts one roll more."""
     return state.model_copy(update={"dice_rolls": state.dice_rolls + 1})
 
 
@@ -500,6 +527,11 @@ def hit_the_mark(kept: tuple[int, int], script: Sequence[int]) -> Mark:
 
 def best_pair(remaining: Sequence[int], script: Sequence[int], target: int) -> tuple[int, int]:
     """The default choice: best outcome, then best mark, then highest sum."""
+    return _best_pair(tuple(remaining), tuple(script), target)
+
+
+@functools.lru_cache(maxsize=4096)  # a few dice each, so the same faces come back often
+def _best_pair(remaining: tuple[int, ...], script: tuple[int, ...], target: int) -> tuple[int, int]:
     dice = result_dice(remaining)
 
     def rank(pair: tuple[int, int]) -> tuple[int, int, int]:

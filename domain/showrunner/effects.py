@@ -9,25 +9,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from ..dice import DiceSource, RecordingDice
+from ..field_equality import FieldsEqual
 from ..names import name_key
 from .influence import Regained, Spent
 from .ladder import Quality
 from .sheet import AbilityName, CareerPath, PropType, Relationship, Scar, StarSheet
-from .state import ShowrunnerState
+from .sheet_change import OffTheSheets, OnOneSheet
+from .state import EnsemblePool, ShowrunnerState
+
+_new = object.__new__
+_set = object.__setattr__
 
 
-class _Effect(BaseModel):
+class _Effect(FieldsEqual):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
-def _with_sheet(state: ShowrunnerState, sheet: StarSheet) -> ShowrunnerState:
-    return state.with_star(sheet)
-
-
-class AbilityMarked(_Effect):
+class AbilityMarked(OnOneSheet, _Effect):
     """XP and Conditions marked (positive) or cleared (negative) on one Ability."""
 
     kind: Literal["ability"] = "ability"
@@ -36,16 +37,15 @@ class AbilityMarked(_Effect):
     xp: int = 0
     conditions: int = 0
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
-        sheet = state.star(self.star)
+    def changed(self, sheet: StarSheet) -> StarSheet:
         ability = sheet.ability(self.ability)
         changed = ability.model_copy(
             update={"xp": ability.xp + self.xp, "conditions": ability.conditions + self.conditions}
         )
-        return _with_sheet(state, sheet.model_copy(update={"abilities": {**sheet.abilities, self.ability: changed}}))
+        return sheet.model_copy(update={"abilities": {**sheet.abilities, self.ability: changed}})
 
 
-class LimitMarked(_Effect):
+class LimitMarked(OnOneSheet, _Effect):
     """Limit ⦸ marked. Marks past the track are recorded as overflow (a Limit Break)."""
 
     kind: Literal["limit"] = "limit"
@@ -55,25 +55,23 @@ class LimitMarked(_Effect):
     anomalies: tuple[int, ...] = ()
     """The d100 Anomaly rolled for each Limit taken (Appendix C)."""
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
-        sheet = state.star(self.star)
+    def changed(self, sheet: StarSheet) -> StarSheet:
         limit = sheet.limit.model_copy(update={"marked": sheet.limit.marked + self.marked})
-        return _with_sheet(state, sheet.model_copy(update={"limit": limit}))
+        return sheet.model_copy(update={"limit": limit})
 
 
-class AcclaimMarked(_Effect):
+class AcclaimMarked(OnOneSheet, _Effect):
     kind: Literal["acclaim"] = "acclaim"
     star: str
     path: CareerPath
     amount: int = 1
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
-        sheet = state.star(self.star)
+    def changed(self, sheet: StarSheet) -> StarSheet:
         acclaim = {**sheet.acclaim, self.path: sheet.acclaim.get(self.path, 0) + self.amount}
-        return _with_sheet(state, sheet.model_copy(update={"acclaim": acclaim}))
+        return sheet.model_copy(update={"acclaim": acclaim})
 
 
-class WearMarked(_Effect):
+class WearMarked(OnOneSheet, _Effect):
     """Wear on a Hero Prop; each Wear marked gives the Prop 1 Asset XP (8.2A)."""
 
     kind: Literal["wear"] = "wear"
@@ -83,25 +81,23 @@ class WearMarked(_Effect):
     overflow: int = 0
     """Wear that found no empty box: lost, as the sheet has no box for it."""
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
-        sheet = state.star(self.star)
+    def changed(self, sheet: StarSheet) -> StarSheet:
         target = sheet.hero_prop(self.hero_prop)
         props = [
             p.model_copy(update={"wear": p.wear + self.wear, "xp": p.xp + self.wear}) if p is target else p
             for p in sheet.hero_props
         ]
-        return _with_sheet(state, sheet.model_copy(update={"hero_props": props}))
+        return sheet.model_copy(update={"hero_props": props})
 
 
-class PropsSpent(_Effect):
+class PropsSpent(OnOneSheet, _Effect):
     kind: Literal["props"] = "props"
     star: str
     type: PropType
     quality: Quality
     count: int
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
-        sheet = state.star(self.star)
+    def changed(self, sheet: StarSheet) -> StarSheet:
         props = []
         for prop in sheet.props:
             if (prop.type, prop.quality) == (self.type, self.quality):
@@ -109,10 +105,10 @@ class PropsSpent(_Effect):
                     props.append(prop.model_copy(update={"count": prop.count - self.count}))
             else:
                 props.append(prop)
-        return _with_sheet(state, sheet.model_copy(update={"props": props}))
+        return sheet.model_copy(update={"props": props})
 
 
-class ScarMarked(_Effect):
+class ScarMarked(OnOneSheet, _Effect):
     """A Scar placed in (or deepened in) one slot under an Ability."""
 
     kind: Literal["scar"] = "scar"
@@ -122,15 +118,14 @@ class ScarMarked(_Effect):
     name: str
     penalty: int
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
-        sheet = state.star(self.star)
+    def changed(self, sheet: StarSheet) -> StarSheet:
         ability = sheet.ability(self.ability)
         slots = {**ability.slots, self.slot: Scar(name=self.name, penalty=self.penalty)}
         changed = ability.model_copy(update={"slots": dict(sorted(slots.items()))})
-        return _with_sheet(state, sheet.model_copy(update={"abilities": {**sheet.abilities, self.ability: changed}}))
+        return sheet.model_copy(update={"abilities": {**sheet.abilities, self.ability: changed}})
 
 
-class StudioNotesChanged(_Effect):
+class StudioNotesChanged(OffTheSheets, _Effect):
     kind: Literal["studio_notes"] = "studio_notes"
     amount: int
 
@@ -138,16 +133,15 @@ class StudioNotesChanged(_Effect):
         return state.model_copy(update={"studio_notes": state.studio_notes + self.amount})
 
 
-class WrittenOff(_Effect):
+class WrittenOff(OnOneSheet, _Effect):
     kind: Literal["written_off"] = "written_off"
     star: str
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
-        sheet = state.star(self.star)
-        return _with_sheet(state, sheet.model_copy(update={"written_off": True}))
+    def changed(self, sheet: StarSheet) -> StarSheet:
+        return sheet.model_copy(update={"written_off": True})
 
 
-class RelationshipMarked(_Effect):
+class RelationshipMarked(OnOneSheet, _Effect):
     """A Bond or Grudge traded in a check (10.2A): the relationship as it stands after, and the
     Career Path of the 1 Acclaim an Advance gives (None when it did not Advance)."""
 
@@ -157,14 +151,13 @@ class RelationshipMarked(_Effect):
     after: Relationship
     acclaim_path: CareerPath | None = None
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
-        sheet = state.star(self.star)
+    def changed(self, sheet: StarSheet) -> StarSheet:
         field = "bonds" if self.relationship == "bond" else "grudges"
         kept = [self.after if name_key(r.with_) == name_key(self.after.with_) else r for r in getattr(sheet, field)]
         update: dict[str, object] = {field: kept}
         if self.acclaim_path is not None:
             update["acclaim"] = {**sheet.acclaim, self.acclaim_path: sheet.acclaim.get(self.acclaim_path, 0) + 1}
-        return _with_sheet(state, sheet.model_copy(update=update))
+        return sheet.model_copy(update=update)
 
 
 Effect = Annotated[
@@ -189,7 +182,7 @@ def apply_effects(state: ShowrunnerState, effects: tuple[Effect, ...] | list[Eff
     return state
 
 
-class Step(BaseModel):
+class Step(FieldsEqual):
     """One line of how a rule was applied: what the table would say aloud."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
@@ -199,22 +192,59 @@ class Step(BaseModel):
     text: str
     faces: tuple[int, ...] = ()
 
+    @classmethod
+    def told(cls, kind: str, text: str, faces: tuple[int, ...]) -> Step:
+        """The step validating these values makes, made without validating them: a check tells
+        seven or more, and its own words and dice need no checking (a recorded step read back is)."""
+        step = _new(cls)
+        _set(step, "__dict__", {"kind": kind, "text": text, "faces": faces})
+        _set(step, "__pydantic_fields_set__", {"kind", "text", "faces"})
+        _set(step, "__pydantic_extra__", None)
+        _set(step, "__pydantic_private__", None)
+        return step
+
 
 class Working:
-    """A decision in progress: every effect applies at once, as at the table, and is kept."""
+    """A decision in progress: every effect applies at once, as at the table, and is kept.
+
+    An effect on the sheet worked on changes that sheet alone; the sheet is put back in the state
+    when the state is asked for. Putting it back after each effect, and finding it again, was most
+    of what applying a check's rewards cost."""
 
     def __init__(self, state: ShowrunnerState, star: str, dice: DiceSource) -> None:
-        self.state = state
+        self._state = state
+        self._sheet_ahead = False
+        """Whether `sheet` has changes that `_state` does not hold yet."""
         self.dice = RecordingDice(dice)
         self.sheet = state.star(star)
         self.name = self.sheet.name
         self.effects: list[Effect] = []
         self.steps: list[Step] = []
 
+    @property
+    def state(self) -> ShowrunnerState:
+        """The state with every effect so far applied, as `apply_effects` gives it."""
+        if self._sheet_ahead:
+            self._state = self._state.with_star(self.sheet)
+            self._sheet_ahead = False
+        return self._state
+
+    @property
+    def ensemble(self) -> EnsemblePool:
+        # No effect changes the Ensemble Pool but beyond the sheet, which applies at once.
+        return self._state.ensemble
+
     def emit(self, effect: Effect) -> None:
         self.effects.append(effect)
-        self.state = apply_effects(self.state, [effect])
-        self.sheet = self.state.star(self.name)
+        if isinstance(effect, OnOneSheet) and effect.star == self.name:
+            self.sheet = effect.changed(self.sheet)
+            self._state = effect.beyond_sheet(self._state)
+            self._sheet_ahead = True
+        elif isinstance(effect, OffTheSheets):
+            self._state = effect.apply(self._state)
+        else:
+            self._state = effect.apply(self.state)
+            self.sheet = self._state.star(self.name)
 
     def step(self, kind: str, text: str, faces: Sequence[int] = ()) -> None:
-        self.steps.append(Step(kind=kind, text=text, faces=tuple(faces)))
+        self.steps.append(Step.told(kind, text, tuple(faces)))

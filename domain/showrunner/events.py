@@ -9,7 +9,7 @@ from ..dice import ReplayDice, Roll
 from ..errors import DomainError
 from ..events import CampaignFact, RecapLine, RolledFact
 from ..text import Line
-from .check import Abandoned, CheckRequest, Resolution, View, apply_resolution, resolve
+from .check import Abandoned, CheckRequest, Resolution, View, apply_resolution, resolve, roll_counted
 from .consequences import ConsequenceResolution, apply_consequence
 from .effects import Effect, apply_effects
 from .influence import LABELS, Regained, Spent, apply_regain, apply_spend
@@ -106,6 +106,11 @@ class CheckRolled(RolledFact[ShowrunnerState], topic="showrunner/CheckRolled"):
 
     def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         return apply_resolution(state, self.resolution)
+
+    def apply_after_effects(self, effected: ShowrunnerState) -> ShowrunnerState:
+        """What `apply` gives, from the state its resolution's effects are already applied to
+        (`check.Resolved.after`, the state the check was decided on)."""
+        return self.counted(roll_counted(effected))
 
     def summary(self) -> str:
         r = self.resolution

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from ..errors import RuleViolation
-from .sheet import Pool
-from .state import ShowrunnerState
+from ..field_equality import FieldsEqual
+from .sheet import Pool, StarSheet
+from .sheet_change import OnOneSheet
+from .state import EnsemblePool, ShowrunnerState
 
 PoolName = Literal["grit", "retake", "spotlight", "plot_armor", "preparation"]
 POOLS: tuple[PoolName, ...] = ("grit", "retake", "spotlight", "plot_armor", "preparation")
@@ -25,7 +27,7 @@ LABELS: dict[PoolName, str] = {
 }
 
 
-class Spent(BaseModel):
+class Spent(OnOneSheet, FieldsEqual):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: Literal["spent"] = "spent"
@@ -36,11 +38,19 @@ class Spent(BaseModel):
     exhausted: int = Field(ge=0)
     """Points paid by crossing off icons (Pushing Your Limits); each lowers the maximum by one."""
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
-        return apply_spend(state, self)
+    def changed(self, sheet: StarSheet) -> StarSheet:
+        pool: Pool = getattr(sheet.influence, self.pool)
+        new_pool = pool.model_copy(
+            update={
+                "current": pool.current - self.from_pool,
+                "max": pool.max - self.exhausted,
+                "exhausted": pool.exhausted + self.exhausted,
+            }
+        )
+        return sheet.model_copy(update={"influence": sheet.influence.model_copy(update={self.pool: new_pool})})
 
 
-class Regained(BaseModel):
+class Regained(OnOneSheet, FieldsEqual):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: Literal["regained"] = "regained"
@@ -51,12 +61,29 @@ class Regained(BaseModel):
     to_ensemble: int = Field(ge=0)
     lost: int = Field(ge=0)
 
-    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
-        return apply_regain(state, self)
+    def changed(self, sheet: StarSheet) -> StarSheet:
+        pool: Pool = getattr(sheet.influence, self.pool)
+        new_pool = pool.model_copy(update={"current": pool.current + self.kept})
+        return sheet.model_copy(update={"influence": sheet.influence.model_copy(update={self.pool: new_pool})})
+
+    def beyond_sheet(self, state: ShowrunnerState) -> ShowrunnerState:
+        """What does not fit the Star's pool goes to the Ensemble Pool, as far as it has room."""
+        if not self.to_ensemble:
+            return state
+        ensemble = state.ensemble
+        return state.model_copy(
+            update={
+                "ensemble": ensemble.model_copy(update={self.pool: getattr(ensemble, self.pool) + self.to_ensemble})
+            }
+        )
 
 
 def decide_spend(state: ShowrunnerState, star: str, pool: PoolName, amount: int, *, push: bool) -> Spent:
-    sheet = state.star(star)
+    return spend_from(state.star(star), pool, amount, push=push)
+
+
+def spend_from(sheet: StarSheet, pool: PoolName, amount: int, *, push: bool) -> Spent:
+    """`decide_spend` for the Star of `sheet`, as the sheet stands."""
     _check_amount(amount)
     current: Pool = getattr(sheet.influence, pool)
     from_pool = min(current.current, amount)
@@ -78,12 +105,15 @@ def decide_spend(state: ShowrunnerState, star: str, pool: PoolName, amount: int,
 
 
 def decide_regain(state: ShowrunnerState, star: str, pool: PoolName, amount: int) -> Regained:
-    sheet = state.star(star)
+    return regain_into(state.star(star), state.ensemble, pool, amount)
+
+
+def regain_into(sheet: StarSheet, ensemble: EnsemblePool, pool: PoolName, amount: int) -> Regained:
+    """`decide_regain` for the Star of `sheet`, as the sheet and the Ensemble Pool stand."""
     _check_amount(amount)
     current: Pool = getattr(sheet.influence, pool)
     kept = min(amount, current.max - current.current)
     excess = amount - kept
-    ensemble = state.ensemble
     room = getattr(ensemble, f"{pool}_max") - getattr(ensemble, pool)
     to_ensemble = min(excess, room)
     return Regained(
@@ -92,37 +122,11 @@ def decide_regain(state: ShowrunnerState, star: str, pool: PoolName, amount: int
 
 
 def apply_spend(state: ShowrunnerState, spent: Spent) -> ShowrunnerState:
-    sheet = state.star(spent.star)
-    pool: Pool = getattr(sheet.influence, spent.pool)
-    new_pool = pool.model_copy(
-        update={
-            "current": pool.current - spent.from_pool,
-            "max": pool.max - spent.exhausted,
-            "exhausted": pool.exhausted + spent.exhausted,
-        }
-    )
-    return state.with_star(
-        sheet.model_copy(update={"influence": sheet.influence.model_copy(update={spent.pool: new_pool})})
-    )
+    return spent.apply(state)
 
 
 def apply_regain(state: ShowrunnerState, regained: Regained) -> ShowrunnerState:
-    sheet = state.star(regained.star)
-    pool: Pool = getattr(sheet.influence, regained.pool)
-    new_pool = pool.model_copy(update={"current": pool.current + regained.kept})
-    state = state.with_star(
-        sheet.model_copy(update={"influence": sheet.influence.model_copy(update={regained.pool: new_pool})})
-    )
-    if regained.to_ensemble:
-        ensemble = state.ensemble
-        state = state.model_copy(
-            update={
-                "ensemble": ensemble.model_copy(
-                    update={regained.pool: getattr(ensemble, regained.pool) + regained.to_ensemble}
-                )
-            }
-        )
-    return state
+    return regained.apply(state)
 
 
 def _check_amount(amount: int) -> None:

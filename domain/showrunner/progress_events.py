@@ -87,6 +87,8 @@ class Changed(_Frozen):
 
 
 def changes(before: ShowrunnerState, after: ShowrunnerState) -> Changed:
+    if after is before:
+        return Changed(stars=(), ensemble=None)
     if after.world != before.world or after.studio_notes != before.studio_notes:
         raise AssertionError("a progression rule changed the world or the Studio Notes")  # pragma: no cover
     stars = tuple(sheet for key, sheet in after.stars.items() if before.stars.get(key) != sheet)
@@ -113,11 +115,15 @@ class _Decides:
     def decided(cls, state: ShowrunnerState, dice: DiceSource | None = None, **inputs: Any) -> Self:
         draft = cls(**inputs)
         recorder = RecordingDice(dice) if dice is not None else None
-        after, lines, extra = draft.redo(state, recorder)
+        return draft.with_decision(state, draft.redo(state, recorder), recorder)
+
+    def with_decision(self, state: ShowrunnerState, decision: Decision, recorder: RecordingDice | None) -> Self:
+        """The drafted fact with what its `redo` decided on `state`, rolling on `recorder`."""
+        after, lines, extra = decision
         update: dict[str, Any] = {"changed": changes(state, after), "lines": tuple(lines), **extra}
         if recorder is not None:
             update["rolls"] = tuple(recorder.rolls)
-        return draft.model_copy(update=update)
+        return self.model_copy(update=update)
 
     def _text(self, head: str) -> str:
         return f"{head}: {'; '.join(self.lines)}" if self.lines else head
@@ -767,11 +773,17 @@ def _hero_lines(p: prog.HeroPropProgress) -> list[str]:
 
 
 def settle(state: ShowrunnerState, star: str | None = None) -> tuple[ShowrunnerState, list[str]]:
-    """Cross every milestone the XP already marked fills (a check marks XP without crossing them)."""
+    """Cross every milestone the XP already marked fills (a check marks XP without crossing them).
+    With nothing to cross, the state returned is `state` itself."""
     lines: list[str] = []
-    for sheet in list(state.stars.values()):
-        if sheet.written_off or (star is not None and name_key(sheet.name) != name_key(star)):
+    for kept in list(state.stars.values()):
+        if kept.written_off or (star is not None and name_key(kept.name) != name_key(star)):
             continue
+        if all(map(prog.ability_settled, kept.abilities.values())) and all(
+            map(prog.hero_prop_settled, kept.hero_props)
+        ):
+            continue  # the usual case: every track of the sheet is settled already
+        sheet = kept
         # Only what has XP to settle is marked: copying the sheet for each Ability and Hero Prop
         # was most of the cost of a check.
         for name, ability in list(sheet.abilities.items()):
@@ -782,7 +794,8 @@ def settle(state: ShowrunnerState, star: str | None = None) -> tuple[ShowrunnerS
             if not prog.hero_prop_settled(prop):
                 sheet, hero = prog.gain_hero_prop_xp(sheet, prop.name, 0)
                 lines += [f"{sheet.name}: {line}" for line in _hero_lines(hero)]
-        state = state.with_star(sheet)
+        if sheet is not kept:  # a settled sheet leaves the state as it is (what `changes` compares)
+            state = state.with_star(sheet)
     return state, lines
 
 
@@ -794,6 +807,15 @@ class MilestonesReached(ProgressFact, topic="showrunner/MilestonesReached"):
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         after, lines = settle(state, self.star)
         return after, lines, {}
+
+    @classmethod
+    def crossed(cls, state: ShowrunnerState, star: str) -> MilestonesReached | None:
+        """What `decided` gives for `star`'s sheet, or None when its XP fills no milestone (most
+        checks): the sheet is settled once, and no fact is made to be left out."""
+        after, lines = settle(state, star)
+        if after is state:
+            return None
+        return cls(star=star).with_decision(state, (after, lines, {}), None)
 
     def summary(self) -> str:
         return self._text("Milestones reached")
@@ -807,13 +829,11 @@ class MilestonesReached(ProgressFact, topic="showrunner/MilestonesReached"):
         return RecapLine(weight=50, text="; ".join(self.lines) + ".", kind="milestone")
 
 
-def with_milestones(state: ShowrunnerState, facts: Sequence[CampaignFact[ShowrunnerState]], star: str) -> list[Fact]:
-    """The facts of a check, and after them the milestones its XP filled, crossed in the same save."""
-    after = state
-    for fact in facts:
-        after = fact.apply(after)
-    settled = MilestonesReached.decided(after, None, star=star)
-    return [*facts, settled] if settled.changed.stars else list(facts)
+def with_milestones(after: ShowrunnerState, facts: Sequence[CampaignFact[ShowrunnerState]], star: str) -> list[Fact]:
+    """The facts of a check, and after them the milestones its XP filled, crossed in the same save.
+    `after` is the state once `facts` are applied (the command has it at hand)."""
+    settled = MilestonesReached.crossed(after, star)
+    return [*facts, settled] if settled is not None and settled.changed.stars else list(facts)
 
 
 class LimitBroken(OneStarRoll, topic="showrunner/LimitBroken"):

@@ -12,6 +12,7 @@ at least one pencil △, so pen XP alone never crosses one.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -80,11 +81,16 @@ def ability_position(ability: Ability) -> int:
     A sheet that does not say (`advances` unset) is placed at the first milestone where the
     track has reached both its base dice and its ★; advancing never lowers what it has.
     """
-    if ability.advances is not None:
-        return min(ability.advances, len(ABILITY_TRACK))
+    return _position(ability.advances, ability.base_dice, ability.stars)
+
+
+@functools.lru_cache(maxsize=1024)  # a sheet's ten Abilities are placed again after every check
+def _position(advances: int | None, base_dice: int, ability_stars: int) -> int:
+    if advances is not None:
+        return min(advances, len(ABILITY_TRACK))
     base = stars = 0
     for position in range(len(ABILITY_TRACK) + 1):
-        if base >= ability.base_dice and stars >= ability.stars:
+        if base >= base_dice and stars >= ability_stars:
             return position
         if position == len(ABILITY_TRACK):
             break
@@ -152,18 +158,28 @@ def _mark(
 
 def ability_xp_needed(ability: Ability) -> int | None:
     """Pencil △ still to mark before the next milestone; None once the track is complete."""
-    position = ability_position(ability)
+    return _xp_needed(ability_position(ability), ability.extra_xp_boxes, ability.permanent_xp, ability.xp)
+
+
+def _xp_needed(position: int, extra_xp_boxes: int, permanent_xp: int, xp: int) -> int | None:
     if position >= len(ABILITY_TRACK):
         return None
-    return max(0, _needed(ABILITY_TRACK[position][1], ability.extra_xp_boxes, ability.permanent_xp) - ability.xp)
+    return max(0, _needed(ABILITY_TRACK[position][1], extra_xp_boxes, permanent_xp) - xp)
 
 
 def ability_settled(ability: Ability) -> bool:
     """Whether settling the Ability (`gain_ability_xp` of 0) would leave it as it is: its XP fills
     no milestone and runs past no complete track."""
-    needed = ability_xp_needed(ability)
-    placed = ability.advances is None or ability.advances <= len(ABILITY_TRACK)
-    return placed and (needed != 0 if needed is not None else ability.xp == 0)
+    return _settled(
+        ability.advances, ability.base_dice, ability.stars, ability.extra_xp_boxes, ability.permanent_xp, ability.xp
+    )
+
+
+@functools.lru_cache(maxsize=4096)  # asked of each of a sheet's Abilities after every check
+def _settled(advances: int | None, base_dice: int, stars: int, extra_xp_boxes: int, permanent_xp: int, xp: int) -> bool:
+    needed = _xp_needed(_position(advances, base_dice, stars), extra_xp_boxes, permanent_xp, xp)
+    placed = advances is None or advances <= len(ABILITY_TRACK)
+    return placed and (needed != 0 if needed is not None else xp == 0)
 
 
 class AbilityProgress(_Record):

@@ -30,10 +30,16 @@ class _Commands(Mapping[str, Action]):
     """The commands of commands/, imported the first time one is asked for: reading a sheet or a
     log runs none of them, and their modules were a third of what loading the ruleset cost."""
 
-    def _loaded(self) -> Mapping[str, Action]:
-        from .commands import COMMANDS
+    def __init__(self) -> None:
+        self._commands: Mapping[str, Action] | None = None
 
-        return COMMANDS
+    def _loaded(self) -> Mapping[str, Action]:
+        # Kept once imported: an audit looks a command up for each one it decides again.
+        if self._commands is None:
+            from .commands import COMMANDS
+
+            self._commands = COMMANDS
+        return self._commands
 
     def __getitem__(self, name: str) -> Action:
         return self._loaded()[name]

@@ -28,6 +28,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from ..errors import UnknownName
+from ..field_equality import FieldsEqual
 from ..inputs import MANY, AtMost, Input
 from ..quick_copy import QuickCopy
 from ..text import CHARACTER_NAME, LINE, NAME
@@ -83,7 +84,7 @@ StarName = Annotated[str, _Given, CHARACTER_NAME.validator()]
 SlotNumber = Annotated[int, _in_range(1, 10)]
 
 
-class _Frozen(QuickCopy):
+class _Frozen(FieldsEqual, QuickCopy):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     _quiet: ClassVar[tuple[str, ...]] = ()

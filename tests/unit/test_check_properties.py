@@ -8,6 +8,9 @@
   same Resolution from its recorded rolls (what an audit does).
 - After any check every pool is within 0..max, the Ensemble within its maximum, Limit and Wear
   within their tracks.
+- The state a check worked on (handed on to what the command decides next) is the state its
+  recorded effects give when applied again, and the CheckRolled applied to the state before.
+- Every step a check tells is the very step validating its values makes.
 """
 
 from __future__ import annotations
@@ -34,7 +37,10 @@ from showrunner_ledger.domain.showrunner.check import (
     hit_the_mark,
     judge,
     resolve,
+    resolved,
 )
+from showrunner_ledger.domain.showrunner.effects import Step, apply_effects
+from showrunner_ledger.domain.showrunner.events import CheckRolled
 from showrunner_ledger.domain.showrunner.influence import POOLS
 from showrunner_ledger.domain.showrunner.ladder import Difficulty, Quality
 from showrunner_ledger.domain.showrunner.sheet import (
@@ -320,3 +326,36 @@ def test_pools_stay_within_0_and_their_maximum_after_any_check(scene, rng, inter
     assert after.studio_notes >= 0
     assert after.dice_rolls == state.dice_rolls + 1
     StarSheet.model_validate(sheet.model_dump())  # the sheet's own validators agree
+
+
+@SETTINGS
+@given(scenes(), st.randoms(use_true_random=False), st.booleans(), st.data())
+def test_the_state_a_check_worked_on_is_its_effects_applied_again(scene, rng, interactive, data):
+    state, request = scene
+    chooser = DrawnChooser(data, state.star("Mara").masteries) if interactive else None
+    try:
+        resolution, worked_on = resolved(state, request, RandomDice(rng), chooser)
+    except RuleViolation:
+        reject()
+    again = apply_effects(state, resolution.effects)
+    assert worked_on == again
+    assert worked_on.model_dump(mode="json") == again.model_dump(mode="json")
+    assert worked_on.model_fields_set == again.model_fields_set
+    fact = CheckRolled(resolution=resolution, roll_number=state.dice_rolls + 1 + rng.randrange(3))
+    assert fact.apply_after_effects(worked_on) == fact.apply(state)
+
+
+@SETTINGS
+@given(scenes(), st.randoms(use_true_random=False), st.booleans(), st.data())
+def test_every_step_a_check_tells_is_the_step_validation_makes(scene, rng, interactive, data):
+    state, request = scene
+    chooser = DrawnChooser(data, state.star("Mara").masteries) if interactive else None
+    resolution = resolve_or_reject(state, request, RandomDice(rng), chooser)
+    for step in resolution.steps:
+        validated = Step(kind=step.kind, text=step.text, faces=step.faces)
+        assert type(step) is Step
+        assert step.__dict__ == validated.__dict__
+        assert all(type(face) is int for face in step.faces)
+        assert step.model_fields_set == validated.model_fields_set
+        assert (step.__pydantic_extra__, step.__pydantic_private__) == (None, None)
+        assert step.model_dump_json() == validated.model_dump_json()

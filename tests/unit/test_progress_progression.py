@@ -203,6 +203,29 @@ def test_an_ability_is_settled_exactly_when_marking_nothing_leaves_it_as_it_is(a
     assert pg.ability_settled(sheet.ability(CHANNEL)) == unchanged
 
 
+@given(
+    advances=st.none() | st.integers(0, 14),
+    xp=st.integers(0, 9),
+    pen=st.integers(0, 3),
+    wear_xp=st.integers(0, 9),
+)
+def test_the_milestones_a_check_fills_are_the_fact_decided_or_none(advances, xp, pen, wear_xp):
+    """`with_milestones` asks `crossed`, which settles the sheet once: it must give what `decided`
+    gives, and None exactly when that fact changes no sheet (and is left out)."""
+    from showrunner_ledger.domain.showrunner.progress_events import MilestonesReached
+
+    prop = {"name": "Rapier", "powers": ["Riposte"], "xp": wear_xp}
+    sheet = star(abilities={"channel": {"advances": advances, "xp": xp, "permanent_xp": pen}}, hero_props=[prop])
+    state = ShowrunnerState().with_star(sheet)
+    decided = MilestonesReached.decided(state, None, star=sheet.name)
+    crossed = MilestonesReached.crossed(state, sheet.name)
+    if crossed is None:
+        assert decided.changed.stars == () and decided.lines == ()
+    else:
+        assert crossed == decided and crossed.model_fields_set == decided.model_fields_set
+        assert crossed.model_dump_json() == decided.model_dump_json()
+
+
 @given(milestones=st.integers(0, len(MILESTONE_ORDER)), xp=st.integers(0, 9), pen=st.integers(0, 3))
 def test_a_hero_prop_is_settled_exactly_when_marking_nothing_leaves_it_as_it_is(milestones, xp, pen):
     prop = {"name": "Rapier", "powers": ["Riposte"], "milestones": milestones, "xp": xp, "permanent_xp": pen}

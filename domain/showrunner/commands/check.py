@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from pydantic import BaseModel
 
 from ...ruleset import Action, Decided, RollContext, WalkedAway
-from ..check import Abandoned, CheckRequest, resolve
+from ..check import Abandoned, CheckRequest, resolved
 from ..events import CheckAbandoned, CheckRolled
 from ..state import ShowrunnerState
 
 
 def ability_check(state: ShowrunnerState, request: CheckRequest, roll: RollContext | None) -> Decided:
     assert roll is not None, "a check always rolls (rolls=True)"
-    rolled = roll_check(state, request, roll)
+    rolled, after = roll_check(state, request, roll)
     from ..progress_events import with_milestones  # a fact module, loaded only once a check needs it
 
-    return with_milestones(state, [rolled], rolled.resolution.star)
+    return with_milestones(after, [rolled], rolled.resolution.star)
+
+
+class Checked(NamedTuple):
+    fact: CheckRolled
+    after: ShowrunnerState
+    """The state once the fact is applied."""
 
 
 def roll_check(
@@ -25,9 +32,9 @@ def roll_check(
     request: CheckRequest,
     roll: RollContext,
     settled: Callable[[CheckRequest], BaseModel] | None = None,
-) -> CheckRolled:
-    """The command's next roll as an Ability Check. A Star who walks away after seeing the dice
-    ends the command: the roll is spent, and only the CheckAbandoned is recorded.
+) -> Checked:
+    """The command's next roll as an Ability Check, and the state after it. A Star who walks away
+    after seeing the dice ends the command: the roll is spent, and only the CheckAbandoned is recorded.
 
     What a chooser answered (the after-roll spends, the kept pair) is settled into the command's
     input (without a chooser the input is recorded as it was asked): `settled` makes the command's input from the request as the check resolved it (by
@@ -36,7 +43,7 @@ def roll_check(
     settle = settled or (lambda resolved: answered(request, resolved))
     number, dice = roll.take()
     try:
-        resolution = resolve(state, request, dice, roll.chooser)
+        resolution, effected = resolved(state, request, dice, roll.chooser)
     except Abandoned as walked_away:
         assert walked_away.request is not None
         roll.settle(settle(walked_away.request))
@@ -50,7 +57,8 @@ def roll_check(
         raise WalkedAway([abandoned]) from None
     if roll.chooser is not None:
         roll.settle(settle(resolution.request))
-    return CheckRolled(resolution=resolution, roll_number=number, dice_commitment=roll.dice_commitment)
+    fact = CheckRolled(resolution=resolution, roll_number=number, dice_commitment=roll.dice_commitment)
+    return Checked(fact, fact.apply_after_effects(effected))
 
 
 def answered(asked: CheckRequest, settled: CheckRequest) -> CheckRequest:

@@ -69,10 +69,9 @@ def check_first(
     from ..progress_events import with_milestones
 
     assert roll is not None, "a command that rolls a check rolls (rolls=True)"
-    checked = roll_check(state, request, roll, settled)
-    facts = with_milestones(state, [checked], checked.resolution.star)
-    after = state
-    for fact in facts:
-        assert isinstance(fact, CampaignFact)
-        after = fact.apply(after)
+    checked, after = roll_check(state, request, roll, settled)
+    facts = with_milestones(after, [checked], checked.resolution.star)
+    for crossed in facts[1:]:
+        assert isinstance(crossed, CampaignFact)
+        after = crossed.apply(after)
     return facts, after, checked.resolution

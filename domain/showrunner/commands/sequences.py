@@ -119,14 +119,13 @@ def play_beat(state: ShowrunnerState, asked: SequenceBeat, roll: RollContext | N
                 "opposition_source": f"{sequence.against or 'the Sequence'}, {which}",
             }
         )
-        checked = roll_check(
+        checked, state = roll_check(
             state,
             beat_check,
             roll,
             settled=lambda resolved: asked.model_copy(update={"request": answered(request, resolved)}),
         )
         facts.append(checked)
-        state = after(state, [checked])
         star, label = checked.resolution.star, checked.resolution.outcome.value
     assert label is not None
     number, recorder = roll.recording()

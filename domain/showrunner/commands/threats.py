@@ -16,7 +16,7 @@ from ..power_dice import decisive_strike_difficulty, decisive_strike_opposition
 from ..state import ShowrunnerState
 from ..threats import Threat, ThreatKind
 from .check import answered, roll_check
-from .world_common import after, as_target, check_standing, name_is_free
+from .world_common import as_target, check_standing, name_is_free
 
 
 class ThreatCreate(Input):
@@ -84,14 +84,13 @@ def check_against(state: ShowrunnerState, asked: ThreatCheck, roll: RollContext 
     check_standing(found)
     if asked.aid and isinstance(found, Threat):
         raise RuleViolation(f"{name} is a Threat: only an Actor is aided (a Project is built by any check)")
-    checked = roll_check(
+    checked, after_check = roll_check(
         state,
         opposed_by(found, asked.request, decisive=asked.decisive),
         roll,
         settled=lambda resolved: asked.model_copy(update={"request": answered(asked.request, resolved)}),
     )
     resolution = checked.resolution
-    after_check = after(state, [checked])
     number, recorder = roll.recording()
     outcome = resolution.outcome.value
     if asked.decisive:
@@ -111,7 +110,7 @@ def check_against(state: ShowrunnerState, asked: ThreatCheck, roll: RollContext 
         **as_target(world, name),
         **roll.stamp(number, recorder),
     )
-    return with_milestones(state, [checked, moved], resolution.star)
+    return with_milestones(moved.apply(after_check), [checked, moved], resolution.star)
 
 
 def opposed_by(found: Threat | Actor, request: CheckRequest, *, decisive: bool) -> CheckRequest:
