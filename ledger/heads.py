@@ -70,7 +70,9 @@ def write(cursor: Any, head: Head) -> None:
         "DO UPDATE SET document = excluded.document"
     )
     rows = [(head.branch_id, key, document.decode()) for key, document in head.characters]
-    cursor.executemany(upsert, [row for row in rows if row[1] in head.changed])
+    changed = [row for row in rows if row[1] in head.changed]
+    if changed:
+        cursor.executemany(upsert, changed)
     cursor.execute(f"SELECT count(*) FROM {CHARACTERS} WHERE branch_id = ?", (head.branch_id,))
     if cursor.fetchone()[0] != len(rows):
         cursor.execute(f"DELETE FROM {CHARACTERS} WHERE branch_id = ?", (head.branch_id,))

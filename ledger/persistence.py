@@ -178,6 +178,7 @@ class SQLiteLedgerRecorder(_StreamReadingRecorder, SQLiteApplicationRecorder):
     def __init__(self, datastore: SQLiteDatastore, events_table_name: str = "stored_events") -> None:
         super().__init__(datastore, events_table_name)
         self._index_made = False
+        self._heads_made = False
 
     def construct_create_table_statements(self) -> list[str]:
         return [
@@ -203,11 +204,20 @@ class SQLiteLedgerRecorder(_StreamReadingRecorder, SQLiteApplicationRecorder):
             statement = insert_statement(index_table(self.events_table_name), "?")
             c.executemany(statement, insert_params(read_index, lambda stream: stream.hex))
         if head is not None:
-            # Each time (a few microseconds): a ledger written before heads were kept, or whose
-            # tables were dropped, keeps them from its next command on.
-            heads.create(c)
-            heads.write(c, head)
+            self._write_head(c, head)
         return ids
+
+    def _write_head(self, c: SQLiteCursor, head: heads.Head) -> None:
+        if not self._heads_made:  # a ledger written before heads were kept keeps them from now on
+            heads.create(c)
+            self._heads_made = True
+        try:
+            heads.write(c, head)
+        except sqlite3.OperationalError as e:
+            if "no such table" not in str(e):
+                raise
+            heads.create(c)  # dropped while this process ran: SQLite's transaction goes on
+            heads.write(c, head)
 
 
 class DurableSQLiteFactory(SQLiteFactory):
