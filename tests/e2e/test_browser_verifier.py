@@ -1,9 +1,9 @@
 """docs/verify/verify.html in real headless Chromium (Debian's `chromium` and `chromium-driver`).
 
 The page is opened from a file:// URL, as a player opens it from disk; each export is handed to
-its file input, and the verdicts are read from the DOM. The exports are made by the real console
-script (`showrunner demo --keep`, then `showrunner export`); a tamper edits a copy, either by hand
-(the hashes left as they were) or as a forger would, computing every hash after it again.
+its file input, and the verdicts are read from the DOM. The exports and their tampers are the
+Python verifier's own (tests/verify_exports.py): each ruleset's demo, a fork and a Star's copy,
+edited by hand (the hashes left as they were) or as a forger would, computing every hash again.
 """
 
 from __future__ import annotations
@@ -12,8 +12,6 @@ import json
 import math
 import os
 import random
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,13 +19,12 @@ from typing import Any
 
 import pytest
 
-from showrunner_ledger.ledger.codec import fields_for_hash
-from showrunner_ledger.ledger.integrity import GENESIS_HASH, canonical_json, chain_hash
+from showrunner_ledger.ledger.integrity import canonical_json
 from tests.conftest import in_ci
+from tests.verify_exports import TAMPERS, demo_exports, read_lines, rehash, roll_records, tamper, write_lines
 
 REPO = Path(__file__).resolve().parents[2]
 PAGE = REPO / "docs" / "verify" / "verify.html"
-SCRIPT = Path(sys.executable).parent / "showrunner"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 RULESETS = ("showrunner", "resonance", "pool")
@@ -116,71 +113,23 @@ def verify(browser: Any, path: Path) -> Verdict:
     )
 
 
-# ----------------------------------------------------------------- exports made by the real console script
-
-
-def showrunner(folder: Path, *args: str) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SHOWRUNNER_")}
-    env |= {
-        "SHOWRUNNER_DB": str(folder / "demo.sqlite"),
-        "SHOWRUNNER_DATA_DIR": str(folder / "data"),
-        "SHOWRUNNER_CONFIG_DIR": str(folder / "config"),
-        "COLUMNS": "200",
-    }
-    done = subprocess.run([str(SCRIPT), *args], env=env, cwd=folder, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
+# ----------------------------------------------------------------- the exports: the Python verifier's own
 
 
 @pytest.fixture(scope="module")
 def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """A good export of each ruleset's demo; of the showrunner demo's fork; and a Star's of its main branch."""
+    """The exports tests/e2e/test_standalone_verifier.py gives the Python verifier: each ruleset's
+    demo, the showrunner demo's fork, and a Star's copy of its main branch."""
     root = tmp_path_factory.mktemp("browser-exports")
-    made: dict[str, Path] = {}
-    for name in RULESETS:
-        folder = root / name
-        subprocess.run(
-            [str(SCRIPT), "demo", "--ruleset", name, "--keep", str(folder)],
-            env={k: v for k, v in os.environ.items() if not k.startswith("SHOWRUNNER_")},
-            cwd=root,
-            capture_output=True,
-            check=True,
-            timeout=300,
-        )
-        made[name] = root / f"{name}.jsonl"
-        showrunner(folder, "export", "-o", str(made[name]))
-    made["fork"] = root / "fork.jsonl"
-    showrunner(root / "showrunner", "--branch", "what-if", "export", "-o", str(made["fork"]))
-    made["star"] = root / "star.jsonl"
-    showrunner(root / "showrunner", "--as", "Mara", "export", "-o", str(made["star"]))
-    return made
-
-
-def read(path: Path) -> Export:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-
-
-def write(path: Path, lines: Export) -> Path:
-    path.write_text("".join(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n" for line in lines))
-    return path
-
-
-def rehash(lines: Export) -> Export:
-    """The forger's pass: every event's hash computed again, each linked to the one before, and the header's head moved."""
-    prev = GENESIS_HASH
-    for line in lines[1:]:
-        stored = {key: value for key, value in line.items() if key not in ("branch", "version", "topic")}
-        line["prev_hash"] = prev
-        line["hash"] = prev = chain_hash(prev, fields_for_hash(line["branch"], line["version"], line["topic"], stored))
-    lines[0]["head"]["hash"] = prev
-    return lines
+    made = {name: demo_exports(root, name) for name in RULESETS}
+    return {name: made[name].main for name in RULESETS} | {
+        "fork": made["showrunner"].fork,
+        "star": made["showrunner"].star,
+    }
 
 
 def event(lines: Export, topic: str, when: Callable[[dict[str, Any]], bool] = lambda payload: True) -> dict[str, Any]:
     return next(line for line in lines[1:] if line.get("topic") == topic and when(line["payload"]))
-
-
-def ledger_roll(lines: Export) -> dict[str, Any]:
-    return event(lines, "showrunner/CheckRolled", lambda payload: payload["dice_commitment"] is not None)
 
 
 # ----------------------------------------------------------------- good exports
@@ -194,8 +143,7 @@ def test_a_good_export_of_each_ruleset_passes_every_check_and_proves_its_ledger_
     assert verdict.status == "pass", verdict
     assert verdict.checks == {"chain": "pass", "forks": "none", "header": "pass", "seeds": "pass", "dice": "pass"}
     assert not verdict.problems
-    payloads = [line["payload"] for line in read(exports[ruleset])[1:]]
-    rolls = sum(1 for payload in payloads if "roll_number" in payload and payload["dice_commitment"] is not None)
+    rolls = sum(1 for record in roll_records(read_lines(exports[ruleset])) if record["payload"]["dice_commitment"])
     assert rolls >= 1
     assert f" of {rolls} roll{'' if rolls == 1 else 's'} re-derived" in verdict.details["dice"]
 
@@ -210,7 +158,7 @@ def test_a_forked_branch_passes_with_its_fork_link_checked(browser: Any, exports
 def test_a_stars_redacted_export_passes_with_the_hidden_events_checked_as_links(
     browser: Any, exports: dict[str, Path]
 ) -> None:
-    lines = read(exports["star"])
+    lines = read_lines(exports["star"])
     hidden = sum(1 for line in lines[1:] if line.get("redacted") is True)
     assert hidden >= 1
     verdict = verify(browser, exports["star"])
@@ -219,91 +167,46 @@ def test_a_stars_redacted_export_passes_with_the_hidden_events_checked_as_links(
     assert verdict.checks["dice"] == "pass"
 
 
-# ----------------------------------------------------------------- tampered exports
+# ----------------------------------------------------------------- tampered exports: the Python verifier's too
 
 
-def face_changed(lines: Export) -> int:
-    roll = ledger_roll(lines)
-    faces = roll["payload"]["resolution"]["rolls"][0]["faces"]
-    faces[0] = faces[0] % 6 + 1
-    rehash(lines)
-    return int(roll["version"])
-
-
-def seed_changed(lines: Export) -> int:
-    reveal = event(lines, "ledger/SeedRevealed")
-    reveal["payload"]["seed"] = "00" + reveal["payload"]["seed"][2:]
-    rehash(lines)
-    return int(reveal["version"])
-
-
-def commitment_changed(lines: Export) -> int:
-    roll = ledger_roll(lines)
-    roll["payload"]["dice_commitment"] = "ab" * 32
-    rehash(lines)
-    return int(roll["version"])
-
-
-def payload_changed(lines: Export) -> int:
-    note = event(lines, "ledger/NoteRecorded")
-    note["payload"]["text"] += "!"
-    return int(note["version"])
-
-
-def prev_hash_changed(lines: Export) -> int:
-    lines[5]["prev_hash"] = "f" * 64
-    return int(lines[5]["version"])
-
-
-def line_deleted(lines: Export) -> int:
-    return int(lines.pop(5)["version"])
-
-
-def head_changed(lines: Export) -> int:
-    lines[0]["head"]["hash"] = lines[-2]["hash"]
-    return int(lines[-1]["version"])
-
-
-def fork_point_moved(lines: Export) -> int:
-    fork = event(lines, "ledger/BranchForked")
-    fork["payload"]["parent_hash"] = lines[1]["hash"]
-    rehash(lines)
-    return int(fork["version"])
-
-
-TAMPERS: dict[str, tuple[Callable[[Export], int], str, set[str]]] = {
-    # name: (the tamper, the export it edits, the checks that must name the tampered event)
-    "face": (face_changed, "showrunner", {"dice"}),
-    "seed": (seed_changed, "showrunner", {"seeds"}),
-    "commitment": (commitment_changed, "showrunner", {"dice"}),
-    "payload": (payload_changed, "showrunner", {"chain"}),
-    "prev-hash": (prev_hash_changed, "resonance", {"chain"}),
-    "deleted-line": (line_deleted, "pool", {"chain"}),
-    "head": (head_changed, "showrunner", {"header"}),
-    "fork-point": (fork_point_moved, "fork", {"forks"}),
+CAUGHT_BY: dict[tuple[str, bool], tuple[str, set[str]]] = {
+    # (tamper, by a forger who computes every hash again): (the export it edits, the checks naming the event)
+    ("face", True): ("showrunner", {"dice"}),
+    ("seed", True): ("showrunner", {"seeds", "dice"}),
+    ("commitment", True): ("showrunner", {"dice"}),
+    ("payload", False): ("showrunner", {"chain"}),
+    ("prev_hash", False): ("resonance", {"chain"}),
+    ("deleted", False): ("pool", {"chain"}),
+    ("head", False): ("showrunner", {"header"}),
 }
 
 
-@pytest.mark.parametrize("name", TAMPERS)
+@pytest.mark.parametrize(("how", "forger"), CAUGHT_BY, ids=lambda v: v if isinstance(v, str) else "")
 def test_a_tampered_export_fails_naming_the_event(
-    browser: Any, exports: dict[str, Path], tmp_path: Path, name: str
+    browser: Any, exports: dict[str, Path], tmp_path: Path, how: str, forger: bool
 ) -> None:
-    tamper, source, naming = TAMPERS[name]
-    lines = read(exports[source])
-    version = tamper(lines)
-    verdict = verify(browser, write(tmp_path / f"tampered-{name}.jsonl", lines))
+    assert set(TAMPERS) == {how for how, _ in CAUGHT_BY}, "a tamper of the Python verifier's is not tried here"
+    source, naming = CAUGHT_BY[how, forger]
+    target = tmp_path / f"tampered-{how}.jsonl"
+    version = tamper(exports[source], target, how, forger=forger)
+    verdict = verify(browser, target)
     assert verdict.status == "fail", verdict
+    if how == "seed":  # the dice it proved fail at their own events
+        naming = {"seeds"}
+        assert any(check == "dice" for check, _ in verdict.failing()), verdict
     for check in naming:
         assert (check, version) in verdict.failing(), verdict
         assert any(text.startswith(f"event #{version}") for c, _, text in verdict.problems if c == check), verdict
 
 
-def test_a_changed_seed_also_fails_every_die_it_proved(browser: Any, exports: dict[str, Path], tmp_path: Path) -> None:
-    lines = read(exports["showrunner"])
-    seed_changed(lines)
-    verdict = verify(browser, write(tmp_path / "tampered-seed-dice.jsonl", lines))
-    assert ("dice", int(ledger_roll(lines)["version"])) in verdict.failing()
-    assert verdict.checks["chain"] == "pass"  # the forger's hashes hold: only the seed's proof catches it
+def test_a_moved_fork_point_fails_naming_the_fork(browser: Any, exports: dict[str, Path], tmp_path: Path) -> None:
+    lines = read_lines(exports["fork"])
+    fork = event(lines, "ledger/BranchForked")
+    fork["payload"]["fork_version"] -= 1  # as the Python verifier's test moves it
+    rehash(lines)
+    verdict = verify(browser, write_lines(tmp_path / "tampered-fork-point.jsonl", lines))
+    assert ("forks", int(fork["version"])) in verdict.failing(), verdict
 
 
 def test_a_file_that_is_no_export_cannot_be_checked(browser: Any, tmp_path: Path) -> None:
@@ -399,11 +302,11 @@ def test_a_lone_surrogate_is_refused_as_python_refuses_to_hash_it(browser: Any) 
 def test_awkward_text_and_numbers_hash_as_python_hashes_them(
     browser: Any, exports: dict[str, Path], tmp_path: Path
 ) -> None:
-    lines = read(exports["showrunner"])
+    lines = read_lines(exports["showrunner"])
     note = event(lines, "ledger/NoteRecorded")
     note["payload"] = {"text": " | ".join(AWKWARD_TEXT), "numbers": AWKWARD_NUMBERS, "keys": awkward_documents()[0]}
     rehash(lines)
-    verdict = verify(browser, write(tmp_path / "awkward.jsonl", lines))
+    verdict = verify(browser, write_lines(tmp_path / "awkward.jsonl", lines))
     assert verdict.checks["chain"] == "pass", verdict
 
 
