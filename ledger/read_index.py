@@ -7,12 +7,12 @@ row of the event before it in its stream (or for a stream's first event), so a s
 are always a run from its first event: a stream written before the index existed (or by a
 version that did not write it) gets none, and a reader finds it not covered and reads the
 events themselves. The index is a cache of facts in the hash chain: readers check again what
-they decode, and `verify` compares every row with its event (`index_problem`).
+they decode, and `verify` compares every row with its event (`IndexWalk`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 from uuid import UUID
@@ -20,8 +20,9 @@ from uuid import UUID
 from eventsourcing.persistence import AggregateRecorder, StoredEvent
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
+from ..domain.events import Fact
 from ..domain.names import name_key
-from .codec import read_document
+from .errors import UnreadableEvent
 from .events import LedgerEvent
 from .facts import BranchForked, CampaignRegistered, CampaignStarted
 from .integrity import Problem
@@ -270,29 +271,88 @@ def event_index(ledger: Any, ref: Any) -> EventIndex | None:
 # ----------------------------------------------------------------------- verify
 
 
-def index_problem(ledger: Any, ref: Any) -> Problem | None:
-    """The first index row of the branch's streams that is not what its event says, that sits
-    where no event is, or that follows a gap (a reader would miss the events in it)."""
-    dialect = _Dialect(ledger.app.recorder)
-    if not dialect.exists():
-        return None
-    for segment in ref.segments:
-        events = _paged_events(ledger, segment)
-        for row in _paged_rows(dialect, segment):
-            version = int(row["v"])
-            event = next(events, None)
-            if event is None or event.originator_version != version:
-                return Problem(
-                    version,
-                    f"the read index lists event #{version} where the branch has "
-                    + (f"event #{event.originator_version}" if event is not None else "no more events")
-                    + ": it was changed outside the ledger",
-                )
-            if (row["topic"], int(row["public"]), row["stars"]) != _expected(ledger, event):
-                return Problem(
-                    version, f"the read index does not match event #{version}: it was changed outside the ledger"
-                )
-    return None
+class IndexWalk:
+    """`verify`'s check of the index along its one walk of the branch: every row of the branch's
+    streams is what its event says (topic, visibility, Stars), sits where an event is, and follows
+    no gap (a reader would miss the events in it). The walk hands each event as it comes, with its
+    fact decoded once for every check that needs it."""
+
+    def __init__(self, ledger: Any, ref: Any) -> None:
+        dialect = _Dialect(ledger.app.recorder)
+        self._dialect = dialect if dialect.exists() else None
+        self._segments: list[Segment] = list(ref.segments)
+        self._at = -1  # the segment being walked
+        self._rows: Iterator[Any] = iter(())
+        self.found: Problem | None = None
+        self._unreadable: Exception | None = None
+
+    def check(self, stored: StoredEvent, visibility: object, fact: Callable[[], tuple[Fact, str, str]]) -> None:
+        """The next event of the walk, in order: its visibility as stored, and its fact (with its
+        hash and command id, as the walk decodes them)."""
+        if self._dialect is None or self.found is not None or self._unreadable is not None:
+            return
+        version = stored.originator_version
+        while not self._in_segment(stored):
+            if self._at >= len(self._segments):
+                return  # not an event of the branch's streams: the chain check names it
+            self._leave_segment()
+            if self.found is not None:
+                return
+        row = next(self._rows, None)
+        if row is None:
+            return  # the stream's rows ended: its later events are read from the events themselves
+        if int(row["v"]) != version:
+            self.found = _misplaced(int(row["v"]), f"event #{version}")
+            return
+        try:
+            stars = stars_column(fact()[0].stars())
+        except UnreadableEvent as e:
+            self._unreadable = e
+            return
+        if (row["topic"], int(row["public"]), row["stars"]) != (stored.topic, int(visibility == "public"), stars):
+            self.found = Problem(
+                version, f"the read index does not match event #{version}: it was changed outside the ledger"
+            )
+
+    def problem(self) -> Problem | None:
+        """Once the walk has reached the head: the first row found wrong, or a row past the events."""
+        while self.found is None and self._unreadable is None and self._at < len(self._segments):
+            self._leave_segment()
+        if self._unreadable is not None:
+            raise self._unreadable
+        return self.found
+
+    def _in_segment(self, stored: StoredEvent) -> bool:
+        if self._at < 0 or self._at >= len(self._segments):
+            return False
+        segment = self._segments[self._at]
+        version = stored.originator_version
+        return (
+            _stream_id(stored.originator_id) == segment.branch_id
+            and version > segment.after
+            and (segment.upto is None or version <= segment.upto)
+        )
+
+    def _leave_segment(self) -> None:
+        """Past the segment's events: a row left over lists an event that is not there."""
+        left = next(self._rows, None)
+        if left is not None:
+            self.found = _misplaced(int(left["v"]), "no more events")
+            return
+        self._at += 1
+        if self._dialect is not None and self._at < len(self._segments):
+            self._rows = _paged_rows(self._dialect, self._segments[self._at])
+
+
+def _misplaced(version: int, instead: str) -> Problem:
+    return Problem(
+        version,
+        f"the read index lists event #{version} where the branch has {instead}: it was changed outside the ledger",
+    )
+
+
+def _stream_id(value: UUID | str) -> UUID:
+    return value if isinstance(value, UUID) else UUID(str(value))
 
 
 _PAGE = 2000
@@ -313,22 +373,3 @@ def _paged_rows(dialect: _Dialect, segment: Segment) -> Iterator[Any]:
         if len(page) < _PAGE:
             return
         after = int(page[-1]["v"])
-
-
-def _paged_events(ledger: Any, segment: Segment) -> Iterator[StoredEvent]:
-    after = segment.after
-    while True:
-        page = ledger.app.recorder.select_events(segment.branch_id, gt=after, lte=segment.upto, limit=_PAGE)
-        yield from page
-        if len(page) < _PAGE:
-            return
-        after = page[-1].originator_version
-
-
-def _expected(ledger: Any, stored: StoredEvent) -> tuple[str, int, str]:
-    """The row an event's index entry must be: its topic, whether it is public, its Stars."""
-    doc = read_document(stored)
-    if doc is None:
-        event = ledger.app.mapper.to_domain_event(stored)
-        return stored.topic, int(event.visibility == "public"), stars_column(event.fact.stars())
-    return stored.topic, int(doc["visibility"] == "public"), stars_column(doc["payload"].stars())

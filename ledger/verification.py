@@ -24,13 +24,14 @@ from uuid import UUID
 from eventsourcing.persistence import StoredEvent
 
 from ..domain.campaign import CampaignState
+from ..domain.events import Fact
 from .codec import decode_document, fields_for_hash
 from .errors import LedgerError, RegistryDamaged, UnreadableEvent
 from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignStarted
 from .head_check import drop_bad_head, heads_problem
 from .integrity import GENESIS_HASH, CampaignDigest, Digest, Problem, VerifyReport, canonical_json, chain_hash
 from .persistence import delete_snapshot, storage_damage
-from .read_index import index_problem
+from .read_index import IndexWalk
 from .registry import CATALOG_ID, MAIN, BranchEntry, BranchIndex, CampaignEntry, is_valid_name
 from .service import BranchRef, Ledger, _uuid
 from .streams import BranchSnapshot, Stream, fold_campaign
@@ -266,6 +267,8 @@ def verify_branch(
     kept_hash: str | None = None
     forks = {s.branch_id: s.after for s in ref.segments}
     snapshots = _SnapshotWalk(ledger, ref)
+    index = IndexWalk(ledger, ref)
+    to_fact = ledger.app.mapper.to_fact_decoded
     for stored in ledger.stored_events(ref):
         fork_link = link.prev
         problem, doc = _check_link(stored, link)
@@ -286,7 +289,9 @@ def verify_branch(
                 break
         if against is not None and version == against.version:
             kept_hash = link.prev
-        snapshots.fold(stored, doc)
+        fact = _decoded_once(stored, doc, to_fact)
+        snapshots.fold(stored, fact)
+        index.check(stored, doc.get("visibility"), fact)
         checked += 1
         if progress is not None:
             progress(checked)
@@ -297,7 +302,8 @@ def verify_branch(
         problem = _registry_problem_for(ledger, ref)
     if problem is None:
         problem = snapshots.problem(head)
-    problem = problem or index_problem(ledger, ref)
+    if problem is None:
+        problem = index.problem()
     if problem is None:
         problem = heads_problem(ledger, ref, head)
     return VerifyReport(ref.branch.name, checked, head, problem)
@@ -335,6 +341,21 @@ def _registry_problem_for(ledger: Ledger, ref: BranchRef) -> Problem | None:
     return problem
 
 
+def _decoded_once(
+    stored: StoredEvent, doc: dict[str, Any], to_fact: Callable[[StoredEvent, dict[str, Any]], tuple[Fact, str, str]]
+) -> Callable[[], tuple[Fact, str, str]]:
+    """The event's fact, hash and command id, validated from its decoded document on first use
+    only: the snapshots want it up to the last of them, the read index where it has a row."""
+    found: list[tuple[Fact, str, str]] = []
+
+    def fact() -> tuple[Fact, str, str]:
+        if not found:
+            found.append(to_fact(stored, doc))
+        return found[0]
+
+    return fact
+
+
 # ----------------------------------------------------------------- snapshots
 
 
@@ -362,14 +383,16 @@ class _SnapshotWalk:
         self.mismatch: Problem | None = None
         self.unreadable: UnreadableEvent | None = None
 
-    def fold(self, stored: StoredEvent, doc: dict[str, Any] | None = None) -> None:
-        """The next event of the walk, in order. `doc`: its document, when the caller decoded it
-        already (the chain check does: decoding each row once saves a tenth of `verify`)."""
+    def fold(self, stored: StoredEvent, fact: Callable[[], tuple[Fact, str, str]] | None = None) -> None:
+        """The next event of the walk, in order. `fact`: its fact, hash and command id, when the
+        caller decodes them already (verify's walk does, once for every check of the event)."""
         version = stored.originator_version
         if version > self.last or self.mismatch is not None or self.unreadable is not None:
             return
         try:
-            self.stream.advance(version, *self.to_fact(stored, decode_document(stored) if doc is None else doc))
+            self.stream.advance(
+                version, *(fact() if fact is not None else self.to_fact(stored, decode_document(stored)))
+            )
         except UnreadableEvent as e:
             self.unreadable = e
             return
