@@ -7,35 +7,25 @@ the branch's head (a new fork, a Star asking, a sheet as of an earlier event).
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from showrunner_ledger.ledger.heads import read_character
-from tests.e2e.conftest import SCRIPT, Run, Runner, _is_setting
+from tests.e2e.conftest import Run, Runner
+from tests.verify_exports import RULESETS, demo_exports
 
-RULESETS = ["showrunner", "pool", "resonance"]
 PLAYED = ("main", "what-if")
 
 
 @pytest.fixture(scope="module", params=RULESETS)
 def demo(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A ruleset's demo campaign, kept: a few characters, checks, a fork with a command of its own."""
-    keep = tmp_path_factory.mktemp(f"demo-{request.param}") / "kept"
-    env = {k: v for k, v in os.environ.items() if not _is_setting(k)}
-    done = subprocess.run(
-        [str(SCRIPT), "demo", "--ruleset", request.param, "--keep", str(keep)],
-        env=env,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return keep
+    """A ruleset's demo campaign, kept: a few characters, checks, a fork with commands of its own
+    (the verifiers' demo: tests/verify_exports.py)."""
+    folder = tmp_path_factory.mktemp(f"demo-{request.param}")
+    demo_exports(folder, request.param)
+    return folder / f"demo-{request.param}"
 
 
 def _in(keep: Path) -> dict[str, Any]:
