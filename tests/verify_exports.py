@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from showrunner_ledger.cli.errors import ExitCode
 from showrunner_ledger.cli.main import main as showrunner_main
 from showrunner_ledger.ledger.codec import fields_for_hash
 from showrunner_ledger.ledger.integrity import GENESIS_HASH, chain_hash
@@ -53,13 +54,21 @@ def _isolated(home: Path) -> Iterator[None]:
         yield
 
 
-def showrunner(*args: object) -> str:
+def showrunner(*args: object, expect: int = ExitCode.OK) -> str:
     """Run `showrunner ARGS` in this process; its stdout, or AssertionError naming what failed."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = showrunner_main([str(a) for a in args])
-    assert code == 0, (args, code, err.getvalue())
+    assert code == expect, (args, code, err.getvalue())
     return out.getvalue()
+
+
+def ask_for_roll(device: Path, star: str, *args: object) -> str:
+    """A Star's command that rolls ledger dice, run on the Star's own device (`device` as its data
+    folder: no Director key file there), so recorded as a roll asked for."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setenv("SHOWRUNNER_DATA_DIR", str(device))
+        return showrunner("--as", star, *args, expect=ExitCode.ASKED)
 
 
 def demo_exports(folder: Path, ruleset: str) -> DemoExports:
