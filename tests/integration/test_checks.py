@@ -82,7 +82,9 @@ def test_a_scene_of_checks_with_table_and_ledger_dice(ledger):
     started = fact(ledger, ref, 1)
     assert ledger_roll.dice_commitment == started.dice_commitment
     assert {roll.source for roll in ledger_roll.resolution.rolls} == {"ledger"}
-    assert faces(ledger_roll.resolution) == rederived(ledger, ref, 2, ledger_roll.resolution.rolls, entropy=ledger_roll.dice_entropy)
+    assert faces(ledger_roll.resolution) == rederived(
+        ledger, ref, 2, ledger_roll.resolution.rolls, entropy=ledger_roll.dice_entropy
+    )
     assert ledger_roll.summary().endswith("; ledger dice)")
 
     # #5, table dice: Move with Footwork, 5,5 against Script 5,2: a Highlight that Hits the Mark.
@@ -205,7 +207,9 @@ def test_a_fork_rolls_other_ledger_dice_for_the_same_roll_number(ledger):
     assert faces(on_main.resolution) != faces(on_fork.resolution)
     fork_rolls = on_fork.resolution.rolls
     fork_seed = ledger.keys.load(fork.campaign.id, on_fork.dice_commitment)
-    assert faces(on_fork.resolution) == rederived(ledger, fork, 1, fork_rolls, seed=fork_seed, entropy=on_fork.dice_entropy)
+    assert faces(on_fork.resolution) == rederived(
+        ledger, fork, 1, fork_rolls, seed=fork_seed, entropy=on_fork.dice_entropy
+    )
     assert faces(on_fork.resolution) != rederived(
         ledger, fork, 1, fork_rolls, seed=fork_seed, branch=main.branch.id, entropy=on_fork.dice_entropy
     )
