@@ -218,3 +218,21 @@ def test_what_a_modified_program_records_after_a_request_is_caught(ledger: Ledge
     (found,) = audit_all(ledger, other)
     assert found.problem is not None and "not derived with the entropy recorded in the request" in found.problem
     assert found.dice_ok  # the dice are honest for the entropy recorded: it is the entropy that was swapped
+
+
+def test_a_settling_command_retried_under_its_id_reports_its_first_record(ledger: Ledger, star_device) -> None:
+    star_ledger, _ = star_device
+    ref = campaign(ledger)
+    star_ref = star_ledger.resolve(ref.campaign.name, ref.branch.name)
+    with pytest.raises(RollAskedFor):
+        star_ledger.run(star_ref, "ability-check", MANY, by=MARA)
+    first = ledger.resolve_roll(ref, command_id="roll-it")
+    again = ledger.resolve_roll(ref, command_id="roll-it")  # the reply was lost: asked again
+    assert (again.first_version, again.last_version) == (first.first_version, first.last_version)
+    assert ledger.head(ref).version == first.last_version
+    with pytest.raises(RollAskedFor):
+        star_ledger.run(star_ref, "ability-check", MANY, by=MARA)
+    withdrawn = ledger.withdraw_roll(ref, command_id="not-now")
+    assert ledger.withdraw_roll(ref, command_id="not-now").last_version == withdrawn.last_version
+    with pytest.raises(LedgerError, match="no roll is asked for"):
+        ledger.withdraw_roll(ref, command_id="another-id")
