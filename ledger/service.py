@@ -871,7 +871,9 @@ class Ledger:
     def resolve_roll(self, ref: BranchRef, *, command_id: str | None = None) -> CommandResult:
         """Roll the roll asked for on the branch, on the Director's machine: the command, its
         input and its entropy as the request recorded them, recorded as the Star who asked."""
-        pending = self._pending(ref)
+        pending = self._pending(ref, command_id)
+        if isinstance(pending, CommandResult):
+            return pending
         return self.run(
             ref,
             pending.command,
@@ -885,17 +887,24 @@ class Ledger:
     @command
     def withdraw_roll(self, ref: BranchRef, *, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
         """Withdraw the roll asked for on the branch, unrolled: by the Star who asked, or the Director."""
-        pending = self._pending(ref)
+        pending = self._pending(ref, command_id)
+        if isinstance(pending, CommandResult):
+            return pending
         if by not in (DIRECTOR, pending.by):
             raise LedgerError(f"only {pending.by}, who asked for the roll, or the Director can withdraw it")
         withdrawn = RollRequestWithdrawn(command=pending.command, by=pending.by)
         return self.execute(ref, lambda state: [withdrawn], by=by, command_id=command_id, settles=pending)
 
-    def _pending(self, ref: BranchRef) -> PendingRoll:
-        pending = self.view(ref).state.pending_roll
-        if pending is None:
-            raise LedgerError(f"no roll is asked for on branch '{ref.branch.name}'")
-        return pending
+    def _pending(self, ref: BranchRef, command_id: str | None) -> PendingRoll | CommandResult:
+        """The roll asked for on the branch; or, once it is settled, the settling command's
+        record when this is its retry under the same given id."""
+        loaded = self._last_head(ref) or self._load_branch(ref)
+        if loaded.state.pending_roll is not None:
+            return loaded.state.pending_roll
+        found = self._recorded(loaded, ref.segments, command_id) if command_id is not None else None
+        if found is not None:
+            return self._already_recorded(ref, *found)
+        raise LedgerError(f"no roll is asked for on branch '{ref.branch.name}'")
 
     @command
     def roll(
