@@ -688,9 +688,10 @@ def summary(header: dict[str, Any], report: Report) -> str:
     counts = (
         f"{r.events} events ({r.links_only} checked only as links: redacted), {r.forks} fork link(s); "
         f"dice: {r.proven_rolls} ledger roll(s) proven ({r.proven_dice} dice), "
-        f"{r.unrevealed_rolls} with the seed not revealed, {r.table_rolls} table roll(s); "
-        f"rolls asked for: {r.asked_rolled} rolled, {r.asked_withdrawn} withdrawn, {r.asked_open} open"
+        f"{r.unrevealed_rolls} with the seed not revealed, {r.table_rolls} table roll(s)"
     )
+    if r.asked_rolled or r.asked_withdrawn or r.asked_open:  # told only where a Star asked for a roll
+        counts += f"; rolls asked for: {r.asked_rolled} rolled, {r.asked_withdrawn} withdrawn, {r.asked_open} open"
     if r.problems:
         return f"FAILED: {len(r.problems)} problem(s) in the export of {where}; {counts}."
     return f"OK: the export of {where} holds; {counts}."
