@@ -5,8 +5,9 @@
 
 Checks what docs/reference/ledger-format.md defines: every event's hash and link, the versions,
 the fork links, the header against the events, every ledger die whose seed the export reveals
-(dice v1 and v2), and that each roll a Star asked for is settled by the event after it. One line per problem, then a summary. Exit 0 when everything holds, 1 when anything
-fails, 2 when the input cannot be used (unreadable, not JSON, not an export).
+(dice v1 and v2), and that each roll a Star asked for is settled by the event after it. One
+line per problem, then a summary. Exit 0 when everything holds, 1 when anything fails, 2 when
+the input cannot be used (unreadable, not JSON, not an export).
 
 This file is the format's reference verifier: it imports nothing of showrunner-ledger, so a
 player can read it whole and run it on a machine the Director never touched.
@@ -598,7 +599,11 @@ class Verifier:
         wrong = []
         at = version
         # Every roll record of the command (its consecutive events) derives its dice with the entropy asked with.
-        while at in self.events and self.events[at].get("command_id") == event.get("command_id"):
+        while (
+            at in self.events
+            and self.events[at].get("redacted") is not True
+            and self.events[at].get("command_id") == event.get("command_id")
+        ):
             record = self.events[at].get("payload")
             if _is_roll_record(record) and record.get("dice_entropy") != asked["entropy"]:
                 wrong.append((at, "its dice were not derived with the entropy asked with"))
