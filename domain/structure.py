@@ -20,6 +20,7 @@ from pydantic import ConfigDict, Field
 from .errors import RuleViolation
 from .events import CampaignFact, RecapLine
 from .inputs import Input, Many
+from .phrasing import as_clause, joined
 from .quick_copy import QuickCopy
 from .text import Line, Name, Note, Title
 
@@ -76,7 +77,8 @@ class SeasonStarted(CampaignFact["CampaignState"], topic="ledger/SeasonStarted")
         return f"Season {self.number}{_quoted(self.title)} started"
 
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=10, text=f"Season {self.number}{_quoted(self.title)} began.", kind="season")
+        name = f"Season {self.number}{_quoted(self.title)}"
+        return RecapLine(weight=10, text=f"{name} began.", kind="season", slots={"season": name})
 
 
 class SeasonEnded(CampaignFact["CampaignState"], topic="ledger/SeasonEnded"):
@@ -89,7 +91,13 @@ class SeasonEnded(CampaignFact["CampaignState"], topic="ledger/SeasonEnded"):
         return f"Season {self.number} ended"
 
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=50, text=f"Season {self.number} came to its end.", kind="season")
+        return RecapLine(
+            weight=50,
+            text=f"Season {self.number} came to its end.",
+            kind="season",
+            phrase="season-end",
+            slots={"season": f"Season {self.number}"},
+        )
 
 
 class EpisodeStarted(CampaignFact["CampaignState"], topic="ledger/EpisodeStarted"):
@@ -104,7 +112,8 @@ class EpisodeStarted(CampaignFact["CampaignState"], topic="ledger/EpisodeStarted
         return f"Episode {self.number}{_quoted(self.title)} started (Season {self.season})"
 
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=10, text=f"Episode {self.number}{_quoted(self.title)} began.", kind="episode")
+        name = f"Episode {self.number}{_quoted(self.title)}"
+        return RecapLine(weight=10, text=f"{name} began.", kind="episode", slots={"episode": name})
 
 
 class SceneStarted(CampaignFact["CampaignState"], topic="ledger/SceneStarted"):
@@ -132,7 +141,15 @@ class SceneStarted(CampaignFact["CampaignState"], topic="ledger/SceneStarted"):
         return f"{self.describe()} started (Episode {self.episode})"
 
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=10, text=f"{self.describe()}.", kind="scene")
+        slots = {"location": self.location, "goal": self.goal}
+        phrase = "scene" if self.location and self.goal else "scene-place" if self.location else "scene-goal"
+        return RecapLine(
+            weight=10,
+            text=f"{self.describe()}.",
+            kind="scene",
+            phrase=phrase,
+            slots={k: v for k, v in slots.items() if v},
+        )
 
 
 class SceneEnded(CampaignFact["CampaignState"], topic="ledger/SceneEnded"):
@@ -163,7 +180,8 @@ class EpisodeEnded(CampaignFact["CampaignState"], topic="ledger/EpisodeEnded"):
     def recap(self) -> RecapLine | None:
         if not self.cliffhanger:
             return None
-        return RecapLine(weight=100, text=self.cliffhanger, kind="cliffhanger")
+        spoken = as_clause(self.cliffhanger) or self.cliffhanger
+        return RecapLine(weight=100, text=self.cliffhanger, kind="cliffhanger", slots={"text": spoken})
 
 
 class AcclaimAnswer(Input):
@@ -236,7 +254,24 @@ class PostShowAnswered(CampaignFact["CampaignState"], topic="ledger/PostShowAnsw
         parts = self.parts()
         if not parts:
             return None
-        return RecapLine(weight=50, text="After the show, " + "; ".join(parts) + ".", kind="post-show")
+        return RecapLine(
+            weight=50,
+            text="After the show, " + "; ".join(parts) + ".",
+            kind="post-show",
+            slots={"parts": spoken} if (spoken := joined(self.spoken_parts())) else {},
+        )
+
+    def spoken_parts(self) -> list[str]:
+        """The answers as a narrator says them: no numbers but the Acclaim earned."""
+        a = self.answers
+        parts = [f"{x.star} earned {'some' if x.amount == 1 else x.amount} Acclaim" for x in a.acclaim if x.amount]
+        parts += [
+            f"{c.star} {'formed a Bond with' if c.kind == 'bond' else 'took a Grudge against'} {c.target}"
+            for c in a.connections
+        ]
+        if a.ensemble_xp:
+            parts.append("the cast grew stronger together")
+        return parts
 
 
 STRUCTURE_FACTS: tuple[type[CampaignFact[CampaignState]], ...] = (

@@ -50,7 +50,9 @@ class CharacterJoined(CampaignFact[ResonanceState], topic="resonance/CharacterJo
         return (self.sheet.name,)
 
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=ROUTINE, text=f"{self.sheet.name} joined the story", kind="cast")
+        return RecapLine(
+            weight=ROUTINE, text=f"{self.sheet.name} joined the story", kind="cast", slots={"star": self.sheet.name}
+        )
 
 
 class AdversaryJoined(CampaignFact[ResonanceState], topic="resonance/AdversaryJoined"):
@@ -118,25 +120,55 @@ class CheckRolled(RolledFact[ResonanceState], topic="resonance/CheckRolled"):
         r = self.resolution
         if r.harm is not None:
             text = f"{r.roller} struck {r.harm.target} for {r.harm.levels} {r.harm.type} Harm"
+            slots = {"star": r.roller, "target": r.harm.target, "harm": f"{r.harm.type} Harm"}
             if r.harm.newly_removed:
-                return RecapLine(weight=DECISIVE, text=f"{text} and removed them from the narrative", kind="removal")
-            return RecapLine(weight=NOTABLE, text=text, kind="strike")
+                return RecapLine(
+                    weight=DECISIVE,
+                    text=f"{text} and removed them from the narrative",
+                    kind="removal",
+                    slots=slots,
+                    mood=1,
+                )
+            return RecapLine(weight=NOTABLE, text=text, kind="strike", slots=slots, mood=1)
         if r.strike:
-            return RecapLine(weight=ROUTINE, text=f"{r.roller} struck at {r.opponent} and missed", kind="strike")
+            return RecapLine(
+                weight=ROUTINE,
+                text=f"{r.roller} struck at {r.opponent} and missed",
+                kind="strike",
+                phrase="strike-miss",
+                slots={"star": r.roller, "target": r.opponent or "the enemy"},
+                mood=-1,
+            )
         if r.failed_intent is not None:
             return RecapLine(
-                weight=NOTABLE, text=f"{r.roller}'s Spellcraft failed to {r.failed_intent}", kind="spellcraft"
+                weight=NOTABLE,
+                text=f"{r.roller}'s Spellcraft failed to {r.failed_intent}",
+                kind="spellcraft",
+                phrase="spellcraft-failed",
+                slots={"star": r.roller, "intent": r.failed_intent},
+                mood=-1,
             )
         if r.request.spellcraft is not None:
             return RecapLine(
-                weight=NOTABLE, text=f"{r.roller} used Spellcraft to {r.request.intent}", kind="spellcraft"
+                weight=NOTABLE,
+                text=f"{r.roller} used Spellcraft to {r.request.intent}",
+                kind="spellcraft",
+                slots={"star": r.roller, "intent": r.request.intent} if r.request.intent else {},
+                mood=1,
             )
         verb = (
             f"succeeded at a {r.skill} check with Resonance {r.resonance}"
             if r.success
             else f"failed a {r.skill} check by {r.dissonance}"
         )
-        return RecapLine(weight=ROUTINE, text=f"{r.roller} {verb}", kind="check")
+        return RecapLine(
+            weight=ROUTINE,
+            text=f"{r.roller} {verb}",
+            kind="check",
+            phrase="check-success" if r.success else "check-failure",
+            slots={"star": r.roller, "skill": r.skill},
+            mood=1 if r.success else -1,
+        )
 
 
 class InitiativeRolled(RolledFact[ResonanceState], topic="resonance/InitiativeRolled"):
@@ -255,16 +287,22 @@ class HarmSuffered(CampaignFact[ResonanceState], topic="resonance/HarmSuffered")
     def recap(self) -> RecapLine | None:
         d = self.dealt
         cause = f" from {self.cause}" if self.cause else ""
+        slots = {"target": d.target, "harm": f"{d.type} Harm", "cause": cause}
         if d.newly_removed:
             return RecapLine(
                 weight=DECISIVE,
                 text=f"{d.target} suffered {d.levels} {d.type} Harm{cause} and was removed from the narrative",
                 kind="removal",
+                phrase="harm-removal",
+                slots=slots,
+                mood=-1,
             )
         return RecapLine(
             weight=NOTABLE if d.major else ROUTINE,
             text=f"{d.target} suffered {d.levels} {d.type} Harm{cause}",
             kind="harm",
+            slots=slots,
+            mood=-1,
         )
 
 
