@@ -104,8 +104,9 @@ class _Footnotes:
 
 def recap_markdown(recap: Recap, *, citations: bool = True) -> str:
     notes = _Footnotes(recap.director, citations)
-    lines = [f"# {_md(recap.title)}: {_md(recap.scope.label)}", ""]
-    lines.append(f"*{_md(recap.campaign)} · branch {_md(recap.branch)} · {_md(scope_heading(recap.scope))}*")
+    lines = [f"# {_md(recap.title)}: {_md(recap.scope.label)}"]
+    if citations:
+        lines += ["", f"*{_md(recap.campaign)} · branch {_md(recap.branch)} · {_md(scope_heading(recap.scope))}*"]
     if recap.director:
         lines += ["", "> **Director's copy**: sentences marked *(Director only)* are not for the Stars."]
     lines += ["", notes.said(recap.story.opening)]
@@ -126,9 +127,10 @@ def recap_markdown(recap: Recap, *, citations: bool = True) -> str:
 
 def comparison_markdown(c: Comparison, *, citations: bool = True) -> str:
     notes = _Footnotes(c.director, citations)
-    lines = [f"# Two timelines of {_md(c.title)}", ""]
+    lines = [f"# Two timelines of {_md(c.title)}"]
     shared = f"#1 to #{c.divergence}" if c.divergence else "no event"
-    lines.append(f"*{_md(c.campaign)} · {_md(c.a.branch)} and {_md(c.b.branch)} share {shared}*")
+    if citations:
+        lines += ["", f"*{_md(c.campaign)} · {_md(c.a.branch)} and {_md(c.b.branch)} share {shared}*"]
     lines += ["", notes.said(_sentence_of(c.opening)), ""]
     lines.append(f"| {_md(c.a.branch)} (to #{c.a.head}) | {_md(c.b.branch)} (to #{c.b.head}) |")
     lines.append("| --- | --- |")
