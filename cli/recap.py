@@ -253,10 +253,10 @@ def _print_recap(told: Recap, fmt: Format, citations: bool) -> None:
     if not citations:
         from .render_recap import read_aloud
 
-        for i, paragraph in enumerate(read_aloud(told)):
+        for i, words in enumerate(read_aloud(told)):
             if i:
                 console.print()
-            console.print(Text(" ".join(plain(t) for t in paragraph), style="italic" if i == 0 else ""))
+            console.print(Text(" ".join(plain(t) for t in words), style="italic" if i == 0 else ""))
         return
     page = Table.grid(padding=(0, 2), expand=True)
     page.add_column(ratio=1)
