@@ -84,6 +84,10 @@ class Fact(FieldsEqual, metaclass=MadeAsInput):
 class CampaignFact(Fact, Generic[S]):
     """A fact that changes the campaign state of the branch it is recorded on."""
 
+    phrasings: ClassVar[tuple[str, ...]] = ()
+    """The phrasings its recap lines name (a line's `phrase`, else its `kind`): its ruleset's
+    phrasebook holds each of them (tests/unit/test_recap_phrasings.py holds every fact to it)."""
+
     def apply(self, state: S) -> S:
         return state
 

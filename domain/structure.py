@@ -76,6 +76,8 @@ class SeasonStarted(CampaignFact["CampaignState"], topic="ledger/SeasonStarted")
     def summary(self) -> str:
         return f"Season {self.number}{_quoted(self.title)} started"
 
+    phrasings = ("season",)
+
     def recap(self) -> RecapLine | None:
         name = f"Season {self.number}{_quoted(self.title)}"
         return RecapLine(weight=10, text=f"{name} began.", kind="season", slots={"season": name})
@@ -89,6 +91,8 @@ class SeasonEnded(CampaignFact["CampaignState"], topic="ledger/SeasonEnded"):
 
     def summary(self) -> str:
         return f"Season {self.number} ended"
+
+    phrasings = ("season-end",)
 
     def recap(self) -> RecapLine | None:
         return RecapLine(
@@ -110,6 +114,8 @@ class EpisodeStarted(CampaignFact["CampaignState"], topic="ledger/EpisodeStarted
 
     def summary(self) -> str:
         return f"Episode {self.number}{_quoted(self.title)} started (Season {self.season})"
+
+    phrasings = ("episode",)
 
     def recap(self) -> RecapLine | None:
         name = f"Episode {self.number}{_quoted(self.title)}"
@@ -139,6 +145,8 @@ class SceneStarted(CampaignFact["CampaignState"], topic="ledger/SceneStarted"):
 
     def summary(self) -> str:
         return f"{self.describe()} started (Episode {self.episode})"
+
+    phrasings = ("scene", "scene-place", "scene-goal")
 
     def recap(self) -> RecapLine | None:
         slots = {"location": self.location, "goal": self.goal}
@@ -176,6 +184,8 @@ class EpisodeEnded(CampaignFact["CampaignState"], topic="ledger/EpisodeEnded"):
     def summary(self) -> str:
         ending = f" on a Cliffhanger: {self.cliffhanger}" if self.cliffhanger else ""
         return f"Episode {self.number} ended{ending}"
+
+    phrasings = ("cliffhanger", "cliffhanger-then")
 
     def recap(self) -> RecapLine | None:
         if not self.cliffhanger:
@@ -249,6 +259,8 @@ class PostShowAnswered(CampaignFact["CampaignState"], topic="ledger/PostShowAnsw
     def stars(self) -> tuple[str, ...]:
         names = [x.star for x in self.answers.acclaim] + [c.star for c in self.answers.connections]
         return tuple(dict.fromkeys(names))
+
+    phrasings = ("post-show",)
 
     def recap(self) -> RecapLine | None:
         parts = self.parts()

@@ -57,6 +57,12 @@ class PoolCharacterJoined(CampaignFact[PoolState], topic="pool/CharacterJoined")
     def stars(self) -> tuple[str, ...]:
         return (self.character.name,)
 
+    phrasings = ("cast",)
+
+    def recap(self) -> RecapLine | None:
+        name = self.character.name
+        return RecapLine(weight=10, text=f"{name} joined the story.", kind="cast", slots={"star": name})
+
 
 class _PoolRolled(RolledFact[PoolState]):
     """What the three rolls share: the recorded rolls, re-judging from them, dice colours."""
@@ -122,6 +128,8 @@ class PoolCheckRolled(_PoolRolled, topic="pool/CheckRolled"):
 
     def explain(self) -> list[str]:
         return explain_check(self.resolution, self._source())
+
+    phrasings = ("botch", "critical", "check-plenty", "check-just", "check-short")
 
     def recap(self) -> RecapLine | None:
         r = self.resolution
@@ -199,6 +207,8 @@ class PoolContestRolled(_PoolRolled, topic="pool/ContestRolled"):
     def explain(self) -> list[str]:
         return explain_contest(self.resolution, self._source())
 
+    phrasings = ("contest-won", "contest-held", "contest-lost")
+
     def recap(self) -> RecapLine | None:
         r = self.resolution
         a, d = r.attacker_counted.kept, r.defender_counted.kept
@@ -254,6 +264,8 @@ class PoolLuckRolled(_PoolRolled, topic="pool/LuckRolled"):
 
     def explain(self) -> list[str]:
         return explain_luck(self.resolution, self._source())
+
+    phrasings = ("luck-mistake", "luck-favoured", "luck-passed")
 
     def recap(self) -> RecapLine | None:
         r = self.resolution

@@ -7,6 +7,11 @@ the moments a table remembers. A roll is named by its skill, else its stat.
 from __future__ import annotations
 
 POOL_PHRASES: dict[str, tuple[str, ...]] = {
+    "cast": (
+        "{star} joined the story.",
+        "{star} stepped into the story.",
+        "{star} came on the scene.",
+    ),
     "botch": (
         "{star} botched it with {what}.",
         "{star}'s {what} ended in a botch.",

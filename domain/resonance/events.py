@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..dice import ReplayDice, Roll
 from ..errors import DomainError
 from ..events import CampaignFact, RecapLine, RolledFact
+from ..phrasing import joined
 from ..text import Line
 from .check import CheckResolution, apply_resolution, first_difference, resolve
 from .combat import (
@@ -48,6 +49,8 @@ class CharacterJoined(CampaignFact[ResonanceState], topic="resonance/CharacterJo
 
     def stars(self) -> tuple[str, ...]:
         return (self.sheet.name,)
+
+    phrasings = ("cast",)
 
     def recap(self) -> RecapLine | None:
         return RecapLine(
@@ -116,6 +119,17 @@ class CheckRolled(RolledFact[ResonanceState], topic="resonance/CheckRolled"):
             return first_difference(recorded, rejudged)
         return None
 
+    phrasings = (
+        "strike",
+        "removal",
+        "strike-miss",
+        "spellcraft",
+        "spellcraft-plain",
+        "spellcraft-failed",
+        "check-success",
+        "check-failure",
+    )
+
     def recap(self) -> RecapLine | None:
         r = self.resolution
         if r.harm is not None:
@@ -153,7 +167,8 @@ class CheckRolled(RolledFact[ResonanceState], topic="resonance/CheckRolled"):
                 weight=NOTABLE,
                 text=f"{r.roller} used Spellcraft to {r.request.intent}",
                 kind="spellcraft",
-                slots={"star": r.roller, "intent": r.request.intent} if r.request.intent else {},
+                phrase="spellcraft" if r.request.intent else "spellcraft-plain",
+                slots={"star": r.roller, "intent": r.request.intent},
                 mood=1,
             )
         verb = (
@@ -219,8 +234,15 @@ class InitiativeRolled(RolledFact[ResonanceState], topic="resonance/InitiativeRo
                 return f"the {name} differ: recorded {was}, re-judged {now}"
         return None
 
+    phrasings = ("combat",)
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=ROUTINE, text=f"Combat broke out: {', '.join(self.resolution.order)}", kind="combat")
+        return RecapLine(
+            weight=ROUTINE,
+            text=f"Combat broke out: {', '.join(self.resolution.order)}",
+            kind="combat",
+            slots={"who": joined(self.resolution.order)},
+        )
 
 
 class FrontsAssigned(CampaignFact[ResonanceState], topic="resonance/FrontsAssigned"):
@@ -253,9 +275,15 @@ class FrontChanged(CampaignFact[ResonanceState], topic="resonance/FrontChanged")
     def stars(self) -> tuple[str, ...]:
         return (self.combatant,)
 
+    phrasings = ("front",)
+
     def recap(self) -> RecapLine | None:
         return RecapLine(
-            weight=ROUTINE, text=f"{self.combatant} moved from {self.from_front} to {self.to_front}", kind="combat"
+            weight=ROUTINE,
+            text=f"{self.combatant} moved from {self.from_front} to {self.to_front}",
+            kind="combat",
+            phrase="front",
+            slots={"star": self.combatant, "from": self.from_front, "to": self.to_front},
         )
 
 
@@ -283,6 +311,8 @@ class HarmSuffered(CampaignFact[ResonanceState], topic="resonance/HarmSuffered")
 
     def stars(self) -> tuple[str, ...]:
         return (self.dealt.target,)
+
+    phrasings = ("harm", "harm-removal")
 
     def recap(self) -> RecapLine | None:
         d = self.dealt
@@ -324,12 +354,29 @@ class KitUsed(CampaignFact[ResonanceState], topic="resonance/KitUsed"):
     def stars(self) -> tuple[str, ...]:
         return (self.use.user,) + ((self.use.target,) if self.use.target and self.use.target != self.use.user else ())
 
+    phrasings = ("kit-heal", "kit-use")
+
     def recap(self) -> RecapLine | None:
         u = self.use
         if u.harm is not None:
             whom = "their" if u.target == u.user else f"{u.target}'s"
-            return RecapLine(weight=ROUTINE, text=f"{u.user} healed {whom} {u.harm} with a {u.kit}", kind="kit")
-        return RecapLine(weight=ROUTINE, text=f"{u.user} used a {u.kit}", kind="kit")
+            own = "their own" if u.target == u.user else f"{u.target}'s"
+            slots = {"star": u.user, "whom": own, "harm": u.harm, "kit": u.kit}
+            return RecapLine(
+                weight=ROUTINE,
+                text=f"{u.user} healed {whom} {u.harm} with a {u.kit}",
+                kind="kit",
+                phrase="kit-heal",
+                slots=slots,
+                mood=1,
+            )
+        return RecapLine(
+            weight=ROUTINE,
+            text=f"{u.user} used a {u.kit}",
+            kind="kit",
+            phrase="kit-use",
+            slots={"star": u.user, "kit": u.kit},
+        )
 
 
 class KitsTraded(CampaignFact[ResonanceState], topic="resonance/KitsTraded"):
@@ -370,11 +417,18 @@ class SceneEnded(CampaignFact[ResonanceState], topic="resonance/SceneEnded"):
     def stars(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(r.character for r in (*self.end.scene_rewards, *self.end.arc_rewards)))
 
+    phrasings = ("arc", "scene-end")
+
     def recap(self) -> RecapLine | None:
         e = self.end
         if e.arc_ends:
-            return RecapLine(weight=NOTABLE, text=f"Arc {e.arc} came to its end with Scene {e.scene}", kind="arc")
-        return RecapLine(weight=ROUTINE, text=f"Scene {e.scene} came to an end", kind="scene")
+            return RecapLine(
+                weight=NOTABLE,
+                text=f"Arc {e.arc} came to its end with Scene {e.scene}",
+                kind="arc",
+                slots={"arc": str(e.arc)},
+            )
+        return RecapLine(weight=ROUTINE, text=f"Scene {e.scene} came to an end", kind="scene", phrase="scene-end")
 
 
 class CharacterRejoined(CampaignFact[ResonanceState], topic="resonance/CharacterRejoined"):
@@ -391,8 +445,16 @@ class CharacterRejoined(CampaignFact[ResonanceState], topic="resonance/Character
     def stars(self) -> tuple[str, ...]:
         return (self.character,)
 
+    phrasings = ("rejoin",)
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=NOTABLE, text=f"{self.character} rejoined the narrative", kind="rejoin")
+        return RecapLine(
+            weight=NOTABLE,
+            text=f"{self.character} rejoined the narrative",
+            kind="rejoin",
+            slots={"star": self.character},
+            mood=1,
+        )
 
 
 def _kept(kept: tuple[int, ...]) -> str:

@@ -1,7 +1,8 @@
 """How d4 Resonance's facts are told in a spoken recap (domain/phrasing.py).
 
-Numbers stay out (Resonance, Dissonance, Harm levels): what is said is who struck whom, the
-kind of Harm, and who left the story; a Skill is named, as the table names it.
+Numbers stay out (Resonance, Dissonance, Harm levels, turn order): what is said is who struck
+whom, the kind of Harm, and who left the story; a Skill, a Front, a Kit and an Arc are named,
+as the table names them.
 """
 
 from __future__ import annotations
@@ -56,5 +57,45 @@ RESONANCE_PHRASES: dict[str, tuple[str, ...]] = {
         "{target} suffered {harm}{cause}, and was removed from the story.",
         "{target} took {harm}{cause}, and left the story.",
         "{harm}{cause} took {target} out of the story.",
+    ),
+    "spellcraft-plain": (
+        "{star} worked a spell.",
+        "{star} turned to Spellcraft.",
+        "{star} wove Spellcraft, and it took hold.",
+    ),
+    "combat": (
+        "Combat broke out: {who}.",
+        "It came to blows between {who}.",
+        "Then the fighting started, {who} in the thick of it.",
+    ),
+    "front": (
+        "{star} moved from {from} to {to}.",
+        "{star} fell back from {from} to {to}.",
+        "{star} left {from} for {to}.",
+    ),
+    "kit-heal": (
+        "{star} treated {whom} {harm} with a {kit}.",
+        "{star} patched up {whom} {harm}, using a {kit}.",
+        "With a {kit}, {star} eased {whom} {harm}.",
+    ),
+    "kit-use": (
+        "{star} used a {kit}.",
+        "{star} reached for a {kit}.",
+        "{star} put a {kit} to use.",
+    ),
+    "arc": (
+        "And so Arc {arc} came to its end.",
+        "That closed Arc {arc}.",
+        "Arc {arc} ended there.",
+    ),
+    "scene-end": (
+        "The scene came to an end.",
+        "And that scene was over.",
+        "There the scene closed.",
+    ),
+    "rejoin": (
+        "{star} came back into the story.",
+        "{star} returned to the story.",
+        "{star} was back.",
     ),
 }

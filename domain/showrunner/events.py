@@ -31,6 +31,8 @@ class StarJoined(CampaignFact[ShowrunnerState], topic="showrunner/StarJoined"):
     def stars(self) -> tuple[str, ...]:
         return (self.sheet.name,)
 
+    phrasings = ("cast",)
+
     def recap(self) -> RecapLine | None:
         return RecapLine(
             weight=10, text=f"{self.sheet.name} joined the cast.", kind="cast", slots={"star": self.sheet.name}
@@ -52,6 +54,8 @@ class InfluenceSpent(CampaignFact[ShowrunnerState], topic="showrunner/InfluenceS
 
     def stars(self) -> tuple[str, ...]:
         return (self.spent.star,)
+
+    phrasings = ("spend", "spend-pushed")
 
     def recap(self) -> RecapLine | None:
         """Big spends (Plot Armor, Spotlight, Pushing Their Limits) are notable; a spend with a reason is routine."""
@@ -82,6 +86,8 @@ class InfluenceRegained(CampaignFact[ShowrunnerState], topic="showrunner/Influen
 
     def stars(self) -> tuple[str, ...]:
         return (self.regained.star,)
+
+    phrasings = ("regain",)
 
     def recap(self) -> RecapLine | None:
         if not self.reason:
@@ -134,6 +140,8 @@ class CheckRolled(RolledFact[ShowrunnerState], topic="showrunner/CheckRolled"):
 
     def stars(self) -> tuple[str, ...]:
         return (self.resolution.star,)
+
+    phrasings = ("highlight-perfect", "highlight", "disaster", "perfect-take", "failure", "success", "partial")
 
     def recap(self) -> RecapLine | None:
         """Highlights, Disasters and Perfect Takes are decisive; a Failure or a big spend notable."""
@@ -249,6 +257,8 @@ class CheckAbandoned(RolledFact[ShowrunnerState], topic="showrunner/CheckAbandon
     def stars(self) -> tuple[str, ...]:
         return (self.request.star,)
 
+    phrasings = ("abandoned",)
+
     def recap(self) -> RecapLine | None:
         what = f"{self.request.difficulty.value} {self.request.ability.value.title()} check"
         return RecapLine(
@@ -306,6 +316,8 @@ class ConsequenceSuffered(CampaignFact[ShowrunnerState], topic="showrunner/Conse
 
     def stars(self) -> tuple[str, ...]:
         return (self.resolution.star,)
+
+    phrasings = ("written-off", "scar", "consequence")
 
     def recap(self) -> RecapLine | None:
         """Being written off the Show is decisive; a Scar notable; any other Consequence routine."""
