@@ -64,4 +64,3 @@ def test_every_phrasing_of_a_ruleset_is_named_by_one_of_its_facts() -> None:
         assert set(ruleset.phrasebook) <= named, (ruleset.name, set(ruleset.phrasebook) - named)
     shared = {name for cls in facts.values() if book_of(cls) == SHARED_PHRASES for name in cls.phrasings}
     assert set(SHARED_PHRASES) == shared
-
