@@ -27,17 +27,17 @@ Phrasebook = Mapping[str, tuple[str, ...]]
 SHARED_PHRASES: Phrasebook = {
     "scene": (
         "At {location}, the aim was to {goal}.",
-        "The story moved to {location}, with one thing to do: {goal}.",
-        "At {location}, everyone set out to {goal}.",
+        "At {location}, they had one job: {goal}.",
+        "Over at {location}, the cast had to {goal}.",
     ),
     "scene-place": (
-        "The story moved to {location}.",
-        "Then came {location}.",
+        "We cut to {location}.",
+        "The scene shifted to {location}.",
         "Next stop: {location}.",
     ),
     "scene-goal": (
         "The next task was to {goal}.",
-        "Then everyone set out to {goal}.",
+        "The next job was to {goal}.",
         "The aim now was to {goal}.",
     ),
     "episode": (

@@ -278,7 +278,7 @@ class PostShowAnswered(CampaignFact["CampaignState"], topic="ledger/PostShowAnsw
         a = self.answers
         parts = [f"{x.star} earned {'some' if x.amount == 1 else x.amount} Acclaim" for x in a.acclaim if x.amount]
         parts += [
-            f"{c.star} {'formed a Bond with' if c.kind == 'bond' else 'took a Grudge against'} {c.target}"
+            f"{c.star} {'formed a bond with' if c.kind == 'bond' else 'took a grudge against'} {c.target}"
             for c in a.connections
         ]
         if a.ensemble_xp:
