@@ -39,7 +39,10 @@ def read(run: Runner, played: Story) -> Runner:
         ("episode-1.md", ("recap", "--format", "md")),
         ("episode-1.json", ("recap", "--json")),
         ("episode-1-director.md", ("recap", "--director", "--format", "md")),
-        ("episode-1-chronological.md", ("recap", "--chronological", "--max-lines", "5", "--format", "md")),
+        ("episode-1-short.md", ("recap", "--length", "short", "--format", "md")),
+        ("episode-1-long.txt", ("recap", "--length", "long")),
+        ("episode-1-plain.txt", ("recap", "--plain")),
+        ("episode-1.html", ("recap", "--format", "html")),
         ("episode-2.md", ("recap", "--episode", "2", "--format", "md")),
         ("since-1.md", ("recap", "--since", "1", "--format", "md")),
         ("season-1.json", ("recap", "--season", "1", "--format", "json")),
@@ -64,7 +67,8 @@ def test_the_recap_of_a_played_episode(read: Runner) -> None:
     doc = read("recap", "--json").json()
     assert doc["scope"]["label"] == "Episode 1 “The Flooded Vault”"
     assert doc["opening"]["text"] == "Previously on Neon Harbor… Heists in a drowned city."
-    assert [b["kind"] for b in doc["beats"][:2]] == ["highlight", "disaster"]
+    assert [b["kind"] for b in doc["beats"] if b["weight"] == 100] == ["highlight", "disaster"]
+    assert [b["cites"][0]["version"] for b in doc["beats"]] == sorted(b["cites"][0]["version"] for b in doc["beats"])
     assert doc["cliffhanger"]["text"] == "Lady Shore's fleet fills the bay"
     assert doc["scope"]["played"] == {"from": "2024-05-04", "to": "2024-05-04"}
 
@@ -78,10 +82,16 @@ def test_every_line_traces_to_the_log(read: Runner, played: Story) -> None:
         for c in line["cites"]:
             event = by_version[c["version"]]
             assert (event["type"], event["topic"], event["visibility"]) == (c["type"], c["topic"], "public")
+    sentences = [doc["story"]["opening"], *(s for p in doc["story"]["paragraphs"] for s in p["sentences"])]
+    sentences.append(doc["story"]["ending"])
     text = read("recap").out
-    for line in lines:
-        assert line["text"] in text
-        assert "[" + ", ".join(f"#{c['version']}" for c in line["cites"]) + "]" in text
+    for sentence in sentences:
+        assert sentence["cites"], sentence
+        assert sentence["text"] in text
+        assert ", ".join(f"#{c['version']}" for c in sentence["cites"]) in text
+    assert {c["version"] for b in doc["beats"] for c in b["cites"]} <= {
+        c["version"] for s in sentences for c in s["cites"]
+    }
 
 
 def test_the_same_log_gives_the_same_text(read: Runner) -> None:
