@@ -479,7 +479,6 @@ class Recap:
             "length": self.length,
             "scope": self.scope.as_json(),
             "opening": self.opening.as_json(),
-            "beats": [b.as_json() for b in self.beats],
             "omitted": self.omitted,
             "cliffhanger": self.cliffhanger.as_json() if self.cliffhanger else None,
             "fork": self.fork.as_json() if self.fork else None,
@@ -677,7 +676,6 @@ class Side:
         return {
             "branch": self.branch,
             "head": self.head,
-            "beats": [b.as_json() for b in self.beats],
             "omitted": self.omitted,
             "cliffhanger": self.cliffhanger.as_json() if self.cliffhanger else None,
             "story": [s.as_json() for s in self.story],

@@ -56,6 +56,10 @@ class Sentence:
     kind: str
     frame: bool = False
     """The Scene's place, told to open its paragraph rather than chosen as a beat."""
+    weight: int | None = None
+    """For a sentence that tells a chosen beat: the beat's weight (recap.py)."""
+    line: str = ""
+    """For a sentence that tells a chosen beat: the beat's line as the log words it."""
 
     @property
     def director_only(self) -> bool:
@@ -63,6 +67,8 @@ class Sentence:
 
     def as_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {"text": self.text, "kind": self.kind, "cites": [c.as_json() for c in self.cites]}
+        if self.weight is not None:
+            doc.update(weight=self.weight, line=self.line)
         if self.frame:
             doc["frame"] = True
         if self.director_only:
@@ -176,12 +182,14 @@ class Teller:
                 joint = connective(before, beat)
                 joined = self.led(joint, text) if joint and joint != last_joint else None
                 text, joint = (joined, joint) if joined else (text, "")
-            told.append(Sentence(text, beat.cites, beat.kind))
+            told.append(Sentence(text, beat.cites, beat.kind, weight=beat.weight, line=beat.text))
             before, last_joint = beat, joint
         return told
 
     def sentence_of(self, beat: Any, *, ending: bool = False) -> Sentence:
-        return Sentence(self.words(beat.spoken, ending=ending), beat.cites, beat.kind)
+        return Sentence(
+            self.words(beat.spoken, ending=ending), beat.cites, beat.kind, weight=beat.weight, line=beat.text
+        )
 
 
 def mood(beat: Any) -> int:

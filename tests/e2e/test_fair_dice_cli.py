@@ -2,32 +2,19 @@
 real console script on the Star's device and on the Director's, and entropy typed or refused.
 
 The Star's device is another data folder: it has no Director key file, as a player's laptop has not.
+`db_url` (tests/conftest.py) is the database both devices share: a SQLite file, or a PostgreSQL schema.
 """
 
 from __future__ import annotations
 
 import re
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import _drop_schema, postgres_url_or_skip
 from tests.e2e.conftest import Run, Runner, assert_refused, new_campaign
 
 CHECK = ("check", "Mara", "fight", "-d", "HARD", "--opposition", "1")
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def shared_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield str(tmp_path / "table.sqlite")
-        return
-    base = postgres_url_or_skip()
-    schema = "fair_" + uuid.uuid4().hex[:12]
-    yield f"{base}?schema={schema}"
-    _drop_schema(base, schema)
 
 
 def star_device(tmp_path: Path) -> dict[str, str]:
@@ -38,13 +25,13 @@ def star_device(tmp_path: Path) -> dict[str, str]:
 
 
 def test_a_player_asks_from_their_own_device_and_the_director_rolls_it(
-    cli: Runner, shared_db: str, tmp_path: Path
+    cli: Runner, db_url: str, tmp_path: Path
 ) -> None:
-    new_campaign(cli, db=shared_db)
+    new_campaign(cli, db=db_url)
     mara = star_device(tmp_path)
 
     def as_mara(*args: object) -> Run:
-        return cli("--campaign", "neon-harbor", "--as", "Mara", *args, db=shared_db, env=mara)
+        return cli("--campaign", "neon-harbor", "--as", "Mara", *args, db=db_url, env=mara)
 
     asked = as_mara(*CHECK, "--json")
     assert asked.code == 3, asked
@@ -56,28 +43,28 @@ def test_a_player_asks_from_their_own_device_and_the_director_rolls_it(
     assert re.fullmatch(r"[0-9a-f]{32}", request["entropy"])  # made on Mara's device
 
     # The table waits for that roll: the Director's other commands and the Star's are refused.
-    assert_refused(cli("note", "meanwhile", db=shared_db), 1, "asked for and not yet rolled")
+    assert_refused(cli("note", "meanwhile", db=db_url), 1, "asked for and not yet rolled")
     assert_refused(as_mara("spend", "Mara", "grit"), 1, "asked for and not yet rolled")
     assert_refused(as_mara("dice", "resolve"), 1, "only the Director's machine")
-    pending = cli("dice", "pending", "--json", db=shared_db).json()["pending"]
+    pending = cli("dice", "pending", "--json", db=db_url).json()["pending"]
     assert pending == {k: request[k] for k in ("event", "by", "command", "entropy")} | {"input": request["input"]}
-    told = cli("dice", "pending", db=shared_db).out.splitlines()
+    told = cli("dice", "pending", db=db_url).out.splitlines()
     assert told[0].startswith('#4 Mara Voss asked for a roll: ability-check {"star": "Mara Voss", "ability": "fight"')
     assert '"grit"' not in told[0]  # the flags not given are left out; --json has them
     assert told[1].strip() == f"entropy {request['entropy']}"
 
-    rolled = cli("dice", "resolve", "--json", db=shared_db)
+    rolled = cli("dice", "resolve", "--json", db=db_url)
     assert rolled.code == 0, rolled
     (fact,) = rolled.json()["facts"]
     assert (fact["event"], fact["type"]) == (5, "CheckRolled")
     assert fact["fact"]["dice_entropy"] == request["entropy"]
-    assert cli("dice", "pending", "--json", db=shared_db).json()["pending"] is None
-    shown = cli("show", "5", "--json", db=shared_db).json()["event"]
+    assert cli("dice", "pending", "--json", db=db_url).json()["pending"] is None
+    shown = cli("show", "5", "--json", db=db_url).json()["event"]
     assert shown["recorded_by"] == "Mara Voss"
 
-    assert cli("verify", db=shared_db).code == 0
-    assert cli("seed", "reveal", db=shared_db).code == 0
-    proved = cli("audit", "--all", "--verify-dice", "--json", db=shared_db)
+    assert cli("verify", db=db_url).code == 0
+    assert cli("seed", "reveal", db=db_url).code == 0
+    proved = cli("audit", "--all", "--verify-dice", "--json", db=db_url)
     assert proved.code == 0, proved
     (audit,) = proved.json()["audits"]
     assert audit["dice"]["status"] == "verified"
@@ -88,8 +75,8 @@ def test_a_player_asks_from_their_own_device_and_the_director_rolls_it(
     withdrawn = as_mara("dice", "withdraw", "--json")
     assert withdrawn.code == 0, withdrawn
     assert withdrawn.json()["facts"][0]["type"] == "RollRequestWithdrawn"
-    assert cli("note", "the table goes on", db=shared_db).code == 0
-    assert cli("verify", db=shared_db).code == 0
+    assert cli("note", "the table goes on", db=db_url).code == 0
+    assert cli("verify", db=db_url).code == 0
 
 
 def test_entropy_typed_with_the_command_is_recorded_and_proves(run: Runner) -> None:

@@ -70,7 +70,11 @@ def test_bad_recap_input(read: Runner, args: tuple[str, ...], code: int, needle:
 
 
 def test_lengths_tell_more_or_fewer_beats(read: Runner) -> None:
-    counts = {n: len(read("recap", "--length", n, "--json").json()["beats"]) for n in ("short", "standard", "long")}
+    def beats(length: str) -> int:
+        story = read("recap", "--length", length, "--json").json()["story"]
+        return sum("weight" in s for p in story["paragraphs"] for s in p["sentences"])
+
+    counts = {n: beats(n) for n in ("short", "standard", "long")}
     assert counts["short"] == 3 and counts["standard"] == 6 and counts["long"] > counts["standard"]
 
 
