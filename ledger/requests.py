@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .facts import BranchForked, RollRequested, RollRequestWithdrawn
+from .integrity import canonical_json
 
 
 def asked_for(topic: str, doc: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -37,10 +38,18 @@ def unsettled(asked: Mapping[str, Any], topic: str, doc: Mapping[str, Any]) -> s
         return None
     record = doc.get("command")
     record = record if isinstance(record, Mapping) else {}
-    if record.get("name") != asked.get("command") or record.get("input") != asked.get("input"):
+    if record.get("name") != asked.get("command") or not _same_json(record.get("input"), asked.get("input")):
         return "it is not the command and input asked for: the roll must be settled before anything else"
     if doc.get("recorded_by") != asked.get("by"):
         return f"it is recorded as {doc.get('recorded_by')!r}, not as {asked.get('by')!r} who asked"
     if "dice_entropy" in payload and payload["dice_entropy"] != asked.get("entropy"):
         return "its dice were derived with other entropy than the entropy asked with"
     return None
+
+
+def _same_json(a: object, b: object) -> bool:
+    """Equal as hashed (canonical JSON), as the standalone verifiers compare: Python's == takes 1 for true."""
+    try:
+        return canonical_json({"v": a}) == canonical_json({"v": b})
+    except (TypeError, ValueError, UnicodeEncodeError):
+        return False

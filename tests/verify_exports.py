@@ -1,8 +1,10 @@
 """Exports for the tests of a standalone verifier (docs/verify/verify.py, and any other that reads
 the format): good ones made by the real ledger, and copies tampered one way each.
 
-`demo_exports(folder, ruleset)` plays the ruleset's demo and exports three files from it: the
-Director's export of main (its seed revealed by the demo), of the demo's fork `what-if` (its own
+`demo_exports(folder, ruleset)` plays the ruleset's demo, then a Star asks twice for a roll from a
+device without the Director's key file: the Director's machine rolls the first (`dice resolve`),
+the Star withdraws the second, and main's seed is revealed again. It exports three files: the
+Director's export of main (every ledger roll v2 and proven), of the demo's fork `what-if` (its own
 seed revealed here, so the fork's dice are provable too), and a Star's redacted export of main.
 
 `tamper(source, target, how, forger=...)` writes a copy changed one way (`TAMPERS`) and returns
@@ -14,9 +16,11 @@ header, so that only what an export proves beside its hashes can catch it.
 from __future__ import annotations
 
 import contextlib
+import copy
 import io
 import json
 import os
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +28,7 @@ from typing import Any
 
 import pytest
 
+from showrunner_ledger.cli.errors import ExitCode
 from showrunner_ledger.cli.main import main as showrunner_main
 from showrunner_ledger.ledger.codec import fields_for_hash
 from showrunner_ledger.ledger.integrity import GENESIS_HASH, chain_hash
@@ -31,6 +36,12 @@ from showrunner_ledger.ledger.integrity import GENESIS_HASH, chain_hash
 RULESETS = ("showrunner", "pool", "resonance")
 STAR_OF = {"showrunner": "Mara Voss", "pool": "Ines", "resonance": "Kestrel"}
 """A Star of each ruleset's demo: each demo records a Director-only event, redacted in the Star's export."""
+ASKED_ROLL = {
+    "showrunner": ("check", "Mara", "move", "-d", "NORMAL", "-o", "1", "--no-input"),
+    "pool": ("check", "Ines", "--stat", "agility", "--skill", "Stealth", "--dc", "7"),
+    "resonance": ("check", "Kestrel", "--skill", "Stealth", "--challenge", "2"),
+}
+"""A check of ledger dice each demo's Star asks for from their own device."""
 
 
 @dataclass(frozen=True)
@@ -53,13 +64,21 @@ def _isolated(home: Path) -> Iterator[None]:
         yield
 
 
-def showrunner(*args: object) -> str:
+def showrunner(*args: object, expect: int = ExitCode.OK) -> str:
     """Run `showrunner ARGS` in this process; its stdout, or AssertionError naming what failed."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = showrunner_main([str(a) for a in args])
-    assert code == 0, (args, code, err.getvalue())
+    assert code == expect, (args, code, err.getvalue())
     return out.getvalue()
+
+
+def ask_for_roll(device: Path, star: str, *args: object) -> str:
+    """A Star's command that rolls ledger dice, run on the Star's own device (`device` as its data
+    folder: no Director key file there), so recorded as a roll asked for."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setenv("SHOWRUNNER_DATA_DIR", str(device))
+        return showrunner("--as", star, *args, expect=ExitCode.ASKED)
 
 
 def demo_exports(folder: Path, ruleset: str) -> DemoExports:
@@ -67,6 +86,12 @@ def demo_exports(folder: Path, ruleset: str) -> DemoExports:
     with _isolated(home):
         showrunner("demo", "--ruleset", ruleset, "--keep", home, "--json")
         db = ("--db", home / "demo.sqlite")
+        star, device = STAR_OF[ruleset], home / "star-device"
+        ask_for_roll(device, star, *db, *ASKED_ROLL[ruleset])
+        showrunner(*db, "dice", "resolve")
+        ask_for_roll(device, star, *db, *ASKED_ROLL[ruleset])
+        showrunner(*db, "--as", star, "dice", "withdraw")
+        showrunner(*db, "seed", "reveal")
         exports = DemoExports(
             ruleset,
             folder / f"{ruleset}-main.jsonl",
@@ -76,7 +101,7 @@ def demo_exports(folder: Path, ruleset: str) -> DemoExports:
         showrunner(*db, "export", "-o", exports.main)
         showrunner(*db, "--branch", "what-if", "seed", "reveal")
         showrunner(*db, "--branch", "what-if", "export", "-o", exports.fork)
-        showrunner(*db, "--as", STAR_OF[ruleset], "export", "-o", exports.star)
+        showrunner(*db, "--as", star, "export", "-o", exports.star)
     return exports
 
 
@@ -117,6 +142,10 @@ def rehash(lines: list[dict[str, Any]]) -> None:
 
 
 # ------------------------------------------------------------------ the tampers
+
+
+def events_of(lines: list[dict[str, Any]], topic: str) -> Iterator[dict[str, Any]]:
+    return (e for e in lines[1:] if e.get("topic") == topic)
 
 
 def roll_records(lines: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
@@ -177,6 +206,47 @@ def _head(lines: list[dict[str, Any]]) -> int:
     return int(lines[0]["head"]["version"])
 
 
+def _entropy(lines: list[dict[str, Any]]) -> int:
+    """A v2 roll's entropy changed (not one settling a request): its dice no longer derive."""
+    settling = {e["version"] + 1 for e in events_of(lines, "ledger/RollRequested")}
+    event = next(e for e in roll_records(lines) if "dice_entropy" in e["payload"] and e["version"] not in settling)
+    event["payload"]["dice_entropy"] = "chosen after the dice were known"
+    return int(event["version"])
+
+
+def _cut_in(lines: list[dict[str, Any]]) -> int:
+    """A note recorded between a roll asked for and its roll (the seed's holder peeked first): every
+    later event moves one version on."""
+    asked = next(events_of(lines, "ledger/RollRequested"))
+    note = copy.deepcopy(asked)
+    note.update(
+        version=asked["version"] + 1,
+        topic="ledger/NoteRecorded",
+        recorded_by="director",
+        command_id=uuid.uuid4().hex,
+        payload={"text": "Something else first"},
+    )
+    at = lines.index(asked) + 1
+    for later in lines[at:]:
+        later["version"] += 1
+    lines.insert(at, note)
+    return int(note["version"])
+
+
+def _asked_entropy(lines: list[dict[str, Any]]) -> int:
+    """The entropy of a roll asked for changed, its roll left as it was: rolled with other entropy than asked."""
+    asked = next(events_of(lines, "ledger/RollRequested"))
+    asked["payload"]["entropy"] = "the Star typed something else"
+    return int(asked["version"]) + 1
+
+
+def _withdrawn(lines: list[dict[str, Any]]) -> int:
+    """A withdrawal naming another command than the roll asked for."""
+    event = next(events_of(lines, "ledger/RollRequestWithdrawn"))
+    event["payload"]["command"] = "another-command"
+    return int(event["version"])
+
+
 TAMPERS: dict[str, Callable[[list[dict[str, Any]]], int]] = {
     "face": _face,
     "seed": _seed,
@@ -185,6 +255,10 @@ TAMPERS: dict[str, Callable[[list[dict[str, Any]]], int]] = {
     "prev_hash": _prev_hash,
     "deleted": _deleted,
     "head": _head,
+    "entropy": _entropy,
+    "cut_in": _cut_in,
+    "asked_entropy": _asked_entropy,
+    "withdrawn": _withdrawn,
 }
 """Each changes one thing and returns the version of the event it changed (or named, for the header)."""
 

@@ -4,9 +4,10 @@
     python3 verify.py EXPORT.jsonl [--against VERSION:HASH]
 
 Checks what docs/reference/ledger-format.md defines: every event's hash and link, the versions,
-the fork links, the header against the events, and every ledger die whose seed the export
-reveals. One line per problem, then a summary. Exit 0 when everything holds, 1 when anything
-fails, 2 when the input cannot be used (unreadable, not JSON, not an export).
+the fork links, the header against the events, every ledger die whose seed the export reveals
+(dice v1 and v2), and that each roll a Star asked for is settled by the event after it. One
+line per problem, then a summary. Exit 0 when everything holds, 1 when anything fails, 2 when
+the input cannot be used (unreadable, not JSON, not an export).
 
 This file is the format's reference verifier: it imports nothing of showrunner-ledger, so a
 player can read it whole and run it on a machine the Director never touched.
@@ -27,6 +28,7 @@ FORMAT = "showrunner-ledger/export"
 FORMAT_VERSION = 1
 EVENT_TAG = b"showrunner-ledger/event/v1\x00"
 SEED_TAG = b"showrunner-ledger/dice-seed/v1\x00"
+ENTROPY_TAG = b"showrunner-ledger/dice-entropy/v2\x00"
 GENESIS = "0" * 64
 HEX = frozenset("0123456789abcdef")
 
@@ -34,6 +36,7 @@ EXIT_OK, EXIT_FAILED, EXIT_UNUSABLE = 0, 1, 2
 
 STARTED, FORKED = "ledger/CampaignStarted", "ledger/BranchForked"
 REVEALED, COMMITTED = "ledger/SeedRevealed", "ledger/SeedCommitted"
+REQUESTED, WITHDRAWN = "ledger/RollRequested", "ledger/RollRequestWithdrawn"
 
 ENVELOPE = ("campaign", "schema", "timestamp", "recorded_by", "visibility", "command_id", "prev_hash", "hash")
 EVENT_KEYS = frozenset(("branch", "version", "topic", *ENVELOPE, "payload", "command"))
@@ -75,29 +78,59 @@ def is_hash(value: object) -> bool:
 # ----------------------------------------------------------------- dice
 
 
-def derive_face_v1(seed: bytes, branch: str, roll_number: int, purpose: str, index: int, sides: int) -> int:
-    """Dice v1: the first byte of HMAC-SHA256(seed, message) below 256 - 256 % sides, as byte % sides + 1."""
+def _derive(seed: bytes, sides: int, message_for: Callable[[int], str], name: str) -> int:
+    """The first byte of HMAC-SHA256(seed, message) below 256 - 256 % sides, as byte % sides + 1; the
+    counter in the message moves on only when all 32 bytes of a digest were rejected."""
     if not 1 <= sides <= 256:
         # No byte could ever be taken (the limit would be 0): a forged record must not hang the check.
-        raise ValueError(f"dice v1 derives dice of 1 to 256 sides, not {sides}")
+        raise ValueError(f"dice {name} derives dice of 1 to 256 sides, not {sides}")
     limit = 256 - 256 % sides
     counter = 0
     while True:
-        message = f"showrunner-ledger/dice/v1|{branch}|{roll_number}|{purpose}|{index}|{counter}".encode()
-        for byte in hmac.new(seed, message, hashlib.sha256).digest():
+        for byte in hmac.new(seed, message_for(counter).encode(), hashlib.sha256).digest():
             if byte < limit:
                 return byte % sides + 1
         counter += 1
 
 
+def derive_face_v1(seed: bytes, branch: str, roll_number: int, purpose: str, index: int, sides: int) -> int:
+    """Dice v1: the message names the branch, the roll, the purpose, the die's index and the counter."""
+    prefix = f"showrunner-ledger/dice/v1|{branch}|{roll_number}|{purpose}|{index}|"
+    return _derive(seed, sides, lambda counter: f"{prefix}{counter}", "v1")
+
+
+def entropy_digest(entropy: str) -> str:
+    return hashlib.sha256(ENTROPY_TAG + entropy.encode("utf-8")).hexdigest()
+
+
+def derive_face_v2(
+    seed: bytes, branch: str, roll_number: int, purpose: str, index: int, sides: int, entropy: str
+) -> int:
+    """Dice v2: v1's message under the v2 name, ended by the digest of the roll's recorded entropy."""
+    prefix = f"showrunner-ledger/dice/v2|{branch}|{roll_number}|{purpose}|{index}|"
+    suffix = f"|{entropy_digest(entropy)}"
+    return _derive(seed, sides, lambda counter: f"{prefix}{counter}{suffix}", "v2")
+
+
 Derivation = Callable[[bytes, str, int, str, int, int], int]
-DERIVATIONS: dict[str, Derivation] = {"v1": derive_face_v1}
 
 
 def derivation_of(record: dict[str, Any]) -> str:
-    """The derivation a roll record names. Every roll recorded so far names none, which means v1; a
-    later derivation will be named in the record (ledger-format.md, "Choosing a derivation")."""
-    return "v1"
+    """The derivation a roll record's ledger dice use: v2 when it holds `dice_entropy`, else v1
+    (ledger-format.md, "Choosing a derivation")."""
+    return "v2" if "dice_entropy" in record else "v1"
+
+
+def deriver(name: str, record: dict[str, Any]) -> Derivation | str:
+    """The derivation `name` for this record's dice, or why the record cannot be derived."""
+    if name == "v1":
+        return derive_face_v1
+    entropy = record.get("dice_entropy")
+    if not isinstance(entropy, str):
+        return "its dice_entropy is not text"
+    return lambda seed, branch, roll_number, purpose, index, sides: derive_face_v2(
+        seed, branch, roll_number, purpose, index, sides, entropy
+    )
 
 
 def rolls_of(payload: dict[str, Any]) -> object:
@@ -228,6 +261,10 @@ class Report:
     proven_dice: int = 0
     unrevealed_rolls: int = 0
     table_rolls: int = 0
+    asked_rolled: int = 0
+    asked_withdrawn: int = 0
+    asked_open: int = 0
+    """Rolls asked for that the export leaves unsettled: the last event, or left behind by a fork."""
 
     def fail(self, message: str) -> None:
         self.problems.append(message)
@@ -250,6 +287,7 @@ class Verifier:
         self.check_forks()
         self.check_header_against_events()
         self.check_dice()
+        self.check_requests()
         if against is not None:
             self.check_against(*against)
         return self.report
@@ -477,7 +515,7 @@ class Verifier:
                 in_force = commitment
             elif topic == REVEALED:
                 self.check_reveal(version, payload, committed, seeds)
-            elif is_int(payload.get("roll_number")) and "dice_commitment" in payload:
+            elif _is_roll_record(payload):
                 records.append((version, payload, in_force))
         for version, record, expected in records:
             name = f"event #{version}"
@@ -499,12 +537,9 @@ class Verifier:
             if seed is None:
                 self.report.unrevealed_rolls += 1
                 continue
-            version_name = derivation_of(record)
-            derive = DERIVATIONS.get(version_name)
-            if derive is None:
-                fail(
-                    f"{name}'s roll #{record['roll_number']} uses dice derivation {version_name!r}, unknown to this verifier"
-                )
+            derive = deriver(derivation_of(record), record)
+            if isinstance(derive, str):
+                fail(f"{name}'s roll #{record['roll_number']} cannot be derived: {derive}")
                 continue
             wrong = derived_faces(derive, seed, self.events[version]["branch"], record, rolls)
             for message in wrong:
@@ -512,6 +547,70 @@ class Verifier:
             if not wrong:
                 self.report.proven_rolls += 1
                 self.report.proven_dice += sum(len(r["faces"]) for r in rolls)
+
+    # -- the rolls asked for
+
+    def check_requests(self) -> None:
+        """A roll asked for (RollRequested) holds its branch: the next event settles it, or a fork
+        leaves it behind (ledger-format.md, "Rolls asked for")."""
+        for version, event in sorted(self.events.items()):
+            payload = event.get("payload")
+            if event.get("redacted") is True or event.get("topic") != REQUESTED or not isinstance(payload, dict):
+                continue
+            if not all(isinstance(payload.get(k), str) for k in ("command", "entropy", "by")) or not isinstance(
+                payload.get("input"), dict
+            ):
+                self.report.fail(f"event #{version} asks for a roll without a command, its input, entropy and a Star")
+                continue
+            if version + 1 not in self.events:
+                self.report.asked_open += 1  # still waiting at the end of the export (a gap is the chain's to report)
+                continue
+            for failing, why in self.unsettled(payload, version + 1):
+                self.report.fail(f"event #{failing} follows the roll asked for at #{version}, but {why}")
+
+    def unsettled(self, asked: dict[str, Any], version: int) -> list[tuple[int, str]]:
+        """The events that fail to settle the request before `version`, and why; [] when it is settled."""
+        event = self.events[version]
+        if event.get("redacted") is True:
+            return [(version, "it is redacted: a roll asked for is rolled or withdrawn in the open")]
+        topic = event.get("topic")
+        payload = event["payload"] if isinstance(event.get("payload"), dict) else {}
+        if topic == FORKED:
+            self.report.asked_open += 1
+            return []
+        if topic == WITHDRAWN:
+            if payload.get("command") != asked["command"] or payload.get("by") != asked["by"]:
+                return [(version, "it withdraws another roll than the one asked for")]
+            if event.get("recorded_by") not in ("director", asked["by"]):
+                return [(version, "it is withdrawn by someone other than the Star who asked or the Director")]
+            self.report.asked_withdrawn += 1
+            return []
+        command = event.get("command")
+        if (
+            not isinstance(command, dict)
+            or command.get("name") != asked["command"]
+            or not same_json(command.get("input"), asked["input"])
+        ):
+            return [
+                (version, "it is not the command and input asked for: the roll must be settled before anything else")
+            ]
+        if event.get("recorded_by") != asked["by"]:
+            return [(version, f"it is recorded as {event.get('recorded_by')!r}, not as {asked['by']!r} who asked")]
+        wrong = []
+        at = version
+        # Every roll record of the command (its consecutive events) derives its dice with the entropy asked with.
+        while (
+            at in self.events
+            and self.events[at].get("redacted") is not True
+            and self.events[at].get("command_id") == event.get("command_id")
+        ):
+            record = self.events[at].get("payload")
+            if _is_roll_record(record) and record.get("dice_entropy") != asked["entropy"]:
+                wrong.append((at, "its dice were not derived with the entropy asked with"))
+            at += 1
+        if not wrong:
+            self.report.asked_rolled += 1
+        return wrong
 
     def check_reveal(self, version: int, payload: dict[str, Any], committed: set[str], seeds: dict[str, bytes]) -> None:
         fail = self.report.fail
@@ -540,6 +639,18 @@ class Verifier:
             )
         elif self.hashes.get(version) != kept:
             self.report.fail(f"event #{version} does not match the kept digest: the history up to it was rewritten")
+
+
+def _is_roll_record(payload: object) -> TypeGuard[dict[str, Any]]:
+    return isinstance(payload, dict) and is_int(payload.get("roll_number")) and "dice_commitment" in payload
+
+
+def same_json(a: object, b: object) -> bool:
+    """Equal as canonical JSON: as the values are hashed (so 1 is not true, nor 1.0)."""
+    try:
+        return canonical_json(a) == canonical_json(b)
+    except (ValueError, UnicodeEncodeError):
+        return False
 
 
 def _nested(value: object, *keys: str) -> Any:
@@ -584,6 +695,8 @@ def summary(header: dict[str, Any], report: Report) -> str:
         f"dice: {r.proven_rolls} ledger roll(s) proven ({r.proven_dice} dice), "
         f"{r.unrevealed_rolls} with the seed not revealed, {r.table_rolls} table roll(s)"
     )
+    if r.asked_rolled or r.asked_withdrawn or r.asked_open:  # told only where a Star asked for a roll
+        counts += f"; rolls asked for: {r.asked_rolled} rolled, {r.asked_withdrawn} withdrawn, {r.asked_open} open"
     if r.problems:
         return f"FAILED: {len(r.problems)} problem(s) in the export of {where}; {counts}."
     return f"OK: the export of {where} holds; {counts}."

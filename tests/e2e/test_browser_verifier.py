@@ -28,7 +28,8 @@ PAGE = REPO / "docs" / "verify" / "verify.html"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 RULESETS = ("showrunner", "resonance", "pool")
-CHECKS = ("chain", "forks", "header", "seeds", "dice")
+CHECKS = ("chain", "forks", "header", "seeds", "dice", "requests")
+VECTORS = REPO / "docs" / "verify" / "vectors"
 
 Export = list[dict[str, Any]]
 """An export file as JSON values: the header, then one event per line."""
@@ -141,11 +142,12 @@ def test_a_good_export_of_each_ruleset_passes_every_check_and_proves_its_ledger_
 ) -> None:
     verdict = verify(browser, exports[ruleset])
     assert verdict.status == "pass", verdict
-    assert verdict.checks == {"chain": "pass", "forks": "none", "header": "pass", "seeds": "pass", "dice": "pass"}
+    assert verdict.checks == dict.fromkeys(CHECKS, "pass") | {"forks": "none"}
     assert not verdict.problems
-    rolls = sum(1 for record in roll_records(read_lines(exports[ruleset])) if record["payload"]["dice_commitment"])
-    assert rolls >= 1
-    assert f" of {rolls} roll{'' if rolls == 1 else 's'} re-derived" in verdict.details["dice"]
+    records = [r for r in roll_records(read_lines(exports[ruleset])) if r["payload"]["dice_commitment"]]
+    assert sum("dice_entropy" in r["payload"] for r in records) >= 2  # v2: the demo's ledger check, the roll asked for
+    assert f" of {len(records)} roll{'' if len(records) == 1 else 's'} re-derived" in verdict.details["dice"]
+    assert verdict.details["requests"].startswith("1 rolled, 1 withdrawn, 0 still open")
 
 
 def test_a_forked_branch_passes_with_its_fork_link_checked(browser: Any, exports: dict[str, Path]) -> None:
@@ -179,6 +181,10 @@ CAUGHT_BY: dict[tuple[str, bool], tuple[str, set[str]]] = {
     ("prev_hash", False): ("resonance", {"chain"}),
     ("deleted", False): ("pool", {"chain"}),
     ("head", False): ("showrunner", {"header"}),
+    ("entropy", True): ("resonance", {"dice"}),
+    ("cut_in", True): ("pool", {"requests"}),
+    ("asked_entropy", True): ("showrunner", {"requests"}),
+    ("withdrawn", True): ("resonance", {"requests"}),
 }
 
 
@@ -198,6 +204,29 @@ def test_a_tampered_export_fails_naming_the_event(
     for check in naming:
         assert (check, version) in verdict.failing(), verdict
         assert any(text.startswith(f"event #{version}") for c, _, text in verdict.problems if c == check), verdict
+
+
+@pytest.mark.parametrize("folder", [VECTORS, VECTORS / "v1"], ids=["v2", "v1"])
+def test_the_shipped_vectors_pass_those_made_before_dice_v2_too(browser: Any, folder: Path) -> None:
+    expected = json.loads((folder / "expected.json").read_text(encoding="utf-8"))
+    verdict = verify(browser, folder / "export.jsonl")
+    assert verdict.status == "pass", verdict
+    dice = sum(len(r["dice"]) for r in expected["rolls"] if "dice" in r)
+    rolls = sum(1 for r in expected["rolls"] if "dice" in r)
+    assert verdict.details["dice"].startswith(f"{dice} ledger dice of {rolls} rolls re-derived"), verdict
+    assert verdict.checks["requests"] == ("pass" if expected.get("requests") else "none")
+
+
+def test_a_redacted_event_right_after_a_roll_asked_for_fails(
+    browser: Any, exports: dict[str, Path], tmp_path: Path
+) -> None:
+    lines = read_lines(exports["star"])
+    asked = event(lines, "ledger/RollRequested")
+    after = lines[asked["version"] + 1]
+    hidden = {k: after[k] for k in ("branch", "version", "campaign", "prev_hash", "hash")} | {"redacted": True}
+    lines[asked["version"] + 1] = hidden
+    verdict = verify(browser, write_lines(tmp_path / "hidden-roll.jsonl", lines))
+    assert verdict.failing() == {("requests", after["version"])}, verdict
 
 
 def test_a_moved_fork_point_fails_naming_the_fork(browser: Any, exports: dict[str, Path], tmp_path: Path) -> None:

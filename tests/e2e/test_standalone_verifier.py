@@ -32,6 +32,7 @@ from tests.verify_exports import (
 REPO = Path(__file__).resolve().parents[2]
 VERIFY = REPO / "docs" / "verify" / "verify.py"
 VECTORS = REPO / "docs" / "verify" / "vectors"
+VECTORS_V1 = VECTORS / "v1"
 
 
 class Verdict(NamedTuple):
@@ -82,12 +83,16 @@ def test_a_good_export_of_each_ruleset_holds(exports: DemoExports) -> None:
     assert " 0 fork link(s)" in result.summary
     assert "0 ledger roll(s) proven" not in result.summary  # every demo rolls ledger dice and reveals their seed
     assert " 0 with the seed not revealed" in result.summary
+    assert "rolls asked for: 1 rolled, 1 withdrawn, 0 open." in result.summary
+    v2 = [e for e in roll_records(read_lines(exports.main)) if "dice_entropy" in e["payload"]]
+    assert len(v2) >= 2  # the demo's own ledger roll and the one asked for
 
 
 def test_a_fork_holds_with_its_fork_link_and_its_own_seed(exports: DemoExports) -> None:
     result = verify(exports.fork)
     assert result.code == 0, result
     assert " 1 fork link(s)" in result.summary
+    assert "rolls asked for" not in result.summary  # the fork was made before any
     # The fork's own roll is proven; a ledger roll of main before the fork point is not, in the
     # resonance demo: main's seed was revealed on main after the fork, outside this lineage.
     assert "0 ledger roll(s) proven" not in result.summary
@@ -127,6 +132,10 @@ def test_a_kept_digest_is_checked(exports: DemoExports, tmp_path: Path) -> None:
         ("prev_hash", "does not link to event"),
         ("deleted", "missing"),
         ("head", "the header's head hash is not the hash of event"),
+        ("entropy", "does not match its hash"),
+        ("cut_in", "does not match its hash"),
+        ("asked_entropy", "not derived with the entropy asked with"),
+        ("withdrawn", "does not match its hash"),
     ],
 )
 def test_each_tamper_is_caught_and_names_the_event(exports: DemoExports, tmp_path: Path, how: str, says: str) -> None:
@@ -143,9 +152,13 @@ def test_each_tamper_is_caught_and_names_the_event(exports: DemoExports, tmp_pat
         ("face", "MISMATCH"),
         ("seed", "does not open its commitment"),
         ("commitment", "not the one committed for it"),
+        ("entropy", "MISMATCH"),
+        ("cut_in", "is not the command and input asked for"),
+        ("asked_entropy", "not derived with the entropy asked with"),
+        ("withdrawn", "withdraws another roll than the one asked for"),
     ],
 )
-def test_a_forger_who_recomputes_every_hash_is_caught_by_the_dice(
+def test_a_forger_who_recomputes_every_hash_is_caught_by_the_dice_or_the_requests(
     exports: DemoExports, tmp_path: Path, how: str, says: str
 ) -> None:
     version = tamper(exports.main, tmp_path / "forged.jsonl", how, forger=True)
@@ -176,7 +189,7 @@ def test_a_forked_branch_named_at_another_fork_point_is_caught(exports: DemoExpo
 
 
 def test_a_die_no_derivation_can_give_fails_at_once(exports: DemoExports, tmp_path: Path) -> None:
-    """A forged roll of 1000-sided ledger dice: dice v1 could never take a byte for it (and must not loop)."""
+    """A forged roll of 1000-sided ledger dice: dice v2 (as v1) could never take a byte for it (and must not loop)."""
     lines = read_lines(exports.main)
     event = next(roll_records(lines))
     rolls = event["payload"]["rolls"] if "rolls" in event["payload"] else event["payload"]["resolution"]["rolls"]
@@ -186,7 +199,7 @@ def test_a_die_no_derivation_can_give_fails_at_once(exports: DemoExports, tmp_pa
     assert result.code == 1
     assert result.problems == [
         f"event #{event['version']}: ledger roll #{event['payload']['roll_number']} MISMATCH: roll 1 "
-        f"({rolls[0]['purpose']} d1000) cannot be derived: dice v1 derives dice of 1 to 256 sides, not 1000"
+        f"({rolls[0]['purpose']} d1000) cannot be derived: dice v2 derives dice of 1 to 256 sides, not 1000"
     ]
 
 
@@ -251,11 +264,13 @@ def _standalone() -> ModuleType:
     return module
 
 
-def test_the_verifier_computes_every_vector() -> None:
-    """What verify.py computes is what the ledger computes (tests/integration/test_format_vectors.py)."""
+@pytest.mark.parametrize("folder", [VECTORS, VECTORS_V1], ids=["v2", "v1"])
+def test_the_verifier_computes_every_vector(folder: Path) -> None:
+    """What verify.py computes is what the ledger computes (tests/integration/test_format_vectors.py),
+    for the vectors of today and those made before dice v2."""
     standalone = _standalone()
-    expected = json.loads((VECTORS / "expected.json").read_text(encoding="utf-8"))
-    events = read_lines(VECTORS / "export.jsonl")[1:]
+    expected = json.loads((folder / "expected.json").read_text(encoding="utf-8"))
+    events = read_lines(folder / "export.jsonl")[1:]
     for event, vector in zip(events, expected["events"], strict=True):
         assert standalone.canonical_json(standalone.hashed_fields(event)).decode("utf-8") == vector["canonical"]
         assert standalone.event_hash(vector["prev_hash"], event) == vector["hash"]
@@ -266,10 +281,12 @@ def test_the_verifier_computes_every_vector() -> None:
     seeds = {s["commitment"]: bytes.fromhex(s["seed"]) for s in expected["seeds"]}
     for record, die in dice:
         seed = bytes.fromhex(record["seed"]) if "seed" in record else seeds[record["dice_commitment"]]
-        face = standalone.derive_face_v1(
-            seed, record["branch"], record["roll_number"], die["purpose"], die["index"], die["sides"]
-        )
-        assert face == die["face"]
+        where = (seed, record["branch"], record["roll_number"], die["purpose"], die["index"], die["sides"])
+        if record.get("derivation", "v1") == "v1":
+            assert standalone.derive_face_v1(*where) == die["face"]
+        else:
+            assert standalone.entropy_digest(record["entropy"]) == die["message"].rsplit("|", 1)[1]
+            assert standalone.derive_face_v2(*where, record["entropy"]) == die["face"]
     assert len(dice) > 10
 
 
@@ -277,9 +294,50 @@ def test_the_shipped_vectors_verify() -> None:
     director = verify(VECTORS / "export.jsonl", "--against", head_digest(VECTORS / "export.jsonl"))
     assert director.code == 0, director
     assert director.lines == [
-        "OK: the export of vector-harbor/what-if holds; 13 events (0 checked only as links: redacted), 1 fork link(s); "
-        "dice: 2 ledger roll(s) proven (13 dice), 0 with the seed not revealed, 1 table roll(s)."
+        "OK: the export of vector-harbor/what-if holds; 18 events (0 checked only as links: redacted), 1 fork link(s); "
+        "dice: 4 ledger roll(s) proven (21 dice), 0 with the seed not revealed, 1 table roll(s); "
+        "rolls asked for: 1 rolled, 1 withdrawn, 0 open."
     ]
     star = verify(VECTORS / "export-star.jsonl")
     assert star.code == 0, star
     assert "(1 checked only as links: redacted)" in star.summary
+
+
+def test_the_vectors_made_before_dice_v2_still_verify() -> None:
+    director = verify(VECTORS_V1 / "export.jsonl", "--against", head_digest(VECTORS_V1 / "export.jsonl"))
+    assert director.code == 0, director
+    assert director.lines == [
+        "OK: the export of vector-harbor/what-if holds; 13 events (0 checked only as links: redacted), 1 fork link(s); "
+        "dice: 2 ledger roll(s) proven (13 dice), 0 with the seed not revealed, 1 table roll(s)."
+    ]
+    star = verify(VECTORS_V1 / "export-star.jsonl")
+    assert star.code == 0, star
+    assert "(1 checked only as links: redacted)" in star.summary
+
+
+def test_a_redacted_event_right_after_a_roll_asked_for_fails(exports: DemoExports, tmp_path: Path) -> None:
+    """A Star's copy cannot show the roll that settles a request hidden: it is settled in the open."""
+    lines = read_lines(exports.star)
+    asked = next(line for line in lines[1:] if line.get("topic") == "ledger/RollRequested")
+    after = lines[asked["version"] + 1]
+    lines[asked["version"] + 1] = {k: after[k] for k in ("branch", "version", "campaign", "prev_hash", "hash")} | {
+        "redacted": True
+    }
+    result = verify(write_lines(tmp_path / "hidden.jsonl", lines))
+    assert result.code == 1
+    assert result.problems == [
+        f"event #{after['version']} follows the roll asked for at #{asked['version']}, "
+        "but it is redacted: a roll asked for is rolled or withdrawn in the open"
+    ]
+
+
+def test_a_v2_roll_with_entropy_that_is_not_text_cannot_be_derived(exports: DemoExports, tmp_path: Path) -> None:
+    lines = read_lines(exports.main)
+    event = next(e for e in roll_records(lines) if "dice_entropy" in e["payload"])
+    event["payload"]["dice_entropy"] = None
+    rehash(lines)
+    result = verify(write_lines(tmp_path / "forged.jsonl", lines))
+    assert result.code == 1
+    assert result.problems == [
+        f"event #{event['version']}'s roll #{event['payload']['roll_number']} cannot be derived: its dice_entropy is not text"
+    ]
