@@ -305,3 +305,25 @@ def test_no_input_at_a_terminal_asks_nothing(terminal, run, db: str, home: Path)
     assert "Your choice" not in t.screen
     resolution = recorded(run, 4)["resolution"]
     assert (resolution["kept"], resolution["request"]["keep"]) == (list(pair), None)
+
+
+def test_the_star_who_rolls_types_the_entropy_hidden_once_the_check_is_set(run, db: str, home: Path) -> None:
+    """`--ask-entropy`: the prompt comes once the check's parameters are fixed, what is typed is
+    not echoed, and it is what the roll records and derives from."""
+    new_campaign(run)
+    typed = "sardines at dawn, twice"
+    t = Terminal(("--ask-entropy", *ARGS, "--no-input"), db=db, home=home)
+    try:
+        t.expect(r"Entropy for this roll, typed by the Star who rolls \(hidden; 8\+ characters\): ")
+        t.send(typed + "\r")
+        code, err = t.finish()
+    finally:
+        t.close()
+    assert (code, err) == (0, "")
+    assert typed not in t.screen  # hidden as it was typed
+    fact = recorded(run, 4)
+    assert fact["dice_entropy"] == typed
+    seed, branch = ledger_secrets(db, home)
+    assert [r["faces"] for r in fact["resolution"]["rolls"]] == [
+        r["faces"] for r in derived_rolls(seed, branch, 1, PLAN, typed)
+    ]
