@@ -85,9 +85,7 @@ def run_page(page: Path, workdir: Path, timeout: float = 600) -> list[Result]:
             chunks[-1].append(line)
     if len(codes) != len(pairs) + 1:
         raise AssertionError(f"{page.name}: the shell stopped early:\n{proc.stdout[-2000:]}")
-    return [
-        Result(command, block, codes[i + 1], chunks[i]) for i, (block, command) in enumerate(pairs)
-    ]
+    return [Result(command, block, codes[i + 1], chunks[i]) for i, (block, command) in enumerate(pairs)]
 
 
 def report(page: Path, results: list[Result]) -> str:

@@ -55,9 +55,13 @@ def test_postgres_starts_as_a_user_who_is_not_root() -> None:
     try:
         assert proc.stdout is not None
         url = proc.stdout.readline().strip()
-        assert url == f"postgresql://postgres@127.0.0.1:{port}/showrunner_test", proc.stderr.read() if not url else url
+        assert url == f"postgresql://postgres@127.0.0.1:{port}/showrunner_test", url or (
+            proc.stderr.read() if proc.stderr else ""
+        )
         with psycopg.connect(url) as conn:
-            owner = conn.execute("select pg_catalog.pg_get_userbyid(datdba) from pg_database where datname = 'showrunner_test'").fetchone()
+            owner = conn.execute(
+                "select pg_catalog.pg_get_userbyid(datdba) from pg_database where datname = 'showrunner_test'"
+            ).fetchone()
             assert owner == ("postgres",)
             row = conn.execute("select current_setting('data_directory')").fetchone()
             assert row is not None
