@@ -141,13 +141,24 @@ def _verdict(found: Audit, *, verify_dice: bool, matched: str) -> list[Any]:
         verdict.append(Text.assemble(("MISMATCH", "bold red"), f" with the record: {found.problem}"))
     dice_style = {"verified": "green", "mismatch": "bold red", "unrevealed": "yellow", "table": "yellow"}[status]
     verdict.append(
-        Text.assemble(("Dice", "bold"), f" (roll #{found.fact.roll_number}): ", (STATUS_TEXT[status], dice_style))
+        Text.assemble(
+            ("Dice", "bold"), f" (roll #{found.fact.roll_number}{_derived(found)}): ", (STATUS_TEXT[status], dice_style)
+        )
     )
+    if found.fact.dice_entropy is not None:
+        verdict.append(Text(f"  entropy given for the roll: {found.fact.dice_entropy}", style="dim"))
     for line in _proof_lines(found):
         verdict.append(Text(f"  {line}", style="bold red"))
     if verify_dice and status == "unrevealed":
         verdict.append(Text("  --verify-dice: this roll is not provable yet", style="bold red"))
     return verdict
+
+
+def _derived(found: Audit) -> str:
+    """Which derivation a ledger roll's dice prove with: v2 when entropy was given for it."""
+    if found.fact.dice_commitment is None:
+        return ""
+    return ", dice v2" if found.fact.dice_entropy is not None else ", dice v1"
 
 
 def render_audit(found: Audit, *, verify_dice: bool) -> Any:
@@ -241,6 +252,8 @@ def audit_json(found: Audit) -> dict[str, Any]:
             "source": "table" if fact.dice_commitment is None else "ledger",
             "status": STATUS[found.dice],
             "commitment": fact.dice_commitment,
+            "derivation": None if fact.dice_commitment is None else ("v2" if fact.dice_entropy is not None else "v1"),
+            "entropy": fact.dice_entropy,
             "proofs": [
                 {"purpose": p.purpose, "recorded": list(p.recorded), "derived": list(p.derived), "ok": p.ok}
                 for p in found.proofs

@@ -449,6 +449,7 @@ def _report(ref: "BranchRef", result: "CommandResult", as_json: bool) -> None:
                 "roll_number": fact.roll_number,
                 "dice": source,
                 "dice_commitment": fact.dice_commitment,
+                "dice_entropy": fact.dice_entropy,
                 **resolution_json(r),
                 "summary": fact.summary(),
                 **(

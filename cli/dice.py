@@ -1,4 +1,6 @@
-"""`showrunner dice stats`: are the dice fair? Face frequencies and a chi-square test per group."""
+"""`showrunner dice stats`: are the dice fair? Face frequencies and a chi-square test per group.
+
+The rolls Stars ask for from their own devices (`dice pending|resolve|withdraw`) are in dice_requests.py."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from . import completion
+from . import completion, dice_requests
 from .options import JsonOption
 from .progress import progress_bar
 from .safe_text import markup
@@ -19,8 +21,8 @@ if TYPE_CHECKING:
     from ..projections.stats import GroupTest
 
 app = typer.Typer(
-    help="Dice statistics: how often each face came up, and whether that looks fair.",
-    epilog="Example: showrunner dice stats --source table",
+    help="Dice: how often each face came up and whether that looks fair, and rolls Stars asked for.",
+    epilog="Examples: showrunner dice stats --source table; showrunner dice pending",
     no_args_is_help=True,
 )
 
@@ -205,3 +207,6 @@ def _table(title: str, label: str, groups: list[GroupTest], sides: int) -> Table
         verdict = f"[{style}]{t.verdict}[/]" if style else t.verdict
         table.add_row(markup(g.group, lines=False), str(t.n), *faces, f"{t.chi_square:.2f}", p, verdict)
     return table
+
+
+dice_requests.add_to(app)

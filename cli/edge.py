@@ -51,5 +51,30 @@ def run_command(command: CommandTree, argv: list[str] | None) -> int:
             raise
         code, message = known
         sys.stderr.write(f"showrunner: {message}\n")
+        if code == ExitCode.ASKED and "--json" in (sys.argv[1:] if argv is None else argv):
+            _print_asked(e)
         return code
     return result if isinstance(result, int) else ExitCode.OK
+
+
+def _print_asked(asked: BaseException) -> None:
+    """The request a Star's command was recorded as, for a script that asked for `--json`."""
+    from ..ledger.errors import RollAskedFor
+    from ..ledger.facts import RollRequested
+    from .session import print_json
+
+    assert isinstance(asked, RollAskedFor)
+    event = asked.result.events[-1]
+    fact = event.fact
+    assert isinstance(fact, RollRequested)
+    print_json(
+        {
+            "asked_for": {
+                "event": event.version,
+                "by": fact.by,
+                "command": fact.command,
+                "input": fact.input,
+                "entropy": fact.entropy,
+            }
+        }
+    )

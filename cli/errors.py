@@ -9,6 +9,7 @@ class ExitCode(IntEnum):
     OK = 0
     REFUSED = 1  # the rules or the data say no
     USAGE = 2  # the command line or the settings are wrong
+    ASKED = 3  # a Star's roll was recorded as a request: the Director's machine rolls it
     BUSY = 75  # EX_TEMPFAIL: a lock was held past the timeout; try again
     INTERRUPTED = 130
 
@@ -25,9 +26,10 @@ def classify(error: BaseException) -> tuple[ExitCode, str] | None:
     """The exit code and message for a known error; None for a bug."""
     # Imported here: the table must not make `showrunner --help` pay for the ledger.
     from ..domain.errors import DomainError
-    from ..ledger.errors import InvalidName, LedgerBusy, LedgerError, SettingsError
+    from ..ledger.errors import InvalidName, LedgerBusy, LedgerError, RollAskedFor, SettingsError
 
     table: list[tuple[type[BaseException], ExitCode]] = [
+        (RollAskedFor, ExitCode.ASKED),
         (LedgerBusy, ExitCode.BUSY),
         (SettingsError, ExitCode.USAGE),
         (InvalidName, ExitCode.USAGE),

@@ -222,6 +222,24 @@ def main_options(
             envvar="SHOWRUNNER_AS",
         ),
     ] = "director",
+    entropy: Annotated[
+        str | None,
+        typer.Option(
+            "--entropy",
+            help=(
+                "Entropy for this command's ledger dice, typed by the Star who rolls: any text of 8 or more "
+                "characters nobody could guess. Without it this device makes it (docs/explanation/fair-dice.md)."
+            ),
+            show_default=False,
+        ),
+    ] = None,
+    ask_entropy: Annotated[
+        bool,
+        typer.Option(
+            "--ask-entropy",
+            help="Ask the Star who rolls to type the entropy (hidden) once the command's parameters are fixed.",
+        ),
+    ] = False,
     version: Annotated[
         bool,
         typer.Option(
@@ -232,7 +250,9 @@ def main_options(
         ),
     ] = False,
 ) -> None:
-    ctx.obj = Session(db=db, campaign=campaign_name, branch=branch_name, identity=identity)
+    ctx.obj = Session(
+        db=db, campaign=campaign_name, branch=branch_name, identity=identity, entropy=entropy, ask_entropy=ask_entropy
+    )
     ctx.call_on_close(ctx.obj.close)
 
 

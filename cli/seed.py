@@ -96,13 +96,13 @@ def show(ctx: typer.Context, as_json: JsonOption = False) -> None:
     console = stdout_console()
     console.print(f"Current commitment: {current}", highlight=False, soft_wrap=True)
     table = Table(title=f"Dice seeds of {ref.campaign.name}/{ref.branch.name}")
-    for column in ("commitment", "committed", "ledger rolls", "revealed", "seed"):
+    for column in ("commitment", "committed", "ledger rolls (v1 + v2)", "revealed", "seed"):
         table.add_column(column, overflow="fold")
     for seed in seeds:
         table.add_row(
             seed["commitment"],
             f"#{seed['committed_at']}",
-            str(seed["rolls"]),
+            f"{seed['rolls']} ({seed['v1']} + {seed['v2']})",
             f"#{seed['revealed_at']}" if seed["revealed_at"] else Text("not yet", style="dim"),
             seed["seed"] or Text("secret (Director's key file)", style="dim"),
         )
@@ -110,7 +110,6 @@ def show(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
 
 def _history(ledger: Any, ref: Any) -> list[dict[str, Any]]:
-    from ..domain.showrunner.events import CheckAbandoned, CheckRolled
     from ..ledger.facts import BranchForked, CampaignStarted, SeedCommitted, SeedRevealed
 
     seeds: dict[str, dict[str, Any]] = {}
@@ -124,13 +123,17 @@ def _history(ledger: Any, ref: Any) -> list[dict[str, Any]]:
             else None
         )
         if committed:
-            seeds.setdefault(committed, {"committed_at": event.version, "rolls": 0, "revealed_at": None, "seed": None})
+            seeds.setdefault(
+                committed,
+                {"committed_at": event.version, "rolls": 0, "v1": 0, "v2": 0, "revealed_at": None, "seed": None},
+            )
         elif isinstance(fact, SeedRevealed) and fact.commitment in seeds:
             seeds[fact.commitment].update(revealed_at=event.version, seed=fact.seed)
-        elif isinstance(fact, (CheckRolled, CheckAbandoned)) and fact.dice_commitment in seeds:
-            seeds[fact.dice_commitment]["rolls"] += 1
         elif getattr(fact, "dice_commitment", None) in seeds and getattr(fact, "roll_number", None):
-            seeds[fact.dice_commitment]["rolls"] += 1  # other facts that roll ledger dice (Consequences)
+            # Every fact that rolled ledger dice (checks, Consequences, progression rolls), by derivation.
+            counted = seeds[fact.dice_commitment]
+            counted["rolls"] += 1
+            counted["v2" if getattr(fact, "dice_entropy", None) is not None else "v1"] += 1
     return [{"commitment": c, **info} for c, info in seeds.items()]
 
 

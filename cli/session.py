@@ -33,6 +33,9 @@ class Session:
     campaign: str | None = None
     branch: str | None = None
     identity: str = DIRECTOR
+    entropy: str | None = None
+    """Typed with `--entropy` for this command's ledger dice."""
+    ask_entropy: bool = False
     may_create: bool = False
     """Set by the commands that may start a new ledger file (campaign new, import)."""
     _settings: Settings | None = field(default=None, repr=False)
@@ -52,8 +55,24 @@ class Session:
         if self._ledger is None:
             from ..ledger.bootstrap import bootstrap
 
-            self._ledger = bootstrap(self.settings, create=self.may_create)
+            self._ledger = bootstrap(self.settings, create=self.may_create, entropy=self._entropy_source())
         return self._ledger
+
+    def _entropy_source(self) -> Callable[[], str]:
+        """Where this command's ledger dice get their entropy: typed with the command, asked
+        for at the first die, or made on this device."""
+        from ..ledger.dice import checked_entropy, new_entropy
+
+        if self.entropy is not None:
+            typed = checked_entropy(self.entropy)  # refused before anything is read or written
+            return lambda: typed
+        if self.ask_entropy:
+            from .errors import UsageProblem
+
+            if not sys.stdin.isatty():
+                raise UsageProblem("--ask-entropy needs a terminal to type at; give --entropy TEXT instead")
+            return _asked_entropy
+        return new_entropy
 
     def has_ledger(self) -> bool:
         """False when there is no ledger at the database yet: a missing or empty SQLite file, an empty schema."""
@@ -184,6 +203,12 @@ class Session:
         if key not in self._states:
             self._states[key] = self.ledger.view(ref).state.as_seen_by_players()
         return self._states[key]
+
+
+def _asked_entropy() -> str:
+    import getpass
+
+    return getpass.getpass("Entropy for this roll, typed by the Star who rolls (hidden; 8+ characters): ")
 
 
 def session(ctx: typer.Context) -> Session:

@@ -8,7 +8,7 @@ state can be kept, compared and snapshotted as it is.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 from pydantic import ConfigDict, Field
 
@@ -37,6 +37,19 @@ class Pitch(Input):
     ruleset: str = "showrunner"
 
 
+class PendingRoll(QuickCopy):
+    """A roll a Star asked for where the Director's key file is not: the command, its input and
+    the Star's entropy are in the log before anyone can know the dice; the Director's machine
+    rolls it next (ledger/requests.py)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    command: str
+    input: dict[str, Any]
+    entropy: str
+    by: str
+
+
 class CampaignState(QuickCopy):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
@@ -50,6 +63,9 @@ class CampaignState(QuickCopy):
     """SHA-256 commitment of the seed ledger dice are derived from now."""
     revealed_seeds: dict[str, str] = Field(default_factory=dict)
     """Seeds revealed so far (commitment -> seed, hex): anyone can re-derive their rolls."""
+    pending_roll: PendingRoll | None = None
+    """A Star's roll asked for and not yet rolled: it holds the branch, since the next event
+    must be its roll or its withdrawal."""
     structure: Structure = Field(default_factory=Structure)
     """The Season, Episode and Scene running now (domain/structure.py)."""
 

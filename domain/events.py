@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from .dice import Roll
 from .field_equality import FieldsEqual
@@ -102,15 +102,26 @@ class RecapLine(BaseModel):
     kind: str = "beat"
 
 
+def absent(value: object) -> bool:
+    """For a field added after facts were stored: left out of the dump when unset, so a fact
+    without it dumps (and hashes) as it always did."""
+    return value is None
+
+
 class RolledFact(CampaignFact[S]):
     """A fact made by rolling dice: the ledger indexes, proves and re-judges every one alike.
 
     `roll_number` is the branch's roll counter when it was rolled (ledger dice derive from
-    it); `dice_commitment` names the seed of ledger dice, None for dice typed in at the table.
+    it); `dice_commitment` names the seed of ledger dice, None for dice typed in at the table;
+    `dice_entropy`, when present, makes the dice derivation v2 (docs/reference/ledger-format.md).
     """
 
     roll_number: int
     dice_commitment: str | None = None
+    dice_entropy: str | None = Field(default=None, exclude_if=absent)
+    """Ledger dice v2: the entropy given for the roll after its parameters were fixed (by the
+    Star who rolls, or the device that recorded it). Absent from v1 rolls, so their stored
+    bytes and hashes stay as they were."""
 
     def recorded_rolls(self) -> tuple[Roll, ...]:
         raise NotImplementedError

@@ -38,11 +38,13 @@ def rejudge_command(
         return f"the recorded input of '{name}' does not fit the command: {str(e).splitlines()[0]}"
     rolled: dict[int, tuple[Roll, ...]] = {}
     commitment: str | None = None
+    entropy: str | None = None
     for fact, _ in recorded:
         numbered = fact.numbered_rolls()
         if numbered is not None:
             rolled[numbered[0]] = numbered[1]
         commitment = commitment or getattr(fact, "dice_commitment", None)
+        entropy = entropy or getattr(fact, "dice_entropy", None)
     handed: dict[int, ReplayDice] = {}
 
     def dice_for(number: int) -> ReplayDice:
@@ -56,6 +58,7 @@ def rejudge_command(
             dice_for,
             source="ledger" if commitment is not None else "table",
             commitment=commitment,
+            entropy=None if entropy is None else (lambda: entropy),
             chooser=WalksAway() if record.get("walked_away") else None,
         )
     try:

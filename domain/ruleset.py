@@ -45,12 +45,14 @@ class RollContext:
         *,
         source: Source,
         commitment: str | None,
+        entropy: Callable[[], str] | None = None,
         chooser: Any = None,
     ) -> None:
         self.roll_number = roll_number
         self._dice_for = dice_for
         self.source = source
         self._commitment = commitment
+        self._entropy = entropy
         self.chooser = chooser
         """Who chooses once the dice are down (a Star at a terminal), for a command that asks; else None."""
         self._taken: list[DiceSource] = []
@@ -61,10 +63,14 @@ class RollContext:
         """Every roll of the command from one source (typed faces, or dice a test or an audit gives)."""
         return cls(roll_number, lambda _: dice, source=dice.source, commitment=commitment)
 
-    @property
-    def dice_commitment(self) -> str | None:
-        """The seed commitment to record with a roll of ledger dice; None for faces typed at the table."""
-        return None if self.source == "table" else self._commitment
+    def seal(self, rolled: bool = True) -> dict[str, str | None]:
+        """A rolling fact's `dice_commitment` and `dice_entropy`: what names and derives its
+        ledger dice; both None for faces typed at the table, or for a fact that rolled nothing."""
+        ledger = rolled and self.source != "table"
+        return {
+            "dice_commitment": self._commitment if ledger else None,
+            "dice_entropy": self._entropy() if ledger and self._entropy is not None else None,
+        }
 
     @property
     def dice(self) -> DiceSource:
@@ -86,12 +92,8 @@ class RollContext:
         return number, RecordingDice(dice)
 
     def stamp(self, number: int, recorder: RecordingDice) -> dict[str, Any]:
-        """A rolling fact's `roll_number`, `dice_commitment` and `rolls` for a roll taken with `recording`."""
-        return {
-            "roll_number": number,
-            "dice_commitment": self.dice_commitment if recorder.rolls else None,
-            "rolls": tuple(recorder.rolls),
-        }
+        """A rolling fact's `roll_number`, `seal` and `rolls` for a roll taken with `recording`."""
+        return {"roll_number": number, **self.seal(bool(recorder.rolls)), "rolls": tuple(recorder.rolls)}
 
     def settle(self, decided_input: BaseModel) -> None:
         """Record `decided_input` as the command's input instead of what was asked: the input

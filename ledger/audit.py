@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from ..domain.campaign import CampaignState
+from ..domain.campaign import CampaignState, PendingRoll
 from ..domain.dice import Roll
 from ..domain.errors import DomainError
 from ..domain.events import RolledFact
@@ -73,7 +73,7 @@ def audit(ledger: Ledger, ref: BranchRef, version: int, *, head: CampaignState |
     for earlier in (e for e in command if e.version < version):
         before = fold_campaign(before, earlier.fact)
     head = head if head is not None else ledger.view(ref).state
-    return _audit(event, before, head, _rejudge_command(at_start, command))
+    return _audit(event, before, head, _rejudge_command(at_start, command), at_start.pending_roll)
 
 
 def audit_all(ledger: Ledger, ref: BranchRef, *, progress: Callable[[int], None] | None = None) -> Iterator[Audit]:
@@ -98,7 +98,7 @@ def _audit_command(command: Sequence[tuple[LedgerEvent, CampaignState]], head: C
         return
     problem = _rejudge_command(command[0][1], [event for event, _ in command])
     for event, before in rolled:
-        yield _audit(event, before, head, problem)
+        yield _audit(event, before, head, problem, command[0][1].pending_roll)
 
 
 def _command_around(ledger: Ledger, ref: BranchRef, event: LedgerEvent) -> list[LedgerEvent]:
@@ -140,7 +140,14 @@ def _rejudge_command(before: CampaignState, events: Sequence[LedgerEvent]) -> _C
     return _CommandRejudged(True, rejudge_command(before, record, [(e.fact, e.visibility) for e in events]))
 
 
-def _audit(event: LedgerEvent, before: CampaignState, head: CampaignState, command: _CommandRejudged) -> Audit:
+def _audit(
+    event: LedgerEvent,
+    before: CampaignState,
+    head: CampaignState,
+    command: _CommandRejudged,
+    asked: PendingRoll | None,
+) -> Audit:
+    """`asked`: the roll a Star asked for just before the command, which the command settles."""
     fact = event.fact
     assert isinstance(fact, RolledFact)
     problem = None
@@ -151,7 +158,7 @@ def _audit(event: LedgerEvent, before: CampaignState, head: CampaignState, comma
             problem = fact.rejudge(before)
         except DomainError as e:
             problem = f"the current engine refuses the recorded roll: {e}"
-    problem = _seed_not_in_force(fact, before) or problem or command.problem
+    problem = _seed_not_in_force(fact, before) or _not_as_asked(fact, asked) or problem or command.problem
     dice, proofs = _prove(event, fact, head)
     return Audit(event, before, problem, dice, proofs)
 
@@ -167,6 +174,15 @@ def _seed_not_in_force(fact: RolledFact[CampaignState], before: CampaignState) -
     )
 
 
+def _not_as_asked(fact: RolledFact[CampaignState], asked: PendingRoll | None) -> str | None:
+    """A roll settling a request is derived with the entropy the Star asked with (ledger/requests.py)."""
+    if asked is None or fact.dice_entropy == asked.entropy:
+        return None
+    return (
+        f"the roll settles {asked.by}'s request, but its dice were not derived with the entropy recorded in the request"
+    )
+
+
 def _prove(
     event: LedgerEvent, fact: RolledFact[CampaignState], head: CampaignState
 ) -> tuple[str, tuple[DiceProof, ...]]:
@@ -175,7 +191,7 @@ def _prove(
     seed_hex = head.revealed_seeds.get(fact.dice_commitment)
     if seed_hex is None:
         return "ledger (seed not revealed)", ()
-    derive = LedgerDice(bytes.fromhex(seed_hex), event.originator_id, fact.roll_number)
+    derive = LedgerDice(bytes.fromhex(seed_hex), event.originator_id, fact.roll_number, fact.dice_entropy)
     proofs = tuple(_proof(derive, roll) for roll in fact.recorded_rolls())
     return ("ledger (verified)" if all(p.ok for p in proofs) else "ledger (MISMATCH)"), proofs
 

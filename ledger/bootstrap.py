@@ -7,6 +7,7 @@ from datetime import datetime
 
 from eventsourcing.persistence import PersistenceError
 
+from .dice import new_entropy
 from .errors import LedgerBusy, SettingsError
 from .persistence import environment, initialisation_lock, is_busy_error, redacted
 from .seeds import KeyStore
@@ -15,9 +16,15 @@ from .settings import Settings
 
 
 def bootstrap(
-    settings: Settings | None = None, *, clock: Callable[[], datetime] | None = None, create: bool = True
+    settings: Settings | None = None,
+    *,
+    clock: Callable[[], datetime] | None = None,
+    entropy: Callable[[], str] = new_entropy,
+    create: bool = True,
 ) -> Ledger:
-    """Open the ledger; with create=False a missing SQLite file is an error, not a new ledger."""
+    """Open the ledger; with create=False a missing SQLite file is an error, not a new ledger.
+
+    `entropy` gives ledger dice their entropy when a command is given none (dice v2)."""
     settings = settings or Settings.load()
     env = environment(settings, create=create)
     prefix = LedgerApplication.name.lower()
@@ -31,5 +38,9 @@ def bootstrap(
             raise LedgerBusy("the database is busy (locked by another writer); try again") from None
         raise SettingsError(f"cannot open the database {redacted(settings.db_url)}: {e}") from None
     return Ledger(
-        app, keys=KeyStore(settings.data_dir / "keys"), clock=clock, snapshot_interval=settings.snapshot_interval
+        app,
+        keys=KeyStore(settings.data_dir / "keys"),
+        clock=clock,
+        entropy=entropy,
+        snapshot_interval=settings.snapshot_interval,
     )

@@ -1,5 +1,12 @@
 """The ledger's own exceptions. Library errors are converted into these at the service edge."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .service import CommandResult
+
 
 class LedgerError(Exception):
     """Something the ledger refuses; the message says what and what to do."""
@@ -59,3 +66,16 @@ class RegistryDamaged(LedgerError):
 
 class UnreadableEvent(LedgerError):
     """A stored event that cannot be decoded: the log was damaged outside the ledger."""
+
+
+class RollPending(LedgerError):
+    """A Star's roll was asked for and not yet rolled: it holds the branch until it is rolled or withdrawn."""
+
+
+class RollAskedFor(Exception):  # noqa: N818 - it names what happened; not an error, a result
+    """A Star's command that rolls ledger dice, recorded as a request where the Director's key
+    file is not: `result` holds the RollRequested event; the Director's machine rolls it."""
+
+    def __init__(self, result: CommandResult, message: str) -> None:
+        super().__init__(message)
+        self.result = result

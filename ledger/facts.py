@@ -5,11 +5,12 @@ Topics are forever: never rename one; add a schema version and an upcaster inste
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from pydantic import Field
 
-from ..domain.campaign import CampaignState, Pitch
+from ..domain.campaign import CampaignState, PendingRoll, Pitch
 from ..domain.events import CampaignFact, Fact, RecapLine, known_topics
 from ..domain.rulesets import all_rulesets, ruleset
 from ..domain.text import Note
@@ -104,6 +105,41 @@ class SeedCommitted(CampaignFact[CampaignState], topic="ledger/SeedCommitted"):
 
     def summary(self) -> str:
         return f"New dice seed committed ({self.commitment[:12]}…)"
+
+
+class RollRequested(CampaignFact[CampaignState], topic="ledger/RollRequested"):
+    """A Star's command that rolls ledger dice, asked for from a device without the Director's
+    key file: the command, its input and the entropy are in the chain before anyone can derive
+    a die. The branch's next event must be its roll (that command, that input, that entropy,
+    recorded as `by`) or its withdrawal; `audit` holds it to that."""
+
+    command: str
+    input: dict[str, Any]
+    entropy: str
+    by: str
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        pending = PendingRoll(command=self.command, input=self.input, entropy=self.entropy, by=self.by)
+        return state.model_copy(update={"pending_roll": pending})
+
+    def summary(self) -> str:
+        return f"{self.by} asked for a roll of ledger dice ({self.command}); the Director's machine rolls it"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.by,)
+
+
+class RollRequestWithdrawn(CampaignFact[CampaignState], topic="ledger/RollRequestWithdrawn"):
+    """The roll asked for just before is not rolled: withdrawn by the Star who asked, or by the Director."""
+
+    command: str
+    by: str
+
+    def summary(self) -> str:
+        return f"{self.by}'s roll ({self.command}) was withdrawn before it was rolled"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.by,)
 
 
 def branch_fact_types() -> dict[str, type[Fact]]:

@@ -38,6 +38,10 @@ class KeyStore:
     def path(self, campaign_id: UUID) -> Path:
         return self.directory / f"{campaign_id}.seed"
 
+    def holds(self, campaign_id: UUID) -> bool:
+        """Whether this machine has the campaign's key file: the Director's machine does."""
+        return self.path(campaign_id).exists()
+
     def save(self, campaign_id: UUID, seed: bytes) -> Path:
         self.directory.mkdir(parents=True, exist_ok=True)
         os.chmod(self.directory, 0o700)

@@ -31,7 +31,7 @@ from eventsourcing.persistence import (
 )
 from pydantic import BaseModel
 
-from ..domain.campaign import CampaignState, Pitch
+from ..domain.campaign import CampaignState, PendingRoll, Pitch
 from ..domain.dice import DeferredDice, DiceSource, TableDice
 from ..domain.errors import DomainError, InvalidDice, InvalidSheet, RuleViolation, UnknownName
 from ..domain.events import Fact, Visibility
@@ -39,7 +39,7 @@ from ..domain.ruleset import CHECK, JOIN, Decided, RollContext, Ruleset, WalkedA
 from ..domain.rulesets import all_rulesets, ruleset, ruleset_of
 from .codec import FactMapper, decode_document
 from .command_ids import CommandIdReused, RecordedId, command, given_part, note_replayed, stored_with_given_id
-from .dice import LedgerDice
+from .dice import LedgerDice, checked_entropy, new_entropy
 from .errors import (
     BranchExists,
     BranchNotFound,
@@ -51,6 +51,8 @@ from .errors import (
     LedgerBusy,
     LedgerError,
     RegistryDamaged,
+    RollAskedFor,
+    RollPending,
     UnreadableEvent,
 )
 from .events import LedgerEvent, command_record, command_record_at
@@ -60,6 +62,8 @@ from .facts import (
     CampaignRegistered,
     CampaignStarted,
     NoteRecorded,
+    RollRequested,
+    RollRequestWithdrawn,
     SeedCommitted,
     SeedRevealed,
 )
@@ -158,13 +162,17 @@ class Ledger:
         *,
         keys: KeyStore,
         clock: Callable[[], datetime] | None = None,
+        entropy: Callable[[], str] = new_entropy,
         snapshot_interval: int = 200,
         max_attempts: int = 60,
     ) -> None:
-        """`clock` gives each command's timestamp; None for the time now, in UTC."""
+        """`clock` gives each command's timestamp; None for the time now, in UTC. `entropy`
+        gives a command's ledger dice their entropy (dice v2) when none is given with it:
+        typed by the Star who rolls, or made on this device."""
         self.app = app
         self.keys = keys
         self.clock = clock or _now
+        self.entropy = entropy
         self.snapshot_interval = snapshot_interval
         self.max_attempts = max_attempts
         self.retries = 0  # conflicts seen by this process, for tests and benchmarks
@@ -379,8 +387,12 @@ class Ledger:
         by: str = DIRECTOR,
         command_id: str | None = None,
         recorded_command: Callable[[], dict[str, Any] | None] | None = None,
+        settles: PendingRoll | None = None,
     ) -> CommandResult:
         """Run a command against the branch head, retrying on version conflicts.
+
+        A roll asked for (`RollRequested`) holds the branch: only the command that `settles`
+        it (its roll, or its withdrawal) may record next.
 
         `recorded_command` gives, once `decide` has run, the command's name and input to record
         with its facts (`LedgerEvent.command`), on the event `command_record_at` picks.
@@ -407,6 +419,7 @@ class Ledger:
             if found is not None:
                 return self._already_recorded(ref, *found)
             stream = loaded.copy()
+            _check_pending(stream.state, settles)
             before = stream.version
             timestamp = self.clock()
             decided = [
@@ -706,8 +719,15 @@ class Ledger:
         chooser: Any = None,
         by: str = DIRECTOR,
         command_id: str | None = None,
+        entropy: str | None = None,
+        settles: PendingRoll | None = None,
     ) -> CommandResult:
         """Run the branch's ruleset's command `name` (`Ruleset.command`) on `request`, its input.
+
+        Ledger dice are derived with `entropy` (dice v2), else with what `self.entropy` gives,
+        asked once, when the first die is rolled: the command's parameters are fixed by then.
+        A Star's command that rolls ledger dice on a device without the Director's key file is
+        recorded as a request instead (`ask_for_roll`), and `RollAskedFor` says so.
 
         The one way a ruleset's command is recorded: the command decides from the head, with
         table dice when faces are given, else ledger dice, and for a Star on the Star's view first.
@@ -716,8 +736,22 @@ class Ledger:
         if another roll lands while the Star chooses, nothing is recorded, since deciding again
         would show other dice, a re-roll the rules do not give.
         """
+        if faces is None and by != DIRECTOR and settles is None and not self.keys.holds(ref.campaign.id):
+            chosen = ruleset(ref.campaign.ruleset).command(name)
+            if chosen is not None and chosen.rolls:
+                asked = self.ask_for_roll(ref, name, request, by=by, entropy=entropy, command_id=command_id)
+                raise RollAskedFor(
+                    asked,
+                    f"{by}'s roll is asked for (event #{asked.last_version}); "
+                    "the Director's machine rolls it: showrunner dice resolve",
+                )
         shown = False
         record: dict[str, Any] | None = None
+        given = None if entropy is None else checked_entropy(entropy)
+
+        @functools.cache
+        def roll_entropy() -> str:
+            return given if given is not None else checked_entropy(self.entropy())
 
         def decide_once(state: CampaignState, dice_state: CampaignState) -> Decided:
             nonlocal record
@@ -735,9 +769,12 @@ class Ledger:
             table = TableDice(faces) if faces else None
             roll = RollContext(
                 dice_state.dice_rolls + 1,
-                (lambda _: table) if table is not None else self._ledger_dice(ref, dice_state.dice_commitment),
+                (lambda _: table)
+                if table is not None
+                else self._ledger_dice(ref, dice_state.dice_commitment, roll_entropy),
                 source="table" if table is not None else "ledger",
                 commitment=dice_state.dice_commitment,
+                entropy=None if table is not None else roll_entropy,
                 chooser=chooser,
             )
             try:
@@ -776,16 +813,98 @@ class Ledger:
                 raise HiddenFromStar("this records a Director-only result; ask the Director to record it")
             return decided
 
-        return self.execute(ref, decide_at_head, by=by, command_id=command_id, recorded_command=lambda: record)
+        return self.execute(
+            ref, decide_at_head, by=by, command_id=command_id, recorded_command=lambda: record, settles=settles
+        )
 
-    def _ledger_dice(self, ref: BranchRef, seed_commitment: str | None) -> Callable[[int], DiceSource]:
-        """Roll N's ledger dice, derived (and the Director's seed read) only once a die is asked for."""
+    def _ledger_dice(
+        self, ref: BranchRef, seed_commitment: str | None, entropy: Callable[[], str]
+    ) -> Callable[[int], DiceSource]:
+        """Roll N's ledger dice, derived (and the Director's seed read, the entropy asked for)
+        only once a die is asked for."""
 
         @functools.cache
         def seed() -> bytes:
             return self.keys.load(ref.campaign.id, seed_commitment)
 
-        return lambda number: DeferredDice("ledger", lambda: LedgerDice(seed(), ref.branch.id, number))
+        return lambda number: DeferredDice("ledger", lambda: LedgerDice(seed(), ref.branch.id, number, entropy()))
+
+    # ----------------------------------------------------------------- rolls asked for
+
+    @command
+    def ask_for_roll(
+        self,
+        ref: BranchRef,
+        name: str,
+        request: object,
+        *,
+        by: str,
+        entropy: str | None = None,
+        command_id: str | None = None,
+    ) -> CommandResult:
+        """Record a Star's command that rolls ledger dice as a request (`RollRequested`), with
+        entropy from this device (or typed): the Director's machine rolls it (`resolve_roll`).
+
+        The command is tried first on the Star's view with throwaway dice, so what the rules
+        refuse whatever the dice is refused here, not after the table waited for it."""
+        made = checked_entropy(entropy if entropy is not None else self.entropy())
+
+        def decide(state: CampaignState) -> list[Fact]:
+            rules = ruleset_of(state)
+            chosen = rules.command(name)
+            if chosen is None:
+                raise _not_a_command_of(rules, name)
+            checked = chosen.input.model_validate(request)
+            trial = RollContext(
+                state.dice_rolls + 1,
+                lambda number: LedgerDice(new_seed(), ref.branch.id, number, made),
+                source="ledger",
+                commitment=state.dice_commitment,
+                entropy=lambda: made,
+            )
+            chosen.decide(state.as_seen_by_players(), checked, trial)
+            return [RollRequested(command=name, input=command_record(name, checked)["input"], entropy=made, by=by)]
+
+        return self.execute(ref, decide, by=by, command_id=command_id)
+
+    @command
+    def resolve_roll(self, ref: BranchRef, *, command_id: str | None = None) -> CommandResult:
+        """Roll the roll asked for on the branch, on the Director's machine: the command, its
+        input and its entropy as the request recorded them, recorded as the Star who asked."""
+        pending = self._pending(ref, command_id)
+        if isinstance(pending, CommandResult):
+            return pending
+        return self.run(
+            ref,
+            pending.command,
+            pending.input,
+            by=pending.by,
+            entropy=pending.entropy,
+            settles=pending,
+            command_id=command_id,
+        )
+
+    @command
+    def withdraw_roll(self, ref: BranchRef, *, by: str = DIRECTOR, command_id: str | None = None) -> CommandResult:
+        """Withdraw the roll asked for on the branch, unrolled: by the Star who asked, or the Director."""
+        pending = self._pending(ref, command_id)
+        if isinstance(pending, CommandResult):
+            return pending
+        if by not in (DIRECTOR, pending.by):
+            raise LedgerError(f"only {pending.by}, who asked for the roll, or the Director can withdraw it")
+        withdrawn = RollRequestWithdrawn(command=pending.command, by=pending.by)
+        return self.execute(ref, lambda state: [withdrawn], by=by, command_id=command_id, settles=pending)
+
+    def _pending(self, ref: BranchRef, command_id: str | None) -> PendingRoll | CommandResult:
+        """The roll asked for on the branch; or, once it is settled, the settling command's
+        record when this is its retry under the same given id."""
+        loaded = self._last_head(ref) or self._load_branch(ref)
+        if loaded.state.pending_roll is not None:
+            return loaded.state.pending_roll
+        found = self._recorded(loaded, ref.segments, command_id) if command_id is not None else None
+        if found is not None:
+            return self._already_recorded(ref, *found)
+        raise LedgerError(f"no roll is asked for on branch '{ref.branch.name}'")
 
     @command
     def roll(
@@ -862,6 +981,18 @@ class Ledger:
         for stored in self.stored_events(ref, after=version - 1, upto=version):
             return str(decode_document(stored)["hash"])
         raise EventNotFound(f"branch '{ref.branch.name}' has no event #{version}")
+
+
+def _check_pending(state: CampaignState, settles: PendingRoll | None) -> None:
+    pending = state.pending_roll
+    if pending == settles:
+        return
+    if pending is None:
+        raise CommandConflict("the roll asked for was rolled or withdrawn meanwhile; nothing is pending now")
+    raise RollPending(
+        f"{pending.by}'s roll ({pending.command}) is asked for and not yet rolled: the Director rolls it "
+        "with `showrunner dice resolve`, or it is withdrawn with `showrunner dice withdraw`"
+    )
 
 
 def _compact(document: dict[str, Any]) -> bytes:

@@ -173,7 +173,12 @@ class Stream(Generic[S]):
 
 def fold_campaign(state: CampaignState, fact: Fact) -> CampaignState:
     apply = getattr(fact, "apply", None)
-    return apply(state) if apply is not None else state
+    folded = apply(state) if apply is not None else state
+    if state.pending_roll is not None and folded.pending_roll is state.pending_roll:
+        # A roll asked for holds the branch for one event: the next is its roll or its
+        # withdrawal (audit holds it to that), after which nothing is pending.
+        folded = folded.model_copy(update={"pending_roll": None})
+    return folded
 
 
 class BranchSnapshot(BaseModel):

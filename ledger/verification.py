@@ -16,7 +16,7 @@ off) is caught by a digest kept outside: a branch's `VERSION:HASH` or the campai
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -33,6 +33,7 @@ from .integrity import GENESIS_HASH, CampaignDigest, Digest, Problem, VerifyRepo
 from .persistence import delete_snapshot, storage_damage
 from .read_index import IndexWalk
 from .registry import CATALOG_ID, MAIN, BranchEntry, BranchIndex, CampaignEntry, is_valid_name
+from .requests import asked_for, unsettled
 from .service import BranchRef, Ledger, _uuid
 from .streams import BranchSnapshot, Stream, fold_campaign
 
@@ -269,6 +270,7 @@ def verify_branch(
     snapshots = _SnapshotWalk(ledger, ref)
     index = IndexWalk(ledger, ref)
     to_fact = ledger.app.mapper.to_fact_decoded
+    asked: Mapping[str, Any] | None = None
     for stored in ledger.stored_events(ref):
         fork_link = link.prev
         problem, doc = _check_link(stored, link)
@@ -276,6 +278,10 @@ def verify_branch(
             break
         assert doc is not None
         version = stored.originator_version
+        if asked is not None and (why := unsettled(asked, stored.topic, doc)) is not None:
+            problem = Problem(version, f"event #{version} follows the roll asked for at #{version - 1}, but {why}")
+            break
+        asked = asked_for(stored.topic, doc)
         if stored.topic == BranchForked.topic and forks.get(_uuid(stored.originator_id)) == version - 1:
             payload = doc["payload"]
             if (

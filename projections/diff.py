@@ -77,7 +77,7 @@ def sheet_changes(a: CampaignState, b: CampaignState) -> list[Change]:
 
 
 # The ledger's own fields of every state: not the table's business in a diff.
-_BOOKKEEPING = frozenset({"pitch", "dice_rolls", "dice_commitment", "revealed_seeds"})
+_BOOKKEEPING = frozenset({"pitch", "dice_rolls", "dice_commitment", "revealed_seeds", "pending_roll"})
 
 
 def _sheet(character: Named) -> dict[str, Any]:

@@ -29,21 +29,21 @@ def _seen(fact: Fact, hidden: bool) -> Decided:
 
 def decide_check(state: PoolState, request: PoolCheck, roll: RollContext) -> Decided:
     resolution = resolve_check(state, request, roll.dice)
-    fact = PoolCheckRolled(resolution=resolution, roll_number=roll.roll_number, dice_commitment=roll.dice_commitment)
+    fact = PoolCheckRolled(resolution=resolution, roll_number=roll.roll_number, **roll.seal())
     return _seen(fact, request.hidden)
 
 
 def decide_contest(state: PoolState, request: PoolContest, roll: RollContext | None) -> Decided:
     assert roll is not None, "a contest rolls dice"
     resolution = resolve_contest(state, request, roll.dice)
-    fact = PoolContestRolled(resolution=resolution, roll_number=roll.roll_number, dice_commitment=roll.dice_commitment)
+    fact = PoolContestRolled(resolution=resolution, roll_number=roll.roll_number, **roll.seal())
     return _seen(fact, request.hidden)
 
 
 def decide_luck(state: PoolState, request: LuckRequest, roll: RollContext | None) -> Decided:
     assert roll is not None, "a Luck roll rolls a die"
     resolution = resolve_luck(state, request, roll.dice)
-    fact = PoolLuckRolled(resolution=resolution, roll_number=roll.roll_number, dice_commitment=roll.dice_commitment)
+    fact = PoolLuckRolled(resolution=resolution, roll_number=roll.roll_number, **roll.seal())
     return _seen(fact, resolution.hidden)
 
 

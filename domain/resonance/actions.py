@@ -90,7 +90,7 @@ class InitiativeInput(Input):
 def decide_initiative(state: ResonanceState, request: InitiativeInput, roll: RollContext | None) -> Decided:
     assert roll is not None
     resolution = resolve_initiative(state, request.combatant, roll.dice)
-    return [InitiativeRolled(resolution=resolution, roll_number=roll.roll_number, dice_commitment=roll.dice_commitment)]
+    return [InitiativeRolled(resolution=resolution, roll_number=roll.roll_number, **roll.seal())]
 
 
 class FrontInput(Input):

@@ -5,9 +5,11 @@ Topics are forever: never rename one; add a schema version and an upcaster inste
 
 from __future__ import annotations
 
+from pydantic import Field
+
 from ..dice import ReplayDice, Roll
 from ..errors import DomainError
-from ..events import CampaignFact, RecapLine, RolledFact
+from ..events import CampaignFact, RecapLine, RolledFact, absent
 from ..text import Line
 from .check import Abandoned, CheckRequest, Resolution, View, apply_resolution, resolve, roll_counted
 from .consequences import ConsequenceResolution, apply_consequence
@@ -253,6 +255,8 @@ class ConsequenceSuffered(CampaignFact[ShowrunnerState], topic="showrunner/Conse
 
     dice_commitment: str | None = None
     """For ledger dice: the commitment of the seed they were derived from."""
+    dice_entropy: str | None = Field(default=None, exclude_if=absent)
+    """For ledger dice v2: the entropy given for the roll (RolledFact.dice_entropy)."""
 
     def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         return apply_consequence(state, self.resolution)

@@ -17,7 +17,7 @@ def decide_check(state: ShowrunnerState, request: CheckRequest, roll: RollContex
     resolution = resolve(state, request, roll.dice)
     if isinstance(roll.dice, TableDice):
         roll.dice.check_all_used()
-    return [CheckRolled(resolution=resolution, roll_number=roll.roll_number, dice_commitment=roll.dice_commitment)]
+    return [CheckRolled(resolution=resolution, roll_number=roll.roll_number, **roll.seal())]
 
 
 def parse_character(data: bytes, source: str) -> StarSheet:

@@ -64,7 +64,14 @@ def test_a_clean_check_matches_as_of_the_event_before(run, cast) -> None:
         "HARD",
     )
     assert (audit["matches"], audit["problem"], audit["roll_number"]) == (True, None, 1)
-    assert audit["dice"] == {"source": "table", "status": "table", "commitment": None, "proofs": []}
+    assert audit["dice"] == {
+        "source": "table",
+        "status": "table",
+        "commitment": None,
+        "derivation": None,
+        "entropy": None,
+        "proofs": [],
+    }
     assert audit["recorded"] == {"outcome": "partial", "mark": "hit", "kept": [4, 0], "effective_difficulty": "HARD"}
     rejudged = audit["rejudged"]
     assert rejudged["action_pool"] == [
@@ -230,7 +237,10 @@ def test_seed_reveal_then_every_ledger_roll_is_proven(run, db_url: str, home: Pa
         proofs = audit["dice"]["proofs"]
         assert all(p["ok"] and p["recorded"] == p["derived"] for p in proofs)
         plan = [(r["purpose"], len(r["faces"]), r["sides"]) for r in audit["rejudged"]["rolls"]]
-        assert [p["derived"] for p in proofs] == [r["faces"] for r in derived_rolls(seed, main_id, roll_number, plan)]
+        entropy = audit["dice"]["entropy"]
+        assert audit["dice"]["derivation"] == "v2" and entropy is not None
+        derived = derived_rolls(seed, main_id, roll_number, plan, entropy)
+        assert [p["derived"] for p in proofs] == [r["faces"] for r in derived]
     assert [a["dice"]["status"] for a in after["audits"]] == ["table", "verified", "verified"]
     shown = run("audit", "--all", "--verify-dice", db=db_url)
     assert shown.code == 0, shown
@@ -293,12 +303,10 @@ def test_an_abandoned_check_is_audited_and_its_dice_proven(run, cast, db: str, h
     assert run("seed", "reveal").code == 0
     proven = audited(run, "4", "--verify-dice")["audit"]
     assert proven["dice"]["status"] == "verified"
-    assert [p["derived"] for p in proven["dice"]["proofs"]] == [
-        r["faces"] for r in derived_rolls(seed, main_id, 1, [("action", 3, 6), ("opposition", 1, 6), ("script", 2, 6)])
-    ]
-    assert proven["rolls"] == derived_rolls(
-        seed, main_id, 1, [("action", 3, 6), ("opposition", 1, 6), ("script", 2, 6)]
-    )
+    plan = [("action", 3, 6), ("opposition", 1, 6), ("script", 2, 6)]
+    derived = derived_rolls(seed, main_id, 1, plan, proven["dice"]["entropy"])
+    assert [p["derived"] for p in proven["dice"]["proofs"]] == [r["faces"] for r in derived]
+    assert proven["rolls"] == derived
     shown = run("audit", "4")
     assert "Audit of #4 · CheckAbandoned" in shown.out
     assert "MATCHES the record: the engine asks for exactly the recorded rolls before the choice" in shown.out

@@ -82,10 +82,10 @@ def ledger_secrets(db: str, home: Path, branch: str = "main") -> tuple[bytes, UU
 
 
 def derived_rolls(
-    seed: bytes, branch: UUID, roll_number: int, plan: list[tuple[str, int, int]]
+    seed: bytes, branch: UUID, roll_number: int, plan: list[tuple[str, int, int]], entropy: str
 ) -> list[dict[str, Any]]:
     """The ledger rolls a check must record: (purpose, count, sides) in the order the rules ask."""
-    dice = LedgerDice(seed, branch, roll_number)
+    dice = LedgerDice(seed, branch, roll_number, entropy)
     return [
         {"purpose": purpose, "sides": sides, "faces": dice.roll(purpose, count, sides), "source": "ledger"}
         for purpose, count, sides in plan
@@ -391,10 +391,10 @@ def test_ledger_dice_are_fixed_by_the_seed_and_the_roll_number(run, cast, db: st
     commitment = hashlib.sha256(b"showrunner-ledger/dice-seed/v1\x00" + seed).hexdigest()
     assert first["dice_commitment"] == commitment
     plan = [("action", 5, 6), ("opposition", 2, 6), ("script", 2, 6)]
-    assert first["rolls"] == derived_rolls(seed, main_id, 1, plan)
+    assert first["rolls"] == derived_rolls(seed, main_id, 1, plan, first["dice_entropy"])
     second = checked(run, *args)
     assert second["roll_number"] == 2
-    assert second["rolls"] == derived_rolls(seed, main_id, 2, plan)
+    assert second["rolls"] == derived_rolls(seed, main_id, 2, plan, second["dice_entropy"])
     # A fork at #4 rolls its roll #2 from a seed and a branch id of its own.
     assert run("branch", "create", "what-if", "--at", "4").code == 0
     fork_seed, fork_id = ledger_secrets(db, home, "what-if")
@@ -402,7 +402,7 @@ def test_ledger_dice_are_fixed_by_the_seed_and_the_roll_number(run, cast, db: st
     forked = checked(run, *args)
     assert forked["roll_number"] == 2
     assert forked["dice_commitment"] == hashlib.sha256(b"showrunner-ledger/dice-seed/v1\x00" + fork_seed).hexdigest()
-    assert forked["rolls"] == derived_rolls(fork_seed, fork_id, 2, plan)
+    assert forked["rolls"] == derived_rolls(fork_seed, fork_id, 2, plan, forked["dice_entropy"])
     # Table dice in between take a roll number too.
     table = checked(run, *SHORTFALL)
     assert (table["roll_number"], table["dice"]) == (3, "table")

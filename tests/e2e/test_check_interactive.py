@@ -1,7 +1,8 @@
 """`showrunner check` at a terminal: the real console script in a pseudo-terminal.
 
-The Star answers the prompt after the roll. The dice are ledger dice, so the test knows
-them in advance from the Director's seed and the branch id (tests/e2e/test_check_cli.py).
+The Star answers the prompt after the roll. The dice are ledger dice with typed entropy, so the
+test knows them in advance from the Director's seed, the branch id and that entropy
+(tests/e2e/test_check_cli.py).
 Mara Voss rolls Fight at HARD against 1 Opposition Die: 3 Action Dice, 1 Opposition Die,
 2 Script Dice; she has Retake 2/2, Spotlight 0/1 and Grit 3/4, and no Mastery.
 """
@@ -26,6 +27,8 @@ from tests.e2e.test_check_cli import checked, derived_rolls, ledger_secrets
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-B]")
 ARGS = ("check", "Mara", "fight", "-d", "HARD", "--opposition", "1")
+# Typed with the command, as the Star who rolls may: with the seed, it tells the test the dice in advance.
+ENTROPY = "the table's own phrase"
 PLAN = [("action", 3, 6), ("opposition", 1, 6), ("script", 2, 6)]
 TIMEOUT = 60.0
 
@@ -142,7 +145,7 @@ def terminal(run, db: str, home: Path):
     opened: list[Terminal] = []
 
     def start(*args: object) -> Terminal:
-        t = Terminal(args or ARGS, db=db, home=home)
+        t = Terminal(("--entropy", ENTROPY, *(args or ARGS)), db=db, home=home)
         opened.append(t)
         return t
 
@@ -153,7 +156,7 @@ def terminal(run, db: str, home: Path):
 
 def roll_one(db: str, home: Path) -> dict[str, list[int]]:
     seed, branch = ledger_secrets(db, home)
-    return {r["purpose"]: r["faces"] for r in derived_rolls(seed, branch, 1, PLAN)}
+    return {r["purpose"]: r["faces"] for r in derived_rolls(seed, branch, 1, PLAN, ENTROPY)}
 
 
 def suggestion(action: list[int], opposition: list[int], script: list[int]) -> tuple[tuple[int, int], str]:
@@ -196,7 +199,7 @@ def test_enter_keeps_the_suggested_pair(terminal, run, db: str, home: Path) -> N
 def test_a_retake_then_the_pair(terminal, run, db: str, home: Path) -> None:
     dice = roll_one(db, home)
     seed, branch = ledger_secrets(db, home)
-    (retake,) = derived_rolls(seed, branch, 1, [("retake", 1, 6)])
+    (retake,) = derived_rolls(seed, branch, 1, [("retake", 1, 6)], ENTROPY)
     rerolled_face = dice["action"][0]
     action = [*dice["action"][1:], *retake["faces"]]  # the re-rolled die goes to the end
     pair, line = suggestion(action, dice["opposition"], dice["script"])
@@ -259,7 +262,7 @@ def test_ctrl_c_after_the_roll_records_the_abandoned_check(terminal, run, db: st
 def test_end_of_input_after_a_retake_abandons_and_keeps_the_spend(terminal, run, db: str, home: Path) -> None:
     dice = roll_one(db, home)
     seed, branch = ledger_secrets(db, home)
-    (retake,) = derived_rolls(seed, branch, 1, [("retake", 1, 6)])
+    (retake,) = derived_rolls(seed, branch, 1, [("retake", 1, 6)], ENTROPY)
     action = [*dice["action"][1:], *retake["faces"]]
     remaining = block(action, dice["opposition"])[1]
     available = remaining + [0] * max(0, 2 - len(remaining))

@@ -445,6 +445,7 @@ READS: dict[tuple[str, ...], Args] = {
     ("branch", "use"): lambda t, _: [("main",)],
     ("branch", "diff"): lambda t, _: [("main", "what-if"), ("what-if", "main")],
     ("dice", "stats"): lambda t, _: [(), ("--rebuild",), *[("--star", s) for s in t.stars], ("--star", "Nobody")],
+    ("dice", "pending"): lambda t, _: [()],
     ("ruleset", "list"): lambda t, _: [()],
     ("ruleset", "show"): lambda t, _: [(t.ruleset,)],
     ("actor", "list"): lambda t, _: [()],
@@ -468,6 +469,8 @@ NOT_READS: dict[tuple[str, ...], str] = {
         for path in [
             ("spend",),
             ("regain",),
+            ("dice", "resolve"),
+            ("dice", "withdraw"),
             ("consequence",),
             ("note",),
             ("check",),

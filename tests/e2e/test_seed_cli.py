@@ -83,7 +83,9 @@ def test_seed_show_before_and_after_reveals(run, cast, home: Path) -> None:
         "campaign": "neon-harbor",
         "branch": "main",
         "current": first,
-        "seeds": [{"commitment": first, "committed_at": 1, "rolls": 2, "revealed_at": None, "seed": None}],
+        "seeds": [
+            {"commitment": first, "committed_at": 1, "rolls": 2, "v1": 0, "v2": 2, "revealed_at": None, "seed": None}
+        ],
     }
     assert run("seed", "reveal").code == 0  # #7, #8
     assert run("check", "Mara", "fight", "-d", "H").code == 0  # #9 with the second seed
@@ -93,9 +95,17 @@ def test_seed_show_before_and_after_reveals(run, cast, home: Path) -> None:
     after = run("--as", "Tobias Quell", "seed", "show", "--json").json()
     assert after["current"] == commitment(secrets[2])
     assert after["seeds"] == [
-        {"commitment": first, "committed_at": 1, "rolls": 2, "revealed_at": 7, "seed": secrets[0]},
-        {"commitment": commitment(secrets[1]), "committed_at": 8, "rolls": 1, "revealed_at": 10, "seed": secrets[1]},
-        {"commitment": commitment(secrets[2]), "committed_at": 11, "rolls": 0, "revealed_at": None, "seed": None},
+        {"commitment": first, "committed_at": 1, "rolls": 2, "v1": 0, "v2": 2, "revealed_at": 7, "seed": secrets[0]},
+        {
+            "commitment": commitment(secrets[1]),
+            "committed_at": 8,
+            **{"rolls": 1, "v1": 0, "v2": 1, "revealed_at": 10, "seed": secrets[1]},
+        },
+        {
+            "commitment": commitment(secrets[2]),
+            "committed_at": 11,
+            **{"rolls": 0, "v1": 0, "v2": 0, "revealed_at": None, "seed": None},
+        },
     ]
     shown = run("seed", "show")
     assert shown.code == 0, shown

@@ -121,7 +121,7 @@ def decide_flip(state: CoinState, flip: Flip, roll: RollContext) -> list[CoinFli
     return [
         CoinFlipped(
             roll_number=roll.roll_number,
-            dice_commitment=roll.dice_commitment,
+            **roll.seal(),
             flipper=name,
             call=flip.call,
             rolls=tuple(dice.rolls),

@@ -53,9 +53,11 @@ def faces(resolution) -> list[tuple[str, tuple[int, ...]]]:
     return [(r.purpose, r.faces) for r in resolution.rolls]
 
 
-def rederived(ledger, ref, roll_number: int, rolls, *, branch=None, seed=None) -> list[tuple[str, tuple[int, ...]]]:
+def rederived(
+    ledger, ref, roll_number: int, rolls, *, entropy, branch=None, seed=None
+) -> list[tuple[str, tuple[int, ...]]]:
     seed = seed if seed is not None else ledger.keys.load(ref.campaign.id)
-    dice = LedgerDice(seed, branch if branch is not None else ref.branch.id, roll_number)
+    dice = LedgerDice(seed, branch if branch is not None else ref.branch.id, roll_number, entropy)
     return [(r.purpose, tuple(dice.roll(r.purpose, len(r.faces), r.sides))) for r in rolls]
 
 
@@ -80,7 +82,9 @@ def test_a_scene_of_checks_with_table_and_ledger_dice(ledger):
     started = fact(ledger, ref, 1)
     assert ledger_roll.dice_commitment == started.dice_commitment
     assert {roll.source for roll in ledger_roll.resolution.rolls} == {"ledger"}
-    assert faces(ledger_roll.resolution) == rederived(ledger, ref, 2, ledger_roll.resolution.rolls)
+    assert faces(ledger_roll.resolution) == rederived(
+        ledger, ref, 2, ledger_roll.resolution.rolls, entropy=ledger_roll.dice_entropy
+    )
     assert ledger_roll.summary().endswith("; ledger dice)")
 
     # #5, table dice: Move with Footwork, 5,5 against Script 5,2: a Highlight that Hits the Mark.
@@ -203,8 +207,12 @@ def test_a_fork_rolls_other_ledger_dice_for_the_same_roll_number(ledger):
     assert faces(on_main.resolution) != faces(on_fork.resolution)
     fork_rolls = on_fork.resolution.rolls
     fork_seed = ledger.keys.load(fork.campaign.id, on_fork.dice_commitment)
-    assert faces(on_fork.resolution) == rederived(ledger, fork, 1, fork_rolls, seed=fork_seed)
-    assert faces(on_fork.resolution) != rederived(ledger, fork, 1, fork_rolls, seed=fork_seed, branch=main.branch.id)
+    assert faces(on_fork.resolution) == rederived(
+        ledger, fork, 1, fork_rolls, seed=fork_seed, entropy=on_fork.dice_entropy
+    )
+    assert faces(on_fork.resolution) != rederived(
+        ledger, fork, 1, fork_rolls, seed=fork_seed, branch=main.branch.id, entropy=on_fork.dice_entropy
+    )
     # Each branch audits against its own seed and id.
     ledger.reveal_seed(main)
     assert [a.dice for a in audit_all(ledger, main)] == ["ledger (verified)"]
@@ -233,7 +241,7 @@ def test_a_check_abandoned_after_the_roll_is_recorded_and_consumes_the_roll_numb
     assert walked.dice_commitment == fact(ledger, ref, 1).dice_commitment
     assert [(r.purpose, len(r.faces)) for r in walked.rolls] == [("action", 3), ("script", 2)]
     assert [f for _, f in faces(walked)] == [chooser.seen[0].action, chooser.seen[0].script]
-    assert faces(walked) == rederived(ledger, ref, 1, walked.rolls)
+    assert faces(walked) == rederived(ledger, ref, 1, walked.rolls, entropy=walked.dice_entropy)
 
     state = ledger.view(ref).state
     assert state.dice_rolls == 1
@@ -242,7 +250,7 @@ def test_a_check_abandoned_after_the_roll_is_recorded_and_consumes_the_roll_numb
     # The next check is roll 2: walking away did not buy the same dice again.
     nxt = ledger.run(ref, "ability-check", FIGHT).events[0].fact
     assert nxt.roll_number == 2
-    assert faces(nxt.resolution) == rederived(ledger, ref, 2, nxt.resolution.rolls)
+    assert faces(nxt.resolution) == rederived(ledger, ref, 2, nxt.resolution.rolls, entropy=nxt.dice_entropy)
     # The audit proves an abandoned check's dice too: it has rolls but no outcome to re-judge.
     ledger.reveal_seed(ref)
     audits = list(audit_all(ledger, ref))

@@ -68,8 +68,8 @@ def rolled_facts(ledger: Ledger, ref):
         state = fold_campaign(state, event.fact)
 
 
-def rederive(seed: bytes, branch, roll_number: int, rolls) -> list[tuple[int, ...]]:
-    dice = LedgerDice(seed, branch, roll_number)
+def rederive(seed: bytes, branch, roll_number: int, rolls, entropy) -> list[tuple[int, ...]]:
+    dice = LedgerDice(seed, branch, roll_number, entropy)
     return [tuple(dice.roll(r.purpose, len(r.faces), r.sides)) for r in rolls]
 
 
@@ -171,7 +171,7 @@ def test_a_tampered_face_fails_the_rejudgement_and_the_dice_proof(ledger):
     fact = event.fact
     roll = fact.resolution.rolls[0]
     seed = ledger.keys.load(ref.campaign.id)
-    assert rederive(seed, ref.branch.id, fact.roll_number, fact.resolution.rolls) == [roll.faces]
+    assert rederive(seed, ref.branch.id, fact.roll_number, fact.resolution.rolls, fact.dice_entropy) == [roll.faces]
 
     changed = tuple(roll.faces[:-1]) + (1 if roll.faces[-1] != 1 else 10,)
     tampered = fact.model_copy(
@@ -181,7 +181,7 @@ def test_a_tampered_face_fails_the_rejudgement_and_the_dice_proof(ledger):
     )
     problem = tampered.rejudge(before)
     assert problem is not None and problem.startswith("the pool dice differ: recorded ")
-    assert rederive(seed, ref.branch.id, fact.roll_number, tampered.resolution.rolls) != [changed]
+    assert rederive(seed, ref.branch.id, fact.roll_number, tampered.resolution.rolls, fact.dice_entropy) != [changed]
 
 
 def test_ledger_dice_are_determined_by_seed_branch_and_roll_number(ledger):
@@ -189,9 +189,9 @@ def test_ledger_dice_are_determined_by_seed_branch_and_roll_number(ledger):
     first = ledger.roll(ref, BRAWL).events[0].fact  # roll 1
     seed = ledger.keys.load(ref.campaign.id)
     faces = first.resolution.rolls[0].faces
-    assert rederive(seed, ref.branch.id, 1, first.resolution.rolls) == [faces]
-    assert rederive(seed, ref.branch.id, 1, first.resolution.rolls) == rederive(
-        seed, ref.branch.id, 1, first.resolution.rolls
+    assert rederive(seed, ref.branch.id, 1, first.resolution.rolls, first.dice_entropy) == [faces]
+    assert rederive(seed, ref.branch.id, 1, first.resolution.rolls, first.dice_entropy) == rederive(
+        seed, ref.branch.id, 1, first.resolution.rolls, first.dice_entropy
     )
     second = ledger.roll(ref, BRAWL).events[0].fact  # roll 2: other dice
     assert second.roll_number == 2 and second.resolution.rolls[0].faces != faces
@@ -215,7 +215,7 @@ def test_a_revealed_seed_proves_the_ledger_rolls(ledger):
             continue
         seed = bytes.fromhex(state.revealed_seeds[fact.dice_commitment])
         rolls = fact.recorded_rolls()
-        assert rederive(seed, ref.branch.id, fact.roll_number, rolls) == [r.faces for r in rolls]
+        assert rederive(seed, ref.branch.id, fact.roll_number, rolls, fact.dice_entropy) == [r.faces for r in rolls]
 
 
 def test_a_fork_plays_out_differently(ledger):

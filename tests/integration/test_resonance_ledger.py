@@ -143,7 +143,7 @@ def test_ledger_dice_are_derived_from_seed_branch_and_roll_number(ledger):
     assert isinstance(fact, CheckRolled) and fact.dice_commitment is not None
     seed = ledger.keys.load(ref.campaign.id, fact.dice_commitment)
     for _ in range(2):  # the same seed, branch and roll number give the same faces, every time
-        dice = LedgerDice(seed, ref.branch.id, fact.roll_number)
+        dice = LedgerDice(seed, ref.branch.id, fact.roll_number, fact.dice_entropy)
         assert [tuple(dice.roll(r.purpose, len(r.faces), r.sides)) for r in fact.recorded_rolls()] == [
             r.faces for r in fact.recorded_rolls()
         ]
@@ -302,7 +302,7 @@ def test_a_tampered_recorded_face_is_caught(ledger, db_url):
     raw.edit_payload(ref.branch.id, 6, forge)
     forged = ledger.event(ref, 6).fact
     seed = ledger.keys.load(ref.campaign.id, forged.dice_commitment)
-    derive = LedgerDice(seed, ref.branch.id, forged.roll_number)
+    derive = LedgerDice(seed, ref.branch.id, forged.roll_number, forged.dice_entropy)
     derived = [tuple(derive.roll(r.purpose, len(r.faces), r.sides)) for r in forged.recorded_rolls()]
     assert derived == [r.faces for r in original.recorded_rolls()]
     assert derived != [r.faces for r in forged.recorded_rolls()]

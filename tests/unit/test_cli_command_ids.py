@@ -33,6 +33,7 @@ RECORD_NOTHING = {
     "branch use",
     "branch diff",
     "dice stats",  # --rebuild rebuilds read models, which are not events
+    "dice pending",
     "ruleset list",
     "ruleset show",
     "actor list",

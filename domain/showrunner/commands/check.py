@@ -51,13 +51,13 @@ def roll_check(
             request=walked_away.request,
             rolls=walked_away.rolls,
             roll_number=number,
-            dice_commitment=roll.dice_commitment,
+            **roll.seal(),
             effects=walked_away.effects,
         )
         raise WalkedAway([abandoned]) from None
     if roll.chooser is not None:
         roll.settle(settle(resolution.request))
-    fact = CheckRolled(resolution=resolution, roll_number=number, dice_commitment=roll.dice_commitment)
+    fact = CheckRolled(resolution=resolution, roll_number=number, **roll.seal())
     return Checked(fact, fact.apply_after_effects(effected))
 
 

@@ -52,7 +52,7 @@ def consequence(state: ShowrunnerState, asked: Consequence, roll: RollContext | 
         ConsequenceSuffered(
             resolution=resolution,
             roll_number=roll.roll_number if rolled else None,
-            dice_commitment=roll.dice_commitment if rolled else None,
+            **roll.seal(rolled),
         )
     ]
 

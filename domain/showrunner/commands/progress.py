@@ -37,7 +37,7 @@ def rolled(cls: type[Rolled], state: ShowrunnerState, roll: RollContext | None, 
     assert roll is not None, "a command that records a progression roll rolls (rolls=True)"
     number, dice = roll.take()
     fact = cls.decided(state, dice, roll_number=number, **inputs)
-    return fact.model_copy(update={"dice_commitment": roll.dice_commitment if fact.rolls else None})
+    return fact.model_copy(update=roll.seal(bool(fact.rolls)))
 
 
 def with_spends(spends: CheckRequest | None, star: str, rules: CheckRequest) -> CheckRequest:
