@@ -106,9 +106,7 @@ _LANE_CELLS = {
 
 def _lane_cells(row_lanes: str) -> str:
     cells = (row_lanes[i : i + 2] for i in range(0, len(row_lanes), 2))
-    return "".join(
-        f'<span class="{_LANE_CELLS.get(cell, "lane none")}">{html.escape(cell)}</span>' for cell in cells
-    )
+    return "".join(f'<span class="{_LANE_CELLS.get(cell, "lane none")}">{html.escape(cell)}</span>' for cell in cells)
 
 
 def _html(text: str) -> str:

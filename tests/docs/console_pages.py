@@ -2,9 +2,9 @@
 
 A ```console block holds commands, each on a line that starts with `$ ` (a line ending in `\\`
 goes on in the next one), and below each command the output the page shows for it. A command
-with no output below it is run and must succeed, and so must one whose shown output has no
-refusal (a line starting `showrunner: `); a shown output is compared line by line after
-trailing spaces are dropped:
+with no output below it is run and must succeed, and so must one whose shown output is only
+`…` (a failure must show something of what it printed); a shown output is compared line by
+line after trailing spaces are dropped:
 
 - a line that is only `…` stands for any number of lines (none included), and a `…` inside a
   line for any text;

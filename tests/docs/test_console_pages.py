@@ -33,3 +33,11 @@ def test_a_page_that_drifts_fails(tmp_path: Path) -> None:
     drifted.write_text(page.replace("on branch main.", "on branch trunk.", 1), encoding="utf-8")
     problems = report(drifted, run_page(drifted, tmp_path / "run"))
     assert "drifted.md:" in problems and "on branch trunk." in problems
+
+
+def test_a_failing_command_must_show_something_of_what_it_printed(tmp_path: Path) -> None:
+    page = tmp_path / "failing.md"
+    page.write_text("```console\n$ ls no-such-file\n…\n$ ls no-such-file\n…No such file…\n```\n", encoding="utf-8")
+    results = run_page(page, tmp_path / "run")
+    assert [r.ok for r in results] == [False, True]
+    assert "failing.md:2: `ls no-such-file` exited 2, and the page shows nothing it printed" in report(page, results)

@@ -3,13 +3,15 @@ with the real console script, and prints what the page shows (tests/docs/console
 
 from __future__ import annotations
 
+import functools
 import re
 import uuid
 from pathlib import Path
 
 import pytest
 
-from ..conftest import _drop_schema, postgres_url_or_skip
+from tests.conftest import _drop_schema, postgres_url_or_skip
+
 from .console_pages import RUN_PAGES, blocks
 from .run_pages import report, run_page
 
@@ -20,12 +22,7 @@ READERS_SERVER = re.compile(r"postgresql://\w+@db\.example\.org(?::5432)?/showru
 
 
 def _run_and_compare(page: Path, tmp_path: Path, server: str | None = None) -> None:
-    rewrite = None
-    if server is not None:
-
-        def rewrite(command: str) -> str:
-            return READERS_SERVER.sub(server, command)
-
+    rewrite = None if server is None else functools.partial(READERS_SERVER.sub, server)
     problems = report(page, run_page(page, tmp_path, rewrite=rewrite))
     assert not problems, problems
 

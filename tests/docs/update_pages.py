@@ -9,30 +9,33 @@ With `--fill`, a command that shows no output gets its output written under it t
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
-import uuid
 import tempfile
+import uuid
 from pathlib import Path
 
-from ..conftest import POSTGRES_ENV
+from tests.conftest import POSTGRES_ENV, _drop_schema
+
 from .run_pages import run_page
 from .test_pages_run import READERS_SERVER, SERVER_PAGES
 
 
 def update(page: Path, fill: bool = False) -> int:
     server = os.environ.get(POSTGRES_ENV)
+    schema = f"docs_{uuid.uuid4().hex[:16]}"
     rewrite = None
     if page.name in SERVER_PAGES:
         if not server:
             raise SystemExit(f"{page.name} runs against PostgreSQL: set {POSTGRES_ENV}")
-        url = f"{server}?schema=docs_{uuid.uuid4().hex[:16]}"
-
-        def rewrite(command: str) -> str:
-            return READERS_SERVER.sub(url, command)
-
-    with tempfile.TemporaryDirectory(prefix="docs-run-") as work:
-        results = run_page(page, Path(work), rewrite=rewrite)
+        rewrite = functools.partial(READERS_SERVER.sub, f"{server}?schema={schema}")
+    try:
+        with tempfile.TemporaryDirectory(prefix="docs-run-") as work:
+            results = run_page(page, Path(work), rewrite=rewrite)
+    finally:
+        if rewrite is not None and server:
+            _drop_schema(server, schema)
     lines = page.read_text(encoding="utf-8").splitlines()
     changed = 0
     # From the bottom up, so that the line numbers above stay true.

@@ -127,7 +127,7 @@ def _assert_layout(measured: dict[str, Any], width: int) -> None:
     for row in rows:
         label = row["label"]
         assert label["width"] > 0 and label["height"] > 0, row
-        assert 0 <= label["left"] and label["right"] <= visible, f"a label runs off the page: {row}"
+        assert label["left"] >= 0 and label["right"] <= visible, f"a label runs off the page: {row}"
         assert not label["overflows"], f"a label is cut: {row}"
 
 
