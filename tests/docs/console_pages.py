@@ -35,7 +35,11 @@ _NORMALISE = {
     "ids": (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "<id>"),
     "hashes": (re.compile(r"\b[0-9a-f]{12,}\b"), "<hash>"),
     "dates": (
-        re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?"),
+        # A date, with or without its time, or a time alone (a date and time wrapped over two lines).
+        re.compile(
+            r"\b\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?"
+            r"|\b\d{2}:\d{2}:\d{2}(?:\.\d+)?\b"
+        ),
         "<date>",
     ),
     "dice": (re.compile(r"\d"), "#"),

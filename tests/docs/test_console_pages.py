@@ -15,6 +15,7 @@ def test_a_trimmed_output_matches_and_a_changed_line_does_not() -> None:
     assert not matches(["head", "…", "other"], real)
     assert matches(["at 2026-01-01 10:00:00"], ["at 2031-05-06 11:12:13"], ("dates",))
     assert not matches(["at 2026-01-01 10:00:00"], ["at 2031-05-06 11:12:13"])
+    assert matches(["at 2026-01-01", "10:00:00."], ["at 2031-05-06", "11:12:13."], ("dates",))  # wrapped
 
 
 def test_a_command_outside_a_console_block_is_refused() -> None:
