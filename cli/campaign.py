@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -14,6 +16,9 @@ from .session import print_json, session, stderr_console, stdout_console
 
 if TYPE_CHECKING:
     from ..ledger.registry import CampaignEntry
+
+# What `campaign new` says of the key file it made: the demo's is deleted with the demo.
+KEY_FILE_NOTE: ContextVar[str] = ContextVar("key_file_note", default="keep it private")
 
 app = typer.Typer(
     help="Create, list and choose campaigns.",
@@ -79,7 +84,17 @@ def new(
         )
         return
     stdout_console().print(f"Created campaign [bold]{entry.name}[/] ({markup(entry.title)}) on branch main.")
-    stderr_console().print(f"[dim]Director key file (keep it private): {markup(str(key_file))}[/]")
+    stderr_console().print(
+        f"[dim]Director key file ({KEY_FILE_NOTE.get()}): {markup(_home_relative(key_file))}[/]", soft_wrap=True
+    )
+
+
+def _home_relative(path: Path) -> str:
+    """The path as a reader types it: `~/…` under the home folder."""
+    try:
+        return "~/" + path.resolve().relative_to(Path.home().resolve()).as_posix()
+    except (ValueError, RuntimeError):
+        return str(path)
 
 
 @app.command("list")
@@ -100,8 +115,8 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
         stderr_console().print("No campaigns yet: create one with `showrunner campaign new TITLE`.")
         return
     table = Table(title="Campaigns")
-    for column in ("", "name", "title", "ruleset", "id"):
-        table.add_column(column)
+    for column in ("current", "name", "title", "ruleset", "id"):
+        table.add_column(column, justify="center" if column == "current" else "left")
     for c in campaigns:
         table.add_row(
             "*" if c.name == current else "", c.name, markup(c.title, lines=False), markup(c.ruleset), c.id.hex[:8]

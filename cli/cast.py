@@ -18,8 +18,9 @@ def cast(
     at: Annotated[int | None, typer.Option("--at", min=1, help="As of event N.")] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """The Supporting Cast Roster (d100 slots: filled, Unlocked, written off), each Actor's Power
-    Dice, Bonds and Grudges, and the Threats in play. A Star never sees a Subplot in stasis.
+    """The Supporting Cast Roster, each Actor's Power Dice, Bonds and Grudges, and the Threats in play.
+
+    The roster's d100 slots are filled, Unlocked or written off. A Star never sees a Subplot in stasis.
 
     Example: showrunner cast --json
     """

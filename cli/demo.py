@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.text import Text
 
 from . import completion
+from .campaign import KEY_FILE_NOTE
 from .errors import ExitCode, Refused
 from .options import JsonOption
 from .session import print_json, stdout_console
@@ -87,8 +89,19 @@ def demo(
         os.environ.pop(key, None)
     steps = []
     console = stdout_console()
+    script = _script(rules.package, home / "demo.sqlite", cast)
+    if not as_json:
+        console.print(
+            f"The {rules.title} demo: a throwaway campaign played in {len(script)} commands, each shown "
+            "as you would type it, then what it printed. Your own campaigns are not touched.",
+            highlight=False,
+            soft_wrap=True,
+        )
+    note = KEY_FILE_NOTE.set(
+        f"kept in {keep}; keep it private" if keep is not None else "the demo deletes it when it ends"
+    )
     try:
-        for argv in _script(rules.package, home / "demo.sqlite", cast):
+        for argv in script:
             shown = "showrunner " + shlex.join(argv[2:])
             if as_json:
                 buffer = io.StringIO()
@@ -98,11 +111,13 @@ def demo(
                     {"command": shown, "exit_code": int(code), "output": json.loads(buffer.getvalue() or "null")}
                 )
             else:
-                console.rule(f"[bold cyan]$ {shown}", align="left")
+                console.print()
+                console.print(Text(f"$ {shown}", style="bold cyan"), soft_wrap=True)
                 code = main(argv)
             if code != ExitCode.OK:
                 raise Refused(f"the demo step `{shown}` failed (exit {code})")
     finally:
+        KEY_FILE_NOTE.reset(note)
         for key, value in saved.items():
             if value is None:
                 os.environ.pop(key, None)
@@ -112,16 +127,31 @@ def demo(
             shutil.rmtree(home, ignore_errors=True)
     if as_json:
         print_json({"steps": steps, "kept": str(keep) if keep else None})
-    elif keep is not None:
+        return
+    console.print()
+    if keep is not None:
         # --campaign: the demo remembered its choice in its own config folder, not in yours.
         from ..ledger.registry import slug
 
-        title = next(
-            argv[4] for argv in _script(rules.package, home / "demo.sqlite", cast) if argv[2:4] == ["campaign", "new"]
-        )
+        title = next(argv[4] for argv in script if argv[2:4] == ["campaign", "new"])
         console.print(
-            f"\nThe demo campaign is in {keep}: try `showrunner --db {keep / 'demo.sqlite'} --campaign {slug(title)} log`."
+            f"The demo campaign is in {keep}: try `showrunner --db {keep / 'demo.sqlite'} --campaign {slug(title)} log`.",
+            soft_wrap=True,
+            highlight=False,
         )
+    else:
+        console.print(
+            "That was the demo: its campaign and key file are deleted. `showrunner demo --keep DIR` keeps them "
+            "to explore.",
+            highlight=False,
+            soft_wrap=True,
+        )
+    console.print(
+        "Next: play your own campaign step by step with the tutorial docs/tutorials/first-campaign.md, "
+        "or start with `showrunner campaign new TITLE`.",
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 def register(root: typer.Typer) -> None:

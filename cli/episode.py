@@ -295,10 +295,17 @@ def episode_end(
             "--skip-post-show", help="Record no Post-Show answers now (`episode post-show` records them later)."
         ),
     ] = False,
+    no_cliffhanger: Annotated[
+        bool,
+        typer.Option("--no-cliffhanger", help="End the Episode without a Cliffhanger (none can be added after)."),
+    ] = False,
     no_input: NoInputOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """End the Episode on its Cliffhanger, record the Post-Show, and print the digest to keep.
+
+    With no terminal to ask (a pipe, a script, --no-input, --json), give the Cliffhanger with
+    --cliffhanger or end without one with --no-cliffhanger: it cannot be added later.
 
     Two digests: the branch's head (VERSION:HASH) once the Episode is recorded, and
     the campaign digest (c1:…) over every branch; `showrunner verify --against DIGEST`
@@ -322,7 +329,15 @@ def episode_end(
     state = s.ledger.view(ref).state
     # Refuse (a closed Episode, an open Scene, an unknown Star) before any question is asked.
     decide_end_episode(state, "", PostShow.model_validate(answers))
-    if _interactive(no_input, as_json) and not skip_post_show:
+    if cliffhanger is not None and no_cliffhanger:
+        raise UsageProblem("--cliffhanger and --no-cliffhanger: give one of them")
+    asking = _interactive(no_input, as_json)
+    if cliffhanger is None and not no_cliffhanger and not (asking and not skip_post_show):
+        raise UsageProblem(
+            "no Cliffhanger given and no terminal to ask for one: pass --cliffhanger TEXT, "
+            "or --no-cliffhanger to end the Episode without one (it cannot be added later)"
+        )
+    if asking and not skip_post_show:
         stars = sorted((c.name for c in state.roster().values()), key=str.casefold)
         cliffhanger = _ask_post_show(_Asker(stdout_console()), answers, stars, cliffhanger)
     post_show = None if skip_post_show else PostShow.model_validate(answers)

@@ -77,7 +77,8 @@ def log(
             }
         )
         return
-    table = Table(title=markup(f"{ref.campaign.name}/{ref.branch.name} — page {page} of {pages} ({total} events)"))
+    counted = f"{total} event" if total == 1 else f"{total} events"
+    table = Table(title=markup(f"{ref.campaign.name}/{ref.branch.name} — page {page} of {pages} ({counted})"))
     table.add_column("#", justify="right")
     table.add_column("when")
     table.add_column("type")
@@ -100,16 +101,17 @@ def show(
     version: Annotated[int, typer.Argument(help="The event number on the current branch.")],
     as_json: JsonOption = False,
 ) -> None:
-    """One event in full: envelope, hash chain and payload.
+    """One event: what the log says of it, who recorded it and when, and its hash chain.
+
+    --json prints the whole event, its payload included.
 
     Example: showrunner show 2 --json
     """
-    from rich.console import Group
     from rich.panel import Panel
-    from rich.pretty import Pretty
     from rich.table import Table
 
     from ..ledger.codec import document_of
+    from ..projections.log import entry
 
     s = session(ctx)
     ref = s.target()
@@ -120,21 +122,26 @@ def show(
     if as_json:
         print_json({"branch": ref.branch.name, "event": doc})
         return
-    head = Table.grid(padding=(0, 2))
-    for key in (
-        "version",
-        "type",
-        "topic",
-        "timestamp",
-        "recorded_by",
-        "visibility",
-        "command_id",
-        "prev_hash",
-        "hash",
+    row = entry(event)
+    card = Table.grid(padding=(0, 2))
+    card.add_column(style="bold")
+    card.add_column()
+    for label, value in (
+        ("what", row.summary),
+        ("when", row.timestamp[:19].replace("T", " ") + " UTC"),
+        ("by", row.recorded_by),
+        ("seen by", "everyone" if row.visibility == "public" else "the Director only"),
+        ("Stars", ", ".join(row.stars) or "none"),
+        ("hash", row.hash),
+        ("after", doc["prev_hash"]),
     ):
-        head.add_row(f"[bold]{key}[/]", markup(str(doc[key]), lines=False))
+        card.add_row(label, markup(value))
     stdout_console().print(
-        Panel(Group(head, Pretty(doc["payload"], expand_all=True)), title=f"#{event.version} {event.type_name}")
+        Panel(
+            card,
+            title=markup(f"#{row.version} {row.type}", lines=False),
+            subtitle=f"the whole event: showrunner show {row.version} --json",
+        )
     )
 
 
@@ -197,7 +204,8 @@ def _pages(total: int, per_page: int) -> int:
 def _check_page(page: int, total: int, per_page: int) -> None:
     pages = _pages(total, per_page)
     if page > pages:
-        raise Refused(f"page {page} does not exist: the log has {pages} page(s) of {per_page}")
+        has = "1 page" if pages == 1 else f"{pages} pages"
+        raise Refused(f"page {page} does not exist: the log has {has} of {per_page}")
 
 
 def register(root: typer.Typer) -> None:

@@ -137,7 +137,11 @@ class Root(TyperGroup):
         from .ruleset_commands import actions_app
 
         rules = _rulesets_with_actions().get(cmd_name)
-        return typer.main.get_command(actions_app(rules)) if rules is not None else None
+        if rules is None:
+            return None
+        command = typer.main.get_command(actions_app(rules))
+        command.name = cmd_name  # a sub-app built on its own has no name: `--help` would list it blank
+        return command
 
     def list_commands(self, ctx: Any) -> list[str]:
         names = list(self.commands)  # the names only: listing builds nothing
@@ -173,6 +177,14 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"showrunner-ledger {version('showrunner-ledger')}")
+        raise typer.Exit()
 
 
 @app.callback()
@@ -226,6 +238,15 @@ def main_options(
         typer.Option(
             "--ask-entropy",
             help="Ask the Star who rolls to type the entropy (hidden) once the command's parameters are fixed.",
+        ),
+    ] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="Print the installed version and exit.",
+            is_eager=True,
+            callback=_print_version,
         ),
     ] = False,
 ) -> None:

@@ -118,6 +118,29 @@ def steps_table(steps: Sequence[Step]) -> Table:
     return table
 
 
+def regained_words(effect: Any) -> str:
+    """An Influence reward in words: what the pool kept, and where the rest went when it was full."""
+    label = LABELS[effect.pool]
+    parts = [f"+{effect.kept} {label}" if effect.kept else f"no {label} gained"]
+    full = f"{label} was full" if not effect.kept else f"{label} is now full"
+    if effect.to_ensemble:
+        parts.append(f"{effect.to_ensemble} went to the Ensemble Pool ({full})")
+    if effect.lost:
+        where = "and so was the Ensemble Pool" if effect.to_ensemble or effect.pool != "retake" else "nothing keeps it"
+        parts.append(f"{effect.lost} not kept ({full}, {where})")
+    return "; ".join(parts)
+
+
+def kept_words(kept: Sequence[int]) -> str:
+    """The kept pair in words: a 0 stands for a die the pool did not have."""
+    dice = [str(face) for face in kept if face]
+    if not dice:
+        return "no die (no Action Die was left)"
+    if len(dice) == 1:
+        return f"{dice[0]} (the only Action Die left; the other counts as 0)"
+    return " and ".join(dice)
+
+
 def effect_line(effect: Any) -> str:
     """One line a player can read for each exact change the check made."""
     kind = getattr(effect, "kind", "")
@@ -125,9 +148,7 @@ def effect_line(effect: Any) -> str:
         pushed = f" ({effect.exhausted} by exhausting icons)" if effect.exhausted else ""
         return f"{effect.star}: -{effect.amount} {LABELS[effect.pool]}{pushed}"
     if kind == "regained":
-        extra = f", {effect.to_ensemble} to the Ensemble Pool" if effect.to_ensemble else ""
-        extra += f", {effect.lost} lost" if effect.lost else ""
-        return f"{effect.star}: +{effect.kept} {LABELS[effect.pool]}{extra}"
+        return f"{effect.star}: {regained_words(effect)}"
     if kind == "ability":
         parts = []
         if effect.xp:
@@ -187,7 +208,7 @@ def render_check(resolution: Resolution, *, title: str, footer: str, pools_note:
     )
     dice = dice_grid(r.action, r.opposition, r.script)
     dice.add_row("Blocked", Text(faces_csv(r.blocked), style="dim") if r.blocked else Text("none", style="dim"))
-    dice.add_row("Kept", Text(f"{r.kept[0]},{r.kept[1]}", style=KEPT_STYLE))
+    dice.add_row("Kept", Text(kept_words(r.kept), style=KEPT_STYLE))
     dice.add_row("Outcome", outcome_line(r))
     dice.add_row("Mark", Text(r.mark.label, style=_MARK_STYLES[r.mark.value]))
     effects = Table.grid(padding=(0, 1))

@@ -54,14 +54,33 @@ def parts(row: Row, width: int) -> tuple[str, str, str, str]:
     return lanes(row), number.ljust(width + 2) if number else "", mark, row.text
 
 
+# Each row is a flex line: the lanes, the event number and the marker keep their width, the text
+# wraps in what is left, so a long row never widens the page. The lanes are drawn, not typed: a
+# lane cell stretches to its row's full height, wrapped lines included, so lanes join row to row
+# at any width (box-drawing characters would leave gaps between lines and stop at a wrapped
+# row's first line). Their characters stay in the page, transparent, for copy and paste.
 _CSS = """
 body { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #fdfcf8; color: #222;
        margin: 2em; }
-h1 { font-family: Georgia, serif; font-weight: normal; }
+h1 { font-family: Georgia, serif; font-weight: normal; overflow-wrap: anywhere; }
 p.meta { color: #666; }
-div.rows { white-space: pre; line-height: 1.45; }
-.lanes { color: #8a8a8a; }
-.v { color: #888; }
+div.rows { line-height: 1.45; --mid: 0.725em; --ink: #8a8a8a; }
+.row { display: flex; align-items: stretch; }
+.lanes { display: flex; flex: none; }
+.lane { position: relative; width: 2ch; white-space: pre; color: transparent; }
+.lane::before, .lane::after { content: ""; position: absolute; background: var(--ink); }
+.lane::before { left: calc(1ch - 1px); width: 2px; top: 0; bottom: 0; }
+.lane.start::before { top: var(--mid); }
+.lane.end::before { bottom: auto; height: var(--mid); }
+.lane.dot::after { left: calc(1ch - 0.3em); top: calc(var(--mid) - 0.3em); width: 0.6em; height: 0.6em;
+                   border-radius: 50%; }
+.lane.start.dot::after { left: calc(1ch - 0.4em); top: calc(var(--mid) - 0.4em); width: 0.8em; height: 0.8em; }
+.lane.out::after { left: 1ch; right: 0; top: calc(var(--mid) - 1px); height: 2px; }
+.lane.in::after { left: 0; width: 1ch; top: calc(var(--mid) - 1px); height: 2px; }
+.lane.none::before, .lane.none::after { display: none; }
+.v, .m { flex: none; white-space: pre; color: #888; }
+.m { color: inherit; }
+.t { flex: 1 1 auto; min-width: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .k-branch .t, .k-head .t { color: #555; font-style: italic; }
 .k-fork .t { color: #7a4fb0; }
 .k-opening .t { font-weight: bold; }
@@ -72,6 +91,22 @@ div.rows { white-space: pre; line-height: 1.45; }
 .director .t::after { content: "  (director only)"; color: #b00020; font-size: 85%; }
 ul.legend { color: #555; }
 """
+
+# How each two-character cell of the lanes (see lanes()) is drawn: a lane that goes on through
+# the row, one that starts or ends in it, a dot for an event, and the arms of a fork.
+_LANE_CELLS = {
+    "│ ": "lane",
+    "* ": "lane dot",
+    "● ": "lane start dot",
+    "╵ ": "lane end",
+    "├─": "lane out",
+    "╮ ": "lane start in",
+}
+
+
+def _lane_cells(row_lanes: str) -> str:
+    cells = (row_lanes[i : i + 2] for i in range(0, len(row_lanes), 2))
+    return "".join(f'<span class="{_LANE_CELLS.get(cell, "lane none")}">{html.escape(cell)}</span>' for cell in cells)
 
 
 def _html(text: str) -> str:
@@ -87,7 +122,7 @@ def timeline_html(rows: Sequence[Row], *, campaign: str, title: str, director: b
         row_lanes, number, mark, text = parts(row, width)
         classes = f"row k-{row.kind}" + (" director" if row.director_only else "")
         body.append(
-            f'<div class="{classes}"><span class="lanes">{html.escape(row_lanes)}</span>'
+            f'<div class="{classes}"><span class="lanes" aria-hidden="true">{_lane_cells(row_lanes)}</span>'
             f'<span class="v">{html.escape(number)}</span><span class="m">{html.escape(mark)}</span>'
             f'<span class="t">{_html(text)}</span></div>'
         )
@@ -105,6 +140,7 @@ def timeline_html(rows: Sequence[Row], *, campaign: str, title: str, director: b
     view = "the Director's view (Director-only events marked)" if director else "what the Stars may see"
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{_html(title)}: timeline</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
         f"<h1>{_html(title)}: timeline</h1>\n"
         f'<p class="meta">Campaign {_html(campaign)} · {html.escape(view)}</p>\n'

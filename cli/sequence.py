@@ -133,7 +133,8 @@ def beat(
     if outcome is not None:
         if star is not None or ability is not None:
             raise UsageProblem(
-                "give a Star and an Ability to roll the Beat, or --outcome for one rolled elsewhere, not both"
+                "--outcome records a Beat rolled elsewhere by the goal alone "
+                f"(showrunner sequence beat '{goal}' --outcome {outcome}): leave out the Star and the Ability"
             )
         if outcome.strip().lower() not in OUTCOMES:
             raise UsageProblem(f"--outcome: '{outcome}' is not an outcome ({', '.join(OUTCOMES)})")
@@ -181,14 +182,26 @@ def beat(
             "The Combo Pool pays out to the participants or the Ensemble Pool: record it with `showrunner regain`.",
             highlight=False,
         )
+    # Each line runs as printed: Grit Loss names the Ability its Plot Armor Scar goes under
+    # (the one the Beat rolled), which the command needs once the loss reaches Plot Armor.
+    rolled = request.ability.value if request is not None else "ABILITY"
     for d in due:
+        count = f" --count {d.count}" if d.count > 1 else ""
         for who in d.who or ("STAR",):
             stdout_console().print(
-                f"  showrunner consequence '{who}' KIND -d {d.difficulty.value}"
-                + (f" --count {d.count}" if d.count > 1 else ""),
+                f"  showrunner consequence '{who}' grit-loss -d {d.difficulty.value} --ability {rolled}{count}",
                 highlight=False,
                 markup=False,
+                soft_wrap=True,
             )
+    if due:
+        stdout_console().print(
+            "  or another kind in place of grit-loss --ability …: conditions --ability ABILITY, "
+            "depletion --prop TYPE, wear --hero-prop NAME, limit (`showrunner consequence --help`)",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
 
 
 @app.command("spend")

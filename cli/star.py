@@ -89,7 +89,8 @@ def list_(
         )
         return
     table = Table(title=f"{view.state.character_noun}s as of #{view.version}")
-    for column in ("name", "player", "concept", ""):
+    written_off = any(getattr(x, "written_off", False) for x in stars)
+    for column in ("name", "player", "concept", *(["status"] if written_off else [])):
         table.add_column(column)
     for x in stars:
         table.add_row(
@@ -97,7 +98,7 @@ def list_(
                 markup(text, lines=False)
                 for text in (x.name, getattr(x, "player", None) or "", getattr(x, "concept", None) or "")
             ),
-            "WRITTEN OFF" if getattr(x, "written_off", False) else "",
+            *((["WRITTEN OFF" if getattr(x, "written_off", False) else "in play"]) if written_off else []),
         )
     stdout_console().print(table)
 

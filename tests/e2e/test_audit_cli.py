@@ -99,7 +99,7 @@ def test_a_clean_check_matches_as_of_the_event_before(run, cast) -> None:
         "Audit of #4 · Mara Voss · Fight at HARD",
         "Pools from the sheet as of #3; steps and effects re-judged",
         "base dice of Fight",
-        "Kept        4,0",
+        "Kept        4 (the only Action Die left; the other counts as 0)",
         "Outcome     Partial Success against HARD (4+)",
         "blocked Action Dice 1,5",
         "regained 0 Retake, 1 lost: Hit the Mark",

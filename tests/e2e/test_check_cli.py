@@ -181,7 +181,7 @@ def test_shortfall_example_with_the_real_script(cli) -> None:
         "Opposition  1× 5×",
         "Script      4 2",
         "Blocked     1,5",
-        "Kept        4,0",
+        "Kept        4 (the only Action Die left; the other counts as 0)",
         "Outcome     Partial Success against HARD (4+)",
         "Mark        Hit the Mark",
         "Consequences due: 1",

@@ -169,7 +169,7 @@ SCENARIOS: dict[str, tuple[str, list[Step]]] = {
             secret("pool", "luck", "Brann", "--after-failure"),
             public("pool", "luck", "Ines", "--question", "does the cab pass"),
             public("check", "Brann", "--stat", "power", "--dc", "5", "--pool", "5,6,7,2,3"),
-            public("episode", "end"),
+            public("episode", "end", "--no-cliffhanger"),
             *fork_steps(
                 secret(
                     "check",
@@ -210,7 +210,7 @@ SCENARIOS: dict[str, tuple[str, list[Step]]] = {
                 "7",
             ),
             public("check", "Kestrel", "--skill", "Blades", "--challenge", "2"),
-            public("episode", "end"),
+            public("episode", "end", "--no-cliffhanger"),
             *fork_steps(secret("resonance", "adversary", marker("ForkWarden"), "--skill", "Brawn=2")),
         ],
     ),

@@ -48,7 +48,7 @@ def hostile(run: Runner, db: str, home: Path) -> dict[str, int]:
     play(run)
     assert run("episode", "start", "The Flooded Vault").code == 0
     _plant(db, home)
-    assert run("episode", "end", "--no-input").code == 0
+    assert run("episode", "end", "--no-input", "--no-cliffhanger").code == 0
     events = log_events(run)
     joined = next(e["version"] for e in events if e["type"] == "StarJoined" and "Evil" in e["summary"])
     return {"star": joined, "note": joined + 1}

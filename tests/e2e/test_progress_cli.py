@@ -134,7 +134,7 @@ def test_a_season_of_progression_from_the_cli(run):
     ok(run("ensemble", "xp", "--entertaining", "--premise"))
     refused(run, "once per Episode", "ensemble", "xp", "--entertaining", "--premise")
     ok(run("episode", "start"))
-    ok(run("episode", "end"))
+    ok(run("episode", "end", "--no-cliffhanger"))
     grown = ok(
         run("ensemble", "xp", "--entertaining", "--no-premise", "--benefit", "Shared Spotlight", "--json")
     ).json()

@@ -239,7 +239,7 @@ def test_episode_end_json(run: Runner, cast: None) -> None:
 
 def test_the_post_show_later(run: Runner, cast: None) -> None:
     run("episode", "start")
-    assert run("episode", "end", "--skip-post-show").code == 0
+    assert run("episode", "end", "--skip-post-show", "--no-cliffhanger").code == 0
     result = run("episode", "post-show", "--bond", "Mara=the Harbourmaster", "--no-premise", "--json")
     assert result.code == 0, result
     assert result.json()["post_show"]["connections"][0]["target"] == "the Harbourmaster"
@@ -306,7 +306,7 @@ def test_seasons(run: Runner, cast: None) -> None:
     assert run("season", "start", "Tides").code == 0
     assert_refused(run("season", "start"), 1, "Season 1 is still running")
     run("episode", "start")
-    run("episode", "end", "--no-input")
+    run("episode", "end", "--no-input", "--no-cliffhanger")
     assert run("season", "end", "--json").json()["season"] == 1
     assert_refused(run("episode", "start"), 1, "start Season 2")
     assert run("season", "start", "--json").json()["season"] == 2

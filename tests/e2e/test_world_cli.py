@@ -375,7 +375,7 @@ def test_a_sequence_pays_out_and_records_the_consequences_due(run):
     assert "Mara Voss regained 1 Grit (Combo Pool payout of 'Cross the river')" in climax.out
     assert "Tobias Quell regained 1 Retake (Combo Pool payout of 'Cross the river')" in climax.out
     assert "1 Consequence at FORMIDABLE each due for Mara Voss, Tobias Quell" in climax.out
-    assert "showrunner consequence 'Tobias Quell' KIND -d FORMIDABLE" in climax.out
+    assert "showrunner consequence 'Tobias Quell' grit-loss -d FORMIDABLE --ability ABILITY" in climax.out
     assert "record it with `showrunner regain`" not in climax.out + text
     due = log_events(run, "--type", "ConsequencesDue")
     assert [e["visibility"] for e in due] == ["public", "public"]
