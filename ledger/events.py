@@ -7,7 +7,7 @@ hash chain, the command that recorded it).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -51,11 +51,16 @@ class LedgerEvent(BaseModel):
         return type(self.fact).__name__
 
 
-def command_record(name: str, given: BaseModel, *, walked_away: bool = False) -> dict[str, Any]:
-    """What `LedgerEvent.command` holds: enough to decide the command again (`audit`)."""
+def command_record(
+    name: str, given: BaseModel, *, walked_away: bool = False, marks: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """What `LedgerEvent.command` holds: enough to decide the command again (`audit`), and, for a
+    command recorded by a replay, what it replays or stands for (ledger/replay.py's `marks`)."""
     record: dict[str, Any] = {"name": name, "input": given.model_dump(mode="json")}
     if walked_away:
         record["walked_away"] = True
+    if marks:
+        record.update(marks)
     return record
 
 
