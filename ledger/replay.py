@@ -340,7 +340,9 @@ def _alternative(target: _Target, command: Recorded, alternative: Alternative, b
         raise AlternativeRefused(f"the alternative does not fit '{name}': {_first_error(e)}") from None
     except (DomainError, HiddenFromStar) as e:
         raise AlternativeRefused(f"the rules refuse the alternative to #{command.first} ({name}): {e}") from None
-    return Step(command, _compared(command, facts), name, tuple(facts), before, target.state, versions, alternative=True)
+    return Step(
+        command, _compared(command, facts), name, tuple(facts), before, target.state, versions, alternative=True
+    )
 
 
 def _replay(target: _Target, commands: Sequence[Recorded], on_conflict: OnConflict) -> tuple[list[Step], bool]:
@@ -408,4 +410,8 @@ def _effect(fact: Fact) -> dict[str, Any]:
 
 
 def _first_error(e: ValidationError) -> str:
-    return str(e).splitlines()[0] if not e.errors() else f"{'.'.join(map(str, e.errors()[0]['loc']))}: {e.errors()[0]['msg']}"
+    return (
+        str(e).splitlines()[0]
+        if not e.errors()
+        else f"{'.'.join(map(str, e.errors()[0]['loc']))}: {e.errors()[0]['msg']}"
+    )

@@ -743,12 +743,23 @@ class Ledger:
         there (each rolling fact cites them); `marks` adds to its record what it replays or
         stands for (`replayed`, `counterfactual`: ledger/replay.py).
         """
-        decide_at_head, record = self._command(
-            ref, name, request, faces, chooser, by, entropy, replaying, marks, settles is None
-        )
-        return self.execute(
-            ref, decide_at_head, by=by, command_id=command_id, recorded_command=record, settles=settles
-        )
+        if (
+            settles is None
+            and faces is None
+            and replaying is None
+            and by != DIRECTOR
+            and not self.keys.holds(ref.campaign.id)
+        ):
+            chosen = ruleset(ref.campaign.ruleset).command(name)
+            if chosen is not None and chosen.rolls:
+                asked = self.ask_for_roll(ref, name, request, by=by, entropy=entropy, command_id=command_id)
+                raise RollAskedFor(
+                    asked,
+                    f"{by}'s roll is asked for (event #{asked.last_version}); "
+                    "the Director's machine rolls it: showrunner dice resolve",
+                )
+        decide_at_head, record = self._command(ref, name, request, faces, chooser, by, entropy, replaying, marks)
+        return self.execute(ref, decide_at_head, by=by, command_id=command_id, recorded_command=record, settles=settles)
 
     def decide(
         self,
@@ -764,8 +775,10 @@ class Ledger:
     ) -> tuple[list[tuple[Fact, Visibility]], dict[str, Any] | None]:
         """What `run` would record for this command on `state`, and its command record, writing
         nothing (a replay's dry run). Only with dice that need no seed: typed, or replayed."""
-        decide_at_head, record = self._command(ref, name, request, faces, None, by, None, replaying, marks, False)
-        decided = [item if isinstance(item, tuple) else (item, item.default_visibility) for item in decide_at_head(state)]
+        decide_at_head, record = self._command(ref, name, request, faces, None, by, None, replaying, marks)
+        decided = [
+            item if isinstance(item, tuple) else (item, item.default_visibility) for item in decide_at_head(state)
+        ]
         return decided, record()
 
     def _command(
@@ -779,24 +792,8 @@ class Ledger:
         entropy: str | None,
         replaying: ReplayedRolls | None,
         marks: Mapping[str, Any] | None,
-        may_ask: bool,
     ) -> tuple[Callable[[CampaignState], Decided], Callable[[], dict[str, Any] | None]]:
         """The decision `run` records, and its command record once it has decided."""
-        if (
-            may_ask
-            and faces is None
-            and replaying is None
-            and by != DIRECTOR
-            and not self.keys.holds(ref.campaign.id)
-        ):
-            chosen = ruleset(ref.campaign.ruleset).command(name)
-            if chosen is not None and chosen.rolls:
-                asked = self.ask_for_roll(ref, name, request, by=by, entropy=entropy, command_id=command_id)
-                raise RollAskedFor(
-                    asked,
-                    f"{by}'s roll is asked for (event #{asked.last_version}); "
-                    "the Director's machine rolls it: showrunner dice resolve",
-                )
         shown = False
         record: dict[str, Any] | None = None
         given = None if entropy is None else checked_entropy(entropy)
