@@ -251,6 +251,8 @@ def what_if(
     """Fork `source` just before the command that recorded event `version`, record `alternative`
     in its place, and replay the source's later commands onto the fork."""
     command = recorded_at(ledger, source, version)
+    if by != DIRECTOR and command.director_only:
+        raise NotACommand(f"event #{version} was not recorded by a command a Star may change")
     fork_version = command.first - 1
     rest = list(commands_of(ledger, source, command.last + 1))
 
