@@ -256,7 +256,7 @@ def audit_json(found: Audit) -> dict[str, Any]:
             "commitment": fact.dice_commitment,
             "derivation": None if fact.dice_commitment is None else ("v2" if fact.dice_entropy is not None else "v1"),
             "entropy": fact.dice_entropy,
-            "replayed": found.replayed,
+            **({"replayed": found.replayed} if found.replayed is not None else {}),
             "proofs": [
                 {"purpose": p.purpose, "recorded": list(p.recorded), "derived": list(p.derived), "ok": p.ok}
                 for p in found.proofs
