@@ -50,8 +50,10 @@ def pending(ctx: typer.Context, as_json: JsonOption = False) -> None:
     if asked is None:
         console.print(f"No roll is waiting on {ref.campaign.name}/{ref.branch.name}.", highlight=False)
         return
+    # What was asked, without the input's empty defaults (every flag not given): --json has them all.
+    given = {key: value for key, value in asked.input.items() if value not in (None, False, 0, "", [], {})}
     console.print(
-        f"#{view.version} {asked.by} asked for a roll: {asked.command} {json.dumps(asked.input, ensure_ascii=False)}",
+        f"#{view.version} {asked.by} asked for a roll: {asked.command} {json.dumps(given, ensure_ascii=False)}",
         markup=False,
         highlight=False,
         soft_wrap=True,

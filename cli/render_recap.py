@@ -1,13 +1,18 @@
 """A recap and a comparison of two timelines as Markdown, and the citations and heading that
-every form of them (Markdown and the terminal) shows.
+every form of them (Markdown, the terminal, the HTML card) shows.
 
-Markdown is written here, beside the terminal form in cli/recap.py, so that the recap engine
-(projections/recap.py) returns data only and another face can tell the same recap its own way.
+Markdown is written here, beside the terminal form in cli/recap.py and the card in
+cli/render_recap_html.py, so that the recap engine (projections/recap.py) returns data only
+and another face can tell the same recap its own way. The read-aloud text never holds a
+citation: Markdown puts them in footnotes, and `plain` leaves them out.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from ..projections.recap import Beat, Citation, Comparison, Recap, Scope
+from ..projections.recap_story import Sentence
 from .safe_text import plain
 
 
@@ -16,9 +21,14 @@ def citation_label(citation: Citation) -> str:
     return f"{citation.branch} #{citation.version}" if citation.branch else f"#{citation.version}"
 
 
-def citation_text(beat: Beat) -> str:
+def citation_text(beat: Beat | Sentence) -> str:
     """'[#12, #13]': the events a line comes from; empty for a line that cites none."""
     return "[" + ", ".join(citation_label(c) for c in beat.cites) + "]" if beat.cites else ""
+
+
+def margin(sentence: Sentence) -> str:
+    """'#12, #13': the citations of a sentence, for the margin beside it."""
+    return ", ".join(citation_label(c) for c in sentence.cites)
 
 
 def scope_heading(scope: Scope) -> str:
@@ -33,6 +43,31 @@ def scope_heading(scope: Scope) -> str:
     return " · ".join(parts)
 
 
+def left_out(omitted: int) -> str:
+    return f"{omitted} lesser moment{'s' if omitted != 1 else ''} left out; --length long tells more"
+
+
+def read_aloud(recap: Recap) -> list[list[str]]:
+    """The words to read, paragraph by paragraph (an Episode's name as a paragraph of its own)."""
+    paragraphs = [[recap.opening.text]]
+    if recap.fork is not None and recap.fork.story:
+        paragraphs.append([s.text for s in recap.fork.story])
+    for p in recap.story.paragraphs:
+        if p.heading:
+            paragraphs.append([f"{p.heading}."])
+        paragraphs.append([s.text for s in p.sentences])
+    if not recap.story.paragraphs:
+        paragraphs.append(["Nothing of note happened."])
+    if recap.story.ending is not None:
+        paragraphs.append([recap.story.ending.text])
+    return paragraphs
+
+
+def spoken_text(recap: Recap) -> str:
+    """The recap as one text to read or speak: paragraphs separated by a blank line."""
+    return "\n\n".join(" ".join(plain(t) for t in p) for p in read_aloud(recap)) + "\n"
+
+
 _MARKDOWN = frozenset("\\`*_[]<>|~&")
 
 
@@ -44,55 +79,74 @@ def _md(text: str) -> str:
     return "".join("\\" + ch if ch in _MARKDOWN else ch for ch in text)
 
 
-def _md_line(beat: Beat, director: bool) -> str:
-    mark = " *(Director only)*" if director and beat.director_only else ""
-    return f"{_md(beat.text)}{mark} `{citation_text(beat)}`" if beat.cites else f"{_md(beat.text)}{mark}"
+class _Footnotes:
+    """Numbered footnotes holding the citations, in the order their sentences are read."""
+
+    def __init__(self, director: bool, shown: bool) -> None:
+        self.notes: list[str] = []
+        self.director = director
+        self.shown = shown
+
+    def said(self, sentence: Sentence) -> str:
+        mark = " *(Director only)*" if self.director and sentence.director_only else ""
+        text = f"{_md(sentence.text)}{mark}"
+        if not self.shown or not sentence.cites:
+            return text
+        self.notes.append(_md(margin(sentence)))
+        return f"{text}[^{len(self.notes)}]"
+
+    def paragraph(self, sentences: Iterable[Sentence]) -> str:
+        return " ".join(self.said(s) for s in sentences)
+
+    def lines(self) -> list[str]:
+        return ["", *(f"[^{i}]: {note}" for i, note in enumerate(self.notes, 1))] if self.notes else []
 
 
-def recap_markdown(recap: Recap) -> str:
-    lines = [f"# {_md(recap.title)}: {_md(recap.scope.label)}", ""]
-    lines.append(f"*{_md(recap.campaign)} · branch {_md(recap.branch)} · {_md(scope_heading(recap.scope))}*")
+def recap_markdown(recap: Recap, *, citations: bool = True) -> str:
+    notes = _Footnotes(recap.director, citations)
+    lines = [f"# {_md(recap.title)}: {_md(recap.scope.label)}"]
+    if citations:
+        lines += ["", f"*{_md(recap.campaign)} · branch {_md(recap.branch)} · {_md(scope_heading(recap.scope))}*"]
     if recap.director:
-        lines += ["", "> **Director's copy**: lines marked *(Director only)* are not for the Stars."]
-    lines += ["", _md_line(recap.opening, recap.director), ""]
-    if recap.fork is not None:
-        f = recap.fork
-        lines.append(f"{_md(f.text)} `[{', '.join(f'#{c.version}' for c in f.cites)}]`" if f.cites else _md(f.text))
-        lines.append("")
-        if f.here:
-            lines.append("Since then, on this timeline:")
-            lines += [f"- {_md_line(b, recap.director)}" for b in f.here]
-        if f.there:
-            lines.append(f"Meanwhile, on '{_md(f.parent)}':")
-            lines += [f"- {_md_line(b, recap.director)}" for b in f.there]
-        lines.append("")
-    for beat in recap.beats:
-        lines.append(f"- {_md_line(beat, recap.director)}")
-    if not recap.beats:
-        lines.append("- Nothing of note happened.")
-    if recap.omitted:
-        lines += ["", f"*({recap.omitted} lesser moment{'s' if recap.omitted != 1 else ''} left out)*"]
-    if recap.cliffhanger is not None:
-        lines += ["", f"**Cliffhanger:** {_md_line(recap.cliffhanger, recap.director)}"]
-    return "\n".join(lines) + "\n"
+        lines += ["", "> **Director's copy**: sentences marked *(Director only)* are not for the Stars."]
+    lines += ["", notes.said(recap.story.opening)]
+    if recap.fork is not None and recap.fork.story:
+        lines += ["", notes.paragraph(recap.fork.story)]
+    for p in recap.story.paragraphs:
+        if p.heading:
+            lines += ["", f"## {_md(p.heading)}"]
+        lines += ["", notes.paragraph(p.sentences)]
+    if not recap.story.paragraphs:
+        lines += ["", "Nothing of note happened."]
+    if recap.story.ending is not None:
+        lines += ["", notes.said(recap.story.ending)]
+    if recap.omitted and citations:
+        lines += ["", f"*({_md(left_out(recap.omitted))})*"]
+    return "\n".join(lines + notes.lines()) + "\n"
 
 
-def comparison_markdown(c: Comparison) -> str:
-    lines = [f"# Two timelines of {_md(c.title)}", ""]
+def comparison_markdown(c: Comparison, *, citations: bool = True) -> str:
+    notes = _Footnotes(c.director, citations)
+    lines = [f"# Two timelines of {_md(c.title)}"]
     shared = f"#1 to #{c.divergence}" if c.divergence else "no event"
-    lines.append(f"*{_md(c.campaign)} · {_md(c.a.branch)} and {_md(c.b.branch)} share {shared}*")
-    lines += ["", _md_line(c.opening, c.director), ""]
+    if citations:
+        lines += ["", f"*{_md(c.campaign)} · {_md(c.a.branch)} and {_md(c.b.branch)} share {shared}*"]
+    lines += ["", notes.said(_sentence_of(c.opening)), ""]
     lines.append(f"| {_md(c.a.branch)} (to #{c.a.head}) | {_md(c.b.branch)} (to #{c.b.head}) |")
     lines.append("| --- | --- |")
-    rows = max(len(c.a.beats), len(c.b.beats))
-    for i in range(rows):
-        left = _md_line(c.a.beats[i], c.director) if i < len(c.a.beats) else ""
-        right = _md_line(c.b.beats[i], c.director) if i < len(c.b.beats) else ""
-        lines.append(f"| {left} | {right} |")
-    if c.a.cliffhanger or c.b.cliffhanger:
-        left = _md_line(c.a.cliffhanger, c.director) if c.a.cliffhanger else "—"
-        right = _md_line(c.b.cliffhanger, c.director) if c.b.cliffhanger else "—"
-        lines.append(f"| **Cliffhanger:** {left} | **Cliffhanger:** {right} |")
-    if not rows and not (c.a.cliffhanger or c.b.cliffhanger):
+    left, right = c.a.story, c.b.story
+    for i in range(max(len(left), len(right))):
+        a = notes.said(left[i]) if i < len(left) else ""
+        b = notes.said(right[i]) if i < len(right) else ""
+        lines.append(f"| {a} | {b} |")
+    if not left and not right:
         lines.append("| Nothing of note since. | Nothing of note since. |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + notes.lines()) + "\n"
+
+
+def _sentence_of(beat: Beat) -> Sentence:
+    return Sentence(beat.text, beat.cites, beat.kind)
+
+
+def sides(c: Comparison) -> Sequence[tuple[str, Sequence[Sentence]]]:
+    return ((f"{c.a.branch} (to #{c.a.head})", c.a.story), (f"{c.b.branch} (to #{c.b.head})", c.b.story))

@@ -85,6 +85,10 @@ class Fact(FieldsEqual, metaclass=MadeAsInput):
 class CampaignFact(Fact, Generic[S]):
     """A fact that changes the campaign state of the branch it is recorded on."""
 
+    phrasings: ClassVar[tuple[str, ...]] = ()
+    """The phrasings its recap lines name (a line's `phrase`, else its `kind`): its ruleset's
+    phrasebook holds each of them (tests/unit/test_recap_phrasings.py holds every fact to it)."""
+
     def apply(self, state: S) -> S:
         return state
 
@@ -94,13 +98,22 @@ class CampaignFact(Fact, Generic[S]):
 
 
 class RecapLine(BaseModel):
-    """A beat of a recap: heavier beats come first when a recap must be short."""
+    """A beat of a recap: heavier beats are chosen first when a recap must be short.
+
+    `text` is the beat as one plain line (the timeline shows it). For the spoken recap the
+    fact names a phrasing (`phrase`, else its `kind`) in its ruleset's phrasebook
+    (domain/phrasing.py) and gives the words it fills in (`slots`); `mood` says which way the
+    beat turned for the cast (1 a triumph, -1 a setback, 0 neither), so the story can say "but".
+    """
 
     model_config = ConfigDict(frozen=True, defer_build=True)
 
     weight: int
     text: str
     kind: str = "beat"
+    phrase: str = ""
+    slots: dict[str, str] = {}
+    mood: int = 0
 
 
 def absent(value: object) -> bool:

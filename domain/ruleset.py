@@ -183,6 +183,9 @@ class Ruleset:
     CLI as `showrunner <ruleset> <action-name>`."""
     commands: Mapping[str, Action] = field(default_factory=dict)
     """Commands the CLI offers under nouns of its own (Showrunner's `spend`), by name."""
+    phrasebook: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """How its facts are told in a spoken recap: phrasings by name, each several templates whose
+    `{slots}` its facts' recap lines fill (domain/phrasing.py). A line with none is told as its text."""
     character_files: tuple[str, ...] = (".toml", ".json")
     fact_modules: tuple[str, ...] = ()
     """Modules (relative to `package`) holding more of the ruleset's facts, imported only when a

@@ -20,6 +20,7 @@ from pydantic import ConfigDict, Field
 from .errors import RuleViolation
 from .events import CampaignFact, RecapLine
 from .inputs import Input, Many
+from .phrasing import as_clause, joined
 from .quick_copy import QuickCopy
 from .text import Line, Name, Note, Title
 
@@ -75,8 +76,11 @@ class SeasonStarted(CampaignFact["CampaignState"], topic="ledger/SeasonStarted")
     def summary(self) -> str:
         return f"Season {self.number}{_quoted(self.title)} started"
 
+    phrasings = ("season",)
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=10, text=f"Season {self.number}{_quoted(self.title)} began.", kind="season")
+        name = f"Season {self.number}{_quoted(self.title)}"
+        return RecapLine(weight=10, text=f"{name} began.", kind="season", slots={"season": name})
 
 
 class SeasonEnded(CampaignFact["CampaignState"], topic="ledger/SeasonEnded"):
@@ -88,8 +92,16 @@ class SeasonEnded(CampaignFact["CampaignState"], topic="ledger/SeasonEnded"):
     def summary(self) -> str:
         return f"Season {self.number} ended"
 
+    phrasings = ("season-end",)
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=50, text=f"Season {self.number} came to its end.", kind="season")
+        return RecapLine(
+            weight=50,
+            text=f"Season {self.number} came to its end.",
+            kind="season",
+            phrase="season-end",
+            slots={"season": f"Season {self.number}"},
+        )
 
 
 class EpisodeStarted(CampaignFact["CampaignState"], topic="ledger/EpisodeStarted"):
@@ -103,8 +115,11 @@ class EpisodeStarted(CampaignFact["CampaignState"], topic="ledger/EpisodeStarted
     def summary(self) -> str:
         return f"Episode {self.number}{_quoted(self.title)} started (Season {self.season})"
 
+    phrasings = ("episode",)
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=10, text=f"Episode {self.number}{_quoted(self.title)} began.", kind="episode")
+        name = f"Episode {self.number}{_quoted(self.title)}"
+        return RecapLine(weight=10, text=f"{name} began.", kind="episode", slots={"episode": name})
 
 
 class SceneStarted(CampaignFact["CampaignState"], topic="ledger/SceneStarted"):
@@ -131,8 +146,18 @@ class SceneStarted(CampaignFact["CampaignState"], topic="ledger/SceneStarted"):
     def summary(self) -> str:
         return f"{self.describe()} started (Episode {self.episode})"
 
+    phrasings = ("scene", "scene-place", "scene-goal")
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=10, text=f"{self.describe()}.", kind="scene")
+        slots = {"location": self.location, "goal": self.goal}
+        phrase = "scene" if self.location and self.goal else "scene-place" if self.location else "scene-goal"
+        return RecapLine(
+            weight=10,
+            text=f"{self.describe()}.",
+            kind="scene",
+            phrase=phrase,
+            slots={k: v for k, v in slots.items() if v},
+        )
 
 
 class SceneEnded(CampaignFact["CampaignState"], topic="ledger/SceneEnded"):
@@ -160,10 +185,13 @@ class EpisodeEnded(CampaignFact["CampaignState"], topic="ledger/EpisodeEnded"):
         ending = f" on a Cliffhanger: {self.cliffhanger}" if self.cliffhanger else ""
         return f"Episode {self.number} ended{ending}"
 
+    phrasings = ("cliffhanger", "cliffhanger-then")
+
     def recap(self) -> RecapLine | None:
         if not self.cliffhanger:
             return None
-        return RecapLine(weight=100, text=self.cliffhanger, kind="cliffhanger")
+        spoken = as_clause(self.cliffhanger) or self.cliffhanger
+        return RecapLine(weight=100, text=self.cliffhanger, kind="cliffhanger", slots={"text": spoken})
 
 
 class AcclaimAnswer(Input):
@@ -232,11 +260,30 @@ class PostShowAnswered(CampaignFact["CampaignState"], topic="ledger/PostShowAnsw
         names = [x.star for x in self.answers.acclaim] + [c.star for c in self.answers.connections]
         return tuple(dict.fromkeys(names))
 
+    phrasings = ("post-show",)
+
     def recap(self) -> RecapLine | None:
         parts = self.parts()
         if not parts:
             return None
-        return RecapLine(weight=50, text="After the show, " + "; ".join(parts) + ".", kind="post-show")
+        return RecapLine(
+            weight=50,
+            text="After the show, " + "; ".join(parts) + ".",
+            kind="post-show",
+            slots={"parts": spoken} if (spoken := joined(self.spoken_parts())) else {},
+        )
+
+    def spoken_parts(self) -> list[str]:
+        """The answers as a narrator says them: no numbers but the Acclaim earned."""
+        a = self.answers
+        parts = [f"{x.star} earned {'some' if x.amount == 1 else x.amount} Acclaim" for x in a.acclaim if x.amount]
+        parts += [
+            f"{c.star} {'formed a bond with' if c.kind == 'bond' else 'took a grudge against'} {c.target}"
+            for c in a.connections
+        ]
+        if a.ensemble_xp:
+            parts.append("the cast grew stronger together")
+        return parts
 
 
 STRUCTURE_FACTS: tuple[type[CampaignFact[CampaignState]], ...] = (

@@ -24,17 +24,23 @@ Markdown, cli/recap.py for the terminal).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..domain.errors import UnknownName
 from ..domain.events import RecapLine
+from ..domain.phrasing import Phrasebook
+from ..domain.rulesets import ruleset
 from ..domain.structure import EpisodeEnded, EpisodeStarted, SceneEnded, SceneStarted, SeasonEnded, SeasonStarted
 from ..ledger.events import LedgerEvent
 from ..ledger.facts import BranchForked, CampaignStarted
 from .log import visible
+from .recap_story import EpisodeSpan, SceneFrame, Sentence, Spoken, Story, Teller, phrasebook, shorten_names, tell
 
-DEFAULT_MAX_LINES = 12
+LENGTHS: dict[str, int] = {"short": 3, "standard": 6, "long": 12}
+"""How many beats each length tells (of each Episode, when a recap tells several), besides the
+Cliffhanger and the frames of their Scenes."""
+DEFAULT_LENGTH = "standard"
 FORK_LINES = 3
 """How many lines each side of a fork gets in a branch's recap."""
 CLIFFHANGER = "cliffhanger"
@@ -74,6 +80,8 @@ class Beat:
     kind: str
     cites: tuple[Citation, ...]
     command_id: str = field(default="", compare=False, repr=False)
+    spoken: tuple[Spoken, ...] = field(default=(), compare=False, repr=False)
+    """The lines it tells, with their facts, for the story (projections/recap_story.py)."""
 
     @property
     def first(self) -> int:
@@ -111,7 +119,14 @@ def beats_of(events: Iterable[LedgerEvent], branch: str | None = None) -> list[B
         line = line_of(event)
         if line is None or not line.text.strip():
             continue
-        beat = Beat(" ".join(line.text.split()), line.weight, line.kind, (cite(event, branch),), event.command_id)
+        beat = Beat(
+            " ".join(line.text.split()),
+            line.weight,
+            line.kind,
+            (cite(event, branch),),
+            event.command_id,
+            (Spoken(line, event.fact, event.fact.stars()),),
+        )
         last = beats[-1] if beats else None
         if (
             last is not None
@@ -121,7 +136,12 @@ def beats_of(events: Iterable[LedgerEvent], branch: str | None = None) -> list[B
         ):
             heavier = last if last.weight >= beat.weight else beat
             beats[-1] = Beat(
-                f"{last.text} {beat.text}", heavier.weight, heavier.kind, last.cites + beat.cites, last.command_id
+                f"{last.text} {beat.text}",
+                heavier.weight,
+                heavier.kind,
+                last.cites + beat.cites,
+                last.command_id,
+                last.spoken + beat.spoken,
             )
         else:
             beats.append(beat)
@@ -133,9 +153,21 @@ def ranked(beats: Iterable[Beat]) -> list[Beat]:
     return sorted(beats, key=lambda b: (-b.weight, b.first))
 
 
-def choose(beats: Sequence[Beat], max_lines: int, *, chronological: bool = False) -> list[Beat]:
-    chosen = ranked(beats)[: max(0, max_lines)]
-    return sorted(chosen, key=lambda b: b.first) if chronological else chosen
+def choose(beats: Sequence[Beat], max_lines: int) -> list[Beat]:
+    """The heaviest `max_lines` beats, told in the order they happened."""
+    return sorted(ranked(beats)[: max(0, max_lines)], key=lambda b: b.first)
+
+
+def choose_by_episode(beats: Sequence[Beat], max_lines: int, episodes: Sequence[EpisodeInfo]) -> list[Beat]:
+    """`choose` within each Episode (what comes before the first counts with it), so that a
+    recap of several Episodes tells each of them."""
+    if len(episodes) <= 1:
+        return choose(beats, max_lines)
+    starts = [e.start for e in episodes[1:]]
+    groups: list[list[Beat]] = [[] for _ in episodes]
+    for beat in beats:
+        groups[sum(1 for s in starts if beat.first >= s)].append(beat)
+    return sorted((b for group in groups for b in choose(group, max_lines)), key=lambda b: b.first)
 
 
 # ----------------------------------------------------------------------- the shape of the Show
@@ -385,6 +417,8 @@ class ForkNote:
     cites: tuple[Citation, ...]
     here: tuple[Beat, ...]
     there: tuple[Beat, ...]
+    story: tuple[Sentence, ...] = ()
+    """The fork told aloud: where the timeline parted, then each side since."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -394,6 +428,7 @@ class ForkNote:
             "cites": [c.as_json() for c in self.cites],
             "here": [b.as_json() for b in self.here],
             "parent_since": [b.as_json() for b in self.there],
+            "story": [s.as_json() for s in self.story],
         }
 
 
@@ -405,19 +440,28 @@ class Recap:
     scope: Scope
     opening: Beat
     beats: tuple[Beat, ...]
+    """The beats chosen, in log order."""
     cliffhanger: Beat | None
     omitted: int
     """Lines left out by the cap."""
     fork: ForkNote | None
     director: bool
+    story: Story
+    length: str = DEFAULT_LENGTH
 
     def lines(self) -> list[Beat]:
         """Every line in reading order: the opening, the beats, the Cliffhanger."""
         return [self.opening, *self.beats, *([self.cliffhanger] if self.cliffhanger else [])]
 
+    def sentences(self) -> list[Sentence]:
+        """Every sentence read aloud, in order: the opening, the fork's, the story's, the ending."""
+        fork = list(self.fork.story) if self.fork is not None else []
+        told = self.story.sentences()
+        return [told[0], *fork, *told[1:]]
+
     def citations(self) -> set[tuple[str, int]]:
         """Every event cited anywhere in the recap, as (branch, version)."""
-        cites = [c for b in self.lines() for c in b.cites]
+        cites = [c for b in self.lines() for c in b.cites] + [c for s in self.sentences() for c in s.cites]
         if self.fork is not None:
             cites += [*self.fork.cites, *(c for b in (*self.fork.here, *self.fork.there) for c in b.cites)]
         return {(c.branch or self.branch, c.version) for c in cites}
@@ -432,17 +476,19 @@ class Recap:
             "branch": self.branch,
             "title": self.title,
             "director": self.director,
+            "length": self.length,
             "scope": self.scope.as_json(),
             "opening": self.opening.as_json(),
-            "beats": [b.as_json() for b in self.beats],
             "omitted": self.omitted,
             "cliffhanger": self.cliffhanger.as_json() if self.cliffhanger else None,
             "fork": self.fork.as_json() if self.fork else None,
+            "story": self.story.as_json(),
         }
 
 
-def opening_of(events: Iterable[LedgerEvent], campaign: str) -> tuple[str, Beat]:
-    """The show's title and the opening line, from its pitch (the High Concept)."""
+def opening_of(events: Iterable[LedgerEvent], campaign: str) -> tuple[str, Beat, Phrasebook]:
+    """The show's title, the opening line from its pitch (the High Concept), and the phrasings
+    of its ruleset (found through the seam)."""
     for event in events:
         if isinstance(event.fact, CampaignStarted):
             pitch = event.fact.pitch
@@ -451,8 +497,17 @@ def opening_of(events: Iterable[LedgerEvent], campaign: str) -> tuple[str, Beat]
             text = (
                 f"Previously on {title}… {concept[:1].upper()}{concept[1:]}." if concept else f"Previously on {title}…"
             )
-            return title, Beat(text, 0, "opening", (cite(event),))
-    return campaign, Beat(f"Previously on {campaign}…", 0, "opening", ())
+            return title, Beat(text, 0, "opening", (cite(event),)), phrasebook(ruleset(pitch.ruleset).phrasebook)
+    return campaign, Beat(f"Previously on {campaign}…", 0, "opening", ()), phrasebook({})
+
+
+def _said(beat: Beat) -> Sentence:
+    return Sentence(beat.text, beat.cites, beat.kind)
+
+
+def cast_of(*groups: Iterable[Beat]) -> list[str]:
+    """The characters the beats name, in the order they first come."""
+    return list(dict.fromkeys(name for beats in groups for b in beats for part in b.spoken for name in part.stars))
 
 
 EventReader = Callable[[int, "int | None"], Iterable[LedgerEvent]]
@@ -475,33 +530,56 @@ def build_recap(
     episode: int | None = None,
     since: int | None = None,
     season: int | None = None,
-    max_lines: int = DEFAULT_MAX_LINES,
-    chronological: bool = False,
+    length: str = DEFAULT_LENGTH,
+    max_lines: int | None = None,
     fork: ForkContext | None = None,
     scope: Scope | None = None,
 ) -> Recap:
     """The recap of a branch's events (all of them, from #1: the scope is chosen here).
 
-    Given a reader (`Ledger.events` as a function), the history is read in passes and never
-    held: once for its shape, then only the events of the scope (and after a fork point).
-    Given the `scope` (found from the read index: projections/recap_scope.py), the history is
-    not read for its shape."""
+    `length` sets how many beats are told (`max_lines`, when given, says it exactly). Given a
+    reader (`Ledger.events` as a function), the history is read in passes and never held: once
+    for its shape, then only the events of the scope (and after a fork point). Given the `scope`
+    (found from the read index: projections/recap_scope.py), the history is not read for its shape."""
     read = _reader(events)
+    cap = max_lines if max_lines is not None else LENGTHS[length]
 
     def seen(after: int, upto: int | None = None) -> Iterator[LedgerEvent]:
         return (e for e in read(after, upto) if visible(e, director=director))
 
     if scope is None:
         scope = choose_scope(shape_of(seen(0)), episode=episode, since=since, season=season)
-    title, opening = opening_of(seen(0, 1), campaign)
-    beats = beats_of(seen(scope.first - 1, scope.last))
-    cliffhangers = [b for b in beats if b.kind == CLIFFHANGER]
-    ending = cliffhangers[-1] if cliffhangers else None
+    title, opening, book = opening_of(seen(0, 1), campaign)
+    in_scope = list(seen(scope.first - 1, scope.last))
+    beats = beats_of(in_scope)
+    ending = _ending(beats, scope)
     rest = [b for b in beats if b is not ending]
-    chosen = choose(rest, max_lines, chronological=chronological)
+    chosen = choose_by_episode(rest, cap, scope.episodes)
     note = None
     if fork is not None and scope.last > fork.fork_version:
         note = _fork_note(seen(fork.fork_version, fork.fork_version + 1), seen(fork.fork_version), fork, director)
+    cast = cast_of(chosen, [ending] if ending else [], note.here if note else (), note.there if note else ())
+    teller = Teller(book, cast)
+    fork_told = _fork_story(teller, note, branch) if note is not None else []
+    story = tell(
+        chosen,
+        teller=teller,
+        opening=_said(opening),
+        ending=ending,
+        scenes=_frames(in_scope, scope),
+        episodes=[EpisodeSpan(e.number, e.label, e.start, e.last) for e in scope.episodes],
+    )
+    shortened = shorten_names(
+        [fork_told, *(p.sentences for p in story.paragraphs), [story.ending] if story.ending else []], cast
+    )
+    fork_told, *bodies, tail = shortened
+    story = Story(
+        story.opening,
+        tuple(replace(p, sentences=tuple(body)) for p, body in zip(story.paragraphs, bodies, strict=True)),
+        tail[0] if tail else None,
+    )
+    if note is not None:
+        note = replace(note, story=tuple(fork_told))
     return Recap(
         campaign=campaign,
         branch=branch,
@@ -513,7 +591,43 @@ def build_recap(
         omitted=len(rest) - len(chosen),
         fork=note,
         director=director,
+        story=story,
+        length=length if max_lines is None else f"{max_lines} beats",
     )
+
+
+def _ending(beats: Sequence[Beat], scope: Scope) -> Beat | None:
+    """The Cliffhanger the recap ends on: the last Episode's, or the last of all when the scope has
+    no Episode. An earlier Episode's Cliffhanger is told where it came, as that Episode's ending."""
+    cliffhangers = [b for b in beats if b.kind == CLIFFHANGER]
+    if not cliffhangers:
+        return None
+    last = cliffhangers[-1]
+    return last if not scope.episodes or last.first >= scope.episodes[-1].start else None
+
+
+def _frames(events: Sequence[LedgerEvent], scope: Scope) -> list[SceneFrame]:
+    """The Scenes of the scope's Episodes, each with the event that started it."""
+    by_version = {e.version: e for e in events}
+    frames = []
+    for episode in scope.episodes:
+        for scene in episode.scenes:
+            started = by_version.get(scene.start)
+            if started is None:
+                continue
+            frames.append(
+                SceneFrame(
+                    episode=episode.number,
+                    number=scene.number,
+                    start=scene.start,
+                    last=scene.end if scene.end is not None else episode.last,
+                    location=scene.location,
+                    goal=scene.goal,
+                    aesthetic=scene.aesthetic,
+                    cite=cite(started),
+                )
+            )
+    return frames
 
 
 def _fork_note(
@@ -521,7 +635,7 @@ def _fork_note(
 ) -> ForkNote:
     """`at_fork`: the branch's first event of its own; `after_fork`: every event of its own."""
     forked = [e for e in at_fork if isinstance(e.fact, BranchForked) and e.version == fork.fork_version + 1]
-    here = beats_of(after_fork)
+    here = [b for b in beats_of(after_fork) if b.kind != CLIFFHANGER]  # the recap ends on its own
     there = beats_of(
         (e for e in fork.parent_events if e.version > fork.fork_version and visible(e, director=director)), fork.parent
     )
@@ -530,9 +644,19 @@ def _fork_note(
         fork_version=fork.fork_version,
         text=f"This timeline left '{fork.parent}' after event #{fork.fork_version}.",
         cites=tuple(cite(e) for e in forked),
-        here=tuple(choose(here, FORK_LINES, chronological=True)),
-        there=tuple(choose(there, FORK_LINES, chronological=True)),
+        here=tuple(choose(here, FORK_LINES)),
+        there=tuple(choose(there, FORK_LINES)),
     )
+
+
+def _fork_story(teller: Teller, note: ForkNote, branch: str) -> list[Sentence]:
+    """The fork told aloud: where the timelines parted, what happened here since, and there."""
+    parted = Sentence(
+        f"This is the '{branch}' timeline, which went its own way from '{note.parent}'.", note.cites, "fork"
+    )
+    here = teller.run(note.here, lead="Here, ")
+    there = teller.run(note.there, lead=f"On '{note.parent}', instead, ")
+    return [parted, *here, *there]
 
 
 # ----------------------------------------------------------------------- two timelines
@@ -545,14 +669,16 @@ class Side:
     beats: tuple[Beat, ...]
     omitted: int
     cliffhanger: Beat | None
+    story: tuple[Sentence, ...] = ()
+    """The side told aloud: its beats, then its Cliffhanger."""
 
     def as_json(self) -> dict[str, Any]:
         return {
             "branch": self.branch,
             "head": self.head,
-            "beats": [b.as_json() for b in self.beats],
             "omitted": self.omitted,
             "cliffhanger": self.cliffhanger.as_json() if self.cliffhanger else None,
+            "story": [s.as_json() for s in self.story],
         }
 
 
@@ -579,14 +705,18 @@ class Comparison:
         }
 
 
-def _side(branch: str, events: Sequence[LedgerEvent], after: int, max_lines: int, chronological: bool) -> Side:
+def _side(branch: str, events: Sequence[LedgerEvent], after: int, max_lines: int, book: Phrasebook) -> Side:
     beats = beats_of(e for e in events if e.version > after)
     cliffhangers = [b for b in beats if b.kind == CLIFFHANGER]
     ending = cliffhangers[-1] if cliffhangers else None
     rest = [b for b in beats if b is not ending]
-    chosen = choose(rest, max_lines, chronological=chronological)
+    chosen = choose(rest, max_lines)
     head = events[-1].version if events else 0
-    return Side(branch, head, tuple(chosen), len(rest) - len(chosen), ending)
+    cast = cast_of(chosen, [ending] if ending else [])
+    teller = Teller(book, cast)
+    told = teller.run(chosen) + ([teller.sentence_of(ending, ending=True)] if ending else [])
+    (told,) = shorten_names([told], cast)
+    return Side(branch, head, tuple(chosen), len(rest) - len(chosen), ending, tuple(told))
 
 
 def build_comparison(
@@ -598,19 +728,20 @@ def build_comparison(
     b: str,
     divergence: int,
     director: bool = False,
-    max_lines: int = DEFAULT_MAX_LINES,
-    chronological: bool = False,
+    length: str = DEFAULT_LENGTH,
+    max_lines: int | None = None,
 ) -> Comparison:
-    """Two timelines told side by side from the event both share."""
+    """Two timelines told side by side from the event both share, each in log order."""
     seen_a = [e for e in events_a if visible(e, director=director)]
     seen_b = [e for e in events_b if visible(e, director=director)]
-    title, opening = opening_of(seen_a, campaign)
+    title, opening, book = opening_of(seen_a, campaign)
+    cap = max_lines if max_lines is not None else LENGTHS[length]
     return Comparison(
         campaign=campaign,
         title=title,
         opening=opening,
         divergence=divergence,
-        a=_side(a, seen_a, divergence, max_lines, chronological),
-        b=_side(b, seen_b, divergence, max_lines, chronological),
+        a=_side(a, seen_a, divergence, cap, book),
+        b=_side(b, seen_b, divergence, cap, book),
         director=director,
     )

@@ -57,6 +57,12 @@ class PoolCharacterJoined(CampaignFact[PoolState], topic="pool/CharacterJoined")
     def stars(self) -> tuple[str, ...]:
         return (self.character.name,)
 
+    phrasings = ("cast",)
+
+    def recap(self) -> RecapLine | None:
+        name = self.character.name
+        return RecapLine(weight=10, text=f"{name} joined the story.", kind="cast", slots={"star": name})
+
 
 class _PoolRolled(RolledFact[PoolState]):
     """What the three rolls share: the recorded rolls, re-judging from them, dice colours."""
@@ -123,6 +129,8 @@ class PoolCheckRolled(_PoolRolled, topic="pool/CheckRolled"):
     def explain(self) -> list[str]:
         return explain_check(self.resolution, self._source())
 
+    phrasings = ("botch", "critical", "check-plenty", "check-just", "check-short")
+
     def recap(self) -> RecapLine | None:
         r = self.resolution
         named = dc_name(r.request.dc)
@@ -130,20 +138,36 @@ class PoolCheckRolled(_PoolRolled, topic="pool/CheckRolled"):
         if r.request.critical:
             task = f"a critical {named} {r.parts.label()} roll"
         spare = f"{r.margin} success{'es' if r.margin != 1 else ''} to spare"
+        slots = {"star": r.star, "what": r.parts.skill or r.parts.stat.label}
         if r.degree is Degree.BOTCH:
-            return RecapLine(weight=100, text=f"{r.star} botched {task}", kind="botch")
+            return RecapLine(weight=100, text=f"{r.star} botched {task}", kind="botch", slots=slots, mood=-1)
         if r.degree is Degree.PLENTY:
             if r.request.critical:
                 return RecapLine(
-                    weight=100, text=f"{r.star} pulled off {task} spectacularly, with {spare}", kind="critical"
+                    weight=100,
+                    text=f"{r.star} pulled off {task} spectacularly, with {spare}",
+                    kind="critical",
+                    slots=slots,
+                    mood=1,
                 )
-            return RecapLine(weight=50, text=f"{r.star} made {task} with {spare}")
+            return RecapLine(
+                weight=50, text=f"{r.star} made {task} with {spare}", phrase="check-plenty", slots=slots, mood=1
+            )
         if r.degree is Degree.JUST_ENOUGH:
-            return RecapLine(weight=50 if r.request.critical else 10, text=f"{r.star} just made {task}")
+            return RecapLine(
+                weight=50 if r.request.critical else 10,
+                text=f"{r.star} just made {task}",
+                phrase="check-just",
+                slots=slots,
+                mood=1,
+            )
         short = -r.margin
         return RecapLine(
             weight=50 if r.request.critical else 10,
             text=f"{r.star} fell {short} success{'es' if short != 1 else ''} short on {task}",
+            phrase="check-short",
+            slots=slots,
+            mood=-1,
         )
 
 
@@ -183,6 +207,8 @@ class PoolContestRolled(_PoolRolled, topic="pool/ContestRolled"):
     def explain(self) -> list[str]:
         return explain_contest(self.resolution, self._source())
 
+    phrasings = ("contest-won", "contest-held", "contest-lost")
+
     def recap(self) -> RecapLine | None:
         r = self.resolution
         a, d = r.attacker_counted.kept, r.defender_counted.kept
@@ -195,10 +221,22 @@ class PoolContestRolled(_PoolRolled, topic="pool/ContestRolled"):
             text = f"{r.defender_name} held off {r.star} in a contest of {r.attacker.label()}: a tie at {a}, and ties go to the defender"
         else:
             text = f"{r.defender_name} beat {r.star}'s {r.attacker.label()} in a contest, {d} successes to {a}"
+        outcome = "won" if r.winner == "attacker" else "held" if r.margin == 0 else "lost"
+        slots = {
+            "star": r.star,
+            "rival": r.defender_name,
+            "what": r.attacker.label(),
+            "aside": f", and {' and '.join(botched)} botched" if botched else "",
+        }
+        mood = 1 if outcome == "won" else -1
         if botched:
             text += f"; {' and '.join(botched)} botched"
-            return RecapLine(weight=100, text=_sentence(text), kind="botch")
-        return RecapLine(weight=50, text=_sentence(text), kind="contest")
+            return RecapLine(
+                weight=100, text=_sentence(text), kind="botch", phrase=f"contest-{outcome}", slots=slots, mood=mood
+            )
+        return RecapLine(
+            weight=50, text=_sentence(text), kind="contest", phrase=f"contest-{outcome}", slots=slots, mood=mood
+        )
 
 
 class PoolLuckRolled(_PoolRolled, topic="pool/LuckRolled"):
@@ -227,16 +265,39 @@ class PoolLuckRolled(_PoolRolled, topic="pool/LuckRolled"):
     def explain(self) -> list[str]:
         return explain_luck(self.resolution, self._source())
 
+    phrasings = ("luck-mistake", "luck-favoured", "luck-passed")
+
     def recap(self) -> RecapLine | None:
         r = self.resolution
         about = f" ({r.request.question})" if r.request.question else ""
+        question = r.request.question.rstrip(" ?.")
+        slots = {"star": r.character, "about": f", on {question}" if question else ""}
         if r.after is not None and r.lucky:
             return RecapLine(
-                weight=50, text=f"Luck turned {r.character}'s failure into a fortunate mistake{about}", kind="luck"
+                weight=50,
+                text=f"Luck turned {r.character}'s failure into a fortunate mistake{about}",
+                kind="luck",
+                phrase="luck-mistake",
+                slots=slots,
+                mood=1,
             )
         if r.lucky:
-            return RecapLine(weight=10, text=f"Luck favoured {r.character}{about}", kind="luck")
-        return RecapLine(weight=10, text=f"Luck passed {r.character} by{about}", kind="luck")
+            return RecapLine(
+                weight=10,
+                text=f"Luck favoured {r.character}{about}",
+                kind="luck",
+                phrase="luck-favoured",
+                slots=slots,
+                mood=1,
+            )
+        return RecapLine(
+            weight=10,
+            text=f"Luck passed {r.character} by{about}",
+            kind="luck",
+            phrase="luck-passed",
+            slots=slots,
+            mood=-1,
+        )
 
 
 def _sentence(text: str) -> str:

@@ -8,6 +8,7 @@ from ..ruleset import Action, Decided, RollContext, Ruleset
 from .character import PoolCharacter, sheet
 from .charfile import parse_character_file
 from .events import PoolCharacterJoined, PoolCheckRolled, PoolContestRolled, PoolLuckRolled
+from .phrases import POOL_PHRASES
 from .resolve import (
     DEFENDER,
     LUCK,
@@ -88,4 +89,5 @@ POOL_RULESET = Ruleset(
     table_dice={POOL: "the roller's d10s (one per die of the pool)"},
     sheet=sheet,
     actions={"contest": CONTEST, "luck": LUCK_ACTION},
+    phrasebook=POOL_PHRASES,
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..dice import ReplayDice, Roll
 from ..errors import DomainError
 from ..events import CampaignFact, RecapLine, RolledFact
+from ..phrasing import joined
 from ..text import Line
 from .check import CheckResolution, apply_resolution, first_difference, resolve
 from .combat import (
@@ -49,8 +50,12 @@ class CharacterJoined(CampaignFact[ResonanceState], topic="resonance/CharacterJo
     def stars(self) -> tuple[str, ...]:
         return (self.sheet.name,)
 
+    phrasings = ("cast",)
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=ROUTINE, text=f"{self.sheet.name} joined the story", kind="cast")
+        return RecapLine(
+            weight=ROUTINE, text=f"{self.sheet.name} joined the story", kind="cast", slots={"star": self.sheet.name}
+        )
 
 
 class AdversaryJoined(CampaignFact[ResonanceState], topic="resonance/AdversaryJoined"):
@@ -114,29 +119,71 @@ class CheckRolled(RolledFact[ResonanceState], topic="resonance/CheckRolled"):
             return first_difference(recorded, rejudged)
         return None
 
+    phrasings = (
+        "strike",
+        "removal",
+        "strike-miss",
+        "spellcraft",
+        "spellcraft-plain",
+        "spellcraft-failed",
+        "check-success",
+        "check-failure",
+    )
+
     def recap(self) -> RecapLine | None:
         r = self.resolution
         if r.harm is not None:
             text = f"{r.roller} struck {r.harm.target} for {r.harm.levels} {r.harm.type} Harm"
+            slots = {"star": r.roller, "target": r.harm.target, "harm": f"{r.harm.type} Harm"}
             if r.harm.newly_removed:
-                return RecapLine(weight=DECISIVE, text=f"{text} and removed them from the narrative", kind="removal")
-            return RecapLine(weight=NOTABLE, text=text, kind="strike")
+                return RecapLine(
+                    weight=DECISIVE,
+                    text=f"{text} and removed them from the narrative",
+                    kind="removal",
+                    slots=slots,
+                    mood=1,
+                )
+            return RecapLine(weight=NOTABLE, text=text, kind="strike", slots=slots, mood=1)
         if r.strike:
-            return RecapLine(weight=ROUTINE, text=f"{r.roller} struck at {r.opponent} and missed", kind="strike")
+            return RecapLine(
+                weight=ROUTINE,
+                text=f"{r.roller} struck at {r.opponent} and missed",
+                kind="strike",
+                phrase="strike-miss",
+                slots={"star": r.roller, "target": r.opponent or "the enemy"},
+                mood=-1,
+            )
         if r.failed_intent is not None:
             return RecapLine(
-                weight=NOTABLE, text=f"{r.roller}'s Spellcraft failed to {r.failed_intent}", kind="spellcraft"
+                weight=NOTABLE,
+                text=f"{r.roller}'s Spellcraft failed to {r.failed_intent}",
+                kind="spellcraft",
+                phrase="spellcraft-failed",
+                slots={"star": r.roller, "intent": r.failed_intent},
+                mood=-1,
             )
         if r.request.spellcraft is not None:
             return RecapLine(
-                weight=NOTABLE, text=f"{r.roller} used Spellcraft to {r.request.intent}", kind="spellcraft"
+                weight=NOTABLE,
+                text=f"{r.roller} used Spellcraft to {r.request.intent}",
+                kind="spellcraft",
+                phrase="spellcraft" if r.request.intent else "spellcraft-plain",
+                slots={"star": r.roller, "intent": r.request.intent},
+                mood=1,
             )
         verb = (
             f"succeeded at a {r.skill} check with Resonance {r.resonance}"
             if r.success
             else f"failed a {r.skill} check by {r.dissonance}"
         )
-        return RecapLine(weight=ROUTINE, text=f"{r.roller} {verb}", kind="check")
+        return RecapLine(
+            weight=ROUTINE,
+            text=f"{r.roller} {verb}",
+            kind="check",
+            phrase="check-success" if r.success else "check-failure",
+            slots={"star": r.roller, "skill": r.skill},
+            mood=1 if r.success else -1,
+        )
 
 
 class InitiativeRolled(RolledFact[ResonanceState], topic="resonance/InitiativeRolled"):
@@ -187,8 +234,15 @@ class InitiativeRolled(RolledFact[ResonanceState], topic="resonance/InitiativeRo
                 return f"the {name} differ: recorded {was}, re-judged {now}"
         return None
 
+    phrasings = ("combat",)
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=ROUTINE, text=f"Combat broke out: {', '.join(self.resolution.order)}", kind="combat")
+        return RecapLine(
+            weight=ROUTINE,
+            text=f"Combat broke out: {', '.join(self.resolution.order)}",
+            kind="combat",
+            slots={"who": joined(self.resolution.order)},
+        )
 
 
 class FrontsAssigned(CampaignFact[ResonanceState], topic="resonance/FrontsAssigned"):
@@ -221,9 +275,15 @@ class FrontChanged(CampaignFact[ResonanceState], topic="resonance/FrontChanged")
     def stars(self) -> tuple[str, ...]:
         return (self.combatant,)
 
+    phrasings = ("front",)
+
     def recap(self) -> RecapLine | None:
         return RecapLine(
-            weight=ROUTINE, text=f"{self.combatant} moved from {self.from_front} to {self.to_front}", kind="combat"
+            weight=ROUTINE,
+            text=f"{self.combatant} moved from {self.from_front} to {self.to_front}",
+            kind="combat",
+            phrase="front",
+            slots={"star": self.combatant, "from": self.from_front, "to": self.to_front},
         )
 
 
@@ -252,19 +312,27 @@ class HarmSuffered(CampaignFact[ResonanceState], topic="resonance/HarmSuffered")
     def stars(self) -> tuple[str, ...]:
         return (self.dealt.target,)
 
+    phrasings = ("harm", "harm-removal")
+
     def recap(self) -> RecapLine | None:
         d = self.dealt
         cause = f" from {self.cause}" if self.cause else ""
+        slots = {"target": d.target, "harm": f"{d.type} Harm", "cause": cause}
         if d.newly_removed:
             return RecapLine(
                 weight=DECISIVE,
                 text=f"{d.target} suffered {d.levels} {d.type} Harm{cause} and was removed from the narrative",
                 kind="removal",
+                phrase="harm-removal",
+                slots=slots,
+                mood=-1,
             )
         return RecapLine(
             weight=NOTABLE if d.major else ROUTINE,
             text=f"{d.target} suffered {d.levels} {d.type} Harm{cause}",
             kind="harm",
+            slots=slots,
+            mood=-1,
         )
 
 
@@ -286,12 +354,29 @@ class KitUsed(CampaignFact[ResonanceState], topic="resonance/KitUsed"):
     def stars(self) -> tuple[str, ...]:
         return (self.use.user,) + ((self.use.target,) if self.use.target and self.use.target != self.use.user else ())
 
+    phrasings = ("kit-heal", "kit-use")
+
     def recap(self) -> RecapLine | None:
         u = self.use
         if u.harm is not None:
             whom = "their" if u.target == u.user else f"{u.target}'s"
-            return RecapLine(weight=ROUTINE, text=f"{u.user} healed {whom} {u.harm} with a {u.kit}", kind="kit")
-        return RecapLine(weight=ROUTINE, text=f"{u.user} used a {u.kit}", kind="kit")
+            own = "their own" if u.target == u.user else f"{u.target}'s"
+            slots = {"star": u.user, "whom": own, "harm": u.harm, "kit": u.kit}
+            return RecapLine(
+                weight=ROUTINE,
+                text=f"{u.user} healed {whom} {u.harm} with a {u.kit}",
+                kind="kit",
+                phrase="kit-heal",
+                slots=slots,
+                mood=1,
+            )
+        return RecapLine(
+            weight=ROUTINE,
+            text=f"{u.user} used a {u.kit}",
+            kind="kit",
+            phrase="kit-use",
+            slots={"star": u.user, "kit": u.kit},
+        )
 
 
 class KitsTraded(CampaignFact[ResonanceState], topic="resonance/KitsTraded"):
@@ -332,11 +417,18 @@ class SceneEnded(CampaignFact[ResonanceState], topic="resonance/SceneEnded"):
     def stars(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(r.character for r in (*self.end.scene_rewards, *self.end.arc_rewards)))
 
+    phrasings = ("arc", "scene-end")
+
     def recap(self) -> RecapLine | None:
         e = self.end
         if e.arc_ends:
-            return RecapLine(weight=NOTABLE, text=f"Arc {e.arc} came to its end with Scene {e.scene}", kind="arc")
-        return RecapLine(weight=ROUTINE, text=f"Scene {e.scene} came to an end", kind="scene")
+            return RecapLine(
+                weight=NOTABLE,
+                text=f"Arc {e.arc} came to its end with Scene {e.scene}",
+                kind="arc",
+                slots={"arc": str(e.arc)},
+            )
+        return RecapLine(weight=ROUTINE, text=f"Scene {e.scene} came to an end", kind="scene", phrase="scene-end")
 
 
 class CharacterRejoined(CampaignFact[ResonanceState], topic="resonance/CharacterRejoined"):
@@ -353,8 +445,16 @@ class CharacterRejoined(CampaignFact[ResonanceState], topic="resonance/Character
     def stars(self) -> tuple[str, ...]:
         return (self.character,)
 
+    phrasings = ("rejoin",)
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=NOTABLE, text=f"{self.character} rejoined the narrative", kind="rejoin")
+        return RecapLine(
+            weight=NOTABLE,
+            text=f"{self.character} rejoined the narrative",
+            kind="rejoin",
+            slots={"star": self.character},
+            mood=1,
+        )
 
 
 def _kept(kept: tuple[int, ...]) -> str:

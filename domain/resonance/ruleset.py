@@ -8,6 +8,7 @@ from .actions import ACTIONS
 from .charfile import parse_character_file
 from .check import CheckInput, resolve
 from .events import CharacterJoined, CheckRolled
+from .phrases import RESONANCE_PHRASES
 from .render import sheet_sections
 from .sheet import CharacterSheet
 from .state import ResonanceState
@@ -38,4 +39,5 @@ RESONANCE = Ruleset(
     },
     sheet=sheet_sections,
     actions=ACTIONS,
+    phrasebook=RESONANCE_PHRASES,
 )

@@ -15,6 +15,8 @@ from .check import Abandoned, CheckRequest, Resolution, View, apply_resolution, 
 from .consequences import ConsequenceResolution, apply_consequence
 from .effects import Effect, apply_effects
 from .influence import LABELS, Regained, Spent, apply_regain, apply_spend
+from .phrases import DOING, LOSS
+from .phrases import why as spoken_why
 from .sheet import StarSheet
 from .state import ShowrunnerState
 
@@ -31,8 +33,12 @@ class StarJoined(CampaignFact[ShowrunnerState], topic="showrunner/StarJoined"):
     def stars(self) -> tuple[str, ...]:
         return (self.sheet.name,)
 
+    phrasings = ("cast",)
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=10, text=f"{self.sheet.name} joined the cast.", kind="cast")
+        return RecapLine(
+            weight=10, text=f"{self.sheet.name} joined the cast.", kind="cast", slots={"star": self.sheet.name}
+        )
 
 
 class InfluenceSpent(CampaignFact[ShowrunnerState], topic="showrunner/InfluenceSpent"):
@@ -51,15 +57,19 @@ class InfluenceSpent(CampaignFact[ShowrunnerState], topic="showrunner/InfluenceS
     def stars(self) -> tuple[str, ...]:
         return (self.spent.star,)
 
+    phrasings = ("spend", "spend-pushed")
+
     def recap(self) -> RecapLine | None:
         """Big spends (Plot Armor, Spotlight, Pushing Their Limits) are notable; a spend with a reason is routine."""
         s = self.spent
         why = f" ({self.reason})" if self.reason else ""
         pushed = ", pushing their limits" if s.exhausted else ""
         text = f"{s.star} spent {s.amount} {LABELS[s.pool]}{pushed}{why}."
+        slots = {"star": s.star, "pool": LABELS[s.pool], "why": spoken_why(self.reason)}
+        phrase = "spend-pushed" if s.exhausted else "spend"
         if s.pool in ("plot_armor", "spotlight") or s.exhausted:
-            return RecapLine(weight=50, text=text, kind="spend")
-        return RecapLine(weight=10, text=text, kind="spend") if self.reason else None
+            return RecapLine(weight=50, text=text, kind="spend", phrase=phrase, slots=slots)
+        return RecapLine(weight=10, text=text, kind="spend", phrase=phrase, slots=slots) if self.reason else None
 
 
 class InfluenceRegained(CampaignFact[ShowrunnerState], topic="showrunner/InfluenceRegained"):
@@ -79,11 +89,19 @@ class InfluenceRegained(CampaignFact[ShowrunnerState], topic="showrunner/Influen
     def stars(self) -> tuple[str, ...]:
         return (self.regained.star,)
 
+    phrasings = ("regain",)
+
     def recap(self) -> RecapLine | None:
         if not self.reason:
             return None
         r = self.regained
-        return RecapLine(weight=10, text=f"{r.star} regained {r.kept} {LABELS[r.pool]} ({self.reason}).", kind="regain")
+        return RecapLine(
+            weight=10,
+            text=f"{r.star} regained {r.kept} {LABELS[r.pool]} ({self.reason}).",
+            kind="regain",
+            slots={"star": r.star, "pool": LABELS[r.pool], "why": spoken_why(self.reason)},
+            mood=1,
+        )
 
 
 # Dice purposes grouped as the book colours them, for `dice stats`.
@@ -125,6 +143,8 @@ class CheckRolled(RolledFact[ShowrunnerState], topic="showrunner/CheckRolled"):
     def stars(self) -> tuple[str, ...]:
         return (self.resolution.star,)
 
+    phrasings = ("highlight-perfect", "highlight", "disaster", "perfect-take", "failure", "success", "partial")
+
     def recap(self) -> RecapLine | None:
         """Highlights, Disasters and Perfect Takes are decisive; a Failure or a big spend notable."""
         r = self.resolution
@@ -141,25 +161,51 @@ class CheckRolled(RolledFact[ShowrunnerState], topic="showrunner/CheckRolled"):
         spending = f", spending {' and '.join(spends)}" if spends else ""
         perfect = r.mark.value == "perfect_take"
         outcome = r.outcome.value
+        hard = r.original_difficulty.value not in ("EASY", "NORMAL")
+        slots = {
+            "star": r.star,
+            "doing": DOING[req.ability],
+            "odds": f" against {r.original_difficulty.value} odds" if hard else "",
+            "cost": spending,
+        }
         if outcome == "highlight":
             take = " with a Perfect Take" if perfect else ""
             return RecapLine(
-                weight=100, text=f"{r.star} pulled off a Highlight{take} on a {check}{spending}.", kind="highlight"
+                weight=100,
+                text=f"{r.star} pulled off a Highlight{take} on a {check}{spending}.",
+                kind="highlight",
+                phrase="highlight-perfect" if perfect else "highlight",
+                slots=slots,
+                mood=1,
             )
         if outcome == "disaster":
             return RecapLine(
-                weight=100, text=f"Disaster: {r.star}'s {check} went badly wrong{spending}.", kind="disaster"
+                weight=100,
+                text=f"Disaster: {r.star}'s {check} went badly wrong{spending}.",
+                kind="disaster",
+                slots=slots,
+                mood=-1,
             )
         if perfect:
             return RecapLine(
                 weight=100,
                 text=f"{r.star} nailed a Perfect Take: {r.outcome.label} on a {check}{spending}.",
                 kind="perfect-take",
+                slots=slots,
+                mood=1,
             )
         if outcome == "failure":
-            return RecapLine(weight=50, text=f"{r.star} failed a {check}{spending}.", kind="failure")
+            return RecapLine(
+                weight=50, text=f"{r.star} failed a {check}{spending}.", kind="failure", slots=slots, mood=-1
+            )
         verb = "succeeded at" if outcome == "success" else "partly succeeded at"
-        return RecapLine(weight=50 if spends else 10, text=f"{r.star} {verb} a {check}{spending}.", kind=outcome)
+        return RecapLine(
+            weight=50 if spends else 10,
+            text=f"{r.star} {verb} a {check}{spending}.",
+            kind=outcome,
+            slots=slots,
+            mood=1 if outcome == "success" else 0,
+        )
 
     def recorded_rolls(self) -> tuple[Roll, ...]:
         return self.resolution.rolls
@@ -213,10 +259,15 @@ class CheckAbandoned(RolledFact[ShowrunnerState], topic="showrunner/CheckAbandon
     def stars(self) -> tuple[str, ...]:
         return (self.request.star,)
 
+    phrasings = ("abandoned",)
+
     def recap(self) -> RecapLine | None:
         what = f"{self.request.difficulty.value} {self.request.ability.value.title()} check"
         return RecapLine(
-            weight=10, text=f"{self.request.star} walked away from a {what} after seeing the dice.", kind="abandoned"
+            weight=10,
+            text=f"{self.request.star} walked away from a {what} after seeing the dice.",
+            kind="abandoned",
+            slots={"star": self.request.star, "doing": DOING[self.request.ability]},
         )
 
     def recorded_rolls(self) -> tuple[Roll, ...]:
@@ -270,15 +321,27 @@ class ConsequenceSuffered(CampaignFact[ShowrunnerState], topic="showrunner/Conse
     def stars(self) -> tuple[str, ...]:
         return (self.resolution.star,)
 
+    phrasings = ("written-off", "scar", "consequence")
+
     def recap(self) -> RecapLine | None:
         """Being written off the Show is decisive; a Scar notable; any other Consequence routine."""
         r = self.resolution
+        slots = {"star": r.star, "loss": LOSS[r.request.kind.value]}
         if r.written_off:
-            return RecapLine(weight=100, text=f"{r.star} was written off the Show.", kind="written-off")
+            return RecapLine(
+                weight=100, text=f"{r.star} was written off the Show.", kind="written-off", slots=slots, mood=-1
+            )
         what = f"{r.star} suffered {r.request.kind.label} at {r.request.difficulty.value}"
         if any(getattr(e, "kind", "") == "scar" for e in r.effects):
-            return RecapLine(weight=50, text=f"{what}, and carries a new Scar.", kind="consequence")
-        return RecapLine(weight=10, text=f"{what}.", kind="consequence")
+            return RecapLine(
+                weight=50,
+                text=f"{what}, and carries a new Scar.",
+                kind="consequence",
+                phrase="scar",
+                slots=slots,
+                mood=-1,
+            )
+        return RecapLine(weight=10, text=f"{what}.", kind="consequence", slots=slots, mood=-1)
 
 
 def _first_difference(recorded: Resolution, rejudged: Resolution) -> str:

@@ -323,10 +323,14 @@ class PreparationSpent(OneStarFact, topic="showrunner/PreparationSpent"):
             head = f"{self.star} spent {paid} on a Flashback ({_label(self.flashback.value) if self.flashback else ''})"
         return self._text(head)
 
+    phrasings = ("flashback",)
+
     def recap(self) -> RecapLine | None:
         if self.use != "flashback":
             return None
-        return RecapLine(weight=50, text=f"{self.star} cut to a Flashback.", kind="flashback")
+        return RecapLine(
+            weight=50, text=f"{self.star} cut to a Flashback.", kind="flashback", slots={"star": self.star}
+        )
 
 
 class RandomPropFound(OneStarRoll, topic="showrunner/RandomPropFound"):
@@ -388,8 +392,12 @@ class MontageStarted(ProgressFact, topic="showrunner/MontageStarted"):
     def summary(self) -> str:
         return f"The Cast began a Montage Sequence (Episode {self.episode})"
 
+    phrasings = ("montage-start",)
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=10, text="The Cast took time out for a Montage.", kind="montage")
+        return RecapLine(
+            weight=10, text="The Cast took time out for a Montage.", kind="montage", phrase="montage-start"
+        )
 
 
 def claims_for(outcome: Outcome, claims: tuple[Claim, ...]) -> tuple[Claim, ...]:
@@ -440,17 +448,27 @@ class MontageSceneShot(ProgressRoll, topic="showrunner/MontageSceneShot"):
         names = [self.lead] + [c.beneficiary for c in self.claims if c.beneficiary != mtg.ENSEMBLE]
         return tuple(dict.fromkeys(names))
 
+    phrasings = ("montage-disaster", "montage-scene-good", "montage-scene-mixed", "montage-scene-bad")
+
     def recap(self) -> RecapLine | None:
+        slots = {"star": self.lead, "action": _label(self.action.value).lower()}
         if self.outcome is Outcome.DISASTER:
             return RecapLine(
                 weight=50,
                 text=f"A Montage went wrong: {self.lead}'s {_label(self.action.value)} scene ended in Disaster.",
                 kind="montage",
+                phrase="montage-disaster",
+                slots=slots,
+                mood=-1,
             )
+        turn = _turn(self.outcome)
         return RecapLine(
             weight=50,
             text=f"Montage: {self.lead} led a {_label(self.action.value)} scene ({self.outcome.label}).",
             kind="montage",
+            phrase=f"montage-scene-{turn}",
+            slots=slots,
+            mood={"good": 1, "mixed": 0, "bad": -1}[turn],
         )
 
 
@@ -478,11 +496,14 @@ class MontageStopped(ProgressFact, topic="showrunner/MontageStopped"):
     def stars(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.changed.stars)
 
+    phrasings = ("montage-end",)
+
     def recap(self) -> RecapLine | None:
         return RecapLine(
             weight=50,
             text=f"The Cast wrapped a Montage of {self.scenes} scene{'s' if self.scenes != 1 else ''}.",
             kind="montage",
+            phrase="montage-end",
         )
 
 
@@ -503,8 +524,16 @@ class RelationshipAdded(OneStarFact, topic="showrunner/RelationshipAdded"):
         verb = "formed a Bond with" if self.kind == "bond" else "took a Grudge against"
         return f"{self.star} {verb} {self.name} ({rel.tier_name(self.kind, Difficulty.NORMAL)})"
 
+    phrasings = ("relationship-bond", "relationship-grudge")
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=50, text=self.summary() + ".", kind="relationship")
+        return RecapLine(
+            weight=50,
+            text=self.summary() + ".",
+            kind="relationship",
+            phrase=f"relationship-{self.kind}",
+            slots={"star": self.star, "name": self.name},
+        )
 
 
 class RelationshipTraded(OneStarFact, topic="showrunner/RelationshipTraded"):
@@ -549,16 +578,25 @@ class RelationshipTraded(OneStarFact, topic="showrunner/RelationshipTraded"):
             f"{self.star} traded the {self.kind.title()} with {self.name} at {self.difficulty.value}{why}"
         )
 
+    phrasings = ("leaned-bond", "leaned-grudge", "grew-bond", "grew-grudge")
+
     def recap(self) -> RecapLine | None:
+        slots = {"star": self.star, "name": self.name}
         if self.advanced_to is None:
             return RecapLine(
-                weight=10, text=f"{self.star} leaned on the {self.kind.title()} with {self.name}.", kind="relationship"
+                weight=10,
+                text=f"{self.star} leaned on the {self.kind.title()} with {self.name}.",
+                kind="relationship",
+                phrase=f"leaned-{self.kind}",
+                slots=slots,
             )
+        tier = rel.tier_name(self.kind, self.advanced_to)
         return RecapLine(
             weight=50,
-            text=f"{self.star}'s {self.kind.title()} with {self.name} grew to "
-            f"{rel.tier_name(self.kind, self.advanced_to)}.",
+            text=f"{self.star}'s {self.kind.title()} with {self.name} grew to {tier}.",
             kind="relationship",
+            phrase=f"grew-{self.kind}",
+            slots=slots | {"tier": tier.lower()},
         )
 
 
@@ -592,8 +630,38 @@ class RelationshipResolved(OneStarFact, topic="showrunner/RelationshipResolved")
             f"{self.star} tried to resolve the {self.kind.title()} with {self.name}: {self.outcome.label}. {self.text}"
         )
 
+    phrasings = tuple(f"resolved-{how}" for how in ("shifted", "removed", "reduced", "kept", "renewed"))
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=50, text=f"{self.star}: {self.text}.", kind="relationship")
+        how = _RESOLVED[self.outcome]
+        tie = "bond with" if self.kind == "bond" else "grudge against"
+        slots = {"star": self.star, "tie": tie, "name": self.name}
+        if self.new_with:
+            slots["new"] = self.new_with
+        return RecapLine(
+            weight=50,
+            text=f"{self.star}: {self.text}.",
+            kind="relationship",
+            phrase=f"resolved-{how}",
+            slots=slots,
+            mood=-1 if how in ("kept", "renewed") else 1,
+        )
+
+
+_RESOLVED = {
+    Outcome.HIGHLIGHT: "shifted",
+    Outcome.SUCCESS: "removed",
+    Outcome.PARTIAL: "reduced",
+    Outcome.FAILURE: "kept",
+    Outcome.DISASTER: "renewed",
+}
+"""What resolving a Bond or Grudge did, by the Think check's outcome (10.2E), as a recap tells it."""
+
+
+def _turn(outcome: Outcome) -> str:
+    return (
+        "good" if outcome in (Outcome.HIGHLIGHT, Outcome.SUCCESS) else "mixed" if outcome is Outcome.PARTIAL else "bad"
+    )
 
 
 # ------------------------------------------------------------------ Acclaim, Career Paths, Awards (11)
@@ -617,8 +685,12 @@ class AcclaimEarned(OneStarFact, topic="showrunner/AcclaimEarned"):
         why = f" ({self.reason})" if self.reason else ""
         return self._text(f"{self.star} earned {self.amount} Acclaim on the Path of {self.path.value.title()}{why}")
 
+    phrasings = ("acclaim",)
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=10, text=f"{self.star} earned Acclaim.", kind="acclaim")
+        return RecapLine(
+            weight=10, text=f"{self.star} earned Acclaim.", kind="acclaim", slots={"star": self.star}, mood=1
+        )
 
 
 class CareerPathCompleted(OneStarRoll, topic="showrunner/CareerPathCompleted"):
@@ -658,15 +730,26 @@ class CareerPathCompleted(OneStarRoll, topic="showrunner/CareerPathCompleted"):
             f"{self.star} completed the Path of {self.path.value.title()} with {choice}{rolled}{nominated}"
         )
 
+    phrasings = ("path-major", "path-complete")
+
     def recap(self) -> RecapLine | None:
+        slots = {"star": self.star, "path": f"the Path of {self.path.value.title()}"}
         if self.major_milestone:
             return RecapLine(
                 weight=100,
                 text=f"{self.star} reached a Major Milestone on the Path of {self.path.value.title()}.",
                 kind="milestone",
+                phrase="path-major",
+                slots=slots,
+                mood=1,
             )
         return RecapLine(
-            weight=50, text=f"{self.star} completed the Path of {self.path.value.title()}.", kind="milestone"
+            weight=50,
+            text=f"{self.star} completed the Path of {self.path.value.title()}.",
+            kind="milestone",
+            phrase="path-complete",
+            slots=slots,
+            mood=1,
         )
 
 
@@ -698,8 +781,17 @@ class AwardsSeasonHeld(OneStarFact, topic="showrunner/AwardsSeasonHeld"):
     def summary(self) -> str:
         return self._text(f"Awards Season: {self.star} won {self.what()} (Path of {self.path.value.title()})")
 
+    phrasings = ("award-won",)
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=100, text=f"Awards Season: {self.star} won {self.what()}.", kind="award")
+        return RecapLine(
+            weight=100,
+            text=f"Awards Season: {self.star} won {self.what()}.",
+            kind="award",
+            phrase="award-won",
+            slots={"star": self.star, "award": self.what()},
+            mood=1,
+        )
 
 
 class AwardUsed(OneStarFact, topic="showrunner/AwardUsed"):
@@ -715,8 +807,17 @@ class AwardUsed(OneStarFact, topic="showrunner/AwardUsed"):
         note = f" ({self.note})" if self.note else ""
         return self._text(f"{self.star} used the {_label(self.award.value)}'s Award{note}")
 
+    phrasings = ("award-used",)
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=50, text=f"{self.star} called on the {_label(self.award.value)}'s Award.", kind="award")
+        award = f"the {_label(self.award.value)}'s Award"
+        return RecapLine(
+            weight=50,
+            text=f"{self.star} called on {award}.",
+            kind="award",
+            phrase="award-used",
+            slots={"star": self.star, "award": award},
+        )
 
 
 # ------------------------------------------------------------------ XP, milestones and Limit Breaks
@@ -823,10 +924,19 @@ class MilestonesReached(ProgressFact, topic="showrunner/MilestonesReached"):
     def stars(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.changed.stars)
 
+    phrasings = ("milestone", "milestone-cast")
+
     def recap(self) -> RecapLine | None:
         if not self.lines:
             return None
-        return RecapLine(weight=50, text="; ".join(self.lines) + ".", kind="milestone")
+        return RecapLine(
+            weight=50,
+            text="; ".join(self.lines) + ".",
+            kind="milestone",
+            phrase="milestone" if self.star else "milestone-cast",
+            slots={"star": self.star} if self.star else {},
+            mood=1,
+        )
 
 
 def with_milestones(after: ShowrunnerState, facts: Sequence[CampaignFact[ShowrunnerState]], star: str) -> list[Fact]:
@@ -867,9 +977,17 @@ class LimitBroken(OneStarRoll, topic="showrunner/LimitBroken"):
     def summary(self) -> str:
         return self._text(f"{self.star}'s Limit broke")
 
+    phrasings = ("limit-break",)
+
     def recap(self) -> RecapLine | None:
         names = ", ".join(o.name for o in self.overloads)
-        return RecapLine(weight=100, text=f"{self.star}'s Limit broke ({names}).", kind="limit-break")
+        return RecapLine(
+            weight=100,
+            text=f"{self.star}'s Limit broke ({names}).",
+            kind="limit-break",
+            slots={"star": self.star},
+            mood=-1,
+        )
 
 
 # ------------------------------------------------------------------ the Ensemble (10.3)
@@ -902,8 +1020,16 @@ class EnsembleInfluenceSpent(ProgressFact, topic="showrunner/EnsembleInfluenceSp
     def stars(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys((self.star, *self.present_with, *self.consent)))
 
+    phrasings = ("ensemble-drew",)
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=10, text=f"{self.star} drew on the Ensemble's {LABELS[self.pool]}.", kind="ensemble")
+        return RecapLine(
+            weight=10,
+            text=f"{self.star} drew on the Ensemble's {LABELS[self.pool]}.",
+            kind="ensemble",
+            phrase="ensemble-drew",
+            slots={"star": self.star, "pool": LABELS[self.pool]},
+        )
 
 
 class EnsembleBackpackStocked(OneStarFact, topic="showrunner/EnsembleBackpackStocked"):
@@ -962,8 +1088,17 @@ class HoldingAcquired(ProgressFact, topic="showrunner/HoldingAcquired"):
         why = f" ({self.reason})" if self.reason else ""
         return f"The Cast acquired the {self.holding.quality.value} Holding {self.holding.name}{kind}{why}"
 
+    phrasings = ("holding",)
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=50, text=f"The Cast acquired {self.holding.name}.", kind="ensemble")
+        return RecapLine(
+            weight=50,
+            text=f"The Cast acquired {self.holding.name}.",
+            kind="ensemble",
+            phrase="holding",
+            slots={"holding": self.holding.name},
+            mood=1,
+        )
 
 
 class EnsembleXPGained(ProgressFact, topic="showrunner/EnsembleXPGained"):
@@ -1002,10 +1137,19 @@ class EnsembleXPGained(ProgressFact, topic="showrunner/EnsembleXPGained"):
         )
         return f"The Cast earned {xp} Ensemble XP at the end of Episode {self.episode}{reached}"
 
+    phrasings = ("ensemble-level",)
+
     def recap(self) -> RecapLine | None:
         if not self.levels:
             return None
-        return RecapLine(weight=100, text=f"The Ensemble reached Level {self.levels[-1]}.", kind="ensemble")
+        return RecapLine(
+            weight=100,
+            text=f"The Ensemble reached Level {self.levels[-1]}.",
+            kind="ensemble",
+            phrase="ensemble-level",
+            slots={"level": str(self.levels[-1])},
+            mood=1,
+        )
 
 
 def prop_choices(choices: Mapping[str, PropType], state: ShowrunnerState) -> dict[str, PropType]:

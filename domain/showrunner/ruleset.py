@@ -8,9 +8,12 @@ from ..dice import TableDice
 from ..ruleset import Action, Decided, RollContext, Ruleset
 from .check import CheckRequest, resolve
 from .events import CheckRolled, StarJoined
+from .phrases import SHOWRUNNER_PHRASES
 from .profile import star_profile
+from .progress_phrases import PROGRESS_PHRASES
 from .sheet import StarSheet
 from .state import ShowrunnerState
+from .world_phrases import WORLD_PHRASES
 
 
 def decide_check(state: ShowrunnerState, request: CheckRequest, roll: RollContext) -> Decided:
@@ -63,6 +66,7 @@ SHOWRUNNER = Ruleset(
     check_input=CheckRequest,
     decide_check=decide_check,
     profile=star_profile,
+    phrasebook={**SHOWRUNNER_PHRASES, **WORLD_PHRASES, **PROGRESS_PHRASES},
     # The world (Actors, Threats, Sequences, Subplots, the Oracle) and progression between scenes
     # (Props, Montages, Bonds and Grudges, Careers, the Ensemble).
     fact_modules=(".world_events", ".progress_events"),

@@ -152,9 +152,16 @@ class ActorCreated(WorldRoll, topic="showrunner/ActorCreated"):
             dict.fromkeys(p.name for p in (*self.actor.bonds.values(), *self.actor.grudges.values()) if p.star)
         )
 
+    phrasings = ("actor",)
+
     def recap(self) -> RecapLine | None:
         concept = f", {self.actor.concept}" if self.actor.concept else ""
-        return RecapLine(weight=10, text=f"{self.actor.name}{concept} joined the Supporting Cast.", kind="actor")
+        return RecapLine(
+            weight=10,
+            text=f"{self.actor.name}{concept} joined the Supporting Cast.",
+            kind="actor",
+            slots={"actor": self.actor.name, "concept": concept},
+        )
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
         return _differs("Actor", self.actor, make_actor(self.spec, dice))
@@ -175,9 +182,21 @@ class ActorsContested(CampaignFact[ShowrunnerState], topic="showrunner/ActorsCon
             f"{self.first} ({self.pips[0]}) against {self.second} ({self.pips[1]}) at {self.difficulty.value}: {result}"
         )
 
+    phrasings = ("actors-won", "actors-even")
+
     def recap(self) -> RecapLine | None:
         result = f"{self.winner} came out on top" if self.winner else "neither came out on top"
-        return RecapLine(weight=50, text=f"{self.first} clashed with {self.second}: {result}.", kind="contest")
+        slots = {"first": self.first, "second": self.second}
+        if self.winner:
+            loser = self.second if name_key(self.winner) == name_key(self.first) else self.first
+            slots |= {"winner": self.winner, "loser": loser}
+        return RecapLine(
+            weight=50,
+            text=f"{self.first} clashed with {self.second}: {result}.",
+            kind="contest",
+            phrase="actors-won" if self.winner else "actors-even",
+            slots=slots,
+        )
 
 
 class ActorTieChanged(CampaignFact[ShowrunnerState], topic="showrunner/ActorTieChanged"):
@@ -210,9 +229,17 @@ class ActorTieChanged(CampaignFact[ShowrunnerState], topic="showrunner/ActorTieC
         people = (self.person, self.displaced) if self.displaced else (self.person,)
         return tuple(p.name for p in people if p.star)
 
+    phrasings = ("tie-bond", "tie-grudge")
+
     def recap(self) -> RecapLine | None:
         tie = "Bond with" if self.kind == "bond" else "Grudge against"
-        return RecapLine(weight=50, text=f"{self.name}'s {tie} {self.person.name} grew ({self.to.value}).", kind="tie")
+        return RecapLine(
+            weight=50,
+            text=f"{self.name}'s {tie} {self.person.name} grew ({self.to.value}).",
+            kind="tie",
+            phrase=f"tie-{self.kind}",
+            slots={"actor": self.name, "person": self.person.name},
+        )
 
 
 # --------------------------------------------------------------------------- Threats
@@ -234,9 +261,16 @@ class ThreatCreated(WorldRoll, topic="showrunner/ThreatCreated"):
     def summary(self) -> str:
         return f"{self.kind.title()} '{self.name}' entered at {self.level.value} ({self.threat.power.describe()})"
 
+    phrasings = ("threat-opponent", "threat-obstacle", "threat-project")
+
     def recap(self) -> RecapLine | None:
         return RecapLine(
-            weight=50, text=f"A {self.level.value} {self.kind.title()}, {self.name}, entered the story.", kind="threat"
+            weight=50,
+            text=f"A {self.level.value} {self.kind.title()}, {self.name}, entered the story.",
+            kind="threat",
+            phrase=f"threat-{self.kind}",
+            slots={"threat": self.name, "what": _threat_words(self.kind, self.level)},
+            mood=-1 if self.kind != "project" else 0,
         )
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
@@ -266,6 +300,25 @@ def _with_target(world: World, threat: Threat | None, actor: Actor | None) -> Wo
 
 _FINISHED = {"defeated": "defeated", "destroyed": "destroyed", "complete": "completed"}
 """The verb of a recap line for a target a check or a Beat finished."""
+
+_MOOD = {"good": 1, "mixed": 0, "bad": -1}
+
+
+def _turn(outcome: str) -> str:
+    """Which way an outcome went, as a recap tells it: good, mixed or bad."""
+    return "good" if outcome in ("highlight", "success") else "mixed" if outcome == "partial" else "bad"
+
+
+def _goal(goal: str) -> str:
+    """A Sequence's goal as a narrator quotes it, without its full stop."""
+    return goal.strip().rstrip(".")
+
+
+def _threat_words(kind: ThreatKind, level: Difficulty) -> str:
+    """A Threat as a narrator names it: its level heard only when it is daunting ("a dangerous opponent")."""
+    if level.rank <= Difficulty.NORMAL.rank:
+        return f"{'an' if kind in ('opponent', 'obstacle') else 'a'} {kind}"
+    return f"a {'dangerous' if level.rank <= Difficulty.FORMIDABLE.rank else 'fearsome'} {kind}"
 
 
 def _effect_words(effect: CheckEffect) -> str:
@@ -307,14 +360,44 @@ class ThreatChecked(WorldRoll, topic="showrunner/ThreatChecked"):
     def roller(self) -> str:
         return self.star
 
+    phrasings = (
+        "threat-defeated",
+        "threat-destroyed",
+        "threat-complete",
+        "threat-written-off",
+        "threat-worn",
+        "threat-held",
+    )
+
     def recap(self) -> RecapLine | None:
         status = self.effect.status
+        slots = {"star": self.star, "target": self.target}
         if status in ("defeated", "destroyed", "complete") or (self.actor is not None and self.actor.written_off):
             verb = _FINISHED.get(status, "wrote off")
-            return RecapLine(weight=100, text=f"{self.star} {verb} {self.target}.", kind="threat-" + status)
+            return RecapLine(
+                weight=100,
+                text=f"{self.star} {verb} {self.target}.",
+                kind="threat-" + status,
+                phrase="threat-" + status if status in _FINISHED else "threat-written-off",
+                slots=slots,
+                mood=1,
+            )
         if self.effect.change is not None:
-            return RecapLine(weight=50, text=f"{self.star} wore down {self.target}.", kind="threat")
-        return RecapLine(weight=10, text=f"{self.star} made no headway against {self.target}.", kind="threat")
+            return RecapLine(
+                weight=50,
+                text=f"{self.star} wore down {self.target}.",
+                kind="threat",
+                phrase="threat-worn",
+                slots=slots,
+            )
+        return RecapLine(
+            weight=10,
+            text=f"{self.star} made no headway against {self.target}.",
+            kind="threat",
+            phrase="threat-held",
+            slots=slots,
+            mood=-1,
+        )
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
         world = _world(before)
@@ -350,11 +433,19 @@ class SequenceDeclared(CampaignFact[ShowrunnerState], topic="showrunner/Sequence
     def stars(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(c.star for c in self.contributions))
 
+    phrasings = ("sequence-set-piece", "sequence-action")
+
     def recap(self) -> RecapLine | None:
         s = self.sequence
         against = f" against {s.against}" if s.against else ""
         kind = "a Set Piece" if s.set_piece else "an Action Sequence"
-        return RecapLine(weight=50, text=f"The Cast launched {kind}: {s.goal}{against}.", kind="sequence")
+        return RecapLine(
+            weight=50,
+            text=f"The Cast launched {kind}: {s.goal}{against}.",
+            kind="sequence",
+            phrase="sequence-set-piece" if s.set_piece else "sequence-action",
+            slots={"goal": _goal(s.goal), "against": against},
+        )
 
 
 def _pool_words(pools: Mapping[PoolName, int]) -> str:
@@ -401,17 +492,47 @@ class SequenceBeatPlayed(WorldRoll, topic="showrunner/SequenceBeatPlayed"):
     def roller(self) -> str:
         return self.star or "director"
 
+    phrasings = (
+        "sequence-defeated",
+        "sequence-destroyed",
+        "sequence-complete",
+        *(f"sequence-ended-{turn}" for turn in ("good", "mixed", "bad")),
+        *(f"sequence-beat-{turn}" for turn in ("good", "mixed", "bad")),
+    )
+
     def recap(self) -> RecapLine | None:
         effect = self.effect
         if effect is not None and effect.status in ("defeated", "destroyed", "complete"):
             verb = _FINISHED[effect.status]
             return RecapLine(
-                weight=100, text=f"In '{self.goal}', the Cast {verb} {effect.target}.", kind="threat-" + effect.status
+                weight=100,
+                text=f"In '{self.goal}', the Cast {verb} {effect.target}.",
+                kind="threat-" + effect.status,
+                phrase="sequence-" + effect.status,
+                slots={"target": effect.target},
+                mood=1,
             )
         sequence = self.recorded.sequence
-        if sequence.finished:
-            return RecapLine(weight=50, text=f"The Sequence '{self.goal}' ended: {sequence.outcome}.", kind="sequence")
-        return RecapLine(weight=10, text=f"A Beat of '{self.goal}': {self.recorded.beat.outcome}.", kind="beat")
+        goal = {"goal": _goal(self.goal)}
+        if sequence.finished and sequence.outcome is not None:
+            turn = _turn(sequence.outcome)
+            return RecapLine(
+                weight=50,
+                text=f"The Sequence '{self.goal}' ended: {sequence.outcome}.",
+                kind="sequence",
+                phrase=f"sequence-ended-{turn}",
+                slots=goal,
+                mood=_MOOD[turn],
+            )
+        turn = _turn(self.recorded.beat.outcome)
+        return RecapLine(
+            weight=10,
+            text=f"A Beat of '{self.goal}': {self.recorded.beat.outcome}.",
+            kind="beat",
+            phrase=f"sequence-beat-{turn}",
+            slots=goal | {"star": self.star or "the cast"},
+            mood=_MOOD[turn],
+        )
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
         # A Beat recorded before Beats named their Star keeps none: it is re-decided without one.
@@ -450,9 +571,6 @@ class ConsequencesDue(CampaignFact[ShowrunnerState], topic="showrunner/Consequen
     def stars(self) -> tuple[str, ...]:
         return self.who
 
-    def recap(self) -> RecapLine | None:
-        return None
-
 
 class ComboSpent(CampaignFact[ShowrunnerState], topic="showrunner/ComboSpent"):
     """7.2: a participant spends from the Combo Pool as from their own Profile."""
@@ -474,9 +592,6 @@ class ComboSpent(CampaignFact[ShowrunnerState], topic="showrunner/ComboSpent"):
 
     def stars(self) -> tuple[str, ...]:
         return (self.star,) if self.star else ()
-
-    def recap(self) -> RecapLine | None:
-        return None
 
 
 # --------------------------------------------------------------------------- the Writer's Room
@@ -518,11 +633,16 @@ class SubplotGenerated(WorldRoll, topic="showrunner/SubplotGenerated"):
             return f"{s.plotter} was rolled again, with Subplot {s.number} already Revealed: nothing happens{cost}"
         return f"Subplot {s.number} written in stasis: {subplot_words(s)}{cost}"
 
+    phrasings = ("subplot-written",)
+
     def recap(self) -> RecapLine | None:
         if self.outcome != "written" or self.subplot is None:
             return None
         return RecapLine(
-            weight=50, text=f"Behind the scenes, {self.subplot.plotter} began to plot.", kind="subplot-written"
+            weight=50,
+            text=f"Behind the scenes, {self.subplot.plotter} began to plot.",
+            kind="subplot-written",
+            slots={"plotter": self.subplot.plotter},
         )
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
@@ -532,6 +652,12 @@ class SubplotGenerated(WorldRoll, topic="showrunner/SubplotGenerated"):
             (self.outcome, self.slot, self.cost, self.subplot),
             (again.outcome, again.slot, again.cost, again.subplot),
         )
+
+
+def spoken_plan(s: Subplot) -> str:
+    """What a Revealed Subplot meant to do, as a narrator says it: whom it went after, with whose help."""
+    scheme = {"actor": "scheming against", "in_person": "coming for", "minion": "sending a minion after"}[s.scheme]
+    return f"{scheme} {s.target.name}, with {s.ally.name}'s help"
 
 
 def subplot_words(s: Subplot) -> str:
@@ -593,10 +719,16 @@ class SubplotRevealed(WorldRoll, topic="showrunner/SubplotRevealed"):
         s = self.subplot
         return tuple(dict.fromkeys(p.name for p in (s.ally, s.target) if p.star))
 
+    phrasings = ("subplot-revealed",)
+
     def recap(self) -> RecapLine | None:
         s = self.subplot
         return RecapLine(
-            weight=100, text=f"Revealed: {s.plotter}'s Subplot — {subplot_words(s)}.", kind="subplot-revealed"
+            weight=100,
+            text=f"Revealed: {s.plotter}'s Subplot — {subplot_words(s)}.",
+            kind="subplot-revealed",
+            slots={"plotter": s.plotter, "plan": spoken_plan(s)},
+            mood=-1,
         )
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
@@ -622,8 +754,15 @@ class SubplotResolved(CampaignFact[ShowrunnerState], topic="showrunner/SubplotRe
     def summary(self) -> str:
         return f"Subplot {self.number} ({self.plotter}) resolved"
 
+    phrasings = ("subplot-resolved",)
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=50, text=f"{self.plotter}'s Subplot was resolved.", kind="subplot-resolved")
+        return RecapLine(
+            weight=50,
+            text=f"{self.plotter}'s Subplot was resolved.",
+            kind="subplot-resolved",
+            slots={"plotter": self.plotter},
+        )
 
 
 # --------------------------------------------------------------------------- Solorunner
@@ -641,8 +780,15 @@ class OracleAnswered(WorldRoll, topic="showrunner/OracleAnswered"):
     def summary(self) -> str:
         return f'Oracle ({self.difficulty.value}): "{self.question}" {self.answer} ({self.faces[0]},{self.faces[1]})'
 
+    phrasings = ("oracle",)
+
     def recap(self) -> RecapLine | None:
-        return RecapLine(weight=10, text=f'The Oracle was asked "{self.question}": {self.answer}', kind="oracle")
+        return RecapLine(
+            weight=10,
+            text=f'The Oracle was asked "{self.question}": {self.answer}',
+            kind="oracle",
+            slots={"question": self.question.strip().rstrip("?"), "answer": self.answer.strip().rstrip(".")},
+        )
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
         from .solorunner import ask_oracle
@@ -674,9 +820,6 @@ class ConsequenceMenuRolled(WorldRoll, topic="showrunner/ConsequenceMenuRolled")
             f"Consequence Menu at {self.difficulty.value} ({self.faces[0]},{self.faces[1]}): "
             f"{first.name} or {second.name}, {how}; {self.count} × size {self.size}"
         )
-
-    def recap(self) -> RecapLine | None:
-        return None
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
         from .solorunner import roll_consequence_menu

@@ -61,6 +61,10 @@ def test_a_player_asks_from_their_own_device_and_the_director_rolls_it(
     assert_refused(as_mara("dice", "resolve"), 1, "only the Director's machine")
     pending = cli("dice", "pending", "--json", db=shared_db).json()["pending"]
     assert pending == {k: request[k] for k in ("event", "by", "command", "entropy")} | {"input": request["input"]}
+    told = cli("dice", "pending", db=shared_db).out.splitlines()
+    assert told[0].startswith('#4 Mara Voss asked for a roll: ability-check {"star": "Mara Voss", "ability": "fight"')
+    assert '"grit"' not in told[0]  # the flags not given are left out; --json has them
+    assert told[1].strip() == f"entropy {request['entropy']}"
 
     rolled = cli("dice", "resolve", "--json", db=shared_db)
     assert rolled.code == 0, rolled

@@ -39,7 +39,10 @@ def read(run: Runner, played: Story) -> Runner:
         ("episode-1.md", ("recap", "--format", "md")),
         ("episode-1.json", ("recap", "--json")),
         ("episode-1-director.md", ("recap", "--director", "--format", "md")),
-        ("episode-1-chronological.md", ("recap", "--chronological", "--max-lines", "5", "--format", "md")),
+        ("episode-1-short.md", ("recap", "--length", "short", "--format", "md")),
+        ("episode-1-long.txt", ("recap", "--length", "long")),
+        ("episode-1-plain.txt", ("recap", "--plain")),
+        ("episode-1.html", ("recap", "--format", "html")),
         ("episode-2.md", ("recap", "--episode", "2", "--format", "md")),
         ("since-1.md", ("recap", "--since", "1", "--format", "md")),
         ("season-1.json", ("recap", "--season", "1", "--format", "json")),
@@ -60,11 +63,19 @@ def test_golden(read: Runner, name: str, args: tuple[str, ...]) -> None:
     golden(name, result.out)
 
 
+def told_beats(doc: dict) -> list[dict]:
+    """The sentences of the story that tell a chosen beat (the Scene frames do not)."""
+    return [s for p in doc["story"]["paragraphs"] for s in p["sentences"] if "weight" in s]
+
+
 def test_the_recap_of_a_played_episode(read: Runner) -> None:
     doc = read("recap", "--json").json()
     assert doc["scope"]["label"] == "Episode 1 “The Flooded Vault”"
     assert doc["opening"]["text"] == "Previously on Neon Harbor… Heists in a drowned city."
-    assert [b["kind"] for b in doc["beats"][:2]] == ["highlight", "disaster"]
+    beats = told_beats(doc)
+    assert [b["kind"] for b in beats if b["weight"] == 100] == ["highlight", "disaster"]
+    assert [b["cites"][0]["version"] for b in beats] == sorted(b["cites"][0]["version"] for b in beats)
+    assert all(b["line"] and b["line"] != b["text"] for b in beats if b["kind"] != "note")
     assert doc["cliffhanger"]["text"] == "Lady Shore's fleet fills the bay"
     assert doc["scope"]["played"] == {"from": "2024-05-04", "to": "2024-05-04"}
 
@@ -72,16 +83,21 @@ def test_the_recap_of_a_played_episode(read: Runner) -> None:
 def test_every_line_traces_to_the_log(read: Runner, played: Story) -> None:
     by_version = {e["version"]: e for e in played.events}
     doc = read("recap", "--json").json()
-    lines = [doc["opening"], *doc["beats"], doc["cliffhanger"]]
+    lines = [doc["opening"], *told_beats(doc), doc["cliffhanger"]]
     for line in lines:
         assert line["cites"], line
         for c in line["cites"]:
             event = by_version[c["version"]]
             assert (event["type"], event["topic"], event["visibility"]) == (c["type"], c["topic"], "public")
+    sentences = [doc["story"]["opening"], *(s for p in doc["story"]["paragraphs"] for s in p["sentences"])]
+    sentences.append(doc["story"]["ending"])
     text = read("recap").out
-    for line in lines:
-        assert line["text"] in text
-        assert "[" + ", ".join(f"#{c['version']}" for c in line["cites"]) + "]" in text
+    for sentence in sentences:
+        assert sentence["cites"], sentence
+        assert sentence["text"] in text
+        assert ", ".join(f"#{c['version']}" for c in sentence["cites"]) in text
+    versions = [c["version"] for s in sentences if s is not doc["story"]["ending"] for c in s["cites"]]
+    assert versions == sorted(versions)  # the whole story cites in log order
 
 
 def test_the_same_log_gives_the_same_text(read: Runner) -> None:

@@ -32,7 +32,7 @@ def test_the_demo_of_each_ruleset_plays_with_the_real_script(cli, ruleset: str) 
     diff = next(s["output"] for s in steps if s["command"].startswith("showrunner branch diff"))
     assert diff["sheet_differences"] or diff["only_in_b"]
     recap = next(s["output"] for s in steps if s["command"].startswith("showrunner recap"))
-    assert recap["beats"], recap
+    assert recap["story"]["paragraphs"], recap
 
 
 def pool_campaign(run: Runner) -> None:

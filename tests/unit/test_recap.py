@@ -125,19 +125,19 @@ def recap(log: Log, **kw):
     return build_recap(log.events, campaign="neon-harbor", branch="main", **kw)
 
 
-def test_the_last_episode_heaviest_first_ending_on_the_cliffhanger():
+def test_the_last_episode_chosen_by_weight_told_in_log_order_ending_on_the_cliffhanger():
     told = recap(episode_log())
     assert told.scope.label == "Episode 1 “The Flooded Vault”"
     assert (told.scope.first, told.scope.last) == (4, 13)
     assert told.opening.text == "Previously on Neon Harbor… Heists in a drowned city."
     assert [c.version for c in told.opening.cites] == [1]
     assert [(b.text, citation_text(b)) for b in told.beats] == [
-        ("Mara pulls off a Highlight", "[#7]"),
-        ("Tobias fails to talk", "[#9]"),
-        ("After the show, the Cast earned 2 Ensemble XP.", "[#13]"),
         ("Episode 1 “The Flooded Vault” began.", "[#4]"),
         ("Scene 1 at the Customs House: crack the vault.", "[#5]"),
         ("A routine thing", "[#6]"),
+        ("Mara pulls off a Highlight", "[#7]"),
+        ("Tobias fails to talk", "[#9]"),
+        ("After the show, the Cast earned 2 Ensemble XP.", "[#13]"),
     ]
     assert told.cliffhanger.text == "Lady Shore's fleet fills the bay"
     assert citation_text(told.cliffhanger) == "[#12]"
@@ -146,9 +146,11 @@ def test_the_last_episode_heaviest_first_ending_on_the_cliffhanger():
     assert 2 not in told.cited_versions()
 
 
-def test_chronological_order_tells_the_chosen_lines_in_log_order():
-    told = recap(episode_log(), chronological=True, max_lines=3)
+def test_the_heaviest_lines_are_chosen_then_told_in_log_order():
+    told = recap(episode_log(), max_lines=3)
     assert [b.first for b in told.beats] == [7, 9, 13]
+    assert [b.first for b in recap(episode_log(), length="short").beats] == [7, 9, 13]
+    assert len(recap(episode_log(), length="long").beats) == 6
 
 
 def test_the_cap_keeps_the_opening_and_the_cliffhanger():
@@ -248,7 +250,10 @@ def test_scopes():
     assert since.scope.label == "Episodes 1 to 2" and (since.scope.first, since.scope.last) == (4, 17)
     season = recap(log, season=2)
     assert season.scope.label == "Season 2 “Tides”" and (season.scope.first, season.scope.last) == (15, 17)
-    assert [b.text for b in season.beats][0] == "Tobias finds the informant"
+    assert [b.text for b in season.beats] == [
+        "Season 2 “Tides” began. Episode 2 “Salt” began.",
+        "Tobias finds the informant",
+    ]
     with pytest.raises(UnknownName, match=r"no Episode 3 on this branch \(Episodes: 1, 2\)"):
         recap(log, episode=3)
     with pytest.raises(UnknownName, match="no Season 4"):
@@ -299,7 +304,7 @@ def test_a_fork_says_where_it_left_its_parent_and_what_differs():
     assert told.fork is not None
     assert told.fork.text == "This timeline left 'main' after event #9."
     assert [c.version for c in told.fork.cites] == [10]
-    assert [b.text for b in told.fork.here] == ["Tobias talks his way in", "The vault was empty"]
+    assert [b.text for b in told.fork.here] == ["Tobias talks his way in"]  # the recap ends on its Cliffhanger
     # The parent's Director-only hidden roll stays out of the Stars' recap.
     assert [b.text for b in told.fork.there] == [
         "Lady Shore's fleet fills the bay",
@@ -307,7 +312,7 @@ def test_a_fork_says_where_it_left_its_parent_and_what_differs():
     ]
     assert told.cliffhanger.text == "The vault was empty"
     md = recap_markdown(told)
-    assert "Meanwhile, on 'main':" in md and "hidden d10" not in md
+    assert "On 'main', instead, " in md and "hidden d10" not in md
 
 
 def test_two_timelines_side_by_side():
