@@ -219,6 +219,7 @@ def _cell(value: object) -> str:
 
 
 @app.command("replay")
+@writes
 def replay(
     ctx: typer.Context,
     source: Annotated[
@@ -255,11 +256,14 @@ def replay(
     Each command is decided again on the target with the input and the faces the source recorded;
     the report says, command by command, whether it had the same effects, others, or was refused.
 
+    Under --command-id GIVEN, its K-th command records as GIVEN/K: a retry with the same id and
+    options records nothing new and reports the first record; with other options it is refused.
+
     Example: showrunner branch replay main --from 12 --onto what-if
     """
     from ..ledger.replay import replay_onto
     from ..projections.diff import divergence_version
-    from .what_if import checked_conflict, decide_and_show
+    from .what_if import checked_conflict, decide_and_show, given_id
 
     s = session(ctx)
     ref_source, ref_onto = s.target(source), s.target(onto)
@@ -273,6 +277,8 @@ def replay(
             raise Refused(f"branch '{source}' has no event after it parts from '{ref_onto.branch.name}'; give --from")
 
     def run(write: bool):  # type: ignore[no-untyped-def]
-        return replay_onto(s.ledger, ref_source, ref_onto, start, on_conflict=conflict, write=write)
+        return replay_onto(
+            s.ledger, ref_source, ref_onto, start, on_conflict=conflict, write=write, command_id=given_id()
+        )
 
     decide_and_show(s, run, dry_run, as_json)

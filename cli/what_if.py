@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from .errors import UsageProblem
-from .options import JsonOption
+from .options import JsonOption, writes
 
 if TYPE_CHECKING:
     from ..domain.ruleset import Ruleset
@@ -33,6 +33,7 @@ DryRunOption = Annotated[
 ]
 
 
+@writes
 def what_if(
     ctx: typer.Context,
     version: Annotated[int, typer.Argument(help="An event of the command to change (`showrunner log`).", min=1)],
@@ -73,6 +74,10 @@ def what_if(
     rolled; the report says, command by command, whether it had the same effects, others, or
     was refused.
 
+    Under --command-id GIVEN, the fork records as GIVEN/0 and its K-th command as GIVEN/K (the
+    alternative is the first): a retry with the same id and options records nothing new and
+    reports the first record; with other options it is refused.
+
     Example: showrunner what-if 4 --action 6,6,5 --script 5,6
     """
     from ..ledger.replay import Alternative
@@ -91,10 +96,19 @@ def what_if(
     fork = name or f"what-if-{version}"
     conflict = checked_conflict(on_conflict)
     by = s.recorded_by(source)
+    command_id = given_id()
 
     def run(write: bool) -> Replay:
         return replay_what_if(
-            s.ledger, source, version, alternative, name=fork, on_conflict=conflict, write=write, by=by
+            s.ledger,
+            source,
+            version,
+            alternative,
+            name=fork,
+            on_conflict=conflict,
+            write=write,
+            by=by,
+            command_id=command_id,
         )
 
     decide_and_show(s, run, dry_run, as_json)
@@ -111,6 +125,14 @@ def decide_and_show(s: Session, run: Any, dry_run: bool | None, as_json: bool) -
         if not ask or not typer.confirm("Write it?", default=False, err=True):
             return
     show_report(report(run(True), director=s.is_director), as_json=as_json)
+
+
+def given_id() -> str | None:
+    """The --command-id given to this command line (`writes`), for a replay to derive its ids from."""
+    from ..ledger.command_ids import current_command
+
+    given = current_command()
+    return given.id if given is not None else None
 
 
 def session_of(ctx: typer.Context) -> Session:

@@ -11,12 +11,18 @@ says whether that stops the replay or skips the command.
 other choices, another command, or nothing), then replay the rest. Both first decide everything
 on states alone, writing nothing: a dry run stops there, and an alternative the rules refuse
 is refused before anything is written.
+
+Run under a given command id (`--command-id GIVEN`), every command a replay records takes an id
+derived from it: `GIVEN/0` for the fork a what-if makes, `GIVEN/K` for its K-th command (a
+what-if's alternative is the first, the source's later commands follow in order), all with one
+digest of the whole replay's input. A retry with the same id and input finds them and records
+nothing new (its report is the first one's); with other input it is refused at the first of them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from pydantic import ValidationError
@@ -25,6 +31,7 @@ from ..domain.campaign import CampaignState
 from ..domain.errors import DomainError
 from ..domain.events import Fact, ReplayedFaces, RolledFact, Visibility
 from ..domain.replaying import ReplayedRolls
+from .command_ids import RecordedId, note_replayed, recorded_id
 from .errors import BranchExists, HiddenFromStar, LedgerError
 from .events import LedgerEvent
 from .facts import BranchForked, NoteRecorded, RollRequested, RollRequestWithdrawn, SeedCommitted, SeedRevealed
@@ -128,6 +135,24 @@ class Alternative:
 
 
 @dataclass(frozen=True)
+class ReplayIds:
+    """The command ids of one replay run under a given id (see the module's docstring)."""
+
+    given: str | None
+    command: str
+    arguments: Mapping[str, Any]
+
+    def __call__(self, number: int) -> RecordedId | None:
+        """The id of the fork (0) or of the replay's `number`-th command (from 1); None without a given id."""
+        if self.given is None:
+            return None
+        return recorded_id(f"{self.given}/{number}", self.command, dict(self.arguments))
+
+
+NO_IDS = ReplayIds(None, "", {})
+
+
+@dataclass(frozen=True)
 class Step:
     """One command as the target records it (or does not), beside its source."""
 
@@ -142,6 +167,8 @@ class Step:
     reason: str | None = None
     """Why it was refused or not replayed."""
     alternative: bool = False
+    command_id: RecordedId | None = None
+    """The id it records under, derived from a given one."""
 
     @property
     def director_only(self) -> bool:
@@ -160,6 +187,8 @@ class Replay:
     source_head: CampaignState
     target_head: CampaignState
     stopped: bool = False
+    replayed: bool = False
+    """A retry under the same command id: nothing new was recorded, the steps are the first record's."""
 
     @property
     def alternative(self) -> Step | None:
@@ -181,9 +210,19 @@ class _Target:
         faces: Mapping[str, Sequence[int]] | None,
         replaying: ReplayedRolls | None,
         marks: Mapping[str, Any],
+        command_id: RecordedId | None,
     ) -> tuple[list[tuple[Fact, Visibility]], tuple[int, int] | None]:
         if self.write:
-            result = self.ledger.run(self.ref, name, request, faces=faces, by=by, replaying=replaying, marks=marks)
+            result = self.ledger.run(
+                self.ref,
+                name,
+                request,
+                faces=faces,
+                by=by,
+                replaying=replaying,
+                marks=marks,
+                command_id=command_id,
+            )
             facts = [(e.fact, e.visibility) for e in result.events]
             versions = (result.first_version, result.last_version) if result.events else None
         else:
@@ -194,10 +233,12 @@ class _Target:
         self._fold(facts)
         return facts, versions
 
-    def record(self, facts: Sequence[tuple[Fact, Visibility]], by: str) -> tuple[int, int] | None:
+    def record(
+        self, facts: Sequence[tuple[Fact, Visibility]], by: str, command_id: RecordedId | None
+    ) -> tuple[int, int] | None:
         versions = None
         if self.write:
-            result = self.ledger.execute(self.ref, lambda _: list(facts), by=by)
+            result = self.ledger.execute(self.ref, lambda _: list(facts), by=by, command_id=command_id)
             versions = (result.first_version, result.last_version)
         self._fold(facts)
         return versions
@@ -247,6 +288,7 @@ def what_if(
     on_conflict: OnConflict = "stop",
     write: bool = False,
     by: str = DIRECTOR,
+    command_id: str | None = None,
 ) -> Replay:
     """Fork `source` just before the command that recorded event `version`, record `alternative`
     in its place, and replay the source's later commands onto the fork."""
@@ -255,20 +297,42 @@ def what_if(
         raise NotACommand(f"event #{version} was not recorded by a command a Star may change")
     fork_version = command.first - 1
     rest = list(commands_of(ledger, source, command.last + 1))
+    ids = ReplayIds(
+        command_id,
+        "what-if",
+        {
+            "source": source.branch.name,
+            "version": version,
+            "skip": alternative.skip,
+            "instead": alternative.instead,
+            "changes": dict(alternative.changes),
+            "faces": {k: list(v) for k, v in (alternative.faces or {}).items()},
+            "name": name,
+            "on_conflict": on_conflict,
+            "by": by,
+        },
+    )
 
     def play(target: _Target) -> tuple[list[Step], bool]:
-        steps = [] if alternative.skip else [_alternative(target, command, alternative, by)]
-        more, stopped = _replay(target, rest, on_conflict)
+        steps = [] if alternative.skip else [_alternative(target, command, alternative, by, ids(1))]
+        more, stopped = _replay(target, rest, on_conflict, ids, first_number=2)
         return steps + more, stopped
 
     plan = _Target(ledger, source, command.before, write=False)
     steps, stopped = play(plan)
+    replayed = False
     if write:
-        if ledger.branches(source.campaign).by_name(name) is not None:
+        existed = ledger.branches(source.campaign).by_name(name) is not None
+        if existed and command_id is None:
             raise BranchExists(f"campaign '{source.campaign.name}' already has a branch '{name}'; pick another --name")
-        fork = ledger.create_branch(source, name, at=fork_version, by=by)
-        plan = _Target(ledger, fork, ledger.view(fork).state, write=True)
-        steps, stopped = play(plan)
+        # Under a given id, a fork of that name is this what-if's own when its id is found there
+        # (a retry); create_branch refuses any other.
+        fork = ledger.create_branch(source, name, at=fork_version, by=by, command_id=ids(0))
+        if existed:
+            steps, replayed = _as_recorded(ledger, fork, steps), True
+        else:
+            plan = _Target(ledger, fork, ledger.view(fork).state, write=True)
+            steps, stopped = play(plan)
     return Replay(
         source.campaign.name,
         source.branch.name,
@@ -279,6 +343,7 @@ def what_if(
         ledger.view(source).state,
         plan.state,
         stopped,
+        replayed,
     )
 
 
@@ -290,6 +355,7 @@ def replay_onto(
     *,
     on_conflict: OnConflict = "stop",
     write: bool = False,
+    command_id: str | None = None,
 ) -> Replay:
     """Replay the source's commands from event `first` (from the start of the command holding it)
     onto the head of `target`."""
@@ -297,8 +363,17 @@ def replay_onto(
         raise LedgerError(f"branch '{source.branch.name}' cannot be replayed onto itself; name another with --onto")
     start = recorded_at_or_after(ledger, source, first)
     commands = list(commands_of(ledger, source, start))
-    onto = _Target(ledger, target, ledger.view(target).state, write=write)
-    steps, stopped = _replay(onto, commands, on_conflict)
+    ids = ReplayIds(
+        command_id,
+        "branch-replay",
+        {"source": source.branch.name, "onto": target.branch.name, "from": first, "on_conflict": on_conflict},
+    )
+    found = _first_recorded(ledger, target, ids, len(commands))
+    at = ledger.view(target, found - 1 if found is not None else None).state
+    onto = _Target(ledger, target, at, write=write and found is None)
+    steps, stopped = _replay(onto, commands, on_conflict, ids, first_number=1)
+    if write and found is not None:  # a retry: the first record's report, nothing new
+        steps = _as_recorded(ledger, target, steps)
     return Replay(
         source.campaign.name,
         source.branch.name,
@@ -309,7 +384,37 @@ def replay_onto(
         ledger.view(source).state,
         onto.state,
         stopped,
+        write and found is not None,
     )
+
+
+def _first_recorded(ledger: Ledger, target: BranchRef, ids: ReplayIds, count: int) -> int | None:
+    """The first event the target recorded under the replay's ids (a retry's), if any."""
+    found = [
+        at for number in range(1, count + 1) if (cid := ids(number)) and (at := ledger.recorded_under(target, cid))
+    ]
+    return min(first for first, _ in found) if found else None
+
+
+def _as_recorded(ledger: Ledger, target: BranchRef, planned: Sequence[Step]) -> list[Step]:
+    """A retry's steps: as planned, each with the versions its id was first recorded at; one the
+    first run did not record (the source has grown since) was not replayed."""
+    steps = []
+    found: list[tuple[int, int]] = []
+    for step in planned:
+        at = ledger.recorded_under(target, step.command_id) if step.command_id is not None else None
+        if at is not None:
+            found.append(at)
+            steps.append(replace(step, versions=at))
+        elif step.outcome in ("same", "other"):
+            steps.append(
+                replace(step, outcome="not-replayed", reason="not recorded by the first run under this command id")
+            )
+        else:
+            steps.append(step)
+    if found:
+        note_replayed(min(f for f, _ in found), max(last for _, last in found))
+    return steps
 
 
 def recorded_at_or_after(ledger: Ledger, source: BranchRef, version: int) -> int:
@@ -320,7 +425,9 @@ def recorded_at_or_after(ledger: Ledger, source: BranchRef, version: int) -> int
     return version
 
 
-def _alternative(target: _Target, command: Recorded, alternative: Alternative, by: str) -> Step:
+def _alternative(
+    target: _Target, command: Recorded, alternative: Alternative, by: str, command_id: RecordedId | None
+) -> Step:
     record = command.record or {}
     if alternative.instead is None:
         name = command.name
@@ -337,24 +444,35 @@ def _alternative(target: _Target, command: Recorded, alternative: Alternative, b
             faces=alternative.faces,
             replaying=replaying,
             marks={COUNTERFACTUAL: {"instead_of": command.citation()}},
+            command_id=command_id,
         )
     except ValidationError as e:
         raise AlternativeRefused(f"the alternative does not fit '{name}': {_first_error(e)}") from None
     except (DomainError, HiddenFromStar) as e:
         raise AlternativeRefused(f"the rules refuse the alternative to #{command.first} ({name}): {e}") from None
     return Step(
-        command, _compared(command, facts), name, tuple(facts), before, target.state, versions, alternative=True
+        command,
+        _compared(command, facts),
+        name,
+        tuple(facts),
+        before,
+        target.state,
+        versions,
+        alternative=True,
+        command_id=command_id,
     )
 
 
-def _replay(target: _Target, commands: Sequence[Recorded], on_conflict: OnConflict) -> tuple[list[Step], bool]:
+def _replay(
+    target: _Target, commands: Sequence[Recorded], on_conflict: OnConflict, ids: ReplayIds, *, first_number: int
+) -> tuple[list[Step], bool]:
     steps: list[Step] = []
     stopped = False
-    for command in commands:
+    for number, command in enumerate(commands, start=first_number):
         if stopped:
             steps.append(Step(command, "not-replayed", command.name, reason="the replay stopped at a refusal"))
             continue
-        step = _one(target, command)
+        step = _one(target, command, ids(number))
         if step is None:
             continue
         steps.append(step)
@@ -362,7 +480,7 @@ def _replay(target: _Target, commands: Sequence[Recorded], on_conflict: OnConfli
     return steps, stopped
 
 
-def _one(target: _Target, command: Recorded) -> Step | None:
+def _one(target: _Target, command: Recorded, command_id: RecordedId | None) -> Step | None:
     record = command.record
     before = target.state
     if record is None:
@@ -371,8 +489,8 @@ def _one(target: _Target, command: Recorded) -> Step | None:
             return None  # where the source itself left its parent: not a command of the story
         if kinds <= {NoteRecorded}:
             facts = [(e.fact, e.visibility) for e in command.events]
-            versions = target.record(facts, command.by)
-            return Step(command, "same", "note", tuple(facts), before, target.state, versions)
+            versions = target.record(facts, command.by, command_id)
+            return Step(command, "same", "note", tuple(facts), before, target.state, versions, command_id=command_id)
         reason = next((_NOT_REPLAYED[k] for k in kinds if k in _NOT_REPLAYED), None)
         if reason is not None:
             return Step(command, "not-replayed", command.name, reason=reason)
@@ -387,11 +505,21 @@ def _one(target: _Target, command: Recorded) -> Step | None:
             faces=None,
             replaying=command.rolls(),
             marks={REPLAYED: command.citation()},
+            command_id=command_id,
         )
     except (DomainError, HiddenFromStar, ValidationError) as e:
         reason = _first_error(e) if isinstance(e, ValidationError) else str(e)
         return Step(command, "refused", command.name, before=before, after=before, reason=reason)
-    return Step(command, _compared(command, facts), command.name, tuple(facts), before, target.state, versions)
+    return Step(
+        command,
+        _compared(command, facts),
+        command.name,
+        tuple(facts),
+        before,
+        target.state,
+        versions,
+        command_id=command_id,
+    )
 
 
 def _compared(command: Recorded, facts: Sequence[tuple[Fact, Visibility]]) -> Outcome:

@@ -15,7 +15,8 @@ from showrunner_ledger.domain.campaign import Pitch
 from showrunner_ledger.domain.errors import DomainError
 from showrunner_ledger.ledger.audit import audit_all
 from showrunner_ledger.ledger.bootstrap import bootstrap
-from showrunner_ledger.ledger.errors import BranchNotFound, EventNotFound
+from showrunner_ledger.ledger.command_ids import CommandIdReused, given_part
+from showrunner_ledger.ledger.errors import BranchExists, BranchNotFound, EventNotFound
 from showrunner_ledger.ledger.replay import (
     COUNTERFACTUAL,
     REPLAYED,
@@ -82,6 +83,47 @@ def test_what_if_mara_succeeded(ledger):
     lines = report(written, director=True).lines
     fields = {(d.star, d.field) for d in lines[0].differences}
     assert ("Mara Voss", "influence.grit.current") in fields
+
+
+def test_a_what_if_retried_under_its_command_id_records_nothing_new(ledger):
+    main = mara_story(ledger)
+    ledger.note(main, "the end")
+    first = what_if(ledger, main, 4, SUCCEEDS, name="wins", on_conflict="skip", write=True, command_id="table-1")
+    fork = ledger.resolve(main.campaign, "wins")
+    head = ledger.head(fork)
+    ids = [given_part(e.command_id) for e in ledger.events(fork, after=4)]
+    assert ids == ["table-1/1", "table-1/2", "table-1/3", "table-1/5"]  # /4 was refused: nothing recorded
+    assert not first.replayed
+
+    again = what_if(ledger, main, 4, SUCCEEDS, name="wins", on_conflict="skip", write=True, command_id="table-1")
+    assert ledger.head(fork) == head and again.replayed
+    assert [(s.outcome, s.versions) for s in again.steps] == [(s.outcome, s.versions) for s in first.steps]
+    assert report(again, director=True).as_json()["commands"] == report(first, director=True).as_json()["commands"]
+
+    branches = ledger.branches(main.campaign)
+    with pytest.raises(CommandIdReused):  # another alternative under the same id
+        what_if(
+            ledger, main, 4, Alternative(skip=True), name="wins", on_conflict="skip", write=True, command_id="table-1"
+        )
+    with pytest.raises(CommandIdReused):  # another fork under the same id
+        what_if(ledger, main, 4, SUCCEEDS, name="other", on_conflict="skip", write=True, command_id="table-1")
+    with pytest.raises(BranchExists):  # another id, a fork of that name already there
+        what_if(ledger, main, 4, SUCCEEDS, name="wins", on_conflict="skip", write=True, command_id="table-2")
+    assert ledger.branches(main.campaign) == branches and ledger.head(fork) == head
+
+
+def test_a_branch_replay_retried_under_its_command_id_records_nothing_new(ledger):
+    main = mara_story(ledger)
+    other = ledger.create_branch(main, "other", at=3)
+    first = replay_onto(ledger, main, other, 4, write=True, command_id="r")
+    head = ledger.head(other)
+    assert [given_part(e.command_id) for e in ledger.events(other, after=4)] == ["r/1", "r/2", "r/3", "r/4"]
+    again = replay_onto(ledger, main, other, 4, write=True, command_id="r")
+    assert ledger.head(other) == head and again.replayed
+    assert [(s.outcome, s.versions) for s in again.steps] == [(s.outcome, s.versions) for s in first.steps]
+    with pytest.raises(CommandIdReused):
+        replay_onto(ledger, main, other, 5, write=True, command_id="r")
+    assert ledger.head(other) == head
 
 
 def test_skip_goes_on_after_a_refusal(ledger):
