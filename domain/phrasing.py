@@ -70,6 +70,11 @@ SHARED_PHRASES: Phrasebook = {
         "The episode ended there: {text}",
         "And the episode closed on this: {text}",
     ),
+    "counterfactual": (
+        "What if event #{version} on '{parent}' had gone otherwise? Here, it did.",
+        "Here, event #{version} on '{parent}' went the other way, and the story followed from it.",
+        "This timeline asks what would have happened had event #{version} on '{parent}' turned out otherwise.",
+    ),
 }
 MIDDLE = {"cliffhanger": "cliffhanger-then"}
 """Phrasings for a beat told in the middle of a story that would otherwise end it."""

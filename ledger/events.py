@@ -50,6 +50,18 @@ class LedgerEvent(BaseModel):
     def type_name(self) -> str:
         return type(self.fact).__name__
 
+    @property
+    def instead_of(self) -> dict[str, Any] | None:
+        """On a what-if's alternative: the event it stands in for, `{"branch", "version", "hash"}`."""
+        mark = (self.command or {}).get(COUNTERFACTUAL)
+        return mark.get("instead_of") if isinstance(mark, dict) else None
+
+
+REPLAYED = "replayed"
+"""The command record's mark on a replayed command: the source event it replays."""
+COUNTERFACTUAL = "counterfactual"
+"""The command record's mark on a what-if's alternative: the source event it stands in for."""
+
 
 def command_record(
     name: str, given: BaseModel, *, walked_away: bool = False, marks: Mapping[str, Any] | None = None

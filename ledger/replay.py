@@ -22,6 +22,7 @@ nothing new (its report is the first one's); with other input it is refused at t
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -31,9 +32,9 @@ from ..domain.campaign import CampaignState
 from ..domain.errors import DomainError
 from ..domain.events import Fact, ReplayedFaces, RolledFact, Visibility
 from ..domain.replaying import ReplayedRolls
-from .command_ids import RecordedId, note_replayed, recorded_id
+from .command_ids import CommandIdReused, RecordedId, note_replayed, recorded_id
 from .errors import BranchExists, HiddenFromStar, LedgerError
-from .events import LedgerEvent
+from .events import COUNTERFACTUAL, REPLAYED, LedgerEvent
 from .facts import BranchForked, NoteRecorded, RollRequested, RollRequestWithdrawn, SeedCommitted, SeedRevealed
 from .service import DIRECTOR, BranchRef, Ledger
 from .streams import fold_campaign
@@ -41,10 +42,6 @@ from .streams import fold_campaign
 Outcome = Literal["same", "other", "refused", "not-replayed"]
 OnConflict = Literal["stop", "skip"]
 
-REPLAYED = "replayed"
-"""The command record's mark on a replayed command: the source event it replays."""
-COUNTERFACTUAL = "counterfactual"
-"""The command record's mark on a what-if's alternative: the source event it stands in for."""
 
 _DICE_PROVENANCE = frozenset({"roll_number", "dice_commitment", "dice_entropy", "replayed_from"})
 """Where a roll's dice came from, not what they did: a replayed fact differs from its source there."""
@@ -148,8 +145,16 @@ class ReplayIds:
             return None
         return recorded_id(f"{self.given}/{number}", self.command, dict(self.arguments))
 
-
-NO_IDS = ReplayIds(None, "", {})
+    @contextmanager
+    def reused(self, what: str) -> Iterator[None]:
+        """A derived id found with other input: refused in the words of the id given."""
+        try:
+            yield
+        except CommandIdReused:
+            raise CommandIdReused(
+                f"the command id '{self.given}' was already used for another {what}; "
+                "nothing was recorded: give a new command a new id"
+            ) from None
 
 
 @dataclass(frozen=True)
@@ -327,7 +332,8 @@ def what_if(
             raise BranchExists(f"campaign '{source.campaign.name}' already has a branch '{name}'; pick another --name")
         # Under a given id, a fork of that name is this what-if's own when its id is found there
         # (a retry); create_branch refuses any other.
-        fork = ledger.create_branch(source, name, at=fork_version, by=by, command_id=ids(0))
+        with ids.reused("what-if"):
+            fork = ledger.create_branch(source, name, at=fork_version, by=by, command_id=ids(0))
         if existed:
             steps, replayed = _as_recorded(ledger, fork, steps), True
         else:
@@ -368,7 +374,8 @@ def replay_onto(
         "branch-replay",
         {"source": source.branch.name, "onto": target.branch.name, "from": first, "on_conflict": on_conflict},
     )
-    found = _first_recorded(ledger, target, ids, len(commands))
+    with ids.reused("branch replay"):
+        found = _first_recorded(ledger, target, ids, len(commands))
     at = ledger.view(target, found - 1 if found is not None else None).state
     onto = _Target(ledger, target, at, write=write and found is None)
     steps, stopped = _replay(onto, commands, on_conflict, ids, first_number=1)
