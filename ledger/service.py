@@ -522,10 +522,11 @@ class Ledger:
             )
         return first, last
 
-    def recorded_under(self, ref: BranchRef, command_id: RecordedId) -> tuple[int, int] | None:
+    def recorded_under(self, ref: BranchRef, recorded: RecordedId) -> tuple[int, int] | None:
         """(first, last) version of the command recorded on the branch under a given id, as
-        recorded (`ID#DIGEST`); None if none was. The same id with another digest is refused."""
-        return self._recorded(self._last_head(ref) or self._load_branch(ref), ref.segments, command_id)
+        recorded (`ID#DIGEST`); None if none was. The same id with another digest is refused.
+        A question, not a command: it records nothing."""
+        return self._recorded(self._last_head(ref) or self._load_branch(ref), ref.segments, recorded)
 
     def _stored_command(self, segments: Sequence[Segment], given: str, *, below: int) -> tuple[str, int, int] | None:
         """The id as recorded, first and last version of the command stored under `given`, before `below`."""

@@ -29,7 +29,7 @@ from typing import Any
 
 from ..domain.errors import UnknownName
 from ..domain.events import RecapLine
-from ..domain.phrasing import Phrasebook, fact_digest, phrased
+from ..domain.phrasing import RECAP_PHRASES, Phrasebook, fact_digest, phrased
 from ..domain.rulesets import ruleset
 from ..domain.structure import EpisodeEnded, EpisodeStarted, SceneEnded, SceneStarted, SeasonEnded, SeasonStarted
 from ..ledger.events import LedgerEvent
@@ -431,7 +431,7 @@ class Counterfactual:
             slots={"version": str(self.instead_of), "parent": self.parent},
         )
         found = phrased(
-            teller.book, line, fact_digest(self.event.topic, self.event.fact.model_dump(mode="json")), teller.said
+            RECAP_PHRASES, line, fact_digest(self.event.topic, self.event.fact.model_dump(mode="json")), teller.said
         )
         return Sentence(found[0] if found else line.text, (cite(self.event),), "counterfactual", line=line.text)
 
