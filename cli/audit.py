@@ -147,6 +147,8 @@ def _verdict(found: Audit, *, verify_dice: bool, matched: str) -> list[Any]:
     )
     if found.fact.dice_entropy is not None:
         verdict.append(Text(f"  entropy given for the roll: {found.fact.dice_entropy}", style="dim"))
+    if found.replayed is not None:
+        verdict.append(Text(f"  faces {found.replayed}, proven as that roll is", style="dim"))
     for line in _proof_lines(found):
         verdict.append(Text(f"  {line}", style="bold red"))
     if verify_dice and status == "unrevealed":
@@ -254,6 +256,7 @@ def audit_json(found: Audit) -> dict[str, Any]:
             "commitment": fact.dice_commitment,
             "derivation": None if fact.dice_commitment is None else ("v2" if fact.dice_entropy is not None else "v1"),
             "entropy": fact.dice_entropy,
+            **({"replayed": found.replayed} if found.replayed is not None else {}),
             "proofs": [
                 {"purpose": p.purpose, "recorded": list(p.recorded), "derived": list(p.derived), "ok": p.ok}
                 for p in found.proofs

@@ -216,3 +216,69 @@ def diff(
 
 def _cell(value: object) -> str:
     return "—" if value is None else str(value)
+
+
+@app.command("replay")
+@writes
+def replay(
+    ctx: typer.Context,
+    source: Annotated[
+        str, typer.Argument(help="The branch whose commands to replay.", autocompletion=completion.branches)
+    ],
+    start: Annotated[
+        int | None,
+        typer.Option(
+            "--from", min=1, help="Its first event to replay (default: the first after the two branches part)."
+        ),
+    ] = None,
+    onto: Annotated[
+        str | None,
+        typer.Option(
+            "--onto",
+            help="The branch to replay onto (default: the current branch).",
+            autocompletion=completion.branches,
+        ),
+    ] = None,
+    on_conflict: Annotated[
+        str, typer.Option("--on-conflict", help="What a command the rules now refuse does: 'stop' or 'skip'.")
+    ] = "stop",
+    dry_run: Annotated[
+        bool | None,
+        typer.Option(
+            "--dry-run/--write",
+            help="Show the report without writing (--write: record without asking). Default: ask at a terminal, write otherwise.",
+        ),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Replay a range of another branch's commands onto this one, with the same input and dice faces.
+
+    Each command is decided again on the target with the input and the faces the source recorded;
+    the report says, command by command, whether it had the same effects, others, or was refused.
+
+    Under --command-id GIVEN, its K-th command records as GIVEN/K: a retry with the same id and
+    options records nothing new and reports the first record; with other options it is refused.
+
+    Example: showrunner branch replay main --from 12 --onto what-if
+    """
+    from ..ledger.replay import replay_onto
+    from ..projections.diff import divergence_version
+    from .what_if import checked_conflict, decide_and_show, given_id
+
+    s = session(ctx)
+    ref_source, ref_onto = s.target(source), s.target(onto)
+    conflict = checked_conflict(on_conflict)
+    if start is None:
+        head_a, head_b = s.ledger.head(ref_source), s.ledger.head(ref_onto)
+        start = divergence_version(ref_source.segments, ref_onto.segments, head_a.version, head_b.version) + 1
+        if start > head_a.version:
+            from .errors import Refused
+
+            raise Refused(f"branch '{source}' has no event after it parts from '{ref_onto.branch.name}'; give --from")
+
+    def run(write: bool):  # type: ignore[no-untyped-def]
+        return replay_onto(
+            s.ledger, ref_source, ref_onto, start, on_conflict=conflict, write=write, command_id=given_id()
+        )
+
+    decide_and_show(s, run, dry_run, as_json)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -11,6 +11,9 @@ from .errors import Refused, UsageProblem
 from .options import JsonOption
 from .safe_text import markup
 from .session import print_json, session, stdout_console
+
+if TYPE_CHECKING:
+    from ..ledger.registry import BranchIndex
 
 
 def log(
@@ -84,8 +87,11 @@ def log(
     table.add_column("type")
     table.add_column("by")
     table.add_column("what")
+    branches = s.ledger.branches(ref.campaign) if any(r.instead_of for r in shown) else None
     for r in shown:
         what = markup(r.summary) + (" [dim](director only)[/]" if r.visibility == "director" else "")
+        if r.instead_of is not None and branches is not None:
+            what = f"[bold magenta]counterfactual[/] ({markup(instead_of_text(r.instead_of, branches))}): {what}"
         table.add_row(
             str(r.version),
             markup(r.timestamp[:19].replace("T", " ")),
@@ -136,6 +142,9 @@ def show(
         ("after", doc["prev_hash"]),
     ):
         card.add_row(label, markup(value))
+    if event.instead_of is not None:
+        text = instead_of_text(event.instead_of, s.ledger.branches(ref.campaign))
+        card.add_row("[magenta]counterfactual[/]", markup(text, lines=False))
     stdout_console().print(
         Panel(
             card,
@@ -195,6 +204,14 @@ def replay(
             )
         )
         console.print(ensemble)
+
+
+def instead_of_text(cited: dict[str, Any], branches: BranchIndex) -> str:
+    """'instead of main #4': the parent's event a what-if's alternative stands in for."""
+    from uuid import UUID
+
+    entry = branches.branches.get(UUID(str(cited["branch"])))
+    return f"instead of {entry.name if entry is not None else cited['branch']} #{cited['version']}"
 
 
 def _pages(total: int, per_page: int) -> int:

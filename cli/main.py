@@ -47,6 +47,7 @@ ROOT_COMMANDS: dict[str, tuple[str, str]] = {
     "campaign": ("campaign", "app"),
     "star": ("star", "app"),
     "branch": ("branch", "app"),
+    "what-if": ("what_if", "register"),
     "dice": ("dice", "app"),
     "ruleset": ("ruleset", "app"),
     "actor": ("actor", "app"),

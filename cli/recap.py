@@ -137,6 +137,7 @@ def recap(
             b=ref_b.branch.name,
             divergence=split,
             director=director,
+            branch_ids=(str(ref_a.branch.id), str(ref_b.branch.id)),
             length=length.value,
             max_lines=max_lines,
         )
@@ -147,7 +148,12 @@ def recap(
     if ref.parent_name is not None:
         parent = s.ledger.resolve(ref.campaign, ref.parent_name)
         fork_version = ref.branch.fork_version
-        fork = ForkContext(ref.parent_name, fork_version, list(s.ledger.events(parent, after=fork_version)))
+        fork = ForkContext(
+            ref.parent_name,
+            fork_version,
+            list(s.ledger.events(parent, after=fork_version)),
+            str(parent.branch.id),
+        )
     scope = None
     if episode is None and since is None and season is None:
         from ..ledger.read_index import event_index

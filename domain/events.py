@@ -10,6 +10,7 @@ upcasters that bring older stored payloads up to it.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
+from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -121,12 +122,25 @@ def absent(value: object) -> bool:
     return value is None
 
 
+class ReplayedFaces(FieldsEqual):
+    """Where the faces of a replayed roll were rolled: the parent's rolling event, by its stream
+    (the branch it is stored on), its version and its hash. A roll replayed onto a fork (`what-if`,
+    `branch replay`) rolls no dice of its own: its faces are the cited roll's, which `audit` proves."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    branch: UUID
+    version: int
+    hash: str
+
+
 class RolledFact(CampaignFact[S]):
     """A fact made by rolling dice: the ledger indexes, proves and re-judges every one alike.
 
     `roll_number` is the branch's roll counter when it was rolled (ledger dice derive from
     it); `dice_commitment` names the seed of ledger dice, None for dice typed in at the table;
-    `dice_entropy`, when present, makes the dice derivation v2 (docs/reference/ledger-format.md).
+    `dice_entropy`, when present, makes the dice derivation v2 (docs/reference/ledger-format.md);
+    `replayed_from`, when present, says the faces are another event's (then both are None).
     """
 
     roll_number: int
@@ -135,6 +149,9 @@ class RolledFact(CampaignFact[S]):
     """Ledger dice v2: the entropy given for the roll after its parameters were fixed (by the
     Star who rolls, or the device that recorded it). Absent from v1 rolls, so their stored
     bytes and hashes stay as they were."""
+    replayed_from: ReplayedFaces | None = Field(default=None, exclude_if=absent)
+    """Replayed faces: the roll on another branch whose faces these are, rolled there (absent
+    from every roll that rolled its own dice, so their stored bytes and hashes stay as they were)."""
 
     def recorded_rolls(self) -> tuple[Roll, ...]:
         raise NotImplementedError

@@ -71,6 +71,15 @@ SHARED_PHRASES: Phrasebook = {
         "And the episode closed on this: {text}",
     ),
 }
+RECAP_PHRASES: Phrasebook = {
+    "counterfactual": (
+        "What if event #{version} on '{parent}' had gone otherwise? Here, it did.",
+        "Here, event #{version} on '{parent}' went the other way, and the story followed from it.",
+        "This timeline asks what would have happened had event #{version} on '{parent}' turned out otherwise.",
+    ),
+}
+"""What the recap says of a timeline itself rather than of a fact: where a what-if's fork went
+otherwise (slots: the parent's `version` and the `parent`'s name)."""
 MIDDLE = {"cliffhanger": "cliffhanger-then"}
 """Phrasings for a beat told in the middle of a story that would otherwise end it."""
 

@@ -17,6 +17,7 @@ from .campaign import CampaignState
 from .dice import ReplayDice, Roll
 from .errors import DomainError
 from .events import Fact, Visibility
+from .replaying import replayed_in
 from .ruleset import RollContext, WalkedAway, WalksAway
 
 
@@ -67,6 +68,8 @@ def rejudge_command(
         decided = walked_away.decided
     except DomainError as e:
         return f"the current engine refuses the recorded command '{name}': {e}"
+    # Faces replayed from another timeline's roll cite it, as the replay that recorded them did.
+    decided = replayed_in(recorded, before.dice_rolls + 1).cited(decided, before.dice_rolls + 1)
     unused = sum(len(rolled[n]) for n in rolled if n not in handed) + sum(d.left_over for d in handed.values())
     if unused:
         return f"the record of '{name}' holds {unused} roll(s) the engine did not ask for"

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..domain.campaign import CampaignState, PendingRoll
 from ..domain.dice import Roll
 from ..domain.errors import DomainError
-from ..domain.events import RolledFact
+from ..domain.events import ReplayedFaces, RolledFact
 from ..domain.rejudge import rejudge_command
 from .dice import LedgerDice
 from .errors import EventNotFound
@@ -44,8 +44,11 @@ class Audit:
     problem: str | None
     """None when the re-judgement agrees with the record, else its first difference."""
     dice: str
-    """'table', 'ledger (seed not revealed)', 'ledger (verified)' or 'ledger (MISMATCH)'."""
+    """'table', 'ledger (seed not revealed)', 'ledger (verified)' or 'ledger (MISMATCH)'; for faces
+    replayed from another branch's roll, that roll's, or a MISMATCH when they are not its faces."""
     proofs: tuple[DiceProof, ...] = field(default=())
+    replayed: str | None = None
+    """For replayed faces: where they were rolled ("main #42"), or why the cited roll does not hold them."""
 
     @property
     def fact(self) -> RolledFact[CampaignState]:
@@ -73,32 +76,35 @@ def audit(ledger: Ledger, ref: BranchRef, version: int, *, head: CampaignState |
     for earlier in (e for e in command if e.version < version):
         before = fold_campaign(before, earlier.fact)
     head = head if head is not None else ledger.view(ref).state
-    return _audit(event, before, head, _rejudge_command(at_start, command), at_start.pending_roll)
+    return _audit(event, before, head, _rejudge_command(at_start, command), at_start.pending_roll, _cited(ledger, ref))
 
 
 def audit_all(ledger: Ledger, ref: BranchRef, *, progress: Callable[[int], None] | None = None) -> Iterator[Audit]:
     """Every roll of the branch, folding once through the history."""
     head = ledger.view(ref).state
+    cited = _cited(ledger, ref)
     state = CampaignState()
     command: list[tuple[LedgerEvent, CampaignState]] = []  # the command being read, each event with the state before it
     for count, event in enumerate(ledger.events(ref), start=1):
         if command and event.command_id != command[0][0].command_id:
-            yield from _audit_command(command, head)
+            yield from _audit_command(command, head, cited)
             command = []
         command.append((event, state))
         state = fold_campaign(state, event.fact)
         if progress is not None:
             progress(count)
-    yield from _audit_command(command, head)
+    yield from _audit_command(command, head, cited)
 
 
-def _audit_command(command: Sequence[tuple[LedgerEvent, CampaignState]], head: CampaignState) -> Iterator[Audit]:
+def _audit_command(
+    command: Sequence[tuple[LedgerEvent, CampaignState]], head: CampaignState, cited: Cited
+) -> Iterator[Audit]:
     rolled = [(event, before) for event, before in command if isinstance(event.fact, RolledFact)]
     if not rolled:
         return
     problem = _rejudge_command(command[0][1], [event for event, _ in command])
     for event, before in rolled:
-        yield _audit(event, before, head, problem, command[0][1].pending_roll)
+        yield _audit(event, before, head, problem, command[0][1].pending_roll, cited)
 
 
 def _command_around(ledger: Ledger, ref: BranchRef, event: LedgerEvent) -> list[LedgerEvent]:
@@ -146,6 +152,7 @@ def _audit(
     head: CampaignState,
     command: _CommandRejudged,
     asked: PendingRoll | None,
+    cited: Cited,
 ) -> Audit:
     """`asked`: the roll a Star asked for just before the command, which the command settles."""
     fact = event.fact
@@ -159,8 +166,51 @@ def _audit(
         except DomainError as e:
             problem = f"the current engine refuses the recorded roll: {e}"
     problem = _seed_not_in_force(fact, before) or _not_as_asked(fact, asked) or problem or command.problem
+    if fact.replayed_from is not None:
+        return _replayed(event, fact, before, problem, cited(fact.replayed_from))
     dice, proofs = _prove(event, fact, head)
     return Audit(event, before, problem, dice, proofs)
+
+
+Cited = Callable[[ReplayedFaces], "tuple[str, Audit | None]"]
+"""The audit of the roll replayed faces cite, named as "branch #version"; None if it is not there."""
+
+
+def _cited(ledger: Ledger, ref: BranchRef) -> Cited:
+    def find(cite: ReplayedFaces) -> tuple[str, Audit | None]:
+        entry = ref.index.branches.get(cite.branch)
+        if entry is None:
+            return f"branch {cite.branch} #{cite.version}", None
+        where = f"{entry.name} #{cite.version}"
+        try:
+            found = audit(ledger, ledger.ref_in(ref.campaign, ref.index, entry), cite.version)
+        except EventNotFound:
+            return where, None
+        return where, found if found.event.hash == cite.hash else None
+
+    return find
+
+
+def _replayed(
+    event: LedgerEvent,
+    fact: RolledFact[CampaignState],
+    before: CampaignState,
+    problem: str | None,
+    cited: tuple[str, Audit | None],
+) -> Audit:
+    """Replayed faces are the cited roll's (each roll of this one the same as the cited roll's in
+    turn: the rules may have asked for fewer), proven as that roll is."""
+    where, source = cited
+    if source is None:
+        return Audit(event, before, problem, "ledger (MISMATCH)", (), f"{where}: no roll there with the hash cited")
+    theirs = source.fact.recorded_rolls()
+    proofs = tuple(
+        DiceProof(roll.purpose, roll.faces, theirs[i].faces if i < len(theirs) else ())
+        for i, roll in enumerate(fact.recorded_rolls())
+    )
+    alike = all(i < len(theirs) and roll == theirs[i] for i, roll in enumerate(fact.recorded_rolls()))
+    dice = source.dice if alike and all(p.ok for p in proofs) else "ledger (MISMATCH)"
+    return Audit(event, before, problem, dice, proofs + source.proofs, f"replayed from {where}")
 
 
 def _seed_not_in_force(fact: RolledFact[CampaignState], before: CampaignState) -> str | None:

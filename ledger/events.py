@@ -7,7 +7,7 @@ hash chain, the command that recorded it).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -50,12 +50,29 @@ class LedgerEvent(BaseModel):
     def type_name(self) -> str:
         return type(self.fact).__name__
 
+    @property
+    def instead_of(self) -> dict[str, Any] | None:
+        """On a what-if's alternative: the event it stands in for, `{"branch", "version", "hash"}`."""
+        mark = (self.command or {}).get(COUNTERFACTUAL)
+        return mark.get("instead_of") if isinstance(mark, dict) else None
 
-def command_record(name: str, given: BaseModel, *, walked_away: bool = False) -> dict[str, Any]:
-    """What `LedgerEvent.command` holds: enough to decide the command again (`audit`)."""
+
+REPLAYED = "replayed"
+"""The command record's mark on a replayed command: the source event it replays."""
+COUNTERFACTUAL = "counterfactual"
+"""The command record's mark on a what-if's alternative: the source event it stands in for."""
+
+
+def command_record(
+    name: str, given: BaseModel, *, walked_away: bool = False, marks: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """What `LedgerEvent.command` holds: enough to decide the command again (`audit`), and, for a
+    command recorded by a replay, what it replays or stands for (ledger/replay.py's `marks`)."""
     record: dict[str, Any] = {"name": name, "input": given.model_dump(mode="json")}
     if walked_away:
         record["walked_away"] = True
+    if marks:
+        record.update(marks)
     return record
 
 

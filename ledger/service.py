@@ -35,7 +35,8 @@ from ..domain.campaign import CampaignState, PendingRoll, Pitch
 from ..domain.dice import DeferredDice, DiceSource, TableDice
 from ..domain.errors import DomainError, InvalidDice, InvalidSheet, RuleViolation, UnknownName
 from ..domain.events import Fact, Visibility
-from ..domain.ruleset import CHECK, JOIN, Decided, RollContext, Ruleset, WalkedAway
+from ..domain.replaying import ReplayedRolls
+from ..domain.ruleset import CHECK, JOIN, Decided, RollContext, Ruleset, WalkedAway, WalksAway
 from ..domain.rulesets import all_rulesets, ruleset, ruleset_of
 from .codec import FactMapper, decode_document
 from .command_ids import CommandIdReused, RecordedId, command, given_part, note_replayed, stored_with_given_id
@@ -521,6 +522,12 @@ class Ledger:
             )
         return first, last
 
+    def recorded_under(self, ref: BranchRef, recorded: RecordedId) -> tuple[int, int] | None:
+        """(first, last) version of the command recorded on the branch under a given id, as
+        recorded (`ID#DIGEST`); None if none was. The same id with another digest is refused.
+        A question, not a command: it records nothing."""
+        return self._recorded(self._last_head(ref) or self._load_branch(ref), ref.segments, recorded)
+
     def _stored_command(self, segments: Sequence[Segment], given: str, *, below: int) -> tuple[str, int, int] | None:
         """The id as recorded, first and last version of the command stored under `given`, before `below`."""
         within = [(s.branch_id, s.after, min(below - 1, s.upto) if s.upto is not None else below - 1) for s in segments]
@@ -721,6 +728,8 @@ class Ledger:
         command_id: str | None = None,
         entropy: str | None = None,
         settles: PendingRoll | None = None,
+        replaying: ReplayedRolls | None = None,
+        marks: Mapping[str, Any] | None = None,
     ) -> CommandResult:
         """Run the branch's ruleset's command `name` (`Ruleset.command`) on `request`, its input.
 
@@ -735,8 +744,18 @@ class Ledger:
         With a chooser (a Star at a terminal, asked once the dice are down) it decides once:
         if another roll lands while the Star chooses, nothing is recorded, since deciding again
         would show other dice, a re-roll the rules do not give.
+
+        `replaying`: the command is another timeline's, replayed here with the faces it rolled
+        there (each rolling fact cites them); `marks` adds to its record what it replays or
+        stands for (`replayed`, `counterfactual`: ledger/replay.py).
         """
-        if faces is None and by != DIRECTOR and settles is None and not self.keys.holds(ref.campaign.id):
+        if (
+            settles is None
+            and faces is None
+            and replaying is None
+            and by != DIRECTOR
+            and not self.keys.holds(ref.campaign.id)
+        ):
             chosen = ruleset(ref.campaign.ruleset).command(name)
             if chosen is not None and chosen.rolls:
                 asked = self.ask_for_roll(ref, name, request, by=by, entropy=entropy, command_id=command_id)
@@ -745,6 +764,42 @@ class Ledger:
                     f"{by}'s roll is asked for (event #{asked.last_version}); "
                     "the Director's machine rolls it: showrunner dice resolve",
                 )
+        decide_at_head, record = self._command(ref, name, request, faces, chooser, by, entropy, replaying, marks)
+        return self.execute(ref, decide_at_head, by=by, command_id=command_id, recorded_command=record, settles=settles)
+
+    def decide(
+        self,
+        ref: BranchRef,
+        state: CampaignState,
+        name: str,
+        request: object,
+        *,
+        by: str = DIRECTOR,
+        faces: Mapping[str, Sequence[int]] | None = None,
+        replaying: ReplayedRolls | None = None,
+        marks: Mapping[str, Any] | None = None,
+    ) -> tuple[list[tuple[Fact, Visibility]], dict[str, Any] | None]:
+        """What `run` would record for this command on `state`, and its command record, writing
+        nothing (a replay's dry run). Only with dice that need no seed: typed, or replayed."""
+        decide_at_head, record = self._command(ref, name, request, faces, None, by, None, replaying, marks)
+        decided = [
+            item if isinstance(item, tuple) else (item, item.default_visibility) for item in decide_at_head(state)
+        ]
+        return decided, record()
+
+    def _command(
+        self,
+        ref: BranchRef,
+        name: str,
+        request: object,
+        faces: Mapping[str, Sequence[int]] | None,
+        chooser: Any,
+        by: str,
+        entropy: str | None,
+        replaying: ReplayedRolls | None,
+        marks: Mapping[str, Any] | None,
+    ) -> tuple[Callable[[CampaignState], Decided], Callable[[], dict[str, Any] | None]]:
+        """The decision `run` records, and its command record once it has decided."""
         shown = False
         record: dict[str, Any] | None = None
         given = None if entropy is None else checked_entropy(entropy)
@@ -764,8 +819,23 @@ class Ledger:
                 if faces:
                     raise InvalidDice(f"'{name}' rolls no dice, so no faces can be given for it")
                 decided = chosen.decide(state, checked, None)
-                record = command_record(name, checked)
+                record = command_record(name, checked, marks=marks)
                 return decided
+            if replaying is not None and not faces:
+                first = dice_state.dice_rolls + 1
+                roll = RollContext(
+                    first,
+                    replaying.dice_for(first),
+                    source="table",
+                    commitment=None,
+                    chooser=WalksAway() if replaying.walked_away else None,
+                )
+                try:
+                    decided = chosen.decide(state, checked, roll)
+                except WalkedAway as walked_away:
+                    decided = walked_away.decided
+                record = command_record(name, roll.settled or checked, walked_away=replaying.walked_away, marks=marks)
+                return replaying.cited(decided, first)
             table = TableDice(faces) if faces else None
             roll = RollContext(
                 dice_state.dice_rolls + 1,
@@ -780,11 +850,11 @@ class Ledger:
             try:
                 decided = chosen.decide(state, checked, roll)
             except WalkedAway as walked_away:
-                record = command_record(name, roll.settled or checked, walked_away=True)
+                record = command_record(name, roll.settled or checked, walked_away=True, marks=marks)
                 return walked_away.decided
             if table is not None:
                 table.check_all_used()
-            record = command_record(name, roll.settled or checked)
+            record = command_record(name, roll.settled or checked, marks=marks)
             return decided
 
         def decide_at_head(state: CampaignState) -> Decided:
@@ -813,9 +883,7 @@ class Ledger:
                 raise HiddenFromStar("this records a Director-only result; ask the Director to record it")
             return decided
 
-        return self.execute(
-            ref, decide_at_head, by=by, command_id=command_id, recorded_command=lambda: record, settles=settles
-        )
+        return decide_at_head, lambda: record
 
     def _ledger_dice(
         self, ref: BranchRef, seed_commitment: str | None, entropy: Callable[[], str]

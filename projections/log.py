@@ -21,6 +21,8 @@ class LogEntry:
     summary: str
     stars: tuple[str, ...]
     hash: str
+    instead_of: dict[str, Any] | None = None
+    """On a what-if's alternative: the parent's event it stands in for (the counterfactual mark)."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -33,6 +35,7 @@ class LogEntry:
             "summary": self.summary,
             "stars": list(self.stars),
             "hash": self.hash,
+            **({"counterfactual": {"instead_of": self.instead_of}} if self.instead_of is not None else {}),
         }
 
 
@@ -101,4 +104,5 @@ def entry(event: LedgerEvent) -> LogEntry:
         summary=event.fact.summary(),
         stars=event.fact.stars(),
         hash=event.hash,
+        instead_of=event.instead_of,
     )

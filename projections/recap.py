@@ -23,13 +23,13 @@ Markdown, cli/recap.py for the terminal).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..domain.errors import UnknownName
 from ..domain.events import RecapLine
-from ..domain.phrasing import Phrasebook
+from ..domain.phrasing import RECAP_PHRASES, Phrasebook, fact_digest, phrased
 from ..domain.rulesets import ruleset
 from ..domain.structure import EpisodeEnded, EpisodeStarted, SceneEnded, SceneStarted, SeasonEnded, SeasonStarted
 from ..ledger.events import LedgerEvent
@@ -407,6 +407,43 @@ class ForkContext:
     fork_version: int
     parent_events: Sequence[LedgerEvent]
     """The parent's events after the fork point (the other timeline)."""
+    parent_id: str = ""
+    """The parent's branch id as text, as a what-if's alternative cites it."""
+
+
+@dataclass(frozen=True)
+class Counterfactual:
+    """A what-if's alternative: the event that stands in for the other timeline's `instead_of`."""
+
+    parent: str
+    instead_of: int
+    event: LedgerEvent
+
+    def as_json(self) -> dict[str, Any]:
+        return {"parent": self.parent, "instead_of": self.instead_of, "cites": [cite(self.event).as_json()]}
+
+    def told(self, teller: Teller) -> Sentence:
+        """Said in the recap's voice: where this timeline went otherwise."""
+        line = RecapLine(
+            weight=0,
+            text=f"Event #{self.instead_of} on '{self.parent}' went otherwise.",
+            kind="counterfactual",
+            slots={"version": str(self.instead_of), "parent": self.parent},
+        )
+        found = phrased(
+            RECAP_PHRASES, line, fact_digest(self.event.topic, self.event.fact.model_dump(mode="json")), teller.said
+        )
+        return Sentence(found[0] if found else line.text, (cite(self.event),), "counterfactual", line=line.text)
+
+
+def counterfactual_in(events: Iterable[LedgerEvent], names: Mapping[str, str]) -> Counterfactual | None:
+    """The first what-if alternative among `events`; `names`: branch ids as text to their names."""
+    for event in events:
+        cited = event.instead_of
+        if cited is not None:
+            branch = str(cited.get("branch"))
+            return Counterfactual(names.get(branch, "another timeline"), int(cited["version"]), event)
+    return None
 
 
 @dataclass(frozen=True)
@@ -419,9 +456,11 @@ class ForkNote:
     there: tuple[Beat, ...]
     story: tuple[Sentence, ...] = ()
     """The fork told aloud: where the timeline parted, then each side since."""
+    counterfactual: Counterfactual | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {
+            "counterfactual": self.counterfactual.as_json() if self.counterfactual else None,
             "parent": self.parent,
             "fork_version": self.fork_version,
             "text": self.text,
@@ -635,7 +674,8 @@ def _fork_note(
 ) -> ForkNote:
     """`at_fork`: the branch's first event of its own; `after_fork`: every event of its own."""
     forked = [e for e in at_fork if isinstance(e.fact, BranchForked) and e.version == fork.fork_version + 1]
-    here = [b for b in beats_of(after_fork) if b.kind != CLIFFHANGER]  # the recap ends on its own
+    own = list(after_fork)
+    here = [b for b in beats_of(own) if b.kind != CLIFFHANGER]  # the recap ends on its own
     there = beats_of(
         (e for e in fork.parent_events if e.version > fork.fork_version and visible(e, director=director)), fork.parent
     )
@@ -646,6 +686,7 @@ def _fork_note(
         cites=tuple(cite(e) for e in forked),
         here=tuple(choose(here, FORK_LINES)),
         there=tuple(choose(there, FORK_LINES)),
+        counterfactual=counterfactual_in(own, {fork.parent_id: fork.parent}),
     )
 
 
@@ -654,9 +695,10 @@ def _fork_story(teller: Teller, note: ForkNote, branch: str) -> list[Sentence]:
     parted = Sentence(
         f"This is the '{branch}' timeline, which went its own way from '{note.parent}'.", note.cites, "fork"
     )
+    otherwise = [note.counterfactual.told(teller)] if note.counterfactual is not None else []
     here = teller.run(note.here, lead="Here, ")
     there = teller.run(note.there, lead=f"On '{note.parent}', instead, ")
-    return [parted, *here, *there]
+    return [parted, *otherwise, *here, *there]
 
 
 # ----------------------------------------------------------------------- two timelines
@@ -670,11 +712,13 @@ class Side:
     omitted: int
     cliffhanger: Beat | None
     story: tuple[Sentence, ...] = ()
-    """The side told aloud: its beats, then its Cliffhanger."""
+    """The side told aloud: where it went otherwise (a what-if's), its beats, then its Cliffhanger."""
+    counterfactual: Counterfactual | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {
             "branch": self.branch,
+            "counterfactual": self.counterfactual.as_json() if self.counterfactual else None,
             "head": self.head,
             "omitted": self.omitted,
             "cliffhanger": self.cliffhanger.as_json() if self.cliffhanger else None,
@@ -705,8 +749,16 @@ class Comparison:
         }
 
 
-def _side(branch: str, events: Sequence[LedgerEvent], after: int, max_lines: int, book: Phrasebook) -> Side:
+def _side(
+    branch: str,
+    events: Sequence[LedgerEvent],
+    after: int,
+    max_lines: int,
+    book: Phrasebook,
+    names: Mapping[str, str],
+) -> Side:
     beats = beats_of(e for e in events if e.version > after)
+    otherwise = counterfactual_in((e for e in events if e.version > after), names)
     cliffhangers = [b for b in beats if b.kind == CLIFFHANGER]
     ending = cliffhangers[-1] if cliffhangers else None
     rest = [b for b in beats if b is not ending]
@@ -714,9 +766,13 @@ def _side(branch: str, events: Sequence[LedgerEvent], after: int, max_lines: int
     head = events[-1].version if events else 0
     cast = cast_of(chosen, [ending] if ending else [])
     teller = Teller(book, cast)
-    told = teller.run(chosen) + ([teller.sentence_of(ending, ending=True)] if ending else [])
+    told = (
+        ([otherwise.told(teller)] if otherwise is not None else [])
+        + teller.run(chosen)
+        + ([teller.sentence_of(ending, ending=True)] if ending else [])
+    )
     (told,) = shorten_names([told], cast)
-    return Side(branch, head, tuple(chosen), len(rest) - len(chosen), ending, tuple(told))
+    return Side(branch, head, tuple(chosen), len(rest) - len(chosen), ending, tuple(told), otherwise)
 
 
 def build_comparison(
@@ -730,8 +786,10 @@ def build_comparison(
     director: bool = False,
     length: str = DEFAULT_LENGTH,
     max_lines: int | None = None,
+    branch_ids: tuple[str, str] = ("", ""),
 ) -> Comparison:
-    """Two timelines told side by side from the event both share, each in log order."""
+    """Two timelines told side by side from the event both share, each in log order; a side made
+    by `what-if` first says where it went otherwise (`branch_ids`: a's and b's, as text)."""
     seen_a = [e for e in events_a if visible(e, director=director)]
     seen_b = [e for e in events_b if visible(e, director=director)]
     title, opening, book = opening_of(seen_a, campaign)
@@ -741,7 +799,7 @@ def build_comparison(
         title=title,
         opening=opening,
         divergence=divergence,
-        a=_side(a, seen_a, divergence, cap, book),
-        b=_side(b, seen_b, divergence, cap, book),
+        a=_side(a, seen_a, divergence, cap, book, {branch_ids[1]: b}),
+        b=_side(b, seen_b, divergence, cap, book, {branch_ids[0]: a}),
         director=director,
     )

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 NAME = "roll_index"
 """This read model's row in `srl_tracking`."""
-MODEL_VERSION = 2
+MODEL_VERSION = 3
 """Bump when the rows change shape or meaning: an index of another version is rebuilt."""
 BATCH = 500
 COLOURS = ("action", "opposition", "script", "other")
@@ -164,9 +164,11 @@ class DiceRow(TypedDict):
 
 
 def dice_rows(notification_id: int, event: LedgerEvent) -> list[DiceRow]:
-    """The roll index rows of one decoded event; none for other facts."""
+    """The roll index rows of one decoded event; none for other facts, and none for a roll
+    replayed from another event (`what-if`, `branch replay`): its faces are that event's dice,
+    counted where they were rolled, not new dice."""
     fact = event.fact
-    if not isinstance(fact, RolledFact):
+    if not isinstance(fact, RolledFact) or fact.replayed_from is not None:
         return []
     kind, star = type(fact).__name__, fact.roller()
     rows: list[DiceRow] = []

@@ -444,6 +444,10 @@ READS: dict[tuple[str, ...], Args] = {
     ("branch", "list"): lambda t, _: [()],
     ("branch", "use"): lambda t, _: [("main",)],
     ("branch", "diff"): lambda t, _: [("main", "what-if"), ("what-if", "main")],
+    ("branch", "replay"): lambda t, _: [
+        (a, "--onto", b, "--dry-run", "--on-conflict", "skip") for a, b in (("main", "what-if"), ("what-if", "main"))
+    ],
+    ("what-if",): lambda t, _: [(v, "--skip", "--dry-run", "--on-conflict", "skip") for v in states(t)],
     ("dice", "stats"): lambda t, _: [(), ("--rebuild",), *[("--star", s) for s in t.stars], ("--star", "Nobody")],
     ("dice", "pending"): lambda t, _: [()],
     ("ruleset", "list"): lambda t, _: [()],

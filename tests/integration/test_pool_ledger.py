@@ -433,3 +433,30 @@ def test_a_star_cannot_record_a_result_only_the_director_may_see(ledger):
             by="Brann Okafor",
         )
     assert ledger.head(ref).version == 3  # nothing written
+
+
+def test_what_if_branns_intimidation_had_succeeded(ledger: Ledger) -> None:
+    """#5's botch succeeds instead: the Luck after it is refused, the rest replays with its faces,
+    and a Star's report leaves out the hidden roll."""
+    from showrunner_ledger.ledger.audit import audit_all
+    from showrunner_ledger.ledger.replay import Alternative, what_if
+    from showrunner_ledger.projections.replay import report
+
+    ref = lantern(ledger)
+    scene(ledger, ref)
+    done = what_if(
+        ledger, ref, 5, Alternative(faces={"pool": [10, 9, 8, 8, 8, 8]}), name="bold", on_conflict="skip", write=True
+    )
+    assert [(s.name, s.outcome, s.versions) for s in done.steps] == [
+        ("check", "other", (6, 6)),
+        ("luck", "refused", None),
+        ("contest", "same", (7, 7)),
+        ("check", "same", (8, 8)),
+        ("check", "same", (9, 9)),
+    ]
+    assert "did not fail" in (done.steps[1].reason or "")
+    fork = ledger.resolve(ref.campaign, "bold")
+    assert ledger.event(fork, 8).visibility == "director"  # the hidden roll stays the Director's
+    assert [line.source_version for line in report(done, director=False).lines] == [5, 6, 7, 9]
+    assert verify_branch(ledger, fork).ok
+    assert all(a.matches for a in audit_all(ledger, fork))

@@ -325,3 +325,29 @@ def test_another_rulesets_commands_are_refused_by_the_door(ledger):
     with pytest.raises(UnknownName, match="has no action 'spend'"):
         ledger.act(ref, "spend", {"star": "Kestrel", "pool": "grit"})
     assert ledger.head(ref) == head
+
+
+def test_what_if_kestrels_strike_had_missed(ledger):
+    """#10 Kestrel's Strike again with other table dice; the two later checks replay with their faces."""
+    from showrunner_ledger.ledger.audit import audit_all
+    from showrunner_ledger.ledger.replay import Alternative, what_if
+    from showrunner_ledger.ledger.verification import verify_branch
+
+    ref = scene(ledger)
+    done = what_if(
+        ledger, ref, 10, Alternative(faces={"opposed_dice": [4, 4], "dice": [1, 1, 2]}), name="missed", write=True
+    )
+    assert [(s.name, s.outcome, s.versions) for s in done.steps] == [
+        ("check", "other", (11, 11)),  # after the fork's own first event, #10
+        ("check", "same", (12, 12)),
+        ("check", "same", (13, 13)),
+    ]
+    fork = ledger.resolve(ref.campaign, "missed")
+    warden = ledger.view(fork).state.combatant("Gate Warden")
+    assert (warden.harm_level("bleeding"), warden.physical_endurance) == (0, 1)
+    for version in (11, 12):  # the table's dice and the ledger's, each cited from the parent
+        replayed = ledger.event(fork, version + 1).fact
+        assert replayed.replayed_from.version == version and replayed.replayed_from.branch == ref.branch.id
+        assert replayed.recorded_rolls() == ledger.event(ref, version).fact.recorded_rolls()
+    assert verify_branch(ledger, fork).ok
+    assert all(a.matches for a in audit_all(ledger, fork))

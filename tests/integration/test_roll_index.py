@@ -414,6 +414,32 @@ def test_a_fork_counts_its_parents_rolls_before_the_fork_and_not_after(ledger, e
         assert indexed(engine, ref) == expected(ledger, ref)
 
 
+def test_replayed_faces_count_once_where_they_were_rolled(ledger, engine):
+    from showrunner_ledger.ledger.replay import Alternative, replay_onto, what_if
+
+    main = new_campaign(ledger)
+    table_check(ledger, main, MARA, [1, 1, 1], [2], [3, 3])  # #4
+    table_check(ledger, main, TOBIAS, [2, 2, 2], [], [4, 4])  # #5
+    ledger.run(main, "ability-check", request(MARA, 1))  # #6, ledger dice
+    what_if(
+        ledger,
+        main,
+        4,
+        Alternative(faces={"action": [6, 6, 6], "opposition": [5], "script": [5, 5]}),
+        name="wi",
+        write=True,
+    )
+    fork = ledger.resolve(main.campaign, "wi")
+    again = ledger.create_branch(main, "again", at=6)
+    replay_onto(ledger, main, again, 5, write=True)  # #5 and #6 again, onto a branch whose history holds them
+    roll_index.catch_up(ledger, engine)
+
+    # The fork: main's rolls up to the fork point (none), and its alternative's dice; not #5's and #6's again.
+    assert Counter({k[4]: v for k, v in indexed(engine, fork, colour="action").items()}) == Counter({6: 3})
+    assert indexed(engine, again) == indexed(engine, main) == expected(ledger, main)
+    assert sum(1 for e in ledger.events(again, after=7) if getattr(e.fact, "replayed_from", None)) == 2
+
+
 def test_campaigns_do_not_mix(ledger, engine, played):
     other = new_campaign(ledger, "Other Show")
     table_check(ledger, other, MARA, [3, 3, 3], [], [3, 3])

@@ -54,6 +54,17 @@ def test_every_fact_with_a_recap_line_names_phrasings_its_book_holds_three_times
     assert not missing, "\n".join(missing)
 
 
+def test_the_recaps_own_phrasings_hold_three_times_over_and_fill_their_slots() -> None:
+    from showrunner_ledger.domain.events import RecapLine
+    from showrunner_ledger.domain.phrasing import RECAP_PHRASES, phrased
+
+    line = RecapLine(weight=0, text="", kind="counterfactual", slots={"version": "4", "parent": "main"})
+    said: set[str] = set()
+    told = [phrased(RECAP_PHRASES, line, 0, said) for _ in range(3)]
+    assert len(RECAP_PHRASES["counterfactual"]) == 3
+    assert len({t[0] for t in told if t}) == 3 and all(t and "event #4 on 'main'" in t[0] for t in told)
+
+
 def test_every_phrasing_of_a_ruleset_is_named_by_one_of_its_facts() -> None:
     """No phrasing is left in a book that no fact can ask for."""
     facts = told_facts()
