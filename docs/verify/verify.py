@@ -261,6 +261,9 @@ class Report:
     proven_dice: int = 0
     unrevealed_rolls: int = 0
     table_rolls: int = 0
+    replayed_rolls: int = 0
+    """Rolls of a what-if fork whose faces are another branch's roll (`replayed_from`): proven
+    with that branch's export, or here when the export holds the cited event."""
     asked_rolled: int = 0
     asked_withdrawn: int = 0
     asked_open: int = 0
@@ -525,6 +528,9 @@ class Verifier:
                 fail(f"{name} records roll #{record['roll_number']} without well-formed dice")
                 continue
             assert isinstance(rolls, list)
+            if "replayed_from" in record:
+                self.check_replayed(name, record, rolls)
+                continue
             if commitment is None:
                 self.report.table_rolls += 1
                 continue
@@ -547,6 +553,30 @@ class Verifier:
             if not wrong:
                 self.report.proven_rolls += 1
                 self.report.proven_dice += sum(len(r["faces"]) for r in rolls)
+
+    def check_replayed(self, name: str, record: dict[str, Any], rolls: list[Any]) -> None:
+        """A replayed roll hands back the faces of the roll it cites (ledger-format.md, "Replayed
+        faces"): where this export holds the cited event, its hash and its rolls must agree."""
+        cited = record["replayed_from"]
+        self.report.replayed_rolls += 1
+        if not (isinstance(cited, dict) and is_int(cited.get("version")) and isinstance(cited.get("hash"), str)):
+            self.report.fail(f"{name} names the roll it replays without a branch, version and hash")
+            return
+        found = self.events.get(cited["version"])
+        if found is None or found.get("branch") != cited.get("branch"):
+            return  # another branch's event past this export's lineage: its own export proves it
+        if found.get("hash") != cited["hash"]:
+            self.report.fail(f"{name} replays event #{cited['version']} by a hash that is not that event's")
+            return
+        source = found.get("payload")
+        theirs = rolls_of(source) if isinstance(source, dict) and _is_roll_record(source) else None
+        mine = [(r["purpose"], r["sides"], r["faces"], r.get("source")) for r in rolls]
+        if (
+            not isinstance(theirs, list)
+            or mine
+            != [(r.get("purpose"), r.get("sides"), r.get("faces"), r.get("source")) for r in theirs][: len(mine)]
+        ):
+            self.report.fail(f"{name}'s replayed faces are not those of event #{cited['version']}")
 
     # -- the rolls asked for
 
@@ -695,6 +725,8 @@ def summary(header: dict[str, Any], report: Report) -> str:
         f"dice: {r.proven_rolls} ledger roll(s) proven ({r.proven_dice} dice), "
         f"{r.unrevealed_rolls} with the seed not revealed, {r.table_rolls} table roll(s)"
     )
+    if r.replayed_rolls:  # told only where a what-if fork replayed another branch's rolls
+        counts += f", {r.replayed_rolls} replayed roll(s) (each proven with the export of the roll it cites)"
     if r.asked_rolled or r.asked_withdrawn or r.asked_open:  # told only where a Star asked for a roll
         counts += f"; rolls asked for: {r.asked_rolled} rolled, {r.asked_withdrawn} withdrawn, {r.asked_open} open"
     if r.problems:

@@ -4,9 +4,13 @@ log, `show` and the recaps, and each bad input refused in one line with nothing 
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import pytest
 
-from tests.e2e.conftest import assert_refused, fingerprint, new_campaign
+from tests.e2e.conftest import REPO, assert_refused, fingerprint, new_campaign
 
 ALTERNATIVE = ("what-if", "4", "--set", "grit=2", "--action", "6,6,5,4,3", "--script", "5,6")
 
@@ -113,3 +117,28 @@ def test_bad_input_one_line_nothing_written(cli, run, home, story, args, code, n
     before = fingerprint(run, home)
     assert_refused(cli(*args), code, needle)
     assert fingerprint(run, home) == before
+
+
+def test_the_standalone_verifier_counts_a_forks_replayed_rolls_and_holds_their_citations(run, home, story) -> None:
+    """docs/verify/verify.py on the export of a what-if fork: the replayed roll (Tobias's ledger
+    dice, cited from main) is counted as replayed, and a citation without its hash fails."""
+    assert run(*ALTERNATIVE, "--write").code == 0
+    assert run("seed", "reveal").code == 0
+    export = home / "fork.jsonl"
+    assert run("--branch", "what-if-4", "export", "-o", export).code == 0
+
+    def verified(path) -> subprocess.CompletedProcess[str]:
+        verifier = REPO / "docs" / "verify" / "verify.py"
+        return subprocess.run([sys.executable, verifier, path], capture_output=True, text=True, timeout=60)
+
+    held = verified(export)
+    assert held.returncode == 0, held.stdout + held.stderr
+    assert "1 replayed roll(s) (each proven with the export of the roll it cites)" in held.stdout
+    lines = [json.loads(line) for line in export.read_text(encoding="utf-8").splitlines()]
+    replayed = next(e for e in lines[1:] if "replayed_from" in e.get("payload", {}))
+    del replayed["payload"]["replayed_from"]["hash"]
+    tampered = home / "tampered.jsonl"
+    tampered.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in lines), encoding="utf-8")
+    failed = verified(tampered)
+    assert failed.returncode == 1
+    assert f"event #{replayed['version']} names the roll it replays without a branch, version and hash" in failed.stdout
