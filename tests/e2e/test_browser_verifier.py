@@ -21,7 +21,17 @@ import pytest
 
 from showrunner_ledger.ledger.integrity import canonical_json
 from tests.conftest import in_ci
-from tests.verify_exports import TAMPERS, demo_exports, read_lines, rehash, roll_records, tamper, write_lines
+from tests.verify_exports import (
+    TAMPERS,
+    _isolated,
+    demo_exports,
+    read_lines,
+    rehash,
+    roll_records,
+    showrunner,
+    tamper,
+    write_lines,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 PAGE = REPO / "docs" / "verify" / "verify.html"
@@ -148,6 +158,32 @@ def test_a_good_export_of_each_ruleset_passes_every_check_and_proves_its_ledger_
     assert sum("dice_entropy" in r["payload"] for r in records) >= 2  # v2: the demo's ledger check, the roll asked for
     assert f" of {len(records)} roll{'' if len(records) == 1 else 's'} re-derived" in verdict.details["dice"]
     assert verdict.details["requests"].startswith("1 rolled, 1 withdrawn, 0 still open")
+
+
+def test_a_what_if_forks_replayed_rolls_are_counted_and_their_citations_held(browser: Any, tmp_path: Path) -> None:
+    """A what-if fork's export: the later commands' rolls are the parent's faces, cited, not
+    derived here; the page passes them as replayed, and fails a citation without its hash."""
+    repo = Path(__file__).resolve().parents[2]
+    home = tmp_path / "what-if"
+    with _isolated(home):
+        db = ("--db", home / "l.sqlite")
+        showrunner(*db, "campaign", "new", "Neon Harbor")
+        showrunner(*db, "star", "add", "--file", repo / "docs" / "examples" / "star-mara.toml")
+        showrunner(*db, "check", "Mara", "fight", "-d", "HARD", "--action", "1,2,2", "--script", "3,4", "--no-input")
+        showrunner(*db, "check", "Mara", "fight", "-d", "NORMAL", "--no-input")  # ledger dice
+        showrunner(*db, "what-if", "3", "--action", "6,6,5", "--script", "5,6", "--write")
+        showrunner(*db, "--branch", "what-if-3", "seed", "reveal")
+        showrunner(*db, "--branch", "what-if-3", "export", "-o", home / "fork.jsonl")
+    verdict = verify(browser, home / "fork.jsonl")
+    assert verdict.status == "pass", verdict
+    assert "1 replayed roll (each proven with the export of the roll it cites)" in verdict.details["dice"]
+    lines = read_lines(home / "fork.jsonl")
+    replayed = next(line for line in lines[1:] if "replayed_from" in line.get("payload", {}))
+    del replayed["payload"]["replayed_from"]["hash"]
+    rehash(lines)
+    failed = verify(browser, write_lines(tmp_path / "cited-without-hash.jsonl", lines))
+    assert failed.status == "fail"
+    assert ("dice", replayed["version"]) in failed.failing()
 
 
 def test_a_forked_branch_passes_with_its_fork_link_checked(browser: Any, exports: dict[str, Path]) -> None:
