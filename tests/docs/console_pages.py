@@ -1,7 +1,8 @@
 """The pages of docs/ whose commands run, and how their shown output is compared with the real one.
 
 A ```console block holds commands, each on a line that starts with `$ ` (a line ending in `\\`
-goes on in the next one), and below each command the output the page shows for it. A command
+goes on in the next one, and one ending in `<<'EOF'` takes the lines down to `EOF` as its input),
+and below each command the output the page shows for it. A command
 with no output below it is run and must succeed, and so must one whose shown output is only
 `…` (a failure must show something of what it printed); a shown output is compared line by
 line after trailing spaces are dropped:
@@ -28,6 +29,7 @@ RUN_PAGES = sorted([*DOCS.glob("tutorials/*.md"), *DOCS.glob("how-to/*.md")])
 
 SHELL_COMMAND = re.compile(r"^\s*(\$\s*)?showrunner(\s|$)")  # not `showrunner: …`, a refusal it printed
 FENCE = re.compile(r"^(\s*)```(\S*)")
+HEREDOC = re.compile(r"<<-?\s*'?(\w+)'?\s*$")  # `cat > file <<'EOF'`: the lines down to EOF are its input
 VARIES = re.compile(r"^<!--\s*varies:\s*(?P<kinds>[a-z ,]+?)\s*-->$")
 KINDS = ("ids", "hashes", "dates", "dice")
 
@@ -102,13 +104,19 @@ def blocks(text: str, name: str = "page") -> list[Block]:
 def _commands(body: list[str], first_line: int, name: str) -> list[Command]:
     commands: list[Command] = []
     continued = False
+    until = ""  # the end of a here-document the command reads
     for offset, line in enumerate(body):
-        if continued:
+        if until:
+            commands[-1].text += "\n" + line
+            until = "" if line == until else until
+        elif continued:
             commands[-1].text += "\n" + line
             continued = line.endswith("\\")
         elif line.startswith("$ "):
             commands.append(Command(first_line + offset, line[2:]))
             continued = line.endswith("\\")
+            heredoc = HEREDOC.search(line)
+            until = heredoc[1] if heredoc else ""
         elif not commands:
             raise PageError(f"{name}:{first_line + offset}: output before any `$ ` command")
         else:

@@ -42,3 +42,11 @@ def test_a_failing_command_must_show_something_of_what_it_printed(tmp_path: Path
     results = run_page(page, tmp_path / "run")
     assert [r.ok for r in results] == [False, True]
     assert "failing.md:2: `ls no-such-file` exited 2, and the page shows nothing it printed" in report(page, results)
+
+
+def test_a_here_document_is_the_input_of_its_command(tmp_path: Path) -> None:
+    page = tmp_path / "heredoc.md"
+    page.write_text("```console\n$ cat > f.txt <<'EOF'\n$ echo inside\nEOF\n$ cat f.txt\n…echo inside\n```\n")
+    [write, read] = blocks(page.read_text(), page.name)[0].commands
+    assert write.shown == [] and write.text.endswith("$ echo inside\nEOF") and read.shown == ["…echo inside"]
+    assert all(r.ok for r in run_page(page, tmp_path / "run"))
