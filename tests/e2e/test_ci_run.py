@@ -95,5 +95,5 @@ def test_a_missing_python_names_what_to_install(tmp_path: Path) -> None:
 def test_the_readme_states_the_prerequisites_in_one_line() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     line = next(line for line in readme.splitlines() if line.startswith("Prerequisites:"))
-    for needed in ("Python 3.11", "venv", "PostgreSQL", "Chromium"):
+    for needed in ("Python 3.11", "venv", "PostgreSQL", "Chromium", "espeak-ng"):
         assert needed in line, (needed, line)
