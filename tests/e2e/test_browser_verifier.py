@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from typing import Any
 import pytest
 
 from showrunner_ledger.ledger.integrity import canonical_json
-from tests.conftest import in_ci
+from tests.browser import headless_chromium
 from tests.verify_exports import (
     TAMPERS,
     _isolated,
@@ -35,8 +34,6 @@ from tests.verify_exports import (
 
 REPO = Path(__file__).resolve().parents[2]
 PAGE = REPO / "docs" / "verify" / "verify.html"
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 RULESETS = ("showrunner", "resonance", "pool")
 CHECKS = ("chain", "forks", "header", "seeds", "dice", "requests")
 VECTORS = REPO / "docs" / "verify" / "vectors"
@@ -50,25 +47,9 @@ Export = list[dict[str, Any]]
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not os.access(path, os.X_OK)]
-    if missing:
-        reason = f"no headless Chromium here ({', '.join(missing)} missing): apt-get install chromium chromium-driver"
-        if in_ci():
-            pytest.fail(f"CI must test the browser verifier, but {reason}")
-        pytest.skip(reason)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-    try:
+    with headless_chromium("the browser verifier") as driver:
         driver.get(PAGE.as_uri())
         yield driver
-    finally:
-        driver.quit()
 
 
 @dataclass(frozen=True)

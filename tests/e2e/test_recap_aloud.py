@@ -3,7 +3,6 @@ headless Chromium, and the voice of a recap of any length."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 from collections.abc import Iterator
@@ -12,10 +11,10 @@ from typing import Any
 
 import pytest
 
+from tests.browser import headless_chromium
 from tests.conftest import in_ci
 from tests.e2e.conftest import Runner, assert_refused
 from tests.e2e.recap_story import Story, play_story, reader
-from tests.e2e.test_browser_verifier import CHROMEDRIVER, CHROMIUM
 
 
 @pytest.fixture(scope="module")
@@ -102,24 +101,8 @@ def test_the_season_is_told_episode_by_episode(read: Runner) -> None:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not os.access(path, os.X_OK)]
-    if missing:
-        reason = f"no headless Chromium here ({', '.join(missing)} missing)"
-        if in_ci():
-            pytest.fail(f"CI must test the recap card, but {reason}")
-        pytest.skip(reason)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-    try:
+    with headless_chromium("the recap card") as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def test_the_html_card_opens_offline_in_a_browser(read: Runner, browser: Any, tmp_path: Path) -> None:

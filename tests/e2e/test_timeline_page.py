@@ -19,36 +19,18 @@ import pytest
 
 from showrunner_ledger.cli.render_timeline import timeline_html
 from showrunner_ledger.projections.timeline import Row
-from tests.conftest import in_ci
+from tests.browser import headless_chromium
 
 REPO = Path(__file__).resolve().parents[2]
 STORY_PAGE = REPO / "tests" / "golden" / "recap" / "timeline.html"
 SCREENSHOTS = REPO / "docs" / "images"
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 WIDTHS = {"phone": 390, "desktop": 1280}
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not os.access(path, os.X_OK)]
-    if missing:
-        reason = f"no headless Chromium here ({', '.join(missing)} missing): apt-get install chromium chromium-driver"
-        if in_ci():
-            pytest.fail(f"CI must test the timeline page, but {reason}")
-        pytest.skip(reason)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-    try:
+    with headless_chromium("the timeline page") as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def _drawn_page(tmp_path: Path) -> Path:
