@@ -255,12 +255,9 @@ class _Target:
 
 def recorded_at(ledger: Ledger, source: BranchRef, version: int) -> Recorded:
     """The command of the source branch that recorded event `version`."""
-    event = ledger.event(source, version)
-    first = version
-    while first > 1 and ledger.event(source, first - 1).command_id == event.command_id:
-        first -= 1
-    command = next(commands_of(ledger, source, first))
+    command = next(commands_of(ledger, source, command_start(ledger, source, version)))
     if command.record is None:
+        event = next(e for e in command.events if e.version == version)
         raise NotACommand(
             f"event #{version} ({event.type_name}) was not recorded by a command that can be decided again; "
             "`showrunner log` lists the commands' events"
@@ -367,7 +364,7 @@ def replay_onto(
     onto the head of `target`."""
     if source.branch.id == target.branch.id:
         raise LedgerError(f"branch '{source.branch.name}' cannot be replayed onto itself; name another with --onto")
-    start = recorded_at_or_after(ledger, source, first)
+    start = command_start(ledger, source, first)
     commands = list(commands_of(ledger, source, start))
     ids = ReplayIds(
         command_id,
@@ -424,7 +421,7 @@ def _as_recorded(ledger: Ledger, target: BranchRef, planned: Sequence[Step]) -> 
     return steps
 
 
-def recorded_at_or_after(ledger: Ledger, source: BranchRef, version: int) -> int:
+def command_start(ledger: Ledger, source: BranchRef, version: int) -> int:
     """The first event of the command holding event `version` (which must exist)."""
     event = ledger.event(source, version)
     while version > 1 and ledger.event(source, version - 1).command_id == event.command_id:
