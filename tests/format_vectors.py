@@ -46,6 +46,7 @@ PLAYED_AT = "2026-06-01 20:00:00.123456"
 STAR = "Mara Voss"
 TYPED_ENTROPY = "  Mara's lucky phrase: sardines at dawn  "
 """Typed with `--entropy`: recorded stripped (and NFC), as the ledger keeps it."""
+FIGHT = ("check", "Mara", "fight", "-d", "HARD", "-s", "Swords", "-o", "2")
 FILES = ("export.jsonl", "export-star.jsonl", "expected.json")
 
 
@@ -71,38 +72,8 @@ def make_vectors(folder: Path) -> dict[str, str]:
             ("star", "add", "--file", MARA),
             ("note", "Scène 1: the crew slips past — “quietly” 🎲"),
             ("note", "--private", "The harbourmaster is the informant"),
-            (
-                "check",
-                "Mara",
-                "fight",
-                "-d",
-                "HARD",
-                "-s",
-                "Swords",
-                "-o",
-                "2",
-                "--action",
-                "1,4,5,6,2",
-                "--opposition-dice",
-                "1,5",
-                "--script",
-                "4,2",
-                "--no-input",
-            ),
-            (
-                "--entropy",
-                TYPED_ENTROPY,
-                "check",
-                "Mara",
-                "fight",
-                "-d",
-                "HARD",
-                "-s",
-                "Swords",
-                "-o",
-                "2",
-                "--no-input",
-            ),
+            (*FIGHT, "--action", "1,4,5,6,2", "--opposition-dice", "1,5", "--script", "4,2", "--no-input"),
+            ("--entropy", TYPED_ENTROPY, *FIGHT, "--no-input"),
             move,
         ):
             showrunner(*db, *args)
