@@ -69,7 +69,7 @@ SHOWRUNNER = Ruleset(
     phrasebook={**SHOWRUNNER_PHRASES, **WORLD_PHRASES, **PROGRESS_PHRASES},
     # The world (Actors, Threats, Sequences, Subplots, the Oracle) and progression between scenes
     # (Props, Montages, Bonds and Grudges, Careers, the Ensemble).
-    fact_modules=(".world_events", ".progress_events"),
+    fact_modules=(".world_events", ".progress_events", ".casting_events"),
     commands=_Commands(),
     table_dice={"action": "the Action Dice", "opposition": "the Opposition Dice", "script": "the two Script Dice"},
 )

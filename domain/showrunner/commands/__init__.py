@@ -9,6 +9,7 @@ from __future__ import annotations
 from ...ruleset import Action
 from .actors import ACTORS
 from .career import CAREERS
+from .casting import CASTING
 from .check import CHECKS
 from .consequence import CONSEQUENCES
 from .ensemble import ENSEMBLE
@@ -37,4 +38,5 @@ COMMANDS: dict[str, Action] = {
     **SEQUENCES,
     **WRITERS_ROOM,
     **SOLORUNNER,
+    **CASTING,
 }
