@@ -43,6 +43,7 @@ ROOT_COMMANDS: dict[str, tuple[str, str]] = {
     "timeline": ("timeline", "register"),
     "cast": ("cast", "register"),
     "xp": ("acclaim", "register"),
+    "advance": ("casting", "register"),
     "limit-break": ("acclaim", "register"),
     "campaign": ("campaign", "app"),
     "star": ("star", "app"),

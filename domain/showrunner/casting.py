@@ -69,8 +69,9 @@ def casting_of(state: ShowrunnerState, star: str) -> Casting:
     if len(matches) == 1:
         return matches[0]
     known = ", ".join(c.sheet.name for c in state.casting.values()) or "none"
-    if key in state.stars:
-        raise RuleViolation(f"{state.stars[key].name} has already joined the Show: Casting is over for them")
+    joined = [sheet for k, sheet in state.stars.items() if k == key or k.startswith(key)]
+    if len(joined) == 1:
+        raise RuleViolation(f"{joined[0].name} has already joined the Show: Casting is over for them")
     raise UnknownName(f"no Star called '{star}' is in Casting (in Casting: {known}); start with `star create`")
 
 
