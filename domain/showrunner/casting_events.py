@@ -186,7 +186,7 @@ class ParentGiven(BaseModel):
     """A parent as the table made them: the Archetype (rolled on the table's own Random Archetype
     Table) and its Primary and Secondary Abilities."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: Name
     archetype: Line
@@ -278,7 +278,7 @@ class LifeStageDeveloped(CastingRoll, topic="showrunner/LifeStageDeveloped"):
 class ActorGiven(BaseModel):
     """An Actor of the Encounter: their name, Primary Ability and Power Level."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: Name
     primary: AbilityName
