@@ -24,8 +24,16 @@ class _Walk:
         self.table = False
 
     def ask(self, text: str, default: str | None = None) -> str:
-        answer: str = typer.prompt(text, default=default, show_default=default not in (None, ""))
-        return answer.strip()
+        """One answer; Enter gives `default` (asked again when there is none)."""
+        shown = f"{text} [{default}]: " if default else f"{text}: "
+        while True:
+            try:
+                # The console writes the prompt: input()'s own prompt goes to stderr off readline.
+                answer = self.out.input(shown, markup=False).strip()
+            except EOFError:
+                raise typer.Abort() from None
+            if answer or default is not None:
+                return answer or (default or "")
 
     def faces(self, what: str, sides: int, count: int | None = None) -> list[int]:
         while True:
@@ -80,7 +88,8 @@ def walk_casting(ctx: typer.Context, started: Any) -> None:
     samples = ", ".join(h.name for h in tables.SAMPLE_HERITAGES)
 
     def heritage() -> Any:
-        chosen = w.ask(f"Heritage (2.1, optional: {samples}, one of your own, or blank for none)", "")
+        w.out.print(f"Sample Heritages: {samples}.", markup=False, highlight=False)
+        chosen = w.ask("Heritage (2.1, optional: a sample, one of your own, or Enter for none)", "")
         if not chosen:
             return None
         own: dict[str, Any] = {}
