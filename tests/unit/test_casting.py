@@ -551,3 +551,79 @@ def test_join_before_wardrobe_is_refused_and_an_unknown_star_is_named():
         decide(state, "casting-join", {"star": ADA})
     with pytest.raises(UnknownName, match="no Star called 'Zed' is in Casting"):
         decide(state, "casting-join", {"star": "Zed"})
+
+
+def test_a_new_star_starts_casting_with_the_starting_influence():
+    influence = casting_of(started(), ADA).sheet.influence
+    assert [
+        (p.current, p.max)
+        for p in (influence.grit, influence.retake, influence.spotlight, influence.plot_armor, influence.preparation)
+    ] == [(3, 3), (2, 2), (2, 2), (2, 2), (1, 1)]
+
+
+def test_major_milestones_of_casting_grow_the_ensemble_pool_when_the_star_joins():
+    state, _ = decide(started(), "casting-social-class", {"star": ADA}, {"social_class": [1]})
+    state, _ = decide(
+        state,
+        "casting-settle",
+        {
+            "star": ADA,
+            "careers": ["destiny"] * 4,
+            "hero_props": [["Knife", "Cuts anything"]],
+            "family_bonds": ["Ma", "Pa", "Gran"],
+        },
+    )
+    assert casting_of(state, ADA).majors == (CareerPath.DESTINY,)
+    before = state.ensemble
+    state, _ = decide(
+        state,
+        "casting-parents",
+        {
+            "star": ADA,
+            "parents": [
+                {"name": "Ma", "archetype": "Thief", "primary": "move", "secondary": "sense"},
+                {"name": "Pa", "archetype": "Thief", "primary": "move", "secondary": "sense"},
+            ],
+        },
+        {"parental_status": [9], "lost_parent": [3]},
+    )
+    state, _ = decide(
+        state,
+        "casting-settle",
+        {"star": ADA, "specialties": [["move", "Stealth"], ["move", "Stealth"], ["sense", "Ears"]]},
+    )
+    state, _ = decide(state, "casting-siblings", {"star": ADA}, {"siblings": [1], "sibling_age": [1]})
+    state, _ = decide(state, "casting-starting-age", {"star": ADA, "age": "youth"})
+    state, _ = decide(state, "casting-settle", {"star": ADA, "masteries": ["grit", "retake"]})
+    state, _ = decide(
+        state,
+        "casting-develop",
+        {"star": ADA, "ability": "sense", "specialty": "Ears", "hero_prop": "Knife"},
+        {"pack": [1]},
+    )
+    encounter = {
+        **ENCOUNTER,
+        "ally": {"name": "Ma", "primary": "move"},
+        "move_ability": "move",
+        "move_difficulty": "NORMAL",
+        "move": "aid",
+        "sets": ["The rooftops", "The Watch house", "The old mill"],
+    }
+    state, facts = decide(
+        state,
+        "casting-encounter",
+        {"star": ADA, **encounter},
+        {"dilemma": [1], "action": [3], "opposition": [], "script": [6, 6, 4, 4]},
+    )
+    assert facts[0].sets == ("The rooftops", "The Watch house", "The old mill")
+    state, _ = decide(
+        state,
+        "casting-wardrobe",
+        {"star": ADA, "look": "L", "mannerism": "M", "agenda": "A", "archetype": "Cat Burglar"},
+    )
+    assert state.ensemble == before
+    state, _ = decide(state, "casting-join", {"star": ADA})
+    assert (state.ensemble.plot_armor_max, state.ensemble.plot_armor) == (
+        before.plot_armor_max + 1,
+        before.plot_armor + 1,
+    )
