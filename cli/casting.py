@@ -38,6 +38,13 @@ MoneyFaces: TypeAlias = Annotated[
 LostParentRollFaces: TypeAlias = Annotated[
     list[str] | None, faces_option("--lost-parent-roll", "The Lost Parent d10s.")
 ]
+SecondaryRollFaces: TypeAlias = Annotated[
+    list[str] | None,
+    faces_option("--secondary-roll", "A new antagonist's Secondary Ability d10 (re-rolled on its Primary)."),
+]
+PowerFaces: TypeAlias = Annotated[
+    list[str] | None, faces_option("--power", "The antagonist's Power Dice pips, top die first.")
+]
 OrphanStatusRollFaces: TypeAlias = Annotated[
     list[str] | None, faces_option("--orphan-status-roll", "The Orphan Status d10.")
 ]
@@ -654,6 +661,82 @@ def join(ctx: typer.Context, star: NameArg, as_json: JsonOption = False) -> None
     from ..domain.showrunner.commands.casting import CastingRollOnly
 
     _step(ctx, "casting-join", CastingRollOnly(star=star), as_json)
+
+
+@casting_app.command("inciting-incident")
+@writes
+def inciting_incident(
+    ctx: typer.Context,
+    ally: Annotated[str, typer.Option("--ally", metavar="NAME,PRIMARY", help="The Actor the Cast sides with.")],
+    antagonist: Annotated[
+        str,
+        typer.Option(
+            "--antagonist", metavar="NAME,PRIMARY[,LEVEL]", help="The Actor the Cast opposes: the Season's antagonist."
+        ),
+    ],
+    specialty: Annotated[
+        list[str],
+        typer.Option("--specialty", metavar="STAR=NAME", help="Each Star's Specialty in the Ally's Primary Ability."),
+    ],
+    dilemma: DilemmaFaces = None,
+    secondary_roll: SecondaryRollFaces = None,
+    power: PowerFaces = None,
+    as_json: JsonOption = False,
+) -> None:
+    """4.1 Step 4 The Inciting Incident, once every Star has joined: the shared Dilemma (d10) and each
+    Star's Connection; the antagonist is raised to the Cast's minimum Power Level (EPIC for 1 Star,
+    LEGENDARY for 2, … GODLIKE for 5+) and cast as an Actor with rolled Power Dice if it is not one yet.
+
+    The Rival's Move and the Character's Move are then played as Action Sequences (`sequence declare`),
+    or as a check for a Cast of one.
+
+    Example: showrunner star casting inciting-incident --ally 'Elder Ilyra,channel' --antagonist 'The Ash King,fight' --specialty Ada=Rally
+    """
+    from ..domain.errors import InvalidDice
+    from ..domain.showrunner.commands.casting import IncitingIn
+
+    pairs = []
+    for value in specialty:
+        star, sep, name = value.partition("=")
+        if not sep or not star.strip() or not name.strip():
+            raise UsageProblem(f"--specialty: '{value}' is not STAR=NAME")
+        pairs.append((star.strip(), name.strip()))
+    faces = parse_faces(
+        {
+            "dilemma": ("--dilemma", dilemma, 10),
+            "ability": ("--secondary-roll", secondary_roll, 10),
+            "power": ("--power", power, 6),
+        }
+    )
+    asked = IncitingIn(
+        ally=_actor("--ally", ally), antagonist=_actor("--antagonist", antagonist), specialties=tuple(pairs)
+    )
+    s, ref, by = recording(ctx)
+    try:
+        result = s.ledger.run(ref, "casting-inciting-incident", asked, faces=faces or None, by=by)
+    except InvalidDice as e:
+        raise with_flags(e, {"dilemma": "--dilemma", "ability": "--secondary-roll", "power": "--power"}) from None
+    report(ref, result, as_json)
+
+
+@casting_app.command("founders-boons")
+@writes
+def founders_boons(
+    ctx: typer.Context,
+    benefit: Annotated[str, typer.Option("--benefit", help="Ensemble Synergy: the Ensemble Benefit every Star gets.")],
+    home: Annotated[str, typer.Option("--home", help="Home Base: the Cast's Holding, at NORMAL Quality.")],
+    kind: Annotated[str | None, typer.Option("--kind", help="What the Home Base is (a ship, a hideout, …).")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """4.2 Step 3 The Founders' Boons of a Level 1 Ensemble: an Ensemble Synergy and a Home Base.
+
+    Example: showrunner star casting founders-boons --benefit '+1 Grit for every Star' --home 'The Hollow Oak' --kind hideout
+    """
+    from ..domain.showrunner.commands.casting import FoundersIn
+
+    s, ref, by = recording(ctx)
+    asked = FoundersIn(benefit=benefit, home=home, kind=kind)
+    report(ref, s.ledger.run(ref, "casting-founders-boons", asked, by=by), as_json)
 
 
 # ------------------------------------------------------------------ showrunner advance

@@ -23,8 +23,8 @@ from .casting_record import Casting
 from .check import Resolution
 from .ensemble import grow_for_major_milestone
 from .ladder import Difficulty
-from .progress_events import OneStarFact, _active
-from .sheet import AbilityName, CareerPath, Mastery, PropType
+from .progress_events import Decision, OneStarFact, ProgressFact, ProgressRoll, _active
+from .sheet import AbilityName, CareerPath, Holding, Mastery, PropType
 from .state import ShowrunnerState
 
 Redone = tuple[Casting, list[str], dict[str, Any]]
@@ -407,3 +407,58 @@ class Advanced(OneStarFact, topic="showrunner/Advanced"):
         target = self.ability.value.title() if self.ability else self.hero_prop or self.bond or self.grudge
         why = f" ({self.reason})" if self.reason else ""
         return self._text(f"{self.star} Advanced {target}{why}")
+
+
+# ------------------------------------------------------------------ Ready for the Show (4.1 Step 4, 4.2)
+
+
+class IncitingIncidentPlayed(ProgressRoll, topic="showrunner/IncitingIncidentPlayed"):
+    """4.1 Step 4: the shared Dilemma d10 and, for every Star, the Connection of the Choice and
+    the Dilemma's Career Advance. The antagonist is raised to the Cast's minimum Power Level."""
+
+    ally: ActorGiven
+    antagonist: ActorGiven
+    """As the table gave it; `antagonist_level` is the Power Level it plays at."""
+    specialties: tuple[tuple[Name, Name], ...]
+    """Each Star's Specialty (the Slot Rule) for the Advance in the Ally's Primary Ability."""
+    antagonist_level: Difficulty = Difficulty.EPIC
+
+    def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
+        from .casting_ensemble import antagonist_level, inciting_incident
+
+        assert dice is not None
+        after, lines = inciting_incident(
+            state,
+            ally=(self.ally.name, self.ally.primary),
+            antagonist=(self.antagonist.name, self.antagonist.primary),
+            specialties=dict(self.specialties),
+            dice=dice,
+        )
+        level = antagonist_level(state, self.antagonist.power_level)
+        lines.append(f"{self.antagonist.name} is the Season's antagonist at {level.value}")
+        return after, lines, {"antagonist_level": level}
+
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
+        return self.changed.apply(state).model_copy(update={"antagonist": self.antagonist.name})
+
+    def stars(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.changed.stars)
+
+    def summary(self) -> str:
+        return self._text(f"The Inciting Incident: the Cast sides with {self.ally.name} against {self.antagonist.name}")
+
+
+class FoundersBoonsGranted(ProgressFact, topic="showrunner/FoundersBoonsGranted"):
+    """4.2 Step 3: the Ensemble Synergy (an Ensemble Benefit for every Star, as the table names it)
+    and the Home Base, a Holding at NORMAL Quality."""
+
+    benefit: Line
+    home: Holding
+
+    def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
+        from .casting_ensemble import founders_boons
+
+        return founders_boons(state, self.benefit, self.home), [], {}
+
+    def summary(self) -> str:
+        return f"The Founders' Boons: {self.benefit}; the Home Base {self.home.name}"

@@ -87,6 +87,8 @@ class ShowrunnerState(CampaignState):
     """The Supporting Cast, Threats, Subplots (stasis ones included: Director-only) and Action Sequences."""
     casting: dict[str, Casting] = Field(default_factory=dict, exclude_if=lambda casting: not casting)
     """Stars in Casting (Chapters 2-4) by name key, until they join; left out of a dump when none is."""
+    antagonist: str | None = Field(default=None, exclude_if=lambda name: name is None)
+    """The Season's antagonist named by the Inciting Incident (4.1 Step 4); None before it."""
 
     def roster(self) -> Mapping[str, StarSheet]:
         return self.stars

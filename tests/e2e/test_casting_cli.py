@@ -168,6 +168,31 @@ def test_a_whole_casting_with_flags_ends_in_the_star_joining(run):
     assert sheet == built and sheet["concept"] == "Scout" and sheet["trinkets"] == ["An acorn"]
     assert [p["name"] for p in sheet["hero_props"]] == ["Grandmother's Bow"]
     assert ok(run, "star", "list", "--json").json()["stars"][0]["name"] == ADA
+    # Ready for the Show: one Star, so the antagonist plays at EPIC at least.
+    incident = ok(
+        run,
+        "star",
+        "casting",
+        "inciting-incident",
+        "--ally",
+        "Elves,channel",
+        "--antagonist",
+        "The Ash King,fight,HARD",
+        "--specialty",
+        "Ada=Rally",
+        "--dilemma",
+        "10",
+        "--secondary-roll",
+        "5",
+        "--power",
+        "3,4,2,5",
+        "--json",
+    ).json()
+    assert [f["type"] for f in incident["facts"]] == ["IncitingIncidentPlayed", "ActorCreated"]
+    assert incident["facts"][0]["fact"]["antagonist_level"] == "EPIC"
+    assert ok(run, "actor", "show", "The Ash King", "--json").json()["actor"]["power_level"] == "EPIC"
+    ok(run, "star", "casting", "founders-boons", "--benefit", "+1 Grit for every Star", "--home", "The Hollow Oak")
+    assert ok(run, "ensemble", "show", "--json").json()["ensemble"]["holdings"][0]["name"] == "The Hollow Oak"
     # Every rolling step audits against the record; the chain verifies.
     audit = run("audit", "--all")
     assert audit.code == 0 and "every roll MATCHES" in audit.out, audit

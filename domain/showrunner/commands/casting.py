@@ -120,6 +120,23 @@ class CastingWardrobe(_In):
     trinkets: tuple[Line, ...] = ()
 
 
+class IncitingIn(Input):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    ally: ActorIn
+    antagonist: ActorIn
+    specialties: tuple[tuple[Name, Name], ...]
+    """(Star, Specialty) for each Star: the Slot Rule of the Advance in the Ally's Primary Ability."""
+
+
+class FoundersIn(Input):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    benefit: Line
+    home: Name
+    kind: Line | None = None
+
+
 class AdvanceIn(_In):
     ability: AbilityName | None = None
     hero_prop: Name | None = None
@@ -184,6 +201,43 @@ def join(state: ShowrunnerState, asked: CastingRollOnly, roll: RollContext | Non
     return [done, StarJoined(sheet=record.sheet)]
 
 
+def inciting_incident(state: ShowrunnerState, asked: IncitingIn, roll: RollContext | None) -> Decided:
+    """4.1 Step 4: the Cast's Connection, then the antagonist cast into the Supporting Cast at the
+    raised Power Level when it is not an Actor yet (an Actor below it is refused)."""
+    from ...errors import RuleViolation
+    from ...names import name_key
+    from ..actors import ActorSpec
+    from ..casting_ensemble import antagonist_level
+    from ..casting_events import IncitingIncidentPlayed
+    from .actors import create_actor
+
+    foe = asked.antagonist
+    level = antagonist_level(state, foe.power_level)
+    known = state.world.actors.get(name_key(foe.name))
+    if known is not None and known.power_level.rank < level.rank:
+        raise RuleViolation(
+            f"{known.name} is {known.power_level.value} and the Cast's antagonist must be {level.value} at least: "
+            "raise their Power Level first, or name a new Actor"
+        )
+    specialties = tuple((state.star(star).name, name) for star, name in asked.specialties)
+    inputs = {"ally": asked.ally.model_dump(), "antagonist": foe.model_dump(), "specialties": specialties}
+    played = rolled(IncitingIncidentPlayed, state, roll, **inputs)
+    facts: list[Any] = [played]
+    if known is None:
+        after = played.apply(state)
+        spec = ActorSpec(name=foe.name, primary=foe.primary, power_level=level, concept="the Season's antagonist")
+        facts += create_actor(after, spec, roll)
+    return facts
+
+
+def founders_boons(state: ShowrunnerState, asked: FoundersIn, roll: RollContext | None) -> Decided:
+    from ..casting_events import FoundersBoonsGranted
+    from ..sheet import Holding
+
+    home = Holding(name=asked.home, kind=asked.kind)
+    return [FoundersBoonsGranted.decided(state, benefit=asked.benefit, home=home)]
+
+
 def advance(state: ShowrunnerState, asked: AdvanceIn, roll: RollContext | None) -> Decided:
     from ..casting_events import Advanced
 
@@ -234,6 +288,19 @@ CASTING = {
         "4.1 Getting into Wardrobe.", CastingWardrobe, _plain("WardrobeFinished"), subject="Casting"
     ),
     "casting-join": Action("The Star joins the Show at the end of Casting.", CastingRollOnly, join, subject="Casting"),
+    "casting-inciting-incident": Action(
+        "4.1 Step 4 The Inciting Incident (Dilemma d10; the antagonist's Power Dice).",
+        IncitingIn,
+        inciting_incident,
+        rolls=True,
+        subject="Casting",
+    ),
+    "casting-founders-boons": Action(
+        "4.2 Step 3 The Founders' Boons: Ensemble Synergy and a Home Base.",
+        FoundersIn,
+        founders_boons,
+        subject="Casting",
+    ),
     "advance": Action(
         "Advance an Ability, Hero Prop, Bond or Grudge to its next milestone.", AdvanceIn, advance, subject="Advances"
     ),
