@@ -624,10 +624,9 @@ def finish_wardrobe(
     """4.1 Steps 1-3: Look, Mannerism, Agenda; the Primary and Secondary Abilities (most Advances
     in Casting; ties are the player's choice) auto-Mastered; the Archetype as the table names it."""
     expect(record, Step.WARDROBE)
-    counts = record.ability_advances
+    # Every Ability counts, those with no Advance at 0: all of them may tie for Secondary.
+    counts = {a: record.ability_advances.get(a, 0) for a in AbilityName}
     ranked = sorted(counts, key=lambda a: -counts[a])
-    if len(ranked) < 2:
-        raise RuleViolation(f"{record.sheet.name} needs Advances in two Abilities to have a Primary and a Secondary")
     top = counts[ranked[0]]
     tied_top = [a for a in ranked if counts[a] == top]
     first = primary or (tied_top[0] if len(tied_top) == 1 else None)
