@@ -225,6 +225,7 @@ def documents(run: Runner, tmp_path: Path) -> dict[str, Any]:
     docs["export line"] = spent
     docs["stored document"] = {k: v for k, v in spent.items() if k not in ("branch", "version", "topic")}
     docs["import"] = _json(run, "import", export, db=str(tmp_path / "other.sqlite"))
+    docs["star create"] = _json(run, "star", "create", "Ada Quill")
     _ok(run, "campaign", "new", "Ninth Bell", "--ruleset", "pool")
     _ok(run, "star", "add", "--file", EXAMPLES / "pool-brann.json")
     _ok(run, "pool", "luck", "Brann", "--command-id", "luck-1")
@@ -240,6 +241,7 @@ DOCUMENTED_BY = {
     "cli.md campaign list #1": "campaign list",
     "cli.md campaign use #1": "campaign use",
     "cli.md star add #1": "star add",
+    "cli.md star create` and `star casting … #1": "star create",
     "cli.md star list #1": "star list",
     "cli.md sheet #1": "sheet",
     "cli.md spend #1": "spend",

@@ -627,3 +627,34 @@ def test_major_milestones_of_casting_grow_the_ensemble_pool_when_the_star_joins(
         before.plot_armor_max + 1,
         before.plot_armor + 1,
     )
+
+
+def test_with_advances_in_one_ability_the_secondary_is_chosen_among_the_rest():
+    state = before_the_starting_age(started())  # orphaned: no Advance from parents
+    state, _ = decide(state, "casting-starting-age", {"star": ADA, "age": "youth"})
+    state, _ = decide(state, "casting-settle", {"star": ADA, "masteries": ["grit", "retake"]})
+    state, _ = decide(
+        state,
+        "casting-develop",
+        {"star": ADA, "ability": "sense", "specialty": "Ears", "hero_prop": "Pan"},
+        {"pack": [1]},
+    )
+    encounter = {
+        **ENCOUNTER,
+        "ally": {"name": "Ma", "primary": "sense"},
+        "move_ability": "sense",
+        "move_difficulty": "NORMAL",
+        "move": "aid",
+    }
+    state, _ = decide(
+        state,
+        "casting-encounter",
+        {"star": ADA, **encounter},
+        {"dilemma": [1], "action": [3], "opposition": [], "script": [6, 6, 4, 4]},
+    )
+    assert casting_of(state, ADA).ability_advances == {A.SENSE: 2}
+    wardrobe = {"star": ADA, "look": "L", "mannerism": "M", "agenda": "A", "archetype": "Lookout"}
+    with pytest.raises(RuleViolation, match="channel, endure, fight, .* are tied for Secondary"):
+        decide(state, "casting-wardrobe", wardrobe)
+    state, _ = decide(state, "casting-wardrobe", {**wardrobe, "secondary": "talk"})
+    assert {a for a, ability in casting_of(state, ADA).sheet.abilities.items() if ability.mastered} == {A.SENSE, A.TALK}
