@@ -9,7 +9,7 @@ No `from __future__ import annotations` here: typer reads the option annotations
 """
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Annotated, Any, TypeAlias
 
 import typer
@@ -146,6 +146,7 @@ def _step(
 # ------------------------------------------------------------------ star create
 
 
+@writes
 def create(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(metavar="NAME", help="The new Star's name.")],
@@ -188,28 +189,21 @@ def create(
     if heritage is not None and (specialty_in is None or scar_in is None):
         raise UsageProblem("--heritage needs --specialty-in A,B and --scar-in A,B: the Abilities they go under")
     chosen_path = path("--acclaim-path", acclaim_path)
-    started = CastingStart(star=name, player=player, concept=concept, acclaim_path=chosen_path)
-    if walk:
-        from .casting_walk import walk_casting
-
-        walk_casting(ctx, started)
-        return
-    s, ref, by = recording(ctx)
-    result = s.ledger.run(ref, "casting-start", started, by=by)
-    events = list(result.events)
+    chosen = None
     if heritage is not None:
         assert specialty_in is not None and scar_in is not None
         chosen = _heritage_request(name, heritage, specialty_in, scar_in, None, None, None, None, None, None)
-        events += list(s.ledger.run(ref, "casting-heritage", chosen, by=by).events)
-    status = _status(_state(s, ref), name)
-    report(ref, _Events(events), as_json, casting=status)
-    if not as_json:
-        _hint(status)
+    started = CastingStart(star=name, player=player, concept=concept, acclaim_path=chosen_path, heritage=chosen)
+    if walk:
+        from ..ledger.command_ids import current_command
+        from .casting_walk import walk_casting
 
-
-class _Events:
-    def __init__(self, events: Sequence[Any]) -> None:
-        self.events = events
+        given = current_command()
+        if given is not None and given.id is not None:
+            raise UsageProblem("--command-id names one command, and the walk records one per step: leave it out")
+        walk_casting(ctx, started)
+        return
+    _step(ctx, "casting-start", started, as_json)
 
 
 def _heritage_request(

@@ -116,7 +116,8 @@ def walk_casting(ctx: typer.Context, started: Any) -> None:
         )
         return w.record("casting-heritage", asked)
 
-    w.step(heritage)
+    if started.heritage is None:  # else taken with the start, from the flags
+        w.step(heritage)
 
     def social_class() -> Any:
         faces: dict[str, list[int]] = {}

@@ -29,6 +29,7 @@ RECORD_NOTHING = {
     "campaign list",
     "campaign use",
     "star list",
+    "star casting status",
     "branch list",
     "branch use",
     "branch diff",

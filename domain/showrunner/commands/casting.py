@@ -27,12 +27,6 @@ class _In(Input):
     star: Name
 
 
-class CastingStart(_In):
-    player: Name | None = None
-    concept: Line | None = None
-    acclaim_path: CareerPath = CareerPath.TRAINING
-
-
 class CastingHeritage(_In):
     heritage: Name
     specialties: tuple[Name, Name] | None = None
@@ -43,6 +37,14 @@ class CastingHeritage(_In):
     scar_abilities: tuple[AbilityName, AbilityName]
     bond_face: Name | None = None
     grudge_face: Name | None = None
+
+
+class CastingStart(_In):
+    player: Name | None = None
+    concept: Line | None = None
+    acclaim_path: CareerPath = CareerPath.TRAINING
+    heritage: CastingHeritage | None = None
+    """The Heritage, taken in the same command (it comes first or not at all)."""
 
 
 class CastingRollOnly(_In):
@@ -150,13 +152,28 @@ def _fields(asked: Input) -> dict[str, Any]:
     return {name: getattr(asked, name) for name in type(asked).model_fields}
 
 
+def start(state: ShowrunnerState, asked: CastingStart, roll: RollContext | None) -> Decided:
+    """`CastingStarted`, and the `HeritageChosen` when the Heritage is given with it."""
+    from ..casting_events import CastingStarted
+
+    inputs = {k: v for k, v in _fields(asked).items() if k != "heritage"}
+    started = CastingStarted.decided(state, **inputs)
+    if asked.heritage is None:
+        return [started]
+    if asked.heritage.star != asked.star:
+        from ...errors import RuleViolation
+
+        raise RuleViolation(f"the Heritage given is {asked.heritage.star}'s, not {asked.star}'s")
+    return [started, *_plain("HeritageChosen")(started.apply(state), asked.heritage, roll)]
+
+
 def _plain(fact_name: str) -> Any:
     def decide(state: ShowrunnerState, asked: Input, roll: RollContext | None) -> Decided:
         from .. import casting_events
 
         fact = getattr(casting_events, fact_name)
         inputs = _fields(asked)
-        if "star" in inputs and fact_name != "CastingStarted":
+        if "star" in inputs:
             from ..casting import casting_of
 
             inputs["star"] = casting_of(state, inputs["star"]).sheet.name
@@ -248,7 +265,7 @@ def advance(state: ShowrunnerState, asked: AdvanceIn, roll: RollContext | None) 
 
 CASTING = {
     "casting-start": Action(
-        "Start Casting a Star (Chapter 2).", CastingStart, _plain("CastingStarted"), subject="Casting"
+        "Start Casting a Star (Chapter 2), with its Heritage if given.", CastingStart, start, subject="Casting"
     ),
     "casting-heritage": Action("2.1 Heritage.", CastingHeritage, _plain("HeritageChosen"), subject="Casting"),
     "casting-social-class": Action(
