@@ -184,6 +184,8 @@ def walk_casting(ctx: typer.Context, started: Any) -> None:
 
     record = w.record_of()
     for _ in range(record.life_stages - record.stages_done):
+        if _waits(w):
+            return
 
         def develop() -> Any:
             record = w.record_of()
@@ -258,6 +260,24 @@ def walk_casting(ctx: typer.Context, started: Any) -> None:
 
     w.step(wardrobe)
     w.record("casting-join", c.CastingRollOnly(star=started.star))
+
+
+def _waits(w: _Walk) -> bool:
+    """Whether the Production Schedule holds this Star's next Life Stage for another Star's:
+    the walk stops there, and says how to go on."""
+    from ..domain.showrunner.casting import waiting_for
+
+    record = w.record_of()
+    other = waiting_for(w.s.ledger.view(w.ref).state, record)
+    if other is None:
+        return False
+    stderr_console().print(
+        f"The clock is at -{other.decade}Y: {other.sheet.name}'s Life Stage comes first. Go on with "
+        f"`showrunner star casting develop '{record.sheet.name}' …` when it reaches -{record.decade}Y.",
+        markup=False,
+        highlight=False,
+    )
+    return True
 
 
 def _settle(w: _Walk) -> None:

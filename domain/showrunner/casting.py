@@ -463,16 +463,24 @@ def hero_prop_advance(record: Casting, name: str, power: str | None, lines: list
 # ------------------------------------------------------------------ Chapter 3: the Life Stages
 
 
-def _schedule(state: ShowrunnerState, record: Casting) -> None:
-    """3B Advance the Clock: every Star's Life Stage of a more remote decade is played first."""
+def waiting_for(state: ShowrunnerState, record: Casting) -> Casting | None:
+    """3B Advance the Clock: another Star in Casting whose Life Stage in a more remote decade
+    comes before this Star's next one; None when this Star's may be played now."""
     for other in state.casting.values():
         if other.sheet.name == record.sheet.name or Step.STARTING_AGE not in other.done:
             continue
         if other.decade > record.decade:
-            raise RuleViolation(
-                f"the clock is at -{other.decade}Y: {other.sheet.name}'s Life Stage there comes before "
-                f"{record.sheet.name}'s at -{record.decade}Y"
-            )
+            return other
+    return None
+
+
+def _schedule(state: ShowrunnerState, record: Casting) -> None:
+    other = waiting_for(state, record)
+    if other is not None:
+        raise RuleViolation(
+            f"the clock is at -{other.decade}Y: {other.sheet.name}'s Life Stage there comes before "
+            f"{record.sheet.name}'s at -{record.decade}Y"
+        )
 
 
 def develop(

@@ -381,3 +381,62 @@ def test_star_create_at_a_terminal_walks_every_step(run, db: str, home: Path):
     assert sheet["abilities"]["work"]["mastered"] and sheet["abilities"]["talk"]["mastered"]
     assert sheet["masteries"] == ["retake", "grit"]
     assert ok(run, "audit", "--all").code == 0
+
+
+@pytestmark_pty
+def test_the_walk_stops_where_the_production_schedule_waits_for_another_star(run, db: str, home: Path):
+    ok(run, "campaign", "new", "Casting Call")
+    ok(run, "star", "create", ADA)
+    ok(run, "star", "casting", "social-class", "Ada", "--roll", "1")
+    ok(
+        run,
+        "star",
+        "casting",
+        "settle",
+        "Ada",
+        "--hero-prop",
+        "Bow=Sings",
+        "--career",
+        "training",
+        "--career",
+        "training",
+        "--career",
+        "talent",
+        "--career",
+        "talent",
+        "--family-bond",
+        "Wren",
+        "--family-bond",
+        "Oak",
+        "--family-bond",
+        "Tam",
+    )
+    ok(
+        run,
+        "star",
+        "casting",
+        "parents",
+        "Ada",
+        *PARENTS,
+        "--roll",
+        "10",
+        "--lost-parent-roll",
+        "1,2",
+        "--orphan-status-roll",
+        "3",
+    )
+    ok(run, "star", "casting", "siblings", "Ada", "--roll", "1", "--ages", "1")
+    ok(run, "star", "casting", "starting-age", "Ada", "teen")  # two Life Stages, from -20Y
+    ok(run, "star", "casting", "settle", "Ada", "--mastery", "grit")
+    origins = WALK[: next(i for i, (_, answer) in enumerate(WALK) if answer == "retake") + 1]  # Nell: a Youth, at -10Y
+    t = Terminal(("star", "create", "Nell Hale"), db=db, home=home)
+    try:
+        for prompt, answer in origins:
+            t.expect(prompt.rstrip())
+            t.send(answer + "\r")
+        code, err = t.finish()
+    finally:
+        t.close()
+    assert code == 0
+    assert "The clock is at -20Y: Ada Quill's Life Stage comes first" in err
+    assert ok(run, "star", "casting", "status", "Nell", "--json").json()["next"] == "develop"
