@@ -777,3 +777,11 @@ def advance(
 
 def register(root: typer.Typer) -> None:
     root.command("advance")(advance)
+
+
+# `star create` and `star casting` join the `star` group here, not in cli/star.py: `sheet` comes
+# from that module too, and a sheet must start without loading Casting's command line.
+from .star import app as star_app  # noqa: E402 - the group is completed below, once Casting is defined
+
+star_app.command("create")(create)
+star_app.add_typer(casting_app, name="casting")

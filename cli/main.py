@@ -46,7 +46,7 @@ ROOT_COMMANDS: dict[str, tuple[str, str]] = {
     "advance": ("casting", "register"),
     "limit-break": ("acclaim", "register"),
     "campaign": ("campaign", "app"),
-    "star": ("star", "app"),
+    "star": ("casting", "star_app"),
     "branch": ("branch", "app"),
     "what-if": ("what_if", "register"),
     "dice": ("dice", "app"),

@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from . import completion
-from .casting import casting_app, create
 from .options import JsonOption, writes
 from .safe_text import markup
 from .session import print_json, session, stdout_console
@@ -18,8 +17,6 @@ app = typer.Typer(
     epilog="Example: showrunner star add --file docs/examples/star-mara.toml",
     no_args_is_help=True,
 )
-app.command("create")(create)
-app.add_typer(casting_app, name="casting")
 
 
 @app.command("add")
