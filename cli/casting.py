@@ -323,11 +323,11 @@ def social_class(
 
     Example: showrunner star casting social-class Ada --roll 4 --money 3
     """
-    from ..domain.showrunner.commands.casting import CastingRollOnly
+    from ..domain.showrunner.commands.casting import StarInCasting
 
     faces = parse_faces({"social_class": ("--roll", roll, 10), "money": ("--money", money, 6)})
     flags = {"social_class": "--roll", "money": "--money"}
-    _step(ctx, "casting-social-class", CastingRollOnly(star=star), as_json, faces, flags)
+    _step(ctx, "casting-social-class", StarInCasting(star=star), as_json, faces, flags)
 
 
 @casting_app.command("settle")
@@ -652,9 +652,9 @@ def join(ctx: typer.Context, star: NameArg, as_json: JsonOption = False) -> None
 
     Example: showrunner star casting join Ada
     """
-    from ..domain.showrunner.commands.casting import CastingRollOnly
+    from ..domain.showrunner.commands.casting import StarInCasting
 
-    _step(ctx, "casting-join", CastingRollOnly(star=star), as_json)
+    _step(ctx, "casting-join", StarInCasting(star=star), as_json)
 
 
 @casting_app.command("inciting-incident")

@@ -125,7 +125,7 @@ def walk_casting(ctx: typer.Context, started: Any) -> None:
             faces["social_class"] = w.faces("Social Class", 10, 1)
             money = tables.social_class(faces["social_class"][0]).money_dice
             faces["money"] = w.faces("Starting Money", 6, money) if money else []
-        return w.record("casting-social-class", c.CastingRollOnly(star=started.star), faces)
+        return w.record("casting-social-class", c.StarInCasting(star=started.star), faces)
 
     w.step(social_class)
     _settle(w)
@@ -259,7 +259,7 @@ def walk_casting(ctx: typer.Context, started: Any) -> None:
         return w.record("casting-wardrobe", asked)
 
     w.step(wardrobe)
-    w.record("casting-join", c.CastingRollOnly(star=started.star))
+    w.record("casting-join", c.StarInCasting(star=started.star))
 
 
 def _waits(w: _Walk) -> bool:

@@ -47,7 +47,7 @@ class CastingStart(_In):
     """The Heritage, taken in the same command (it comes first or not at all)."""
 
 
-class CastingRollOnly(_In):
+class StarInCasting(_In):
     pass
 
 
@@ -183,12 +183,16 @@ def _plain(fact_name: str) -> Any:
 
 
 def _dumped(inputs: dict[str, Any]) -> dict[str, Any]:
-    # Nested inputs become the fact's own models.
-    return {k: (v.model_dump() if isinstance(v, Input) else v) for k, v in inputs.items()} | {
-        k: tuple(x.model_dump() for x in v)
-        for k, v in inputs.items()
-        if isinstance(v, tuple) and v and isinstance(v[0], Input)
-    }
+    """The input's fields as the fact takes them: a nested input (an Actor, a parent) as plain data."""
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, Input):
+            return value.model_dump()
+        if isinstance(value, tuple):
+            return tuple(plain(v) for v in value)
+        return value
+
+    return {k: plain(v) for k, v in inputs.items()}
 
 
 def _rolling(fact_name: str) -> Any:
@@ -207,7 +211,7 @@ def _rolling(fact_name: str) -> Any:
     return decide
 
 
-def join(state: ShowrunnerState, asked: CastingRollOnly, roll: RollContext | None) -> Decided:
+def join(state: ShowrunnerState, asked: StarInCasting, roll: RollContext | None) -> Decided:
     """The end of Casting: `CastingCompleted`, then the same `StarJoined` a Star file gives."""
     from ..casting import casting_of
     from ..casting_events import CastingCompleted
@@ -270,7 +274,7 @@ CASTING = {
     "casting-heritage": Action("2.1 Heritage.", CastingHeritage, _plain("HeritageChosen"), subject="Casting"),
     "casting-social-class": Action(
         "2.2 Social Class (d10, Starting Money d6).",
-        CastingRollOnly,
+        StarInCasting,
         _rolling("SocialClassRolled"),
         rolls=True,
         subject="Casting",
@@ -304,7 +308,7 @@ CASTING = {
     "casting-wardrobe": Action(
         "4.1 Getting into Wardrobe.", CastingWardrobe, _plain("WardrobeFinished"), subject="Casting"
     ),
-    "casting-join": Action("The Star joins the Show at the end of Casting.", CastingRollOnly, join, subject="Casting"),
+    "casting-join": Action("The Star joins the Show at the end of Casting.", StarInCasting, join, subject="Casting"),
     "casting-inciting-incident": Action(
         "4.1 Step 4 The Inciting Incident (Dilemma d10; the antagonist's Power Dice).",
         IncitingIn,
