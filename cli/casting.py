@@ -172,12 +172,9 @@ def create(
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Cast a new Star through the book's Casting (Chapters 2-4): Heritage, Social Class, Parents,
-    Siblings, Starting Age, the Life Stages, Getting into Wardrobe; then the Star joins the Show.
+    """Cast a new Star through the book's Casting (Chapters 2-4), from the Heritage to joining the Show.
 
-    At a terminal it walks every step with prompts, rolling ledger dice or asking for table dice.
-    Otherwise it starts Casting (and takes the Heritage when --heritage is given); each further
-    step is a `showrunner star casting STEP` command, each roll a recorded, provable roll.
+    The steps: Heritage, Social Class, Parents, Siblings, Starting Age, the Life Stages, Getting into Wardrobe, joining. At a terminal it walks every step with prompts, rolling ledger dice or asking for table dice. Otherwise it starts Casting (and takes the Heritage when --heritage is given); each further step is a `showrunner star casting STEP` command, each roll a recorded, provable roll.
 
     Examples: showrunner star create 'Ada Quill' --player Jo
      ·  showrunner star create 'Ada Quill' --heritage 'Wood Elf' --specialty-in move,work --scar-in impress,endure
@@ -580,8 +577,7 @@ def encounter(
     script: ScriptFaces = None,
     as_json: JsonOption = False,
 ) -> None:
-    """3 The Encounter of a Life Stage: the Dilemma d10, the Choice, the Rival's Move (a Gambit at
-    the Rival's Power Level, with the Rival's Primary Ability) and the Character's Move.
+    """3 The Encounter of a Life Stage: the Dilemma d10, the Choice, the Rival's Move (a Gambit at the Rival's Power Level, with the Rival's Primary Ability) and the Character's Move.
 
     Example: showrunner star casting encounter Ada --ally 'Elder Ilyra,channel,HARD' --rival 'Sheriff Kell,fight,HARD' --ally-specialty 'Old Songs' --move-ability sense
     """
@@ -677,12 +673,9 @@ def inciting_incident(
     power: PowerFaces = None,
     as_json: JsonOption = False,
 ) -> None:
-    """4.1 Step 4 The Inciting Incident, once every Star has joined: the shared Dilemma (d10) and each
-    Star's Connection; the antagonist is raised to the Cast's minimum Power Level (EPIC for 1 Star,
-    LEGENDARY for 2, … GODLIKE for 5+) and cast as an Actor with rolled Power Dice if it is not one yet.
+    """4.1 Step 4 The Inciting Incident, once every Star has joined: the shared Dilemma (d10) and each Star's Connection; the antagonist is raised to the Cast's minimum Power Level (EPIC for 1 Star, LEGENDARY for 2, … GODLIKE for 5+) and cast as an Actor with rolled Power Dice if it is not one yet.
 
-    The Rival's Move and the Character's Move are then played as Action Sequences (`sequence declare`),
-    or as a check for a Cast of one.
+    The Rival's Move and the Character's Move are then played as Action Sequences (`sequence declare`), or as a check for a Cast of one.
 
     Example: showrunner star casting inciting-incident --ally 'Elder Ilyra,channel' --antagonist 'The Ash King,fight' --specialty Ada=Rally
     """
