@@ -72,7 +72,7 @@ def new(
     s.remember(campaign=entry.name)
     ref = s.ledger.resolve(entry)
     head = s.ledger.head(ref)
-    key_file = s.ledger.keys.path(entry.id)
+    key_file = s.ledger.keys.where(entry.id)
     if as_json:
         print_json(
             {
@@ -85,7 +85,8 @@ def new(
         return
     stdout_console().print(f"Created campaign [bold]{entry.name}[/] ({markup(entry.title)}) on branch main.")
     stderr_console().print(
-        f"[dim]Director key file ({KEY_FILE_NOTE.get()}): {markup(_home_relative(key_file))}[/]", soft_wrap=True
+        f"[dim]Director key file ({KEY_FILE_NOTE.get()}): {markup(_home_relative(Path(key_file)) if Path(key_file).is_absolute() else key_file)}[/]",
+        soft_wrap=True,
     )
 
 
