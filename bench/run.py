@@ -20,6 +20,9 @@ Storage (SQLite, or PostgreSQL with --db, against the plain driver: sqlite3 or p
                         rows, one transaction per row                               >= 0.5x
 - replay                `Ledger.view` of 10k events without snapshots / SELECT of the
                         rows + json.loads of each                                   >= 0.5x
+- parallel-writers      `note` commands/s of 8 processes on 8 campaigns / of 1 process, on
+                        PostgreSQL (--db, or SHOWRUNNER_BENCH_POSTGRES_URL; skipped
+                        without one); pg_locks sampled meanwhile                    >= 1x
 
 On a played history (SQLite only; built once per size with `build_history` and shared;
 small = 1,000 events, big = 100,000):
@@ -637,6 +640,28 @@ def fork(ctx: Context) -> Metric:
     return metric
 
 
+def parallel_writers(ctx: Context) -> list[Metric]:
+    """8 writers on 8 campaigns against 1 writer, on PostgreSQL (bench/bench_writers.py)."""
+    from bench_writers import URL_ENV, WRITERS, postgres_url, writers
+
+    url = postgres_url(ctx.store.db if ctx.store.is_postgres else None)
+    if url is None:
+        progress(f"parallel-writers: skipped: no PostgreSQL server; set {URL_ENV} or run with --db postgresql://…")
+        return []
+    seconds, rounds = (2.0, 2) if ctx.plan.quick else (5.0, 3)
+    found = writers(url, seconds=seconds, rounds=rounds, comparisons=False)
+    metric = Metric(
+        "parallel-writers",
+        Goal(">=", 1.0),
+        f"note commands/s of {WRITERS} processes on {WRITERS} campaigns / of 1 process, PostgreSQL",
+        "commands/s",
+        detail={k: found[k] for k in ("table_locks_seen", "lock_waits_seen", "lock_samples")},
+    )
+    for spread, one in zip(found["eight_campaigns_per_s"], found["one_writer_per_s"], strict=True):
+        metric.pair(spread, one, spread / one)
+    return [metric]
+
+
 # ---------------------------------------------------------------------------- the run
 
 STORAGE: dict[str, Callable[[Context], Metric | list[Metric]]] = {
@@ -644,6 +669,7 @@ STORAGE: dict[str, Callable[[Context], Metric | list[Metric]]] = {
     "append-realistic": append_realistic,
     "command-in-process": command_in_process,
     "replay": replay,
+    "parallel-writers": parallel_writers,
 }
 HISTORY: dict[str, Callable[[Context], Metric | list[Metric]]] = {
     "command-line": command_line,
