@@ -95,12 +95,14 @@ def _sample_locks(url: str, schema: str, stop: threading.Event, seen: LockSample
     with psycopg.connect(url.split("?")[0], autocommit=True) as conn:
         table = f'"{schema}".showrunnerledger_events'
         while not stop.is_set():
-            for mode, granted in conn.execute(
-                "SELECT mode, granted FROM pg_locks WHERE locktype = 'relation' AND relation = to_regclass(%s)",
+            for mode, granted, backend in conn.execute(
+                "SELECT l.mode, l.granted, a.backend_type FROM pg_locks l LEFT JOIN pg_stat_activity a USING (pid) "
+                "WHERE l.locktype = 'relation' AND l.relation = to_regclass(%s)",
                 (table,),
             ):
-                if mode != "RowExclusiveLock" and mode != "AccessShareLock":
-                    seen.table_locks.add(mode)
+                if mode not in ("RowExclusiveLock", "AccessShareLock"):
+                    # autovacuum's ShareUpdateExclusiveLock does not conflict with an insert's lock
+                    seen.table_locks.add(mode if backend == "client backend" else f"{mode} ({backend})")
                 if not granted:
                     seen.waits += 1
             seen.samples += 1
@@ -132,43 +134,47 @@ def _phase(
     return total / seconds, seen
 
 
-def writers(url: str, *, seconds: float, rounds: int, comparisons: bool) -> dict[str, Any]:
-    """Commands per second, in rounds: 1 writer, then 8 writers on 8 campaigns (pg_locks sampled).
+def writers(url: str, *, seconds: float, rounds: int, eight_on_one: bool) -> dict[str, Any]:
+    """Commands per second, in rounds of three phases: 1 writer, 8 writers on 8 campaigns, and
+    8 writers on 8 campaigns with the library's table lock; pg_locks sampled in each.
 
-    With `comparisons`, once more each: 8 writers on 8 campaigns with the library's table lock,
-    and 8 writers on one campaign (where they must take turns: one stream, one head)."""
+    With `eight_on_one`, once more: 8 writers on one campaign (one stream: they take turns)."""
     import psycopg
 
     schema = "bench_writers_" + uuid.uuid4().hex[:8]
     scoped = f"{url.split('?')[0]}?schema={schema}"
     home = Path(tempfile.mkdtemp(prefix="showrunner-bench-writers-"))
-    found: dict[str, Any] = {"seconds_per_phase": seconds, "one_writer_per_s": [], "eight_campaigns_per_s": []}
-    waits = samples = 0
-    modes: set[str] = set()
+    found: dict[str, Any] = {"seconds_per_phase": seconds}
+    phases = {
+        "one_writer": (1, False),
+        "eight_campaigns": (WRITERS, False),
+        "eight_campaigns_table_lock": (WRITERS, True),
+    }
+    locks = {name: LockSample() for name in phases}
     try:
         ledger = _open(scoped, home)
         names = [ledger.create_campaign(Pitch(title=f"Table {i}")).name for i in range(WRITERS)]
         ledger.close()
         for round_ in range(1, rounds + 1):
-            progress(f"writers, round {round_}: 1 writer, then {WRITERS} on {WRITERS} campaigns, {seconds:g} s each")
-            one, _ = _phase(scoped, schema, home, names[:1], seconds)
-            spread, locks = _phase(scoped, schema, home, names, seconds)
-            found["one_writer_per_s"].append(round(one, 1))
-            found["eight_campaigns_per_s"].append(round(spread, 1))
-            waits, samples, modes = waits + locks.waits, samples + locks.samples, modes | locks.table_locks
-        found.update(table_locks_seen=sorted(modes), lock_waits_seen=waits, lock_samples=samples)
-        if comparisons:
-            progress(f"writers: {WRITERS} on {WRITERS} campaigns with the library's table lock")
-            before, locked = _phase(scoped, schema, home, names, seconds, locked=True)
+            progress(
+                f"writers, round {round_}: 1 writer, {WRITERS} on {WRITERS} campaigns, the same with the table lock"
+            )
+            for name, (count, locked) in phases.items():
+                per_s, seen = _phase(scoped, schema, home, names[:count], seconds, locked=locked)
+                found.setdefault(f"{name}_per_s", []).append(round(per_s, 1))
+                total = locks[name]
+                total.table_locks |= seen.table_locks
+                total.waits, total.samples = total.waits + seen.waits, total.samples + seen.samples
+        for name, total in locks.items():
+            found[f"{name}_locks"] = {
+                "other_than_inserts": sorted(total.table_locks),
+                "waiting": total.waits,
+                "samples": total.samples,
+            }
+        if eight_on_one:
             progress(f"writers: {WRITERS} on one campaign")
             same, _ = _phase(scoped, schema, home, names[:1] * WRITERS, seconds)
-            found.update(
-                eight_campaigns_table_lock_per_s=round(before, 1),
-                table_locks_seen_with_table_lock=sorted(locked.table_locks),
-                lock_waits_seen_with_table_lock=locked.waits,
-                lock_samples_with_table_lock=locked.samples,
-                one_campaign_per_s=round(same, 1),
-            )
+            found["eight_on_one_campaign_per_s"] = round(same, 1)
     finally:
         with psycopg.connect(url.split("?")[0], autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
@@ -280,21 +286,21 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 0
     seconds, rounds = (2.0, 1) if args.quick else (5.0, 3)
-    found = writers(url, seconds=seconds, rounds=rounds, comparisons=True)
+    found = writers(url, seconds=seconds, rounds=rounds, eight_on_one=True)
     print(f"## Writers in parallel ({seconds:g} s per phase, {rounds} rounds)\n")
-    print("| writers | commands/s |\n|---|---|")
-    print(f"| 1 writer | {', '.join(map(str, found['one_writer_per_s']))} |")
-    print(f"| {WRITERS} writers on {WRITERS} campaigns | {', '.join(map(str, found['eight_campaigns_per_s']))} |")
-    print(
-        f"| {WRITERS} on {WRITERS} campaigns, the library's table lock | {found['eight_campaigns_table_lock_per_s']} |"
-    )
-    print(f"| {WRITERS} writers on one campaign | {found['one_campaign_per_s']} |")
-    print(
-        f"\npg_locks on the events table, sampled every 10 ms: locks other than the inserts' own "
-        f"{found['table_locks_seen'] or 'none'}, {found['lock_waits_seen']} waiting in {found['lock_samples']} "
-        f"samples; with the library's table lock {found['table_locks_seen_with_table_lock']}, "
-        f"{found['lock_waits_seen_with_table_lock']} waiting in {found['lock_samples_with_table_lock']} samples.\n"
-    )
+    print("| writers | commands/s | pg_locks: other locks on the events table | writers waiting (samples) |")
+    print("|---|---|---|---|")
+    for name, label in (
+        ("one_writer", "1 writer"),
+        ("eight_campaigns", f"{WRITERS} writers on {WRITERS} campaigns"),
+        ("eight_campaigns_table_lock", f"{WRITERS} on {WRITERS} campaigns, the library's table lock"),
+    ):
+        seen = found[f"{name}_locks"]
+        print(
+            f"| {label} | {', '.join(map(str, found[f'{name}_per_s']))} | "
+            f"{', '.join(seen['other_than_inserts']) or 'none'} | {seen['waiting']} ({seen['samples']}) |"
+        )
+    print(f"| {WRITERS} writers on one campaign | {found['eight_on_one_campaign_per_s']} | | |\n")
     routed = routing(url, args.quick)
     print("## Routing across two databases\n")
     print(

@@ -172,7 +172,8 @@ def rekey(ctx: typer.Context, as_json: JsonOption = False) -> None:
         print_json({"resealed": seeds, "campaigns": campaigns, "key_id": store.sealer.id})
         return
     stdout_console().print(
-        f"Re-sealed {seeds} seeds of {campaigns} campaigns under key {store.sealer.id}", highlight=False
+        f"Re-sealed {_count(seeds, 'seed')} of {_count(campaigns, 'campaign')} under key {store.sealer.id}",
+        highlight=False,
     )
 
 
@@ -197,9 +198,14 @@ def move_to_database(ctx: typer.Context, as_json: JsonOption = False) -> None:
         print_json({"copied": copied, "already": same, "key_files": str(files.directory)})
         return
     stdout_console().print(
-        f"Copied the seeds of {copied} campaigns into the database ({same} were there already); the key files are kept",
+        f"Copied the seeds of {_count(copied, 'campaign')} into the database ({same} there already); "
+        "the key files are kept",
         highlight=False,
     )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def register(root: typer.Typer) -> None:
