@@ -15,10 +15,12 @@ database to the other with export, import and verify. docs/explanation/scale.md.
 from __future__ import annotations
 
 import argparse
+import base64
 import functools
 import hashlib
 import multiprocessing
 import os
+import secrets
 import sys
 import tempfile
 import threading
@@ -29,10 +31,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from _common import progress
+from _common import example_star, progress
 
 from showrunner_ledger.domain.campaign import Pitch
+from showrunner_ledger.domain.showrunner.check import CheckRequest
 from showrunner_ledger.ledger.bootstrap import bootstrap
+from showrunner_ledger.ledger.key_store import TABLE as KEY_TABLE
 from showrunner_ledger.ledger.service import Ledger
 from showrunner_ledger.ledger.settings import Settings
 from showrunner_ledger.ledger.transfer import export_lines, import_lines
@@ -40,6 +44,7 @@ from showrunner_ledger.ledger.verification import verify_branch
 
 URL_ENV = "SHOWRUNNER_BENCH_POSTGRES_URL"
 WRITERS = 8
+CHECK = CheckRequest(star="Mara", ability="fight", difficulty="HARD", opposition=4)
 
 
 def postgres_url(given: str | None) -> str | None:
@@ -47,8 +52,8 @@ def postgres_url(given: str | None) -> str | None:
     return url if url and url.startswith(("postgresql://", "postgres://")) else None
 
 
-def _open(url: str, home: Path) -> Ledger:
-    environ = {"SHOWRUNNER_DATA_DIR": str(home / "data"), "SHOWRUNNER_CONFIG_DIR": str(home / "config")}
+def _open(url: str, home: Path, **settings: str) -> Ledger:
+    environ = {"SHOWRUNNER_DATA_DIR": str(home / "data"), "SHOWRUNNER_CONFIG_DIR": str(home / "config"), **settings}
     return bootstrap(Settings.load(db=url, environ=environ))
 
 
@@ -185,7 +190,8 @@ def writers(url: str, *, seconds: float, rounds: int, eight_on_one: bool) -> dic
 
 
 class Router:
-    """Campaign → database: a directory of placed campaigns, new ones placed by rendezvous hashing.
+    """Campaign → database: a directory of placed campaigns (here in memory), new ones placed by
+    rendezvous hashing. The seeds are in each database's key table, sealed under one key.
 
     A campaign never spans two databases; moving one changes only its directory entry."""
 
@@ -193,6 +199,10 @@ class Router:
         self.urls, self.home = urls, home
         self.placed: dict[str, int] = {}
         self._ledgers: dict[int, Ledger] = {}
+        self._keys = {
+            "SHOWRUNNER_KEY_STORE": "database",
+            "SHOWRUNNER_KEY_ENCRYPTION_KEY": base64.b64encode(secrets.token_bytes(32)).decode(),
+        }
 
     def place(self, name: str) -> int:
         weights = [hashlib.sha256(f"{url}|{name}".encode()).digest() for url in self.urls]
@@ -200,7 +210,7 @@ class Router:
 
     def ledger(self, index: int) -> Ledger:
         if index not in self._ledgers:
-            self._ledgers[index] = _open(self.urls[index], self.home)
+            self._ledgers[index] = _open(self.urls[index], self.home, **self._keys)
         return self._ledgers[index]
 
     def create(self, title: str) -> str:
@@ -222,6 +232,8 @@ class Router:
         lines = list(export_lines(source, source.resolve(name)))
         imported = import_lines(target, lines)
         moved = target.resolve(name)
+        assert not target.keys.holds(moved.campaign.id)  # (and the key table exists there from now on)
+        _copy_sealed_seeds(self.urls[self.placed[name]], self.urls[to], moved.campaign.id)
         if not verify_branch(target, moved).ok or target.head(moved).hash != source.head(source.resolve(name)).hash:
             raise AssertionError(f"{name} did not verify after the move")
         self.placed[name] = to
@@ -230,6 +242,19 @@ class Router:
     def close(self) -> None:
         for ledger in self._ledgers.values():
             ledger.close()
+
+
+def _copy_sealed_seeds(source_url: str, target_url: str, campaign_id: uuid.UUID) -> None:
+    """The campaign's rows of the key table, as they are: sealed, and bound to the campaign, not the database."""
+    import psycopg
+
+    columns = "campaign_id, position, commitment, key_id, nonce, sealed"
+    with psycopg.connect(source_url) as source, psycopg.connect(target_url) as target:
+        rows = source.execute(
+            f"SELECT {columns} FROM public.{KEY_TABLE} WHERE campaign_id = %s", (str(campaign_id),)
+        ).fetchall()
+        with target.cursor() as cursor:
+            cursor.executemany(f"INSERT INTO public.{KEY_TABLE} ({columns}) VALUES (%s, %s, %s, %s, %s, %s)", rows)
 
 
 def routing(url: str, quick: bool) -> dict[str, Any]:
@@ -256,9 +281,17 @@ def routing(url: str, quick: bool) -> dict[str, Any]:
         written = len(campaigns) * notes / (time.perf_counter() - started)
         per_database = [sum(1 for c in campaigns if router.placed[c] == i) for i in range(2)]
         moving = campaigns[0]
+        before = router.for_campaign(moving)
+        ref = before.resolve(moving)
+        before.add_character(ref, example_star())
+        before.run(ref, "ability-check", CHECK)  # a ledger roll in the history that moves
         moved = router.move(moving, 1 - router.placed[moving])
         after = router.for_campaign(moving)
-        after.note(after.resolve(moving), "written after the move, on the new database")
+        ref = after.resolve(moving)
+        after.note(ref, "written after the move, on the new database")
+        after.run(ref, "ability-check", CHECK)  # the seeds moved with it
+        if not verify_branch(after, ref).ok:
+            raise AssertionError(f"{moving} did not verify after rolling on the new database")
         return {
             "databases": 2,
             "campaigns": len(campaigns),
@@ -266,6 +299,7 @@ def routing(url: str, quick: bool) -> dict[str, Any]:
             "commands_per_s": round(written, 1),
             "moved": {"campaign": moving, **moved},
             "verified_after_move": True,
+            "ledger_dice_after_move": True,
         }
     finally:
         router.close()
@@ -306,7 +340,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{routed['campaigns']} campaigns placed {routed['campaigns_per_database']} on two databases; "
         f"{routed['commands_per_s']} commands/s through the router; {routed['moved']['campaign']} moved "
-        f"({routed['moved']['events']} events) in {routed['moved']['seconds']} s with export, import and verify."
+        f"({routed['moved']['events']} events) in {routed['moved']['seconds']} s with export, import and verify, its sealed seeds copied; "
+        "it rolled ledger dice and verified on the new database."
     )
     return 0
 
