@@ -65,6 +65,6 @@ def test_key_store_commands_refuse_in_one_line(cli):
     )
     assert wrong_old.code == 1 and len(wrong_old.err_lines) == 1 and "another key" in wrong_old.err, wrong_old
     no_old = cli("seed", "rekey", env=farm)
-    assert no_old.code != 0 and len(no_old.err_lines) == 1 and "SHOWRUNNER_KEY_ENCRYPTION_KEY_OLD" in no_old.err, no_old
+    assert no_old.code == 2 and len(no_old.err_lines) == 1 and "SHOWRUNNER_KEY_ENCRYPTION_KEY_OLD" in no_old.err, no_old
     bad_store = cli("campaign", "list", env={"SHOWRUNNER_KEY_STORE": "vault"})
-    assert bad_store.code != 0 and len(bad_store.err_lines) == 1 and "key_store must be" in bad_store.err, bad_store
+    assert bad_store.code == 2 and len(bad_store.err_lines) == 1 and "key_store must be" in bad_store.err, bad_store
