@@ -9,6 +9,7 @@ are not compared. A new example with no command to check it against fails the te
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from pathlib import Path
@@ -213,6 +214,11 @@ def documents(run: Runner, tmp_path: Path) -> dict[str, Any]:
     docs["branch list"] = _json(run, "branch", "list")
     docs["verify --against"] = _json(run, "verify", "--against", "3:" + "b" * 64)
     docs["dice stats"] = _json(run, "dice", "stats")
+    first, second = (base64.b64encode(bytes([n]) * 32).decode() for n in (1, 2))
+    farm = {"SHOWRUNNER_KEY_STORE": "database", "SHOWRUNNER_KEY_ENCRYPTION_KEY": first}
+    docs["seed move-to-database"] = _json(run, "seed", "move-to-database", env=farm)
+    rekey = {**farm, "SHOWRUNNER_KEY_ENCRYPTION_KEY": second, "SHOWRUNNER_KEY_ENCRYPTION_KEY_OLD": first}
+    docs["seed rekey"] = _json(run, "seed", "rekey", env=rekey)
     docs["recap"] = _json(run, "recap")
     docs["recap --compare"] = _json(run, "recap", "--compare", "main", "what-if")
     docs["a side of a comparison"] = docs["recap --compare"]["a"]
@@ -261,6 +267,8 @@ DOCUMENTED_BY = {
     "recap.md Formats #4": "a side of a comparison",
     "cli.md seed reveal #1": "seed reveal",
     "cli.md seed show #1": "seed show",
+    "cli.md seed rekey #1": "seed rekey",
+    "cli.md seed move-to-database #1": "seed move-to-database",
     "cli.md dice stats #1": "dice stats",
     "cli.md dice pending` / `dice resolve` / `dice withdraw #1": "dice pending",
     "cli.md dice pending` / `dice resolve` / `dice withdraw #2": "a pending request",
