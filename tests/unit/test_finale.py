@@ -285,6 +285,16 @@ def test_a_final_scene_that_does_not_fit_is_refused(given, needle):
         decide_command("finale-scene", campaign(SHORE), {"star": MARA, **given}, table())
 
 
+def test_a_final_scene_above_epic_is_a_set_piece_and_takes_its_climaxs_outcome():
+    legend = actor("The Tide", (1, 1, 1, 1, 1))  # LEGENDARY
+    fight = {"star": MARA, "ability": "fight", "difficulty": "NORMAL"}
+    asked = {"star": MARA, "actor": "The Tide", "intent": "harm"}
+    with pytest.raises(RuleViolation, match="LEGENDARY Final Scene is a Set Piece"):
+        decide_command("finale-scene", campaign(legend), {**asked, "request": fight}, table())
+    (resolved,) = decide_command("finale-scene", campaign(legend), {**asked, "outcome": "failure"}, table())
+    assert not resolved.rolled and resolved.scene.plot_armor_damage == 12  # two EPIC Consequences
+
+
 # ------------------------------------------------------------------ 15.3 Maximized Subplots
 
 STAR = Person(name=MARA, star=True)

@@ -118,6 +118,15 @@ class FinaleEnd(Input):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+def _one_check(difficulty: Difficulty, what: str) -> None:
+    """Above EPIC no single check is rolled: the Action Sequence is played and its Climax given."""
+    if difficulty.rank > Difficulty.EPIC.rank:
+        raise RuleViolation(
+            f"a {difficulty.value} {what} is a Set Piece: play it as an Action Sequence "
+            "(`showrunner sequence declare`) and record its Climax with --outcome"
+        )
+
+
 def _running(state: ShowrunnerState) -> Finale:
     s = state.structure
     return running(state.finale, episode=s.episode, episode_open=s.episode_open)
@@ -206,6 +215,7 @@ def final_scene(state: ShowrunnerState, asked: FinalSceneInput, roll: RollContex
     difficulty = final_scene_difficulty(level, asked.difficulty)
     facts: list[Fact] = []
     if asked.request is not None:
+        _one_check(difficulty, "Final Scene")
         pips = state.world.actor(actor_name).power.pips_at(difficulty) if actor_name else asked.opposition
         source = f"{actor_name}'s {difficulty.value} Power Die" if actor_name else "set by the Director"
         request = asked.request.model_copy(
@@ -347,6 +357,7 @@ def resist(state: ShowrunnerState, asked: FinaleResist, roll: RollContext | None
         raise RuleViolation(f"no Gambit waits for {sheet.name}: the World calls one only in a Final Act")
     facts: list[Fact] = []
     if asked.request is not None:
+        _one_check(gambit.level, "Gambit")
         by = state.world.actor(gambit.by)
         pips = 0 if by.written_off else by.power.pips_at(gambit.level)
         request = asked.request.model_copy(
