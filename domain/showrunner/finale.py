@@ -29,7 +29,8 @@ Readings (docs/rules.md, "The Finale (Chapter 15)"):
   the Plotter's Power Level the Star must resist; one asking the Star for help grants Plot Armor
   equal to the Grit Loss at the Subplot's Power (regained, Inspirational Overflow as ever).
 - The End: every Star still on the Show has performed at least one Final Scene or declared
-  they are finished (a written-off Star needs neither), and no Gambit waits to be resisted.
+  they are finished (a written-off Star needs neither), and no Gambit waits for a Star still on
+  the Show. A Final Act towards a written-off Star has no one to face: no Gambit, no Plot Armor.
 """
 
 from __future__ import annotations
@@ -273,10 +274,16 @@ def still_owing(finale: Finale, stars: dict[str, StarSheet]) -> list[str]:
     return [sheet.name for key, sheet in stars.items() if not sheet.written_off and key not in done]
 
 
+def _off_the_show(stars: dict[str, StarSheet], name: str) -> bool:
+    sheet = stars.get(name_key(name))
+    return sheet is None or sheet.written_off
+
+
 def can_end(finale: Finale, stars: dict[str, StarSheet]) -> None:
     """15.4: The End, once every Star has had a Final Scene, declared they are finished, or been written off."""
-    if finale.gambits:
-        g = finale.gambits[0]
+    waiting = [g for g in finale.gambits if not _off_the_show(stars, g.star)]
+    if waiting:
+        g = waiting[0]
         raise RuleViolation(
             f"{g.star} must first resist {g.by}'s {g.level.value} Gambit: `showrunner finale resist {g.star} ABILITY`"
         )

@@ -478,6 +478,19 @@ def test_a_written_off_star_needs_no_final_scene_for_the_end():
         decide_command("finale-scene", state, {"star": MARA, "difficulty": "HARD", "outcome": "success"}, table())
 
 
+def test_no_gambit_waits_for_a_star_written_off():
+    s = subplot(
+        1, "Lady Shore", D.NORMAL, "harm", ally=GRIM_PERSON, approach="involve", target=STAR, scheme="in_person"
+    )
+    state = _after_a_final_scene(s)
+    state = state.with_star(state.star(MARA).model_copy(update={"written_off": True}))
+    *_, played = decide_command("finale-turn", state, {"star": MARA}, table())
+    assert played.gambit is None and "off the Show" in played.plotter_change
+    gambit = GambitDue(star=MARA, by="Lady Shore", level=D.HARD, subplot=1)
+    waiting = state.model_copy(update={"finale": state.finale.model_copy(update={"gambits": (gambit,)})})
+    assert decide_command("finale-end", waiting, {})  # Mara is off the Show: nothing waits for her
+
+
 def test_the_end_waits_for_a_gambit_to_be_resisted():
     state = campaign()
     gambit = GambitDue(star=MARA, by="Lady Shore", level=D.HARD, subplot=1)

@@ -275,6 +275,8 @@ def final_act(state: ShowrunnerState, star: str, number: int, dice: DiceSource) 
     plotter = state.world.actor(subplot.plotter)
     sheet = state.star(star)
     toward_star = targets_star(subplot, sheet.name) or helped_by_star(subplot, sheet.name)
+    if toward_star and sheet.written_off:
+        return FinalAct(None, f"{sheet.name} is off the Show: no one faces the Final Act", None, (), 0)
     if toward_star and subplot.event == "harm":
         gambit = GambitDue(star=sheet.name, by=plotter.name, level=subplot.power, subplot=number)
         return FinalAct(None, "", gambit, (), 0)
