@@ -214,3 +214,14 @@ def test_the_finale_is_a_command_of_the_console_script(cli):
         assert command in finale.out
     refused = cli("finale", "begin")
     assert refused.code != 0 and refused.err.count("\n") == 1 and refused.out == ""
+
+
+def test_a_consequence_during_the_finale_is_plot_armor_damage(run):
+    new_campaign(run)
+    ok(run("episode", "start", "The Last Tide"))
+    ok(run("finale", "begin"))
+    before = ok(run("sheet", "Mara", "--json")).json()["star"]["influence"]
+    ok(run("consequence", "Mara", "grit-loss", "-d", "EASY"))
+    after = ok(run("sheet", "Mara", "--json")).json()["star"]["influence"]
+    assert after["grit"] == before["grit"]  # Grit is bypassed
+    assert after["plot_armor"]["current"] == before["plot_armor"]["current"] - 2  # EASY: 2 Plot Armor
