@@ -253,6 +253,7 @@ def finale_json(finale: "Finale | None", owing: list[str]) -> dict[str, Any]:
             "episode": None,
             "scenes": [],
             "finished": [],
+            "turn_for": None,
             "gambits": [],
             "owing": owing,
             "ended": False,

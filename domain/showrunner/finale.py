@@ -98,9 +98,6 @@ class Finale(_Frozen):
     gambits: tuple[GambitDue, ...] = ()
     ended: bool = False
 
-    def scenes_of(self, star: str) -> tuple[FinalScene, ...]:
-        return tuple(s for s in self.scenes if name_key(s.star) == name_key(star))
-
     def gambit_for(self, star: str) -> GambitDue | None:
         return next((g for g in self.gambits if name_key(g.star) == name_key(star)), None)
 

@@ -201,7 +201,7 @@ def test_a_final_scene_against_an_actor_is_at_their_power_level_against_their_pi
     assert resolved.scene.outcome is Outcome.SUCCESS and resolved.scene.difficulty is D.HARD
     after = fold(state, facts)
     assert after.world.actor("Lady Shore").written_off  # Harm: eliminated from the world
-    assert after.finale.turn_for == MARA and after.finale.scenes_of(MARA)
+    assert after.finale.turn_for == MARA and [s.star for s in after.finale.scenes] == [MARA]
 
 
 def test_a_successful_aid_raises_the_actors_power_level_for_good():
