@@ -225,3 +225,11 @@ def test_a_consequence_during_the_finale_is_plot_armor_damage(run):
     after = ok(run("sheet", "Mara", "--json")).json()["star"]["influence"]
     assert after["grit"] == before["grit"]  # Grit is bypassed
     assert after["plot_armor"]["current"] == before["plot_armor"]["current"] - 2  # EASY: 2 Plot Armor
+
+
+def test_the_finale_belongs_to_showrunner_campaigns(run):
+    ok(run("campaign", "new", "The Lantern", "--ruleset", "pool"))
+    at = head(run)
+    assert_refused(run("finale", "begin"), 1, "Finales belong to Showrunner campaigns")
+    assert_refused(run("finale", "show"), 2, "only a Showrunner campaign has a Finale")
+    assert head(run) == at
