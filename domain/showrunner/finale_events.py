@@ -104,10 +104,15 @@ class FinalSceneResolved(WorldRoll, topic="showrunner/FinalSceneResolved"):
 
         s = self.scene
         won = carries(s.outcome)
-        what = s.declaration or (f"{s.intent} {s.actor}" if s.actor else "change the world")
+        if s.declaration:
+            what = f"“{s.declaration}”"
+        elif s.actor:
+            what = f"{s.actor}'s {'rise' if s.intent == 'aid' else 'downfall'}"
+        else:
+            what = "a change in the world"
         return RecapLine(
             weight=100,
-            text=f"In the Finale, {s.star} set out to {what}, and {'did' if won else 'failed'}.",
+            text=f"In the Finale, {s.star} played out {what}, {'and it came true' if won else 'but it was not to be'}.",
             kind="final-scene",
             phrase="final-scene-won" if won else "final-scene-lost",
             slots={"star": s.star, "what": what},

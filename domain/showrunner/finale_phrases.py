@@ -9,14 +9,14 @@ FINALE_PHRASES: dict[str, tuple[str, ...]] = {
         "It was time for the Finale.",
     ),
     "final-scene-won": (
-        "In the Finale, {star} set out to {what}, and did.",
-        "{star}'s last scene: to {what}. It came true.",
+        "In the Finale, {star} played out {what}, and it came true.",
+        "{star}'s last scene: {what}. It came true.",
         "{star} wrote their own ending: {what}.",
     ),
     "final-scene-lost": (
-        "In the Finale, {star} set out to {what}, but it was not to be.",
-        "{star} tried one last time to {what}, and fell short.",
-        "{star}'s final scene, to {what}, ended in failure.",
+        "In the Finale, {star} played out {what}, but it was not to be.",
+        "{star}'s last scene: {what}. It fell short.",
+        "{star} reached for {what} one last time, and failed.",
     ),
     "final-act": (
         "The world answered {star}: {plotter} made a final move.",
