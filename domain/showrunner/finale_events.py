@@ -135,8 +135,9 @@ class FinaleSubplotMaximized(CampaignFact[ShowrunnerState], topic="showrunner/Fi
 
     default_visibility: ClassVar[Visibility] = "director"
 
-    star: Name
-    tier: WorldTurnTier
+    star: Name | None = None
+    """The Star whose Final Scene the World answers; None for a `subplot reveal` in the Finale."""
+    tier: WorldTurnTier | None = None
     before: Difficulty
     subplot: Subplot
     """The Subplot maximized, still in stasis."""
@@ -146,10 +147,8 @@ class FinaleSubplotMaximized(CampaignFact[ShowrunnerState], topic="showrunner/Fi
 
     def summary(self) -> str:
         s = self.subplot
-        return (
-            f"The World turns on {self.star}: Subplot {s.number} ({s.plotter}) maximized "
-            f"from {self.before.value} to {s.power.value}"
-        )
+        turn = f"The World turns on {self.star}: " if self.star else "In the Finale, "
+        return f"{turn}Subplot {s.number} ({s.plotter}) maximized from {self.before.value} to {s.power.value}"
 
 
 class FinalActPlayed(WorldRoll, topic="showrunner/FinalActPlayed"):

@@ -427,6 +427,17 @@ def test_the_world_turns_once_right_after_a_final_scene_and_may_pass():
         decide_command("finale-turn", _after_a_final_scene(s, later, notes=1), {"star": MARA, "subplot": 2}, table())
 
 
+def test_a_subplot_revealed_in_the_finale_outside_the_worlds_turn_is_maximized_too():
+    s = subplot(1, "Lady Shore", D.NORMAL, "aid", ally=GRIM_PERSON, approach="involve", target=STAR, scheme="in_person")
+    state = campaign(SHORE, subplots=(s,), studio_notes=1)
+    maxed, revealed = decide_command("subplot-reveal", state, {"number": 1}, table())
+    assert isinstance(maxed, FinaleSubplotMaximized) and maxed.star is None and maxed.default_visibility == "director"
+    assert revealed.subplot.power is D.HARD
+    before = campaign(SHORE, subplots=(s,), studio_notes=1, finale=False)
+    (plain,) = decide_command("subplot-reveal", before, {"number": 1}, table())
+    assert plain.subplot.power is D.NORMAL  # outside the Finale, the Power it was written at
+
+
 def test_the_pip_an_aid_subplot_adds_is_raised_with_it():
     s = subplot(
         1,

@@ -49,6 +49,7 @@ from .world_common import after, check_standing
 from .writers_room import revealed_subplot
 
 if TYPE_CHECKING:
+    from ..finale_events import FinaleSubplotMaximized
     from ..sheet import StarSheet
 
 
@@ -323,7 +324,7 @@ def world_turn(state: ShowrunnerState, asked: FinaleTurn, roll: RollContext | No
         )
     chosen = state.world.subplot(asked.subplot if asked.subplot is not None else numbers[0])
     plotter = state.world.actor(chosen.plotter)
-    top = maximized(chosen, plotter.power_level)
+    top = chosen if plotter.written_off else maximized(chosen, plotter.power_level)
     raised_fact = FinaleSubplotMaximized(star=sheet.name, tier=tier, before=chosen.power, subplot=top)
     state = after(state, [raised_fact])
     revealed = revealed_subplot(state, roll, chosen.number, cliffhanger=False)
@@ -342,6 +343,22 @@ def world_turn(state: ShowrunnerState, asked: FinaleTurn, roll: RollContext | No
         **roll.stamp(number, recorder),
     )
     return [raised_fact, revealed, played]
+
+
+def maximized_before_a_reveal(state: ShowrunnerState, number: int) -> list[FinaleSubplotMaximized]:
+    """15.3 Maximized Threat for a Subplot Revealed by `subplot reveal` while the Finale runs: it
+    comes on-screen at its Plotter's Power Level, as at the World's turn. Nothing otherwise."""
+    from ..finale_events import FinaleSubplotMaximized
+
+    finale = state.finale
+    if finale is None or finale.ended:
+        return []
+    subplot = state.world.subplot(number)
+    plotter = state.world.actor(subplot.plotter)
+    if subplot.status != "stasis" or plotter.written_off:
+        return []  # the Reveal refuses a second Reveal, and a written-off Plotter's Power is gone
+    top = maximized(subplot, plotter.power_level)
+    return [FinaleSubplotMaximized(before=subplot.power, subplot=top)] if top != subplot else []
 
 
 # ------------------------------------------------------------------------------ a Gambit resisted
