@@ -172,6 +172,7 @@ def documents(run: Runner, tmp_path: Path) -> dict[str, Any]:
         "--bond", "N=Tobias", "--grudge", "N=Mara",
     )  # fmt: skip
     docs["cast"] = _json(run, "cast")
+    docs["finale show"] = _json(run, "finale", "show")
     docs["check"] = _json(
         run, "check", "Mara", "fight", "-d", "HARD", "-o", "2", "--action", "3,4,5", "--opposition-dice", "1,5",
         "--script", "4,2", "--no-input",
@@ -293,6 +294,7 @@ DOCUMENTED_BY = {
     "cli.md timeline #1": "timeline",
     "cli.md The world: Actors, Threats, Action Sequences, the Writer's Room and the Oracle #1": "actor create",
     "cli.md cast #1": "cast",
+    "cli.md finale begin` · `finale scene` · `finale turn` · `finale resist` · `finale finish` · `finale end` · `finale show #1": "finale show",
     "cli.md Progression between scenes: Props, Montages, Bonds and Grudges, Careers, the Ensemble #1": "bond add",
     "events.md The stored document #1": "stored document",
     "events.md Export files #1": "export line",

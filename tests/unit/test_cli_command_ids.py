@@ -44,6 +44,7 @@ RECORD_NOTHING = {
     "threat show",
     "sequence show",
     "subplot list",
+    "finale show",
     "montage show",
     "ensemble show",
     "seed show",
