@@ -13,6 +13,7 @@ from .casting import CASTING
 from .check import CHECKS
 from .consequence import CONSEQUENCES
 from .ensemble import ENSEMBLE
+from .finale import FINALE
 from .influence import INFLUENCE
 from .montage import MONTAGES
 from .props import PROPS
@@ -38,5 +39,6 @@ COMMANDS: dict[str, Action] = {
     **SEQUENCES,
     **WRITERS_ROOM,
     **SOLORUNNER,
+    **FINALE,
     **CASTING,
 }
