@@ -61,6 +61,16 @@ class Regain(BaseModel):
     reason: str = ""
 
 
+class Check(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    request: dict[str, Any]
+    """The ruleset's check input, as recorded: for Showrunner `star`, `ability`, `difficulty`, …"""
+    faces: dict[str, list[int]] | None = None
+    """Table dice typed in, by purpose (`action`, `opposition`, `script`, …); none for ledger dice."""
+    entropy: str | None = None
+    """For ledger dice: text of 8 or more characters the roller typed, mixed into the dice."""
+
+
 class Note(BaseModel):
     model_config = ConfigDict(extra="forbid")
     text: str
@@ -182,6 +192,13 @@ def make_app(ledger: Ledger, settings: Settings, *, branch: str | None = None) -
         """`showrunner regain STAR POOL --json`."""
         with table.turn():
             return table.run(who, "regain", body.model_dump(exclude={"star"}), star=body.star)
+
+    @app.post(f"{API}/check", tags=["record"])
+    def check(who: Writer, body: Check) -> dict[str, Any]:
+        """A check (`showrunner check … --json`'s record: events, type, outcome, summary); a Star
+        rolls only for their own Star. A roll asked of the Director's machine answers `asked_for`."""
+        with table.turn():
+            return table.check(who, body.request, faces=body.faces, entropy=body.entropy)
 
     @app.post(f"{API}/note", tags=["record"])
     def note(who: Writer, body: Note) -> dict[str, Any]:

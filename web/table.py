@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..domain.campaign import CampaignState
+from ..domain.ruleset import CHECK
 from ..domain.rulesets import ruleset_of
 from ..ledger.identities import Identity
 from ..ledger.registry import MAIN
@@ -120,6 +121,51 @@ class Table:
         full = self.star_name(who, ref, star)
         may_read_star(who, full)
         result = self.ledger.run(ref, name, {**request, "star": full}, by=who.who)
+        return _reported(ref, result)
+
+    def check(
+        self,
+        who: Identity,
+        request: dict[str, Any],
+        *,
+        faces: dict[str, list[int]] | None,
+        entropy: str | None,
+    ) -> dict[str, Any]:
+        """The ruleset's check for the asker's own Star (any, for the Director): table dice typed
+        in, or ledger dice with the roller's entropy. On a server without the Director's key
+        file, a Star's ledger roll is recorded as a request, as on a Star's own device."""
+        from ..ledger.dice import checked_entropy
+        from ..ledger.errors import RollAskedFor
+        from ..ledger.facts import RollRequested
+
+        ref = self.ref(who)
+        star = request.get("star")
+        if not isinstance(star, str):
+            raise BadRequest("request.star: name the Star who rolls")
+        full = self.star_name(who, ref, star)
+        may_read_star(who, full)
+        try:
+            result = self.ledger.run(
+                ref,
+                CHECK,
+                {**request, "star": full},
+                faces=faces,
+                by=who.who,
+                entropy=None if entropy is None else checked_entropy(entropy),
+            )
+        except RollAskedFor as asked:
+            event = asked.result.events[-1]
+            fact = event.fact
+            assert isinstance(fact, RollRequested)
+            return {
+                "asked_for": {
+                    "event": event.version,
+                    "by": fact.by,
+                    "command": fact.command,
+                    "input": fact.input,
+                    "entropy": fact.entropy,
+                }
+            }
         return _reported(ref, result)
 
     def note(self, who: Identity, text: str, *, private: bool) -> dict[str, Any]:

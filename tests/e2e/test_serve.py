@@ -167,9 +167,14 @@ READS = [
     "/recap",
     "/digest",
 ]
+TYPED_CHECK = {
+    "request": {"star": "Mara", "ability": "fight", "difficulty": "HARD", "opposition": 2},
+    "faces": {"action": [3, 4, 5], "opposition": [1, 5], "script": [4, 2]},
+}
 WRITES: list[tuple[str, dict[str, Any]]] = [
     ("/api/v1/spend", {"star": "Mara", "pool": "grit"}),
     ("/api/v1/regain", {"star": "Mara", "pool": "grit"}),
+    ("/api/v1/check", TYPED_CHECK),
     ("/api/v1/note", {"text": "a line from the table"}),
 ]
 FORMS: list[tuple[str, dict[str, str]]] = [
@@ -231,7 +236,7 @@ def test_a_star_reads_and_records_only_for_their_own_star(table: Server) -> None
     with table.client(table.tokens["tobias"]) as tobias:
         assert tobias.get("/api/v1/sheet/Mara").status_code == 403
         assert tobias.get("/sheet/Mara").status_code == 403
-        for path, body in WRITES[:2]:
+        for path, body in WRITES[:3]:
             refused = tobias.post(path, json=body)
             assert refused.status_code == 403, path
             assert refused.json() == {"error": refused.json()["error"]}
@@ -329,15 +334,28 @@ def test_a_star_records_through_the_api_as_the_cli_would(fresh: Server) -> None:
         assert spent.json()["summary"] == "Mara Voss spent 1 Grit (From the phone)"
         noted = mara.post("/api/v1/note", json={"text": "Mara's line"})
         assert noted.json()["visibility"] == "public"
+        checked = mara.post("/api/v1/check", json=TYPED_CHECK)
+        assert checked.status_code == 200, checked.text
+        assert checked.json()["type"] == "CheckRolled"
+        assert checked.json()["outcome"]["dice_commitment"] is None  # table dice
+        ledger = mara.post(
+            "/api/v1/check",
+            json={"request": {"star": "Mara", "ability": "work", "difficulty": "HARD"}, "entropy": "the gull laughs"},
+        )
+        assert ledger.json()["outcome"]["dice_entropy"] == "the gull laughs"  # ledger dice v2, the Star's entropy
     with fresh.client(fresh.tokens["director"]) as director:
         private = director.post("/api/v1/note", json={"text": "only mine", "private": True})
         assert private.json()["visibility"] == "director"
     events = cli_json(fresh, "log")["events"]
-    assert [(e["type"], e["recorded_by"]) for e in events[-3:]] == [
+    assert [(e["type"], e["recorded_by"]) for e in events[-5:]] == [
         ("InfluenceSpent", "Mara Voss"),
         ("NoteRecorded", "Mara Voss"),
+        ("CheckRolled", "Mara Voss"),
+        ("CheckRolled", "Mara Voss"),
         ("NoteRecorded", "director"),
     ]
+    audited = fresh.script("audit", str(events[-3]["version"]))
+    assert audited.returncode == 0, audited.stderr  # the check re-judges as recorded
 
 
 def test_the_rules_refuse_over_the_api_as_on_the_command_line(fresh: Server) -> None:
@@ -348,13 +366,17 @@ def test_the_rules_refuse_over_the_api_as_on_the_command_line(fresh: Server) -> 
         nobody = mara.get("/api/v1/sheet/Nobody")
         shaped = mara.post("/api/v1/spend", json={"star": "Mara", "pool": "grit", "amount": 0})
         typed = mara.get("/api/v1/log", params={"type": "NoSuchEvent"})
+        face = mara.post("/api/v1/check", json={**TYPED_CHECK, "faces": {**TYPED_CHECK["faces"], "action": [3, 4, 9]}})
+        guessable = mara.post("/api/v1/check", json={"request": TYPED_CHECK["request"], "entropy": "short"})
     cli = fresh.script("--as", "Mara", "spend", "Mara", "spotlight")
     assert empty.status_code == 422 and empty.json()["error"] == cli.stderr.strip().removeprefix("showrunner: ")
     assert unknown.status_code == 422 and "pool" in unknown.json()["error"]
     assert nobody.status_code == 404 and "Nobody" in nobody.json()["error"]
     assert shaped.status_code == 422 and shaped.json()["error"].startswith("amount:")
     assert typed.status_code == 400
-    for answer in (empty, unknown, nobody, shaped, typed):
+    assert face.status_code == 422 and face.json()["error"] == "action die 9 is not a d6 face (1-6)"
+    assert guessable.status_code == 422 and guessable.json()["error"].startswith("entropy must be at least 8")
+    for answer in (empty, unknown, nobody, shaped, typed, face, guessable):
         assert list(answer.json()) == ["error"] and "\n" not in answer.json()["error"]
     assert head_of(fresh) == before
 
