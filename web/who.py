@@ -51,9 +51,11 @@ Writer = Annotated[Identity, Depends(writer)]
 
 
 def same_origin(request: Request) -> None:
-    """A browser's post must come from these pages (SameSite=Strict cookies are the first guard)."""
+    """A browser's post must not come from another site (SameSite=Strict cookies and the forms'
+    CSRF tokens are the first guards). Under `Referrer-Policy: no-referrer` a browser names its
+    own pages' origin "null", so only another site named outright is refused here."""
     origin = request.headers.get("origin")
-    if origin is not None and origin != f"{request.url.scheme}://{request.url.netloc}":
+    if origin not in (None, "null") and origin != f"{request.url.scheme}://{request.url.netloc}":
         raise Forbidden("this form was posted from another site")
 
 
