@@ -147,6 +147,8 @@ def add_pages(app: FastAPI, table: Table, gate: Gate) -> None:
             yield "retry: 2000\n\n"
             while not await request.is_disconnected():
                 current = await asyncio.to_thread(_seen, who)
+                if current is None:
+                    return  # revoked while listening: the stream ends with the identity
                 if current != last:
                     last = current
                     yield f"event: seen\ndata: {json.dumps({'seen': current})}\n\n"
@@ -154,6 +156,6 @@ def add_pages(app: FastAPI, table: Table, gate: Gate) -> None:
 
         return StreamingResponse(stream(), media_type="text/event-stream")
 
-    def _seen(who: Identity) -> int:
+    def _seen(who: Identity) -> int | None:
         with table.turn():
-            return table.seen_head(who)
+            return table.seen_head(who) if gate.store.get(who.id).live else None

@@ -225,8 +225,12 @@ def test_an_invite_opens_one_session_and_is_spent(table: Server) -> None:
     with table.client(token) as script:
         assert script.get("/api/v1/me").status_code == 401
     assert browser.get("/log").status_code == 200
-    # Revoking the invite revokes the session it opened.
-    assert table.script("invite", "revoke", table.ids["spent"]).returncode == 0
+    with browser.stream("GET", "/events") as events:
+        lines = events.iter_lines()
+        assert next(line for line in lines if line.startswith("data:"))
+        # Revoking the invite revokes the session it opened, and ends its event stream.
+        assert table.script("invite", "revoke", table.ids["spent"]).returncode == 0
+        assert all(not line.startswith("data:") for line in lines)
     assert browser.get("/log").status_code == 401
     browser.close()
 
