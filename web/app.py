@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..domain.errors import DomainError, UnknownName
 from ..ledger.errors import LedgerBusy, LedgerError
 from ..ledger.identities import IdentityStore
-from .access import Forbidden, Gate, TooManyGuesses, Unauthorised, director_only
+from .access import SESSION_COOKIE, Forbidden, Gate, TooManyGuesses, Unauthorised, director_only
 from .table import BadRequest, Table
 from .who import Caller, Writer
 
@@ -114,7 +114,11 @@ def make_app(ledger: Ledger, settings: Settings, *, branch: str | None = None) -
 
         if request.url.path.startswith(API):
             return JSONResponse({"error": one_line(error)}, status_code=code)
-        return error_page(request, code, one_line(error))
+        page = error_page(request, code, one_line(error))
+        if code == 401 and SESSION_COOKIE in request.cookies:
+            # A revoked or spent session is forgotten, so the browser stops sending it as a guess.
+            page.delete_cookie(SESSION_COOKIE)
+        return page
 
     for kind, _ in STATUS:
         app.add_exception_handler(kind, refused)

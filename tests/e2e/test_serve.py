@@ -231,7 +231,10 @@ def test_an_invite_opens_one_session_and_is_spent(table: Server) -> None:
         # Revoking the invite revokes the session it opened, and ends its event stream.
         assert table.script("invite", "revoke", table.ids["spent"]).returncode == 0
         assert all(not line.startswith("data:") for line in lines)
-    assert browser.get("/log").status_code == 401
+    ended = browser.get("/log")
+    assert ended.status_code == 401
+    assert 'showrunner_session=""' in ended.headers["set-cookie"]  # the browser forgets it
+    assert "showrunner_session" not in browser.cookies
     browser.close()
 
 
