@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..domain.errors import DomainError, UnknownName
 from ..ledger.errors import LedgerBusy, LedgerError
 from ..ledger.identities import IdentityStore
+from ..projections.timeline import DEFAULT_MIN_WEIGHT
 from .access import SESSION_COOKIE, Forbidden, Gate, TooManyGuesses, Unauthorised, director_only
 from .table import BadRequest, Table
 from .who import Caller, Writer
@@ -176,6 +177,16 @@ def make_app(ledger: Ledger, settings: Settings, *, branch: str | None = None) -
             director_only(who, "include Director-only events in a recap")
         with table.turn():
             return table.recap(who, episode=episode, director=director)
+
+    @app.get(f"{API}/timeline", tags=["read"])
+    def timeline(
+        who: Caller, director: bool = False, min_weight: Annotated[int, Query(ge=0)] = DEFAULT_MIN_WEIGHT
+    ) -> dict[str, Any]:
+        """`showrunner timeline --json`: every branch's beats; `director` for the Director only."""
+        if director:
+            director_only(who, "include Director-only events in the timeline")
+        with table.turn():
+            return table.timeline(who, director=director, min_weight=min_weight)
 
     @app.get(f"{API}/digest", tags=["read"])
     def digest(who: Caller) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from ..ledger.identities import Identity
+from ..projections.timeline import DEFAULT_MIN_WEIGHT
 from .access import SESSION_COOKIE, Forbidden, Gate, Unauthorised, director_only
 from .table import Table
 from .who import Caller, FormWriter, caller, client_of, same_origin
@@ -107,6 +108,14 @@ def add_pages(app: FastAPI, table: Table, gate: Gate) -> None:
         with table.turn():
             told = table.recap(who, episode=episode, director=director)
         return render(request, "recap.html", who, recap=told, part="recap")
+
+    @app.get("/timeline", response_class=HTMLResponse, include_in_schema=False)
+    def timeline(request: Request, who: Caller, director: bool = False) -> Response:
+        if director:
+            director_only(who, "include Director-only events in the timeline")
+        with table.turn():
+            shown = table.timeline(who, director=director, min_weight=DEFAULT_MIN_WEIGHT)
+        return render(request, "timeline.html", who, timeline=shown, part="timeline")
 
     @app.get("/digest", response_class=HTMLResponse, include_in_schema=False)
     def digest(request: Request, who: Caller) -> Response:

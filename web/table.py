@@ -92,6 +92,11 @@ class Table:
         document: dict[str, Any] = told.as_json()
         return document
 
+    def timeline(self, who: Identity, *, director: bool, min_weight: int) -> dict[str, Any]:
+        from ..projections.timeline import campaign_timeline
+
+        return campaign_timeline(self.ledger, self.ref(who), director=director, min_weight=min_weight).as_json()
+
     def digest(self, who: Identity) -> dict[str, Any]:
         from ..ledger.verification import campaign_digest
 

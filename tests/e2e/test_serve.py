@@ -161,10 +161,12 @@ READS = [
     "/api/v1/sheet/Mara",
     "/api/v1/recap",
     "/api/v1/digest",
+    "/api/v1/timeline",
     "/",
     "/log",
     "/sheet/Mara",
     "/recap",
+    "/timeline",
     "/digest",
 ]
 TYPED_CHECK = {
@@ -257,6 +259,8 @@ def test_a_star_token_is_refused_a_directors_action(table: Server) -> None:
         assert mara.post("/api/v1/note", json={"text": "a secret", "private": True}).status_code == 403
         assert mara.get("/api/v1/recap", params={"director": "true"}).status_code == 403
         assert mara.get("/recap", params={"director": "true"}).status_code == 403
+        assert mara.get("/api/v1/timeline", params={"director": "true"}).status_code == 403
+        assert mara.get("/timeline", params={"director": "true"}).status_code == 403
     assert head_of(table) == before
 
 
@@ -321,6 +325,7 @@ def cli_json(server: Server, *args: str) -> Any:
         ("/api/v1/sheet/Mara", ("sheet", "Mara")),
         ("/api/v1/recap", ("recap",)),
         ("/api/v1/digest", ("head", "--campaign")),
+        ("/api/v1/timeline", ("timeline",)),
     ],
 )
 @pytest.mark.parametrize("who", ["mara", "director"])
@@ -398,7 +403,7 @@ def test_no_director_only_value_reaches_a_star_on_any_route(table: Server) -> No
     for name in ("mara", "tobias", "mara api"):
         with table.client(table.tokens[name]) as star:
             me = star.get("/api/v1/me").json()["star"]
-            for path in [*READS, f"/sheet/{me}", f"/api/v1/sheet/{me}", "/api/v1/log?type=NoteRecorded"]:
+            for path in [*READS, f"/sheet/{me}", f"/api/v1/sheet/{me}", "/api/v1/log?type=NoteRecorded", "/timeline"]:
                 answer = star.get(path)
                 assert answer.status_code in (200, 403), (path, answer.text)
                 assert PRIVATE_NOTE not in answer.text, path
@@ -460,15 +465,20 @@ def test_the_session_cookie_is_http_only_and_strict(table: Server) -> None:
 def test_the_openapi_schema_lists_the_api(table: Server) -> None:
     with table.client() as anyone:
         schema = anyone.get("/api/v1/openapi.json").json()
-    assert {"/api/v1/log", "/api/v1/sheet/{star}", "/api/v1/recap", "/api/v1/digest", "/api/v1/me"} <= set(
-        schema["paths"]
-    )
+    assert {
+        "/api/v1/log",
+        "/api/v1/sheet/{star}",
+        "/api/v1/recap",
+        "/api/v1/timeline",
+        "/api/v1/digest",
+        "/api/v1/me",
+    } <= set(schema["paths"])
     assert {"/api/v1/spend", "/api/v1/regain", "/api/v1/note"} <= set(schema["paths"])
 
 
 def test_the_pages_load_nothing_from_elsewhere(table: Server) -> None:
     with table.client(table.tokens["director"]) as director:
-        for path in ("/", "/log", "/sheet/Mara", "/recap", "/digest", "/join"):
+        for path in ("/", "/log", "/sheet/Mara", "/recap", "/timeline", "/digest", "/join"):
             page = director.get(path).text
             links = re.findall(r'(?:src|href|action)="([^"]*)"', page)
             assert links and all(link.startswith("/") and not link.startswith("//") for link in links), (path, links)
