@@ -74,7 +74,7 @@ def timeline(
         except FileNotFoundError:
             raise Refused(f"{html_file}: its folder does not exist") from None
     if as_json:
-        print_json(found.as_json(str(html_file) if html_file is not None else None))
+        print_json({**found.as_json(), "html": str(html_file) if html_file is not None else None})
         return
     console = stdout_console()
     width = number_width(rows)

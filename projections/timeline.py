@@ -159,13 +159,13 @@ class CampaignTimeline:
     tracks: list[Track]
     rows: list[Row]
 
-    def as_json(self, html: str | None = None) -> dict[str, Any]:
+    def as_json(self) -> dict[str, Any]:
+        """The document, but for the page file a face may have written (its path is the face's to add)."""
         return {
             "campaign": self.campaign,
             "title": self.title,
             "branches": [{"name": t.name, "parent": t.parent, "fork_version": t.fork_version} for t in self.tracks],
             "rows": [r.as_json() for r in self.rows],
-            "html": html,
         }
 
 

@@ -95,7 +95,8 @@ class Table:
     def timeline(self, who: Identity, *, director: bool, min_weight: int) -> dict[str, Any]:
         from ..projections.timeline import campaign_timeline
 
-        return campaign_timeline(self.ledger, self.ref(who), director=director, min_weight=min_weight).as_json()
+        found = campaign_timeline(self.ledger, self.ref(who), director=director, min_weight=min_weight)
+        return {**found.as_json(), "html": None}  # `timeline --json` without --html: no page file written
 
     def digest(self, who: Identity) -> dict[str, Any]:
         from ..ledger.verification import campaign_digest
