@@ -67,6 +67,8 @@ ROOT_COMMANDS: dict[str, tuple[str, str]] = {
     "season": ("episode", "register"),
     "episode": ("episode", "register"),
     "scene": ("episode", "register"),
+    "serve": ("serve", "register"),
+    "invite": ("invite", "app"),
 }
 
 

@@ -463,12 +463,16 @@ READS: dict[tuple[str, ...], Args] = {
     ("seed", "show"): lambda t, _: [()],
     ("episode", "list"): lambda t, _: [()],
     ("finale", "show"): lambda t, _: [()],
+    ("invite", "list"): lambda t, _: [()],
 }
 """Each read command and the arguments worth asking it, as a Star, about one campaign."""
 
 NOT_READS: dict[tuple[str, ...], str] = {
     ("demo",): "plays a campaign of its own in a database of its own",
     ("import",): "writes a campaign",
+    ("serve",): "serves the pages and the API, held to the same rule by tests/e2e/test_serve.py",
+    ("invite", "new"): "issues an identity (Director only)",
+    ("invite", "revoke"): "revokes an identity (Director only)",
     **{
         path: "records facts"
         for path in [

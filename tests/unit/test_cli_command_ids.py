@@ -50,6 +50,10 @@ RECORD_NOTHING = {
     "ensemble show",
     "seed show",
     "episode list",
+    "serve",  # its writes are the API's and the pages', each a command of its own
+    "invite new",  # identities are rows beside the events, not events
+    "invite list",
+    "invite revoke",
 }
 
 
