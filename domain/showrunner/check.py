@@ -27,6 +27,7 @@ from ..text import Line
 from .effects import (
     AbilityMarked,
     AcclaimMarked,
+    ComboChanged,
     Effect,
     LimitMarked,
     PropsSpent,
@@ -155,12 +156,20 @@ class CheckRequest(FieldsEqual, Input):
     """A Bond or Grudge traded: its ◇ at the Difficulty is exhausted and the check rolled one step
     lower (10.2A); an Advance puts its Acclaim on acclaim_path. Left out of a dump when None, so
     checks recorded before it dump (and hash) as they did."""
+    combo: str | None = None
+    """The goal of the Action Sequence this check is a Beat of, when its gains enter the Combo
+    Pool (7.2 Building the Pool). Set by the Beat, never asked; left out of a dump when None."""
+    from_combo: bool = False
+    """Pay this Beat's Influence spends from the Combo Pool, as from the Star's own Profile
+    (7.2 Spending Synergy). Left out of a dump when False."""
 
     @model_serializer(mode="wrap")
     def _leave_out_no_trade(self, handler: SerializerFunctionWrapHandler) -> object:
         data = handler(self)
-        if isinstance(data, dict) and self.trade is None:
-            data.pop("trade", None)
+        if isinstance(data, dict):
+            for name, unset in (("trade", None), ("combo", None), ("from_combo", False)):
+                if getattr(self, name) == unset:
+                    data.pop(name, None)
         return data
 
 
@@ -224,12 +233,33 @@ class _Check(Working):
     def spend(self, pool: PoolName, amount: int, why: str) -> None:
         if amount <= 0:
             return
+        if self.request.from_combo:
+            self._spend_combo(pool, amount, why)
+            return
         spent = spend_from(self.sheet, pool, amount, push=self.request.push)
         self.emit(spent)
         pushed = f" ({spent.exhausted} by Pushing Their Limits)" if spent.exhausted else ""
         self.step("spent", f"spent {amount} {LABELS[pool]}{pushed}: {why}")
 
+    def _spend_combo(self, pool: PoolName, amount: int, why: str) -> None:
+        goal = self.request.combo
+        if goal is None:
+            raise RuleViolation("only a Beat of an Action Sequence spends from a Combo Pool: leave out --from-combo")
+        held = self.state.world.sequence(goal).combo.get(pool, 0)
+        if held < amount:
+            raise RuleViolation(
+                f"the Combo Pool of '{goal}' holds {held} {LABELS[pool]} and the Beat spends {amount}: "
+                f"leave out --from-combo to pay from {self.name}'s own Profile"
+            )
+        self.emit(ComboChanged(goal=goal, pool=pool, amount=-amount))
+        self.step("spent", f"spent {amount} {LABELS[pool]} from the Combo Pool of '{goal}': {why}")
+
     def regain(self, pool: PoolName, amount: int, why: str) -> None:
+        goal = self.request.combo
+        if goal is not None:
+            self.emit(ComboChanged(goal=goal, pool=pool, amount=amount))
+            self.step("rewarded", f"{amount} {LABELS[pool]} into the Combo Pool of '{goal}': {why}")
+            return
         regained = regain_into(self.sheet, self.ensemble, pool, amount)
         self.emit(regained)
         extra = ""

@@ -84,7 +84,12 @@ class Sequence(_Frozen):
     """The Stars who paid the Starting Combo Pool, in the order they paid: they share the payout.
     Empty for a Sequence recorded before contributors were kept."""
 
-    _quiet: ClassVar[tuple[str, ...]] = ("contributors",)
+    combo_gains: bool = False
+    """7.2 Building the Pool: Influence a Beat's check gains enters the Combo Pool, and the check
+    may pay its spends from it. False for a Sequence declared before the ledger did so, whose
+    Beats are re-judged as they were recorded (the gains went to the Star)."""
+
+    _quiet: ClassVar[tuple[str, ...]] = ("contributors", "combo_gains")
 
     @property
     def participants(self) -> tuple[str, ...]:
@@ -137,6 +142,7 @@ def declare(
     builds: bool = False,
     decisive: bool = False,
     contributors: tuple[str, ...] = (),
+    combo_gains: bool = True,
 ) -> Sequence:
     """7.1: declare the goal, break it into Beats, and pay the Starting Combo Pool (total, not each)."""
     TITLE.refuse(goal, "the goal")
@@ -170,6 +176,7 @@ def declare(
         decisive=decisive,
         combo=combo,
         contributors=tuple(dict.fromkeys(contributors)),
+        combo_gains=combo_gains,
     )
 
 
@@ -275,6 +282,52 @@ def share_payout(payout: Mapping[InfluenceName, int], stars: tuple[str, ...]) ->
             shares[key] = shares.get(key, 0) + 1
             turn += 1
     return shares
+
+
+class PayoutShare(_Frozen):
+    """Part of the Combo Pool's payout as the Cast chooses it (7.2 The Payout): to a participant,
+    or to the Ensemble Pool when `star` is None."""
+
+    star: str | None
+    pool: InfluenceName
+    amount: int = Field(ge=1)
+
+
+def check_payout_shares(sequence: Sequence, shares: tuple[PayoutShare, ...], roller: str | None) -> None:
+    """Before the roll: the Cast's split is asked with the Climax, and names participants only."""
+    if not shares:
+        return
+    if not sequence.at_climax:
+        raise SequenceError(
+            f"the Combo Pool of '{sequence.goal}' pays out after its Climax (Beat {sequence.beats}); "
+            f"give --payout with that Beat, not Beat {sequence.next_beat}"
+        )
+    participants = (*sequence.participants, *((roller,) if roller else ()))
+    for share in shares:
+        if share.star is not None and share.star not in participants:
+            raise SequenceError(
+                f"{share.star} is not a participant of '{sequence.goal}' (participants: "
+                f"{', '.join(participants) or 'none yet'}): the payout goes to participants or the Ensemble Pool"
+            )
+
+
+def split_payout(
+    payout: Mapping[InfluenceName, int], shares: tuple[PayoutShare, ...], stars: tuple[str, ...]
+) -> list[PayoutShare]:
+    """7.2 The Payout "however the Cast sees fit": the Cast's shares first, in the order given,
+    each as far as the pool still holds; what they leave is dealt in turn to `stars`
+    (`share_payout`). The Cast names its split before the Climax is rolled, so a share the Pool
+    cannot fill is cut down rather than refused after the dice are seen."""
+    left = dict(payout)
+    dealt: list[PayoutShare] = []
+    for share in shares:
+        amount = min(share.amount, left.get(share.pool, 0))
+        if amount:
+            left[share.pool] -= amount
+            dealt.append(share.model_copy(update={"amount": amount}))
+    for (star, pool), amount in share_payout(left, stars).items():
+        dealt.append(PayoutShare(star=star, pool=pool, amount=amount))
+    return dealt
 
 
 def spend_combo(sequence: Sequence, pool: InfluenceName, amount: int) -> Sequence:

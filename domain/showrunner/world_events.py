@@ -594,6 +594,32 @@ class ComboSpent(CampaignFact[ShowrunnerState], topic="showrunner/ComboSpent"):
         return (self.star,) if self.star else ()
 
 
+class ComboPaidToEnsemble(CampaignFact[ShowrunnerState], topic="showrunner/ComboPaidToEnsemble"):
+    """7.2 The Payout: the part of the Combo Pool the Cast gives the Ensemble Pool, up to its
+    maximum (what does not fit is lost)."""
+
+    goal: str
+    pool: PoolName
+    amount: int = Field(ge=1)
+    kept: int = Field(ge=0)
+    lost: int = Field(ge=0)
+
+    @classmethod
+    def decided(cls, state: ShowrunnerState, goal: str, pool: PoolName, amount: int) -> ComboPaidToEnsemble:
+        ensemble = state.ensemble
+        kept = min(amount, getattr(ensemble, f"{pool}_max") - getattr(ensemble, pool))
+        return cls(goal=goal, pool=pool, amount=amount, kept=kept, lost=amount - kept)
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
+        ensemble = state.ensemble
+        changed = ensemble.model_copy(update={self.pool: getattr(ensemble, self.pool) + self.kept})
+        return state.model_copy(update={"ensemble": changed})
+
+    def summary(self) -> str:
+        lost = f" ({self.lost} lost: the Ensemble Pool is full)" if self.lost else ""
+        return f"The Combo Pool of '{self.goal}' pays {self.kept} {LABELS[self.pool]} to the Ensemble Pool{lost}"
+
+
 # --------------------------------------------------------------------------- the Writer's Room
 
 GenerationOutcome = Literal["written", "slot_unlocked", "free_reveal", "already_revealed"]
@@ -848,6 +874,7 @@ __all__ = [
     "ActorSpec",
     "ActorTieChanged",
     "ActorsContested",
+    "ComboPaidToEnsemble",
     "ComboSpent",
     "ConsequencesDue",
     "ConsequenceMenuRolled",
