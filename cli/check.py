@@ -390,7 +390,7 @@ def check(
         if target is not None:
             from ..domain.showrunner.commands.threats import ThreatCheck
 
-            asked = ThreatCheck(request=request, target=target, aid=aid)
+            asked = ThreatCheck(request=request, target=target, aid=aid, records_due=True)
             result = s.ledger.run(
                 ref, "threat-check", asked, faces=faces or None, chooser=chooser, by=s.recorded_by(ref)
             )
@@ -420,7 +420,7 @@ def _trade(value: "str | None") -> Any:
 def _report(ref: "BranchRef", result: "CommandResult", as_json: bool) -> None:
     from ..domain.showrunner.events import CheckAbandoned, CheckRolled
     from ..domain.showrunner.progress_events import MilestonesReached
-    from ..domain.showrunner.world_events import ThreatChecked
+    from ..domain.showrunner.world_events import ConsequencesDue, ThreatChecked
     from .render_check import render_check, resolution_json
 
     # The check; after it a ThreatChecked (--against a Threat or Actor) and the milestones it crossed.
@@ -428,6 +428,7 @@ def _report(ref: "BranchRef", result: "CommandResult", as_json: bool) -> None:
     fact = event.fact
     moved = next(((e.version, e.fact) for e in result.events if isinstance(e.fact, ThreatChecked)), None)
     settled = [(e.version, e.fact) for e in result.events if isinstance(e.fact, MilestonesReached)]
+    due = [(e.version, e.fact) for e in result.events if isinstance(e.fact, ConsequencesDue)]
     if isinstance(fact, CheckAbandoned):
         kept = ", and what was spent stays spent" if fact.effects else ""
         sys.stderr.write(
@@ -458,6 +459,15 @@ def _report(ref: "BranchRef", result: "CommandResult", as_json: bool) -> None:
                     else {}
                 ),
                 **({"threat": _threat_json(moved[1])} if moved is not None else {}),
+                **(
+                    {
+                        "due": [
+                            {"stars": list(d.who), "count": d.count, "difficulty": d.difficulty.value} for _, d in due
+                        ]
+                    }
+                    if due
+                    else {}
+                ),
             }
         )
         return
@@ -470,6 +480,8 @@ def _report(ref: "BranchRef", result: "CommandResult", as_json: bool) -> None:
         stdout_console().print(f"#{version} {effect.summary()}", markup=False, highlight=False, soft_wrap=True)
     for version, milestones in settled:
         stdout_console().print(f"#{version} {milestones.summary()}", markup=False, highlight=False, soft_wrap=True)
+    for version, owed in due:
+        stdout_console().print(f"#{version} {owed.summary()}", markup=False, highlight=False, soft_wrap=True)
 
 
 def _world_target(state: "CampaignState", against: "str | None") -> "str | None":

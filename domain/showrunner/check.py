@@ -22,12 +22,14 @@ from ..dice import DiceSource, Roll
 from ..errors import RuleViolation, UnknownName
 from ..field_equality import FieldsEqual
 from ..inputs import Input, Many
+from ..names import name_key
 from ..ruleset import LeftTheTable
 from ..text import Line
 from .effects import (
     AbilityMarked,
     AcclaimMarked,
     ComboChanged,
+    ComplicationCleared,
     Effect,
     LimitMarked,
     PropsSpent,
@@ -401,6 +403,12 @@ def _decide(check: _Check, chooser: Chooser | None) -> Resolution:
         (fewer,) = check.dice.roll("actor_scar", 1)
         opposition_pool.append(Die(source="opposing Actor's Scar (-1d6)", dice=-fewer))
         check.step("rolled", f"opposing Actor's Scar removes {fewer} Opposition Dice", [fewer])
+    complication = check.state.world.complications.get(name_key(check.name), 0)
+    if complication:
+        # 14.3 Narrative Complication: added before a Studio Note's die, which stays the last entry.
+        opposition_pool.append(Die(source="Narrative Complication", dice=complication))
+        check.emit(ComplicationCleared(star=check.name, dice=complication))
+        check.step("added", f"the Narrative Complication adds {complication} Opposition Dice")
     if request.studio_note:
         if check.state.studio_notes < 1:
             raise RuleViolation("the Director has no Studio Note to spend")

@@ -177,6 +177,17 @@ class ComboChanged(OffTheSheets, _Effect):
         return state.model_copy(update={"world": world.with_sequence(changed)})
 
 
+class ComplicationCleared(OffTheSheets, _Effect):
+    """14.3 Narrative Complication: the Star's next check took its extra Opposition Dice."""
+
+    kind: Literal["complication"] = "complication"
+    star: str
+    dice: int
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
+        return state.model_copy(update={"world": state.world.without_complication(self.star)})
+
+
 Effect = Annotated[
     Spent
     | Regained
@@ -189,7 +200,8 @@ Effect = Annotated[
     | StudioNotesChanged
     | WrittenOff
     | RelationshipMarked
-    | ComboChanged,
+    | ComboChanged
+    | ComplicationCleared,
     Field(discriminator="kind"),
 ]
 

@@ -89,7 +89,11 @@ class Sequence(_Frozen):
     may pay its spends from it. False for a Sequence declared before the ledger did so, whose
     Beats are re-judged as they were recorded (the gains went to the Star)."""
 
-    _quiet: ClassVar[tuple[str, ...]] = ("contributors", "combo_gains")
+    tracks_dues: bool = False
+    """The Consequences its Beats call for are kept owed (`World.dues`) until applied; False for
+    a Sequence declared before the ledger kept them, whose Beats are re-judged as recorded."""
+
+    _quiet: ClassVar[tuple[str, ...]] = ("contributors", "combo_gains", "tracks_dues")
 
     @property
     def participants(self) -> tuple[str, ...]:
@@ -177,6 +181,7 @@ def declare(
         combo=combo,
         contributors=tuple(dict.fromkeys(contributors)),
         combo_gains=combo_gains,
+        tracks_dues=combo_gains,
     )
 
 

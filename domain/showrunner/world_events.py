@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..campaign import CampaignState
 from ..dice import DiceSource, ReplayDice, Roll
 from ..errors import DomainError, RuleViolation
-from ..events import CampaignFact, RecapLine, RolledFact, Visibility
+from ..events import CampaignFact, RecapLine, RolledFact, Visibility, absent
 from ..names import name_key
 from ..text import Line, Name
 from .actors import Actor, ActorSpec, Person, Roster, TieKind, roll_abilities, roll_actor
@@ -29,7 +29,9 @@ from .power_dice import PowerDice
 from .sequences import BeatRecorded, Contribution, Sequence, play_beat, spend_combo
 from .state import ShowrunnerState
 from .threats import CheckEffect, Threat, ThreatKind, check_against, new_threat, strike_decisively
-from .world import World
+from .world import Due, World
+from .world_consequences import WorldChange, WorldConsequenceRequest
+from .world_consequences import decide as decide_world_consequence
 from .writers_room import (
     BondAdvanced,
     DieCleared,
@@ -558,8 +560,31 @@ class ConsequencesDue(CampaignFact[ShowrunnerState], topic="showrunner/Consequen
     who: tuple[str, ...] = ()
     """Who suffers them: every participant on the Climax, the Star who rolled a Setup Beat.
     Empty when the ledger does not know (a Setup Beat given as an outcome): the table names them."""
+    tracked: bool | None = Field(default=None, exclude_if=absent)
+    """True: the world keeps them owed (`World.dues`) until `consequence` ticks them off. None
+    for those recorded before the ledger kept them, which fold as they did."""
+    against: str | None = Field(default=None, exclude_if=absent)
+    """Due from a check against this Threat or Actor, not from a Beat (`goal` names it too, `beat` is 0)."""
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
+        if not self.tracked:
+            return state
+        why = self.why()
+        dues = tuple(Due(star=star, difficulty=self.difficulty, count=self.count, why=why) for star in self.who)
+        return _with_world(state, _world(state).with_dues(dues))
+
+    def why(self) -> str:
+        if self.against is not None:
+            return f"a check against {self.against}"
+        return f"'{self.goal}' " + ("Climax" if self.climax else f"Setup Beat {self.beat}")
 
     def summary(self) -> str:
+        if self.against is not None:
+            many = "s" if self.count > 1 else ""
+            return (
+                f"{self.who[0] if self.who else 'The Star'}'s check against {self.against} ({self.outcome}): "
+                f"{self.count} Consequence{many} at {self.difficulty.value} due (apply with `showrunner consequence`)"
+            )
         which = "Climax" if self.climax else f"Setup Beat {self.beat}"
         who = ", ".join(self.who) if self.who else "the Star who rolled it"
         each = " each" if len(self.who) > 1 else ""
@@ -570,6 +595,67 @@ class ConsequencesDue(CampaignFact[ShowrunnerState], topic="showrunner/Consequen
 
     def stars(self) -> tuple[str, ...]:
         return self.who
+
+
+class ConsequenceSettled(CampaignFact[ShowrunnerState], topic="showrunner/ConsequenceSettled"):
+    """A Consequence applied ticks off as many of those the Star owed at its Difficulty."""
+
+    star: str
+    difficulty: Difficulty
+    count: int = Field(ge=1)
+    left: int = Field(ge=0)
+    """How many the Star still owes, at any Difficulty, after this."""
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
+        world, _ = _world(state).settle(self.star, self.difficulty, self.count)
+        return _with_world(state, world)
+
+    def summary(self) -> str:
+        left = f"{self.left} still due" if self.left else "none left due"
+        return f"{self.star}: {self.count} {self.difficulty.value} Consequence(s) ticked off ({left})"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.star,)
+
+
+def settled(state: ShowrunnerState, star: str, difficulty: Difficulty, count: int) -> ConsequenceSettled | None:
+    """The `ConsequenceSettled` for a Consequence applied, when the Star owed one at its Difficulty."""
+    world, ticked = _world(state).settle(star, difficulty, count)
+    if not ticked:
+        return None
+    left = sum(d.count for d in world.dues if name_key(d.star) == name_key(star))
+    return ConsequenceSettled(star=star, difficulty=difficulty, count=ticked, left=left)
+
+
+class WorldConsequenceSuffered(WorldRoll, topic="showrunner/WorldConsequenceSuffered"):
+    """A Consequence of 14.3 that acts on the world: Harm Allies, Boost Opposition, New Threat,
+    Introduce a Subplot (followed by its `SubplotRevealed`, free) or a Narrative Complication."""
+
+    request: WorldConsequenceRequest
+    change: WorldChange
+
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
+        world = _world(state)
+        change = self.change
+        if self.request.kind == "new-threat" and change.threat is not None:
+            world = world.add_threat(change.threat)
+        else:
+            world = _with_target(world, change.threat, change.actor)
+        if change.complication:
+            world = world.with_complication(self.request.star, change.complication)
+        return _with_world(state, world)
+
+    def summary(self) -> str:
+        r = self.request
+        times = f" ×{r.count}" if r.count > 1 else ""
+        return f"{r.star} suffered {r.kind.label}{times} at {r.difficulty.value}: " + "; ".join(self.change.steps)
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.request.star,)
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        again = decide_world_consequence(_world(before), self.request, dice)
+        return _differs("World Consequence", self.change, again.change)
 
 
 class ComboSpent(CampaignFact[ShowrunnerState], topic="showrunner/ComboSpent"):
@@ -875,6 +961,8 @@ __all__ = [
     "ActorTieChanged",
     "ActorsContested",
     "ComboPaidToEnsemble",
+    "ConsequenceSettled",
+    "WorldConsequenceSuffered",
     "ComboSpent",
     "ConsequencesDue",
     "ConsequenceMenuRolled",

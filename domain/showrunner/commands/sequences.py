@@ -190,6 +190,7 @@ def aftermath(
                 count=recorded.consequences,
                 difficulty=recorded.consequence_difficulty,
                 who=seq_rules.who_suffers(recorded),
+                tracked=True if sequence.tracks_dues and seq_rules.who_suffers(recorded) else None,
             )
         )
     return facts
