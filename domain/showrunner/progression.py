@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..dice import DiceSource
 from ..errors import RuleViolation
+from .flavour import ABILITY_BY_D10
 from .ladder import Difficulty
 from .sheet import (
     MILESTONE_ORDER,
@@ -387,8 +388,9 @@ MAJOR_ANOMALY: dict[int, tuple[str, str]] = {
     19: ("Rift", "A creature with Power at the resist Difficulty comes through and must be defeated or banished."),
     20: ("Roll Again, Empowered", "Roll again, one Difficulty step higher."),
 }
-RANDOM_ABILITY: tuple[AbilityName, ...] = tuple(AbilityName)
-"""A random Ability: a d10 in the book's order, 1 Channel … 10 Work."""
+SHEET_ORDER: tuple[AbilityName, ...] = tuple(AbilityName)
+"""How a Limit Break recorded before one numbering of Abilities counted a random Ability's d10:
+in the sheet's order (4 Move, 5 Impress). Kept so that those records are decided again alike."""
 LIMIT_BREAK_SCAR = "Limit Break scar"
 _PEN_POOLS = {6: "spotlight", 8: "retake", 16: "grit", 17: "preparation", 20: "plot_armor"}
 _PEN_PATHS = {4: CareerPath.TALENT, 5: CareerPath.TRAINING, 18: CareerPath.PERSISTENCE, 19: CareerPath.DESTINY}
@@ -431,6 +433,7 @@ def limit_break(
     resist: Difficulty,
     fixed_overload: int | None = None,
     fixed_anomaly: int | None = None,
+    numbering: tuple[AbilityName, ...] = ABILITY_BY_D10,
 ) -> LimitBreak:
     """Appendix D: an Internal Overload (2d10) and a Major Anomaly (2d10) when the Limit overflows.
 
@@ -438,6 +441,8 @@ def limit_break(
     returned for the table. `resist` is the Difficulty to resist the Anomaly's side-effects
     (the book's table leaves it to the Director). A table that always suffers the same
     Overload or Anomaly passes it as fixed_overload / fixed_anomaly (no dice for that part).
+    A random Ability's d10 counts as the Appendices do (`ABILITY_BY_D10`), unless `numbering`
+    says otherwise (`SHEET_ORDER`, for a record made before).
     """
     for fixed, what in ((fixed_overload, "Overload"), (fixed_anomaly, "Major Anomaly")):
         if fixed is not None and fixed not in range(3, 21):
@@ -448,7 +453,7 @@ def limit_break(
     overload_rolls = [fixed_overload] if fixed_overload is not None else _table_rolls(dice, "overload")
     overloads = []
     for roll in overload_rolls:
-        sheet, changes = _apply_overload(sheet, roll, dice)
+        sheet, changes = _apply_overload(sheet, roll, dice, numbering)
         name, text = INTERNAL_OVERLOAD[roll]
         overloads.append(Overload(roll=roll, name=name, text=text, changes=tuple(changes)))
     anomalies = []
@@ -489,7 +494,9 @@ def _cross_pool(pool: Pool) -> Pool:
     return pool
 
 
-def _apply_overload(sheet: StarSheet, roll: int, dice: DiceSource) -> tuple[StarSheet, list[str]]:
+def _apply_overload(
+    sheet: StarSheet, roll: int, dice: DiceSource, numbering: tuple[AbilityName, ...]
+) -> tuple[StarSheet, list[str]]:
     changes: list[str] = []
     if roll in _PEN_POOLS:
         pool = _PEN_POOLS[roll]
@@ -512,7 +519,7 @@ def _apply_overload(sheet: StarSheet, roll: int, dice: DiceSource) -> tuple[Star
         abilities = dict(sheet.abilities)
         for _ in range(times):
             (face,) = dice.roll("random_ability", 1, 10)
-            name = RANDOM_ABILITY[face - 1]
+            name = numbering[face - 1]
             ability = abilities.get(name, Ability())
             abilities[name] = ability.model_copy(update={"locked_conditions": ability.locked_conditions + 1})
             changes.append(f"{name.value.title()}: one Condition traced in pen")
@@ -547,7 +554,7 @@ def _apply_overload(sheet: StarSheet, roll: int, dice: DiceSource) -> tuple[Star
         sheet = sheet.model_copy(update={"hero_props": props})
     elif roll == 14:
         (face,) = dice.roll("random_ability", 1, 10)
-        name = RANDOM_ABILITY[face - 1]
+        name = numbering[face - 1]
         ability = ability_of(sheet, name)
         sheet = sheet.model_copy(
             update={
@@ -560,7 +567,7 @@ def _apply_overload(sheet: StarSheet, roll: int, dice: DiceSource) -> tuple[Star
         changes.append(f"{name.value.title()}: an extra empty XP box in front of its track")
     elif roll == 15:
         (face,) = dice.roll("random_ability", 1, 10)
-        name = RANDOM_ABILITY[face - 1]
+        name = numbering[face - 1]
         sheet, line = _random_scar(sheet, name, dice)
         changes.append(line)
     return sheet, changes
