@@ -19,6 +19,7 @@ from .world_common import CheckOptions, check_flags, check_options, director_onl
 if TYPE_CHECKING:
     from ..domain.showrunner.influence import PoolName
     from ..domain.showrunner.sequences import Contribution, PayoutShare, Sequence
+    from ..domain.showrunner.sheet import AbilityName
 
 app = typer.Typer(
     help="Action Sequences and Set Pieces (Chapter 7).",
@@ -50,6 +51,15 @@ def _contribution(value: str) -> "Contribution":
             raise UsageProblem(f"--from: '{parts[2]}' is not a positive amount")
         amount = int(parts[2])
     return Contribution(star=parts[0], pool=_pool("--from", parts[1]), amount=amount)
+
+
+def _ability(flag: str, value: str) -> "AbilityName":
+    from ..domain.showrunner.sheet import AbilityName
+
+    try:
+        return AbilityName(value.strip().lower())
+    except ValueError:
+        raise UsageProblem(f"{flag}: '{value}' is not an Ability ({', '.join(a.value for a in AbilityName)})") from None
 
 
 def _share(value: str) -> "PayoutShare":
@@ -99,6 +109,13 @@ def declare(
         bool,
         typer.Option("--decisive", help="A Decisive Strike as a Sequence: the Climax destroys on a Success (12.1G)."),
     ] = False,
+    climax_ability: Annotated[
+        str | None,
+        typer.Option(
+            "--climax-ability",
+            help="The Ability matching the Threat or objective: the Climax must be rolled with it (7.3A).",
+        ),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Declare an Action Sequence: its goal, its Beats and its Starting Combo Pool (7.1).
@@ -109,11 +126,18 @@ def declare(
 
     chosen = difficulty("--difficulty", level)
     contributions = tuple(_contribution(v) for v in contribute or [])
+    climax = _ability("--climax-ability", climax_ability) if climax_ability is not None else None
     s = session(ctx)
     director_only(s, "declares Action Sequences")
     ref = s.target()
     asked = SequenceDeclare(
-        goal=goal, difficulty=chosen, beats=beats, contributions=contributions, against=against, decisive=decisive
+        goal=goal,
+        difficulty=chosen,
+        beats=beats,
+        contributions=contributions,
+        against=against,
+        decisive=decisive,
+        climax_ability=climax,
     )
     result = s.ledger.run(ref, "sequence-declare", asked, by=s.recorded_by(ref))
     report(ref, result, as_json)

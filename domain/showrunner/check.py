@@ -347,6 +347,11 @@ def _decide(check: _Check, chooser: Chooser | None) -> Resolution:
             f"a single Ability Check cannot be {original.value}: above EPIC it is a Set Piece "
             "and needs an Action Sequence"
         )
+    if "burnout" in sheet.overloads and request.ability is AbilityName.CHANNEL:
+        raise RuleViolation(
+            f"{sheet.name} has Burnout (a Limit Break) and cannot attempt to Channel; forced by the narrative, "
+            "it fails: record the Failure without a roll"
+        )
     ability = sheet.ability(request.ability)
     label = request.ability.value.title()
     effective = _trade(check, request.trade, original) if request.trade is not None else original
@@ -482,6 +487,9 @@ def _decide(check: _Check, chooser: Chooser | None) -> Resolution:
         f"{outcome.label} against {effective.value} ({target}+); {mark.label}",
         kept,
     )
+    if outcome is Outcome.FAILURE and "jinxed" in sheet.overloads:
+        outcome = Outcome.DISASTER
+        check.step("judged", f"{sheet.name} is Jinxed (a Limit Break): the Failure is a Disaster")
     progress = original.step(1) if outcome is Outcome.HIGHLIGHT else original
 
     # --- Rewards and costs (5.2 Results, Hitting the Mark, Channel Limit; 6.2; 6.3).

@@ -957,8 +957,9 @@ class LimitBroken(OneStarRoll, topic="showrunner/LimitBroken"):
     overloads: tuple[prog.Overload, ...] = ()
     anomalies: tuple[prog.Anomaly, ...] = ()
     ability_d10: Literal["alphabetical"] | None = Field(default=None, exclude_if=absent)
-    """A random Ability's d10 counted as the Appendices count it (one numbering everywhere);
-    None for a Limit Break recorded before, which counted in the sheet's order."""
+    """A random Ability's d10 counted as the Appendices count it (one numbering everywhere), and
+    Burnout and Jinxed marked where checks read them; None for a Limit Break recorded before,
+    which counted in the sheet's order and left checks as they were."""
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         assert dice is not None
@@ -971,6 +972,7 @@ class LimitBroken(OneStarRoll, topic="showrunner/LimitBroken"):
             fixed_overload=self.fixed_overload,
             fixed_anomaly=self.fixed_anomaly,
             numbering=prog.SHEET_ORDER if self.ability_d10 is None else ABILITY_BY_D10,
+            reaches_checks=self.ability_d10 is not None,
         )
         lines = [
             f"Overload {o.roll} {o.name}" + (f" ({'; '.join(o.changes)})" if o.changes else "")

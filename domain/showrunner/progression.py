@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -394,6 +394,7 @@ in the sheet's order (4 Move, 5 Impress). Kept so that those records are decided
 LIMIT_BREAK_SCAR = "Limit Break scar"
 _PEN_POOLS = {6: "spotlight", 8: "retake", 16: "grit", 17: "preparation", 20: "plot_armor"}
 _PEN_PATHS = {4: CareerPath.TALENT, 5: CareerPath.TRAINING, 18: CareerPath.PERSISTENCE, 19: CareerPath.DESTINY}
+_IN_CHECKS: dict[int, Literal["burnout", "jinxed"]] = {11: "burnout", 19: "jinxed"}
 _DRAWBACKS = {
     10: "Addiction [!]: a Scene without Channel calls for a HARD Endure roll",
     12: "Possession: a hostile Actor can take control",
@@ -434,6 +435,7 @@ def limit_break(
     fixed_overload: int | None = None,
     fixed_anomaly: int | None = None,
     numbering: tuple[AbilityName, ...] = ABILITY_BY_D10,
+    reaches_checks: bool = True,
 ) -> LimitBreak:
     """Appendix D: an Internal Overload (2d10) and a Major Anomaly (2d10) when the Limit overflows.
 
@@ -442,7 +444,8 @@ def limit_break(
     (the book's table leaves it to the Director). A table that always suffers the same
     Overload or Anomaly passes it as fixed_overload / fixed_anomaly (no dice for that part).
     A random Ability's d10 counts as the Appendices do (`ABILITY_BY_D10`), unless `numbering`
-    says otherwise (`SHEET_ORDER`, for a record made before).
+    says otherwise (`SHEET_ORDER`, for a record made before). With `reaches_checks`, Burnout and
+    Jinxed are marked where checks read them (`StarSheet.overloads`).
     """
     for fixed, what in ((fixed_overload, "Overload"), (fixed_anomaly, "Major Anomaly")):
         if fixed is not None and fixed not in range(3, 21):
@@ -454,6 +457,8 @@ def limit_break(
     overloads = []
     for roll in overload_rolls:
         sheet, changes = _apply_overload(sheet, roll, dice, numbering)
+        if reaches_checks and roll in _IN_CHECKS and _IN_CHECKS[roll] not in sheet.overloads:
+            sheet = sheet.model_copy(update={"overloads": (*sheet.overloads, _IN_CHECKS[roll])})
         name, text = INTERNAL_OVERLOAD[roll]
         overloads.append(Overload(roll=roll, name=name, text=text, changes=tuple(changes)))
     anomalies = []

@@ -17,7 +17,7 @@ from ..errors import AlreadyExists, RuleViolation
 from ..text import TITLE
 from .ladder import Difficulty
 from .power_dice import PowerDice, acting_level, decisive_strike_difficulty, decisive_strike_opposition
-from .sheet import _Frozen
+from .sheet import AbilityName, _Frozen
 from .threats import (
     CheckEffect,
     OutcomeLabel,
@@ -89,11 +89,14 @@ class Sequence(_Frozen):
     may pay its spends from it. False for a Sequence declared before the ledger did so, whose
     Beats are re-judged as they were recorded (the gains went to the Star)."""
 
+    climax_ability: AbilityName | None = None
+    """7.3A Matching Ability Required: the Ability the Climax must be rolled with (the one matching
+    the Threat or objective), when the table named it."""
     tracks_dues: bool = False
     """The Consequences its Beats call for are kept owed (`World.dues`) until applied; False for
     a Sequence declared before the ledger kept them, whose Beats are re-judged as recorded."""
 
-    _quiet: ClassVar[tuple[str, ...]] = ("contributors", "combo_gains", "tracks_dues")
+    _quiet: ClassVar[tuple[str, ...]] = ("contributors", "combo_gains", "tracks_dues", "climax_ability")
 
     @property
     def participants(self) -> tuple[str, ...]:
@@ -147,6 +150,7 @@ def declare(
     decisive: bool = False,
     contributors: tuple[str, ...] = (),
     combo_gains: bool = True,
+    climax_ability: AbilityName | None = None,
 ) -> Sequence:
     """7.1: declare the goal, break it into Beats, and pay the Starting Combo Pool (total, not each)."""
     TITLE.refuse(goal, "the goal")
@@ -182,7 +186,18 @@ def declare(
         contributors=tuple(dict.fromkeys(contributors)),
         combo_gains=combo_gains,
         tracks_dues=combo_gains,
+        climax_ability=climax_ability,
     )
+
+
+def check_climax_ability(sequence: Sequence, ability: AbilityName) -> None:
+    """7.3A: the Climax is rolled with the Ability matching the Threat or objective."""
+    wanted = sequence.climax_ability
+    if sequence.at_climax and wanted is not None and ability is not wanted:
+        raise SequenceError(
+            f"the Climax of '{sequence.goal}' must use {wanted.value.title()}, the Ability matching its objective "
+            f"(7.3A), not {ability.value.title()}"
+        )
 
 
 def _playing(sequence: Sequence) -> None:

@@ -14,6 +14,7 @@ from ..events import InfluenceRegained, InfluenceSpent
 from ..influence import PoolName, decide_regain, decide_spend
 from ..ladder import Difficulty
 from ..sequences import Contribution, PayoutShare
+from ..sheet import AbilityName
 from ..state import ShowrunnerState
 from ..threats import Threat
 from .check import answered, roll_check
@@ -32,6 +33,8 @@ class SequenceDeclare(Input):
     against: str | None = None
     """The Threat or Actor the Sequence works on (a Project is built, others cleared)."""
     decisive: bool = False
+    climax_ability: AbilityName | None = None
+    """The Ability the Climax must use: the one matching the Threat or objective (7.3A)."""
 
 
 class SequenceBeat(Input):
@@ -84,6 +87,7 @@ def declare_sequence(state: ShowrunnerState, asked: SequenceDeclare, roll: RollC
         builds=builds,
         decisive=asked.decisive,
         contributors=tuple(c.star for c in named),
+        climax_ability=asked.climax_ability,
     )
     seq_rules.begin(world, sequence)
     facts: list[Fact] = []
@@ -113,6 +117,8 @@ def play_beat(state: ShowrunnerState, asked: SequenceBeat, roll: RollContext | N
         for share in asked.payout
     )
     seq_rules.check_payout_shares(sequence, shares, state.star(request.star).name if request else None)
+    if request is not None:
+        seq_rules.check_climax_ability(sequence, request.ability)
     if request is not None and request.from_combo and not sequence.combo_gains:
         raise RuleViolation(
             f"the Sequence '{sequence.goal}' was declared before its Combo Pool paid a Beat's spends: "
