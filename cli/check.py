@@ -179,6 +179,16 @@ def check(
             rich_help_panel=BEFORE,
         ),
     ] = False,
+    award: Annotated[
+        str | None,
+        typer.Option(
+            "--award",
+            metavar="artisan|luminary",
+            help="An Award's power, once per Episode: artisan, an automatic Success declared before the roll; "
+            "luminary, a regular Success becomes a Highlight.",
+            rich_help_panel=BEFORE,
+        ),
+    ] = None,
     spotlight_steps: Annotated[
         int,
         typer.Option(
@@ -360,6 +370,7 @@ def check(
         plot_armor=plot_armor,
         hero_prop=hero_prop,
         power_alone=power_alone,
+        award=_award(award),
         spotlight_steps=spotlight_steps,
         after_roll=tuple(after),
         keep=kept,
@@ -404,6 +415,18 @@ def check(
 
 
 # ----------------------------------------------------------------------- output
+
+
+def _award(value: "str | None") -> Any:
+    if value is None:
+        return None
+    given = value.strip().lower()
+    if given not in ("artisan", "luminary"):
+        raise UsageProblem(
+            f"--award: '{value}' is not an Award used in a check (artisan or luminary; the Icon's negates a "
+            "Consequence: `consequence --icon`; the Method Actor's is a Flashback: `prop flashback --award`)"
+        )
+    return given
 
 
 def _trade(value: "str | None") -> Any:

@@ -90,6 +90,10 @@ def consequence(
     anomaly: Annotated[
         list[int] | None, typer.Option("--anomaly", help="Table dice: a d100 Anomaly for each Limit taken (repeat).")
     ] = None,
+    icon: Annotated[
+        bool,
+        typer.Option("--icon", help="The Icon's Award negates this Consequence (once per Episode, 11.2)."),
+    ] = False,
     target: Annotated[
         str | None,
         typer.Option(
@@ -132,6 +136,7 @@ def consequence(
       showrunner consequence Mara boost-opposition -d HARD --target "Iron Warden"
       showrunner consequence Mara new-threat -d HARD --target "Rockslide" --power 3,2
       showrunner consequence Mara complication -d NORMAL
+      showrunner consequence Mara grit-loss -d EPIC --icon
     """
     from ..domain.errors import UnknownName
     from ..domain.showrunner.consequences import ConsequenceKind, PropChoice, option_problem
@@ -145,7 +150,13 @@ def consequence(
     except ValueError:
         raise UsageProblem(f"--difficulty: '{difficulty}' is not on the ladder ({choices.ladder()})") from None
     if kind.value in WORLD_KINDS:
-        sheet_only = {"--ability": ability, "--hero-prop": hero_prop, "--prop": prop, "--push": push or None}
+        sheet_only = {
+            "--ability": ability,
+            "--hero-prop": hero_prop,
+            "--prop": prop,
+            "--push": push or None,
+            "--icon": icon or None,
+        }
         given = [
             flag for flag, value in {**sheet_only, "--scar-slot": scar_slot, "--anomaly": anomaly}.items() if value
         ]
@@ -185,6 +196,7 @@ def consequence(
             "hero_prop": hero_prop,
             "prop": prop_choice,
             "push": push,
+            "icon": icon or None,
         },
         faces=faces or None,
         by=s.recorded_by(ref),

@@ -28,6 +28,7 @@ from ..text import Line
 from .effects import (
     AbilityMarked,
     AcclaimMarked,
+    AwardPowerUsed,
     ComboChanged,
     ComplicationCleared,
     Effect,
@@ -43,7 +44,7 @@ from .effects import (
 )
 from .influence import LABELS, PoolName, regain_into, spend_from
 from .ladder import Difficulty, Quality
-from .sheet import Ability, AbilityName, CareerPath, Mastery, PropType, Scar, Specialty, StarSheet
+from .sheet import Ability, AbilityName, Award, CareerPath, Mastery, PropType, Scar, Specialty, StarSheet
 from .state import ShowrunnerState
 
 ENGINE = "showrunner-check/1"
@@ -164,12 +165,16 @@ class CheckRequest(FieldsEqual, Input):
     from_combo: bool = False
     """Pay this Beat's Influence spends from the Combo Pool, as from the Star's own Profile
     (7.2 Spending Synergy). Left out of a dump when False."""
+    award: Literal["artisan", "luminary"] | None = None
+    """An Award's power (11.2): the Artisan's automatic Success, declared before the roll; the
+    Luminary's Highlight in place of a regular Success (used only if the check is one). Left
+    out of a dump when None."""
 
     @model_serializer(mode="wrap")
     def _leave_out_no_trade(self, handler: SerializerFunctionWrapHandler) -> object:
         data = handler(self)
         if isinstance(data, dict):
-            for name, unset in (("trade", None), ("combo", None), ("from_combo", False)):
+            for name, unset in (("trade", None), ("combo", None), ("from_combo", False), ("award", None)):
                 if getattr(self, name) == unset:
                     data.pop(name, None)
         return data
@@ -380,6 +385,9 @@ def _decide(check: _Check, chooser: Chooser | None) -> Resolution:
         effective = _use_hero_prop(check, request.hero_prop, original, effective, action_pool)
         if request.power_alone:
             return _power_alone(check, original, effective, action_pool)
+    if request.award == "artisan":
+        _use_award(check, Award.ARTISAN, "the Artisan's Award: an automatic Success, declared before the roll")
+        return _power_alone(check, original, effective, action_pool, award=True)
     if request.spotlight_steps:
         if not check.has_mastery(Mastery.SPOTLIGHT):
             raise RuleViolation(f"{sheet.name} needs Spotlight Mastery to lower a Difficulty with Spotlight")
@@ -490,6 +498,9 @@ def _decide(check: _Check, chooser: Chooser | None) -> Resolution:
     if outcome is Outcome.FAILURE and "jinxed" in sheet.overloads:
         outcome = Outcome.DISASTER
         check.step("judged", f"{sheet.name} is Jinxed (a Limit Break): the Failure is a Disaster")
+    if outcome is Outcome.SUCCESS and request.award == "luminary":
+        _use_award(check, Award.LUMINARY, "the Luminary Award turns the Success into a Highlight")
+        outcome = Outcome.HIGHLIGHT
     progress = original.step(1) if outcome is Outcome.HIGHLIGHT else original
 
     # --- Rewards and costs (5.2 Results, Hitting the Mark, Channel Limit; 6.2; 6.3).
@@ -686,17 +697,31 @@ def _use_hero_prop(
     return effective
 
 
-def _power_alone(check: _Check, original: Difficulty, effective: Difficulty, action_pool: list[Die]) -> Resolution:
+def _use_award(check: _Check, award: Award, why: str) -> None:
+    from .career import award_episode  # career imports this module
+
+    episode = award_episode(check.state, check.name, award)
+    check.emit(AwardPowerUsed(star=check.name, award=award, episode=episode))
+    check.step("spent", why)
+
+
+def _power_alone(
+    check: _Check, original: Difficulty, effective: Difficulty, action_pool: list[Die], *, award: bool = False
+) -> Resolution:
     """8.2: marking 1 Wear gives an automatic Success, without rolling, up to the Prop's
-    highest unlocked Difficulty milestone; above it the check must be rolled."""
-    prop = check.sheet.hero_prop(check.request.hero_prop or "")
-    milestone = prop.difficulty_milestone
-    if milestone is None or original.rank > milestone.rank:
-        reach = f"up to {milestone.value}" if milestone else "not yet (no Difficulty milestone unlocked)"
-        raise RuleViolation(
-            f"{prop.name}'s Power can succeed on its own {reach}; a {original.value} task must be rolled"
-        )
-    check.step("judged", f"{prop.name}'s Power succeeds on its own: an automatic Success at {original.value}")
+    highest unlocked Difficulty milestone; above it the check must be rolled. The Artisan's
+    Award (`award`) gives one at any Difficulty."""
+    if award:
+        check.step("judged", f"an automatic Success at {original.value}")
+    else:
+        prop = check.sheet.hero_prop(check.request.hero_prop or "")
+        milestone = prop.difficulty_milestone
+        if milestone is None or original.rank > milestone.rank:
+            reach = f"up to {milestone.value}" if milestone else "not yet (no Difficulty milestone unlocked)"
+            raise RuleViolation(
+                f"{prop.name}'s Power can succeed on its own {reach}; a {original.value} task must be rolled"
+            )
+        check.step("judged", f"{prop.name}'s Power succeeds on its own: an automatic Success at {original.value}")
     return Resolution(
         request=check.request,
         star=check.name,

@@ -16,7 +16,7 @@ from ..field_equality import FieldsEqual
 from ..names import name_key
 from .influence import PoolName, Regained, Spent
 from .ladder import Quality
-from .sheet import AbilityName, CareerPath, PropType, Relationship, Scar, StarSheet
+from .sheet import AbilityName, Award, CareerPath, PropType, Relationship, Scar, StarSheet
 from .sheet_change import OffTheSheets, OnOneSheet
 from .state import EnsemblePool, ShowrunnerState
 
@@ -177,6 +177,18 @@ class ComboChanged(OffTheSheets, _Effect):
         return state.model_copy(update={"world": world.with_sequence(changed)})
 
 
+class AwardPowerUsed(OnOneSheet, _Effect):
+    """An Award's once-per-Episode power used in a check or a Consequence (11.2)."""
+
+    kind: Literal["award"] = "award"
+    star: str
+    award: Award
+    episode: int
+
+    def changed(self, sheet: StarSheet) -> StarSheet:
+        return sheet.model_copy(update={"awards_used": {**sheet.awards_used, self.award: self.episode}})
+
+
 class ComplicationCleared(OffTheSheets, _Effect):
     """14.3 Narrative Complication: the Star's next check took its extra Opposition Dice."""
 
@@ -201,7 +213,8 @@ Effect = Annotated[
     | WrittenOff
     | RelationshipMarked
     | ComboChanged
-    | ComplicationCleared,
+    | ComplicationCleared
+    | AwardPowerUsed,
     Field(discriminator="kind"),
 ]
 

@@ -32,6 +32,7 @@ class Consequence(BaseModel):
     hero_prop: Any = None
     prop: Any = None
     push: Any = False
+    icon: Any = None
 
     def request(self) -> ConsequenceRequest:
         prop = PropChoice.parse(self.prop) if isinstance(self.prop, str) else self.prop
@@ -44,6 +45,7 @@ class Consequence(BaseModel):
             hero_prop=self.hero_prop,
             prop=prop,
             push=self.push,
+            icon=self.icon or None,
         )
 
 
