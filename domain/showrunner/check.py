@@ -352,6 +352,11 @@ def _decide(check: _Check, chooser: Chooser | None) -> Resolution:
             f"a single Ability Check cannot be {original.value}: above EPIC it is a Set Piece "
             "and needs an Action Sequence"
         )
+    pitch = check.state.pitch
+    if pitch is not None and pitch.no_magic and request.ability is AbilityName.CHANNEL:
+        raise RuleViolation(
+            "this show's SFX Budget is No Magic: the Channel Ability does not exist and is never rolled"
+        )
     if "burnout" in sheet.overloads and request.ability is AbilityName.CHANNEL:
         raise RuleViolation(
             f"{sheet.name} has Burnout (a Limit Break) and cannot attempt to Channel; forced by the narrative, "

@@ -456,7 +456,8 @@ def limit_break(
     overload_rolls = [fixed_overload] if fixed_overload is not None else _table_rolls(dice, "overload")
     overloads = []
     for roll in overload_rolls:
-        sheet, changes = _apply_overload(sheet, roll, dice, numbering)
+        no_magic = state.pitch is not None and state.pitch.no_magic
+        sheet, changes = _apply_overload(sheet, roll, dice, numbering, no_magic)
         if reaches_checks and roll in _IN_CHECKS and _IN_CHECKS[roll] not in sheet.overloads:
             sheet = sheet.model_copy(update={"overloads": (*sheet.overloads, _IN_CHECKS[roll])})
         name, text = INTERNAL_OVERLOAD[roll]
@@ -499,8 +500,17 @@ def _cross_pool(pool: Pool) -> Pool:
     return pool
 
 
+def random_ability(dice: DiceSource, numbering: tuple[AbilityName, ...], *, no_magic: bool = False) -> AbilityName:
+    """A random Ability: a d10 on `numbering`; under No Magic a Channel is always rolled again."""
+    while True:
+        (face,) = dice.roll("random_ability", 1, 10)
+        name = numbering[face - 1]
+        if not (no_magic and name is AbilityName.CHANNEL):
+            return name
+
+
 def _apply_overload(
-    sheet: StarSheet, roll: int, dice: DiceSource, numbering: tuple[AbilityName, ...]
+    sheet: StarSheet, roll: int, dice: DiceSource, numbering: tuple[AbilityName, ...], no_magic: bool = False
 ) -> tuple[StarSheet, list[str]]:
     changes: list[str] = []
     if roll in _PEN_POOLS:
@@ -523,8 +533,7 @@ def _apply_overload(
         (times,) = dice.roll("overload_times", 1, 6)
         abilities = dict(sheet.abilities)
         for _ in range(times):
-            (face,) = dice.roll("random_ability", 1, 10)
-            name = numbering[face - 1]
+            name = random_ability(dice, numbering, no_magic=no_magic)
             ability = abilities.get(name, Ability())
             abilities[name] = ability.model_copy(update={"locked_conditions": ability.locked_conditions + 1})
             changes.append(f"{name.value.title()}: one Condition traced in pen")
@@ -558,8 +567,7 @@ def _apply_overload(
             changes.append(f"{prop.name}: one more XP box, first Wear box crossed off")
         sheet = sheet.model_copy(update={"hero_props": props})
     elif roll == 14:
-        (face,) = dice.roll("random_ability", 1, 10)
-        name = numbering[face - 1]
+        name = random_ability(dice, numbering, no_magic=no_magic)
         ability = ability_of(sheet, name)
         sheet = sheet.model_copy(
             update={
@@ -571,8 +579,7 @@ def _apply_overload(
         )
         changes.append(f"{name.value.title()}: an extra empty XP box in front of its track")
     elif roll == 15:
-        (face,) = dice.roll("random_ability", 1, 10)
-        name = numbering[face - 1]
+        name = random_ability(dice, numbering, no_magic=no_magic)
         sheet, line = _random_scar(sheet, name, dice)
         changes.append(line)
     return sheet, changes

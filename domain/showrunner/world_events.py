@@ -92,6 +92,10 @@ class WorldRoll(RolledFact[ShowrunnerState]):
         raise NotImplementedError
 
 
+def _no_magic(state: CampaignState) -> bool:
+    return state.pitch is not None and state.pitch.no_magic
+
+
 def _differs(what: str, recorded: object, again: object) -> str | None:
     return None if recorded == again else f"the {what} differs from the record"
 
@@ -99,8 +103,8 @@ def _differs(what: str, recorded: object, again: object) -> str | None:
 # --------------------------------------------------------------------------- Actors
 
 
-def make_actor(spec: ActorSpec, dice: DiceSource) -> Actor:
-    """Appendix A: roll what the table did not give, in the book's order."""
+def make_actor(spec: ActorSpec, dice: DiceSource, *, no_magic: bool = False) -> Actor:
+    """Appendix A: roll what the table did not give, in the book's order (no Channel under No Magic)."""
     fields: dict[str, Any] = dict(
         concept=spec.concept,
         specialties=spec.specialties,
@@ -117,6 +121,7 @@ def make_actor(spec: ActorSpec, dice: DiceSource) -> Actor:
             primary=spec.primary,
             secondary=spec.secondary,
             power_level=spec.power_level,
+            no_magic=no_magic,
             **fields,
         )
     power = PowerDice(pips=spec.pips)
@@ -127,7 +132,7 @@ def make_actor(spec: ActorSpec, dice: DiceSource) -> Actor:
             f"{len(spec.pips)} Power Dice make {spec.name} {power.top.value if power.top else 'nothing'}, "
             f"not {spec.power_level.value}"
         )
-    primary, secondary = roll_abilities(spec.name, dice, spec.primary, spec.secondary)
+    primary, secondary = roll_abilities(spec.name, dice, spec.primary, spec.secondary, no_magic=no_magic)
     return Actor(name=spec.name, primary=primary, secondary=secondary, power=power, **fields)
 
 
@@ -166,7 +171,7 @@ class ActorCreated(WorldRoll, topic="showrunner/ActorCreated"):
         )
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
-        return _differs("Actor", self.actor, make_actor(self.spec, dice))
+        return _differs("Actor", self.actor, make_actor(self.spec, dice, no_magic=_no_magic(before)))
 
 
 class ActorsContested(CampaignFact[ShowrunnerState], topic="showrunner/ActorsContested"):
