@@ -914,6 +914,38 @@ class OracleAnswered(WorldRoll, topic="showrunner/OracleAnswered"):
         return _differs("answer", (self.faces, self.answer), (again.faces, again.answer))
 
 
+class SceneGoalRolled(WorldRoll, topic="showrunner/SceneGoalRolled"):
+    """14.1A solo: an uncertain scene goal on a d6: a Scheme (1-2), Curry Favor (3-4) or an Event (5-6)."""
+
+    face: int
+    goal: Literal["scheme", "curry_favor", "event"]
+
+    def summary(self) -> str:
+        return f"Scene goal (d6 {self.face}): {self.goal.replace('_', ' ').title()}"
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        from .solorunner import roll_scene_goal
+
+        return _differs("scene goal", self.goal, roll_scene_goal(dice))
+
+
+class SoloStudioNoteRolled(WorldRoll, topic="showrunner/SoloStudioNoteRolled"):
+    """5.2.2 solo: a d10 below the Studio Notes pooled spends one on the check (`check --studio-note`)."""
+
+    studio_notes: int
+    face: int
+    spends: bool
+
+    def summary(self) -> str:
+        verdict = "a Studio Note is spent: +1d6 Opposition Dice (check --studio-note)" if self.spends else "none spent"
+        return f"Solo Studio Note (d10 {self.face} against {self.studio_notes} pooled): {verdict}"
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        from .solorunner import solo_studio_note
+
+        return _differs("Studio Note roll", self.spends, solo_studio_note(before.studio_notes, dice))
+
+
 class MenuOptionRecord(_Frozen):
     number: int
     name: str
@@ -973,7 +1005,9 @@ __all__ = [
     "ConsequenceMenuRolled",
     "Contribution",
     "OracleAnswered",
+    "SceneGoalRolled",
     "SequenceBeatPlayed",
+    "SoloStudioNoteRolled",
     "SequenceDeclared",
     "SubplotGenerated",
     "SubplotResolved",
