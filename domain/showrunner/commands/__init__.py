@@ -9,9 +9,11 @@ from __future__ import annotations
 from ...ruleset import Action
 from .actors import ACTORS
 from .career import CAREERS
+from .casting import CASTING
 from .check import CHECKS
 from .consequence import CONSEQUENCES
 from .ensemble import ENSEMBLE
+from .finale import FINALE
 from .influence import INFLUENCE
 from .montage import MONTAGES
 from .props import PROPS
@@ -37,4 +39,6 @@ COMMANDS: dict[str, Action] = {
     **SEQUENCES,
     **WRITERS_ROOM,
     **SOLORUNNER,
+    **FINALE,
+    **CASTING,
 }
