@@ -16,8 +16,9 @@ from . import casting_tables as tables
 from .advance import advance_ability, advance_career, advance_hero_prop, advance_relationship
 from .casting_record import Casting, CastMember, Owed, OwedKind, Step, Wardrobe
 from .check import CheckRequest, Resolution, resolved
+from .flavour import ABILITY_BY_D10
 from .ladder import Difficulty, Quality
-from .progression import RANDOM_ABILITY, gain_ability_xp, gain_hero_prop_xp
+from .progression import gain_ability_xp, gain_hero_prop_xp
 from .sheet import (
     AbilityName,
     CareerPath,
@@ -363,7 +364,7 @@ def choose_starting_age(record: Casting, age: tables.StartingAge | None, dice: D
         crossed = Pool(current=min(armor.current, armor.max - 1), max=armor.max - 1, exhausted=armor.exhausted + 1)
         influence = record.sheet.influence.model_copy(update={"plot_armor": crossed})
         (face,) = dice.roll("random_ability", 1, 10)
-        ability = RANDOM_ABILITY[face - 1]
+        ability = ABILITY_BY_D10[face - 1]  # one numbering for every random-Ability d10
         record = record.model_copy(update={"sheet": record.sheet.model_copy(update={"influence": influence})})
         record = _owe(record, "scar", ability=ability)
         lines.append(

@@ -502,6 +502,8 @@ NOT_READS: dict[tuple[str, ...], str] = {
             ("subplot", "resolve"),
             ("oracle", "ask"),
             ("oracle", "menu"),
+            ("oracle", "scene-goal"),
+            ("oracle", "studio-note"),
             ("oracle", "writers-turn"),
             ("prop", "gain"),
             ("prop", "spend"),

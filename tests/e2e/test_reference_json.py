@@ -225,6 +225,7 @@ def documents(run: Runner, tmp_path: Path) -> dict[str, Any]:
     docs["a side of a comparison"] = docs["recap --compare"]["a"]
     docs["timeline"] = _json(run, "timeline")
     docs["replay"] = _json(run, "replay", "--to", "4")
+    docs["consequence on the world"] = _json(run, "consequence", "Tobias", "complication", "-d", "NORMAL")
     export = tmp_path / "export.jsonl"
     docs["export"] = _json(run, "export", "-o", export)
     lines = [json.loads(line) for line in export.read_text(encoding="utf-8").splitlines()]
@@ -258,6 +259,8 @@ DOCUMENTED_BY = {
     "cli.md check #1": "check",
     "cli.md check #2": "check",
     "cli.md consequence #1": "consequence",
+    "cli.md consequence #2": "consequence on the world",
+    "cli.md consequence #3": "consequence on the world",
     "cli.md audit #1": "audit",
     "cli.md audit #2": "audit object",
     "cli.md audit #3": "audit --all",
