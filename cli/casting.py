@@ -246,9 +246,16 @@ def status(ctx: typer.Context, star: NameArg, as_json: JsonOption = False) -> No
 
     from .session import session
 
+    from ..domain.showrunner.state import ShowrunnerState
+
     s = session(ctx)
     ref = s.target()
-    state = _state(s, ref)
+    state = s.seen(_state(s, ref))
+    if not isinstance(state, ShowrunnerState):
+        raise UsageProblem(
+            f"campaign '{ref.campaign.name}' plays {ref.campaign.ruleset}: only a Showrunner campaign casts "
+            "its Stars with Casting; add a character with `star add --file`"
+        )
     found = _status(state, star)
     if as_json:
         from ..domain.showrunner.casting import casting_of
