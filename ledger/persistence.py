@@ -35,7 +35,7 @@ from eventsourcing.sqlite import (
 )
 from eventsourcing.utils import Environment, EnvType
 
-from . import heads
+from . import heads, registry_index
 from .errors import LedgerBusy, LedgerError, SettingsError
 from .read_index import Entry, index_table, insert_params, insert_statement, sqlite_create_statement
 from .settings import Settings
@@ -173,17 +173,20 @@ class _StreamReadingRecorder(SQLiteAggregateRecorder):
 
 class SQLiteLedgerRecorder(_StreamReadingRecorder, SQLiteApplicationRecorder):
     """Saves a command's events with what readers keep beside them, in the one transaction: the
-    read index's rows (ledger/read_index.py) and the head the command leaves (ledger/heads.py)."""
+    read index's rows (ledger/read_index.py), the registry index's (ledger/registry_index.py)
+    and the head the command leaves (ledger/heads.py)."""
 
     def __init__(self, datastore: SQLiteDatastore, events_table_name: str = "stored_events") -> None:
         super().__init__(datastore, events_table_name)
         self._index_made = False
+        self._registry_made = False
         self._heads_made = False
 
     def construct_create_table_statements(self) -> list[str]:
         return [
             *super().construct_create_table_statements(),
             sqlite_create_statement(self.events_table_name),
+            *registry_index.create_statements(self.events_table_name),
             *heads.CREATE,
         ]
 
@@ -193,10 +196,17 @@ class SQLiteLedgerRecorder(_StreamReadingRecorder, SQLiteApplicationRecorder):
         stored_events: Sequence[StoredEvent],
         *,
         read_index: Sequence[Entry] = (),
+        registry: registry_index.Rows = registry_index.NO_ROWS,
         head: heads.Head | None = None,
         **kwargs: Any,
     ) -> Sequence[int] | None:
         ids = super()._insert_events(c, stored_events, **kwargs)
+        if registry:
+            if not self._registry_made:  # a database written before the registry index
+                for statement in registry_index.create_statements(self.events_table_name):
+                    c.execute(statement)
+                self._registry_made = True
+            registry_index.insert(c, self.events_table_name, registry, "?")
         if read_index:
             if not self._index_made:  # a database written before the index: from now on it has one
                 c.execute(sqlite_create_statement(self.events_table_name))

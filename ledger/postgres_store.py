@@ -32,6 +32,7 @@ from psycopg import Cursor
 from psycopg.rows import DictRow
 from psycopg.sql import SQL
 
+from . import registry_index
 from .errors import LedgerBusy
 from .persistence import is_busy_error
 from .read_index import Entry, index_table, insert_params, insert_statement, postgres_create_statement
@@ -81,9 +82,13 @@ class BoundedApplicationRecorder(PostgresApplicationRecorder):
         super().__init__(datastore, events_table_name=events_table_name)
         self._chunked_ids: dict[int, list[int]] = {}
         self._index_made = False
-        self.sql_create_statements.append(
-            SQL(postgres_create_statement(datastore.schema or "public", events_table_name))  # type: ignore[arg-type]  # a statement built from the ledger's own names
-        )
+        self._registry_made = False
+        schema = datastore.schema or "public"
+        for statement in [
+            postgres_create_statement(schema, events_table_name),
+            *registry_index.create_statements(events_table_name, schema=schema),
+        ]:
+            self.sql_create_statements.append(SQL(statement))  # type: ignore[arg-type]  # a statement built from the ledger's own names
 
     def _insert_stored_events(
         self,
@@ -91,9 +96,18 @@ class BoundedApplicationRecorder(PostgresApplicationRecorder):
         stored_events: Sequence[StoredEvent],
         *,
         read_index: Sequence[Entry] = (),
+        registry: registry_index.Rows = registry_index.NO_ROWS,
         **kwargs: Any,
     ) -> None:
         self._insert_chunked(curs, stored_events, **kwargs)
+        if registry:
+            schema = self.datastore.schema or "public"
+            with curs.connection.cursor() as registry_curs:
+                if not self._registry_made:  # a database written before the registry index
+                    for statement in registry_index.create_statements(self.events_table_name, schema=schema):
+                        registry_curs.execute(SQL(statement))
+                    self._registry_made = True
+                registry_index.insert(registry_curs, self.events_table_name, registry, "%s", schema=schema)
         if read_index:
             # Under the events table's lock: ledger writers make the table one at a time.
             schema = self.datastore.schema or "public"
