@@ -141,15 +141,15 @@ def list_(ctx: typer.Context, page: PageOption = 1, per_page: PerPageOption = 50
 
 def _heads(s: Session, branches: list[BranchEntry]) -> tuple[dict[UUID, Digest], dict[UUID, str]]:
     """Each branch's head; a branch that cannot be read is listed as damaged, not fatal to the list."""
-    from ..ledger.errors import LedgerError
+    from ..ledger.integrity import Digest
 
     heads: dict[UUID, Digest] = {}
     damaged: dict[UUID, str] = {}
-    for b in branches:
-        try:
-            heads[b.id] = s.ledger.branch_head(b)
-        except LedgerError as e:
-            damaged[b.id] = " ".join(str(e).split())
+    for branch_id, head in s.ledger.branch_heads(branches).items():
+        if isinstance(head, Digest):
+            heads[branch_id] = head
+        else:
+            damaged[branch_id] = " ".join(str(head).split())
     return heads, damaged
 
 

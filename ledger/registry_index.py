@@ -203,6 +203,25 @@ class RegistryIndex:
             for row in found
         ]
 
+    def last_events(self, stream_ids: Iterable[UUID]) -> dict[UUID, StoredEvent]:
+        """The last stored event of each stream, in one read (a page of `branch list` needs each head)."""
+        wanted = [i.hex if self._sqlite else i for i in stream_ids]
+        if not wanted:
+            return {}
+        marks = ", ".join("?" for _ in wanted)
+        found = self._query(
+            f"SELECT e.originator_id, e.originator_version, e.topic, e.state FROM {self._events} e "  # noqa: S608 - the library's own table name
+            f"WHERE e.originator_id IN ({marks}) AND e.originator_version = "
+            f"(SELECT max(originator_version) FROM {self._events} WHERE originator_id = e.originator_id)",
+            wanted,
+        )
+        return {
+            UUID(str(row["originator_id"])): StoredEvent(
+                UUID(str(row["originator_id"])), int(row["originator_version"]), row["topic"], bytes(row["state"])
+            )
+            for row in found
+        }
+
     # campaigns
 
     def campaign_row(self, where: str, params: Sequence[object]) -> CampaignRow | None:

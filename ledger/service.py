@@ -431,6 +431,20 @@ class Ledger:
         chain = ancestry(index, entry)
         return BranchRef(campaign, entry, tuple(segments_of(chain)), tuple(chain), lambda: index)
 
+    def branch_heads(self, entries: Sequence[BranchEntry]) -> dict[UUID, Digest | LedgerError]:
+        """The head of each branch, read together; a branch that cannot be read gets its error."""
+        found = self.registry_index.last_events(e.id for e in entries)
+        heads: dict[UUID, Digest | LedgerError] = {}
+        for entry in entries:
+            stored = found.get(entry.id)
+            try:
+                if stored is None:
+                    raise UnreadableEvent(f"branch '{entry.name}' has no events; the log is damaged")
+                heads[entry.id] = Digest(stored.originator_version, decode_document(stored)["hash"])
+            except LedgerError as e:
+                heads[entry.id] = e
+        return heads
+
     def branch_head(self, entry: BranchEntry) -> Digest:
         """The head of a branch, read from its own stream (which always ends it)."""
         last = self.app.recorder.select_events(entry.id, desc=True, limit=1)
