@@ -145,7 +145,8 @@ class Plan:
     scale_campaigns: tuple[int, ...] = (1, 1_000, 10_000)  # campaigns of a database, the first the reference
     scale_branches: tuple[int, ...] = (1, 1_000)  # branches of a campaign, the first the reference
     scale_pairs: int = 7
-    scale_best_of: int = 9  # runs of each side a pair takes the best of    scale_writers: int = 16
+    scale_best_of: int = 9  # runs of each side a pair takes the best of
+    scale_writers: int = 16
     scale_writer_runs: int = 5
 
 
@@ -238,7 +239,7 @@ class Metric:
             "ratio_median": round(self.ratio, 4),
             "ratio_max": round(max(self.ratios), 4),
             "verdict": (self.goal.verdict(self.ratio) == "met")
-            if self.boolean_verdict
+            if self.boolean_verdict and self.goal.op != "report"
             else self.goal.verdict(self.ratio),
             "what": self.what,
             "unit": self.unit,
