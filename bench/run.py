@@ -41,6 +41,17 @@ small = 1,000 events, big = 100,000):
                         decode + fold of the same events, as rates                  >= 0.5x
 - fork                  `Ledger.create_branch(ref, name, at=head)`: big / small     <= 1.2x
 
+At scale (bench_scale.py; databases of 1, 1,000 and 10,000 campaigns of 50 events, and a
+campaign of 1,000 branches, built through `Ledger.save_streams`; --quick: 1 and 1,000):
+
+- scale-campaigns-N-C, scale-branches-N-C
+                        the command C (`sheet`, `note`, `log`, `branch list`, `campaign
+                        list`; the lists a page of one row) in process, with N campaigns
+                        or branches / with one; each side the best of 9 runs in turn  <= 1.2x
+- scale-campaign-creations-at-once
+                        16 `campaign new` at once, a connection each, with 1,000
+                        campaigns / with one                   <= 1.2x (PostgreSQL; SQLite: report)
+
 --quick (under 3 minutes on 2 cores): the histories are 100 and 10,000 events (still a
 hundredfold, so a read that grows with history shows it), the stored 10k-fact append
 and replay keep their N, and fewer runs everywhere (see QUICK below).
