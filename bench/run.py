@@ -47,7 +47,7 @@ campaign of 1,000 branches, built through `Ledger.save_streams`; --quick: 1 and 
 - scale-campaigns-N-C, scale-branches-N-C
                         the command C (`sheet`, `note`, `log`, `branch list`, `campaign
                         list`; the lists a page of one row) in process, with N campaigns
-                        or branches / with one; each side the best of 9 runs in turn  <= 1.2x
+                        or branches / with one; each side the best of 15 (11) runs  <= 1.2x
 - scale-campaign-creations-at-once
                         16 `campaign new` at once, a connection each, with 1,000
                         campaigns / with one                   <= 1.2x (PostgreSQL; SQLite: report)
@@ -155,8 +155,8 @@ class Plan:
     fork_runs: int
     scale_campaigns: tuple[int, ...] = (1, 1_000, 10_000)  # campaigns of a database, the first the reference
     scale_branches: tuple[int, ...] = (1, 1_000)  # branches of a campaign, the first the reference
-    scale_pairs: int = 7
-    scale_best_of: int = 9  # runs of each side a pair takes the best of
+    scale_pairs: int = 9
+    scale_best_of: int = 15  # runs of each side a pair takes the best of (a write waits for the disk)
     scale_writers: int = 16
     scale_writer_runs: int = 5
 
@@ -197,7 +197,8 @@ QUICK = Plan(
     audit_runs=2,
     fork_runs=7,
     scale_campaigns=(1, 1_000),
-    scale_pairs=5,
+    scale_pairs=7,
+    scale_best_of=11,
     scale_writer_runs=2,
 )
 
