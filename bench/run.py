@@ -20,6 +20,10 @@ Storage (SQLite, or PostgreSQL with --db, against the plain driver: sqlite3 or p
                         rows, one transaction per row                               >= 0.5x
 - replay                `Ledger.view` of 10k events without snapshots / SELECT of the
                         rows + json.loads of each                                   >= 0.5x
+- parallel-writers      `note` commands/s of 8 processes on 8 campaigns / the same with the
+                        library's table lock, PostgreSQL (--db, or SHOWRUNNER_BENCH_POSTGRES_URL;
+                        skipped without one); pg_locks sampled meanwhile            >= 1x
+- parallel-writers-vs-one  the same / of 1 process                                  (report)
 
 On a played history (SQLite only; built once per size with `build_history` and shared;
 small = 1,000 events, big = 100,000):
@@ -747,6 +751,40 @@ def scale_writers(ctx: Context) -> list[Metric]:
     return [metric]
 
 
+def parallel_writers(ctx: Context) -> list[Metric]:
+    """8 writers on 8 campaigns on PostgreSQL, against the same with the library's table lock and
+    against 1 writer (bench/bench_writers.py)."""
+    from bench_writers import URL_ENV, WRITERS, postgres_url, writers
+
+    url = postgres_url(ctx.store.db if ctx.store.is_postgres else None)
+    if url is None:
+        progress(f"parallel-writers: skipped: no PostgreSQL server; set {URL_ENV} or run with --db postgresql://…")
+        return []
+    seconds, rounds = (2.0, 2) if ctx.plan.quick else (5.0, 3)
+    found = writers(url, seconds=seconds, rounds=rounds, eight_on_one=False)
+    spread, locked, one = (found[f"{k}_per_s"] for k in ("eight_campaigns", "eight_campaigns_table_lock", "one_writer"))
+    against_lock = Metric(
+        "parallel-writers",
+        Goal(">=", 1.0),
+        f"note commands/s of {WRITERS} processes on {WRITERS} campaigns / the same with the library's table lock",
+        "commands/s",
+        detail={
+            "locks": found["eight_campaigns_locks"],
+            "locks_with_table_lock": found["eight_campaigns_table_lock_locks"],
+        },
+    )
+    against_one = Metric(
+        "parallel-writers-vs-one",
+        Goal("report"),
+        f"note commands/s of {WRITERS} processes on {WRITERS} campaigns / of 1 process",
+        "commands/s",
+    )
+    for s, lock, o in zip(spread, locked, one, strict=True):
+        against_lock.pair(s, lock, s / lock)
+        against_one.pair(s, o, s / o)
+    return [against_lock, against_one]
+
+
 # ---------------------------------------------------------------------------- the run
 
 STORAGE: dict[str, Callable[[Context], Metric | list[Metric]]] = {
@@ -755,6 +793,7 @@ STORAGE: dict[str, Callable[[Context], Metric | list[Metric]]] = {
     "command-in-process": command_in_process,
     "replay": replay,
     "scale-writers": scale_writers,
+    "parallel-writers": parallel_writers,
 }
 HISTORY: dict[str, Callable[[Context], Metric | list[Metric]]] = {
     "command-line": command_line,

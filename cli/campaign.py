@@ -59,6 +59,7 @@ def new(
     """
     from ..domain.campaign import Pitch
     from ..domain.rulesets import ruleset as known_ruleset
+    from ..ledger.seeds import FileKeyStore
 
     s = session(ctx)
     if not s.is_director:
@@ -73,7 +74,7 @@ def new(
     s.remember(campaign=entry.name)
     ref = s.ledger.resolve(entry)
     head = s.ledger.head(ref)
-    key_file = s.ledger.keys.path(entry.id)
+    key_file = s.ledger.keys.where(entry.id)
     if as_json:
         print_json(
             {
@@ -86,7 +87,8 @@ def new(
         return
     stdout_console().print(f"Created campaign [bold]{entry.name}[/] ({markup(entry.title)}) on branch main.")
     stderr_console().print(
-        f"[dim]Director key file ({KEY_FILE_NOTE.get()}): {markup(_home_relative(key_file))}[/]", soft_wrap=True
+        f"[dim]Director key file ({KEY_FILE_NOTE.get()}): {markup(_home_relative(Path(key_file)) if isinstance(s.ledger.keys, FileKeyStore) else key_file)}[/]",
+        soft_wrap=True,
     )
 
 

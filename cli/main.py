@@ -54,6 +54,7 @@ ROOT_COMMANDS: dict[str, tuple[str, str]] = {
     "threat": ("threat", "app"),
     "sequence": ("sequence", "app"),
     "subplot": ("subplot", "app"),
+    "finale": ("finale", "app"),
     "oracle": ("oracle", "app"),
     "prop": ("prop", "app"),
     "montage": ("montage", "app"),

@@ -137,5 +137,76 @@ def _history(ledger: Any, ref: Any) -> list[dict[str, Any]]:
     return [{"commitment": c, **info} for c, info in seeds.items()]
 
 
+def _database_store(s: Any) -> Any:
+    from ..ledger.key_store import DatabaseKeyStore
+
+    if s.settings.key_store != "database":
+        raise Refused(
+            "the seeds are kept in key files here: set SHOWRUNNER_KEY_STORE=database (or key_store in config.toml)"
+        )
+    if not s.is_director:
+        raise Refused("only the Director can change where the dice seeds are kept (drop --as)")
+    store = s.ledger.keys
+    assert isinstance(store, DatabaseKeyStore), "key_store = database builds the database store"
+    return store
+
+
+@app.command("rekey")
+def rekey(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """Director only, database key store: re-seal every dice seed under a new encryption key.
+
+    The old key in SHOWRUNNER_KEY_ENCRYPTION_KEY_OLD, the new one in
+    SHOWRUNNER_KEY_ENCRYPTION_KEY; all seeds are re-sealed in one transaction, or none.
+    Seeds already under the new key are left as they are, so it can be run again.
+
+    Example: SHOWRUNNER_KEY_ENCRYPTION_KEY_OLD=$OLD SHOWRUNNER_KEY_ENCRYPTION_KEY=$NEW showrunner seed rekey
+    """
+    import os
+
+    from ..ledger.key_store import OLD_KEY_ENV
+
+    s = session(ctx)
+    store = _database_store(s)
+    seeds, campaigns = store.rotate(os.environ.get(OLD_KEY_ENV))
+    if as_json:
+        print_json({"resealed": seeds, "campaigns": campaigns, "key_id": store.sealer.id})
+        return
+    stdout_console().print(
+        f"Re-sealed {_count(seeds, 'seed')} of {_count(campaigns, 'campaign')} under key {store.sealer.id}",
+        highlight=False,
+    )
+
+
+@app.command("move-to-database")
+def move_to_database(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """Director only: copy the seeds of this machine's key files into the database key store.
+
+    Run on the Director's machine with SHOWRUNNER_KEY_STORE=database and the encryption
+    key set. All key files are copied in one transaction, or none; a campaign already in
+    the database with the same seeds is skipped, one with other seeds stops the copy. The
+    key files are kept: remove them once every server rolls with the database store.
+
+    Example: SHOWRUNNER_KEY_STORE=database showrunner seed move-to-database
+    """
+    from ..ledger.seeds import FileKeyStore
+
+    s = session(ctx)
+    store = _database_store(s)
+    files = FileKeyStore(s.settings.data_dir / "keys")
+    copied, same = store.take_in(files, files.campaigns())
+    if as_json:
+        print_json({"copied": copied, "already": same, "key_files": str(files.directory)})
+        return
+    stdout_console().print(
+        f"Copied the seeds of {_count(copied, 'campaign')} into the database ({same} there already); "
+        "the key files are kept",
+        highlight=False,
+    )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def register(root: typer.Typer) -> None:
     root.add_typer(app, name="seed")

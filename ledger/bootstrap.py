@@ -10,7 +10,7 @@ from eventsourcing.persistence import PersistenceError
 from .dice import new_entropy
 from .errors import LedgerBusy, SettingsError
 from .persistence import environment, initialisation_lock, is_busy_error, redacted
-from .seeds import KeyStore
+from .seeds import FileKeyStore, KeyStore
 from .service import Ledger, LedgerApplication
 from .settings import Settings
 
@@ -39,8 +39,17 @@ def bootstrap(
         raise SettingsError(f"cannot open the database {redacted(settings.db_url)}: {e}") from None
     return Ledger(
         app,
-        keys=KeyStore(settings.data_dir / "keys"),
+        keys=key_store(settings, app),
         clock=clock,
         entropy=entropy,
         snapshot_interval=settings.snapshot_interval,
     )
+
+
+def key_store(settings: Settings, app: LedgerApplication) -> KeyStore:
+    """The Director's seeds: key files by default, or sealed in the ledger database (several machines)."""
+    if settings.key_store == "database":
+        from .key_store import DatabaseKeyStore  # cryptography only for those who use it
+
+        return DatabaseKeyStore(app.recorder, settings.key_encryption_key)
+    return FileKeyStore(settings.data_dir / "keys")

@@ -399,7 +399,7 @@ def _postgres_environment(url: str, lock_timeout: int) -> dict[str, str]:
 
 
 # Any fixed 64-bit number: every ledger process agrees on it.
-_INIT_LOCK_KEY = 0x5348_4F57_5255_4E00 & 0x7FFF_FFFF_FFFF_FFFF
+INIT_LOCK_KEY = 0x5348_4F57_5255_4E00 & 0x7FFF_FFFF_FFFF_FFFF
 
 
 @contextmanager
@@ -443,14 +443,14 @@ def initialisation_lock(settings: Settings, tables: tuple[str, ...], *, create: 
         # end in "busy", not a hang.
         conn.execute(sql.SQL("SET lock_timeout = {}").format(sql.Literal(f"{max(settings.lock_timeout, 30)}s")))
         try:
-            conn.execute("SELECT pg_advisory_lock(%s)", (_INIT_LOCK_KEY,))
+            conn.execute("SELECT pg_advisory_lock(%s)", (INIT_LOCK_KEY,))
         except psycopg.errors.LockNotAvailable:
             raise LedgerBusy("another process is creating the ledger's tables; try again") from None
         try:
             conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
             yield _tables_exist(conn, schema, tables)
         finally:
-            conn.execute("SELECT pg_advisory_unlock(%s)", (_INIT_LOCK_KEY,))
+            conn.execute("SELECT pg_advisory_unlock(%s)", (INIT_LOCK_KEY,))
 
 
 def _tables_exist(conn: psycopg.Connection[TupleRow], schema: str, tables: tuple[str, ...]) -> bool:

@@ -114,8 +114,13 @@ def create_statements(events_table: str, *, schema: str | None = None) -> list[s
         f"parent_id TEXT, fork_version {integer} NOT NULL, PRIMARY KEY (campaign_id, position), "
         "UNIQUE (campaign_id, name), UNIQUE (campaign_id, branch_id))",
         # `branch list` pages in fork order.
-        f"CREATE INDEX IF NOT EXISTS {branches_table(events_table)}_forks ON {branches} (campaign_id, fork_version, name)",
+        f"CREATE INDEX IF NOT EXISTS {forks_index(events_table)} ON {branches} (campaign_id, fork_version, name)",
     ]
+
+
+def forks_index(events_table: str) -> str:
+    """The index `branch list` pages by; made last, so its presence says the tables are there."""
+    return f"{branches_table(events_table)}_forks"
 
 
 def _qualified(table: str, schema: str | None) -> str:

@@ -6,7 +6,8 @@ the seed could derive the die, dislike it, and record something else first. So t
 event on the branch is the roll itself (the command and input asked for, recorded as the
 Star who asked, every ledger die derived with that entropy) or a `RollRequestWithdrawn`
 naming it; a fork starting at the request leaves it behind. `verify` checks the events'
-envelopes; `audit` checks each roll's entropy.
+envelopes and every roll record's entropy (the settling command's events, each of them);
+`audit` also proves the dice.
 """
 
 from __future__ import annotations
@@ -42,7 +43,17 @@ def unsettled(asked: Mapping[str, Any], topic: str, doc: Mapping[str, Any]) -> s
         return "it is not the command and input asked for: the roll must be settled before anything else"
     if doc.get("recorded_by") != asked.get("by"):
         return f"it is recorded as {doc.get('recorded_by')!r}, not as {asked.get('by')!r} who asked"
-    if "dice_entropy" in payload and payload["dice_entropy"] != asked.get("entropy"):
+    return rolled_otherwise(asked, doc)
+
+
+def rolled_otherwise(asked: Mapping[str, Any], doc: Mapping[str, Any]) -> str | None:
+    """Why an event of the settling command (the first or a later one) breaks the request: a roll
+    record whose dice were derived with other entropy than asked with; None otherwise."""
+    payload = doc.get("payload")
+    if not isinstance(payload, Mapping) or "dice_commitment" not in payload:
+        return None
+    number = payload.get("roll_number")
+    if isinstance(number, int) and not isinstance(number, bool) and payload.get("dice_entropy") != asked.get("entropy"):
         return "its dice were derived with other entropy than the entropy asked with"
     return None
 

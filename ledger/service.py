@@ -844,7 +844,7 @@ class Ledger:
             raise CommandConflict(f"the registration of campaign '{name}' kept changing; try again")
         finally:
             if created is None or created.id != campaign_id:
-                self.keys.path(campaign_id).unlink(missing_ok=True)
+                self.keys.discard(campaign_id)
 
     # ----------------------------------------------------------------- branches
 

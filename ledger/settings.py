@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from .errors import SettingsError
 
 APP_NAME = "showrunner-ledger"
+KEY_STORES = ("file", "database")
 
 
 def _platform_dir(kind: str) -> Path:
@@ -26,6 +27,10 @@ class Settings:
     config_dir: Path
     lock_timeout: int = 5
     snapshot_interval: int = 200
+    key_store: str = "file"
+    """Where the Director's dice seeds are kept: key files on this machine, or sealed in the database."""
+    key_encryption_key: str | None = field(default=None, repr=False)
+    """The database key store's key, from SHOWRUNNER_KEY_ENCRYPTION_KEY only (never a file)."""
 
     @classmethod
     def load(cls, db: str | None = None, environ: dict[str, str] | None = None) -> Settings:
@@ -48,6 +53,8 @@ class Settings:
             config_dir=config_dir,
             lock_timeout=_int_setting(env, config, "lock_timeout", 5),
             snapshot_interval=_int_setting(env, config, "snapshot_interval", 200),
+            key_store=_key_store(env, config),
+            key_encryption_key=env.get("SHOWRUNNER_KEY_ENCRYPTION_KEY") or None,
         )
 
     @property
@@ -111,6 +118,15 @@ def _int_setting(env: Mapping[str, str], config: Mapping[str, object], key: str,
     if value < 1:
         raise SettingsError(f"{key} must be at least 1 (got {value})")
     return value
+
+
+def _key_store(env: Mapping[str, str], config: Mapping[str, object]) -> str:
+    raw = env.get("SHOWRUNNER_KEY_STORE") or config.get("key_store", "file")
+    if raw not in KEY_STORES:
+        raise SettingsError(
+            f"key_store must be 'file' or 'database' (got {raw!r}); check SHOWRUNNER_KEY_STORE or config.toml"
+        )
+    return str(raw)
 
 
 def _config_db(config: Mapping[str, object], config_dir: Path) -> str | None:

@@ -43,7 +43,7 @@ from .registry import (
     registration_id,
 )
 from .registry_index import branch_row, campaign_row
-from .requests import asked_for, unsettled
+from .requests import asked_for, rolled_otherwise, unsettled
 from .service import BranchRef, Ledger, _uuid
 from .streams import BranchSnapshot, Stream, fold_campaign
 
@@ -409,6 +409,8 @@ def verify_branch(
     index = IndexWalk(ledger, ref)
     to_fact = ledger.app.mapper.to_fact_decoded
     asked: Mapping[str, Any] | None = None
+    settling: tuple[object, int, Mapping[str, Any]] | None = None
+    """The command settling a request (its id, the request's version, the request): its later events too."""
     for stored in ledger.stored_events(ref):
         fork_link = link.prev
         problem, doc = _check_link(stored, link)
@@ -416,9 +418,17 @@ def verify_branch(
             break
         assert doc is not None
         version = stored.originator_version
-        if asked is not None and (why := unsettled(asked, stored.topic, doc)) is not None:
-            problem = Problem(version, f"event #{version} follows the roll asked for at #{version - 1}, but {why}")
-            break
+        if asked is not None:
+            if (why := unsettled(asked, stored.topic, doc)) is not None:
+                problem = Problem(version, f"event #{version} follows the roll asked for at #{version - 1}, but {why}")
+                break
+            settling = (doc.get("command_id"), version - 1, asked)
+        elif settling is not None and doc.get("command_id") == settling[0]:
+            if (why := rolled_otherwise(settling[2], doc)) is not None:
+                problem = Problem(version, f"event #{version} settles the roll asked for at #{settling[1]}, but {why}")
+                break
+        else:
+            settling = None
         asked = asked_for(stored.topic, doc)
         if stored.topic == BranchForked.topic and forks.get(_uuid(stored.originator_id)) == version - 1:
             payload = doc["payload"]

@@ -87,7 +87,14 @@ def _sheet(character: Named) -> dict[str, Any]:
 
 
 def _dump(value: Any) -> Any:
-    return value.model_dump(mode="json") if hasattr(value, "model_dump") else value
+    """As JSON, models nested in a ruleset's own tracks too (d10 Pool's last rolls are a dict of models)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, dict):
+        return {key: _dump(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_dump(item) for item in value]
+    return value
 
 
 def _differences(owner: str, a: dict[str, Any], b: dict[str, Any]) -> list[Change]:

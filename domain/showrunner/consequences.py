@@ -271,7 +271,11 @@ def decide(state: ShowrunnerState, request: ConsequenceRequest, dice: DiceSource
     else:
         work.step("sized", f"{label} at {request.difficulty.value}: {size} {request.kind.unit}")
 
-    if request.kind is ConsequenceKind.GRIT_LOSS:
+    if state.finale is not None and not state.finale.ended:
+        from .finale import ultimate_stakes  # 15.2: in the Finale every Consequence is Plot Armor damage
+
+        ultimate_stakes(work, request.difficulty, request.count)
+    elif request.kind is ConsequenceKind.GRIT_LOSS:
         for number in range(1, consequences + 1):
             if work.sheet.written_off:
                 left = consequences - number + 1

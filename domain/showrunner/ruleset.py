@@ -8,6 +8,7 @@ from ..dice import TableDice
 from ..ruleset import Action, Decided, RollContext, Ruleset
 from .check import CheckRequest, resolve
 from .events import CheckRolled, StarJoined
+from .finale_phrases import FINALE_PHRASES
 from .phrases import SHOWRUNNER_PHRASES
 from .profile import star_profile
 from .progress_phrases import PROGRESS_PHRASES
@@ -66,10 +67,10 @@ SHOWRUNNER = Ruleset(
     check_input=CheckRequest,
     decide_check=decide_check,
     profile=star_profile,
-    phrasebook={**SHOWRUNNER_PHRASES, **WORLD_PHRASES, **PROGRESS_PHRASES},
+    phrasebook={**SHOWRUNNER_PHRASES, **WORLD_PHRASES, **PROGRESS_PHRASES, **FINALE_PHRASES},
     # The world (Actors, Threats, Sequences, Subplots, the Oracle) and progression between scenes
-    # (Props, Montages, Bonds and Grudges, Careers, the Ensemble).
-    fact_modules=(".world_events", ".progress_events"),
+    # (Props, Montages, Bonds and Grudges, Careers, the Ensemble), and the Finale.
+    fact_modules=(".world_events", ".progress_events", ".finale_events"),
     commands=_Commands(),
     table_dice={"action": "the Action Dice", "opposition": "the Opposition Dice", "script": "the two Script Dice"},
 )

@@ -84,6 +84,26 @@ class ShowrunnerState(CampaignState):
     """The Director's pool (5.2, 5.3): gained on a Bad Take, spent for +1d6 Opposition."""
     world: World = Field(default_factory=World)
     """The Supporting Cast, Threats, Subplots (stasis ones included: Director-only) and Action Sequences."""
+    finale: Any = None
+    """The Series Finale (finale.Finale), None before it begins. Typed loosely here only because
+    finale.py imports this module's imports; validated as a Finale, left out of a dump while None
+    so a state written before it dumps exactly as it did."""
+
+    @field_validator("finale", mode="before")
+    @classmethod
+    def _a_finale(cls, value: object) -> object:
+        if value is None:
+            return None
+        from .finale import Finale  # here: finale.py imports what imports this module
+
+        return Finale.model_validate(value)
+
+    @model_serializer(mode="wrap")
+    def _leave_out_no_finale(self, handler: SerializerFunctionWrapHandler) -> object:
+        data = handler(self)
+        if isinstance(data, dict) and self.finale is None:
+            data.pop("finale", None)
+        return data
 
     def roster(self) -> Mapping[str, StarSheet]:
         return self.stars

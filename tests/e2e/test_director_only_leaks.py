@@ -462,6 +462,7 @@ READS: dict[tuple[str, ...], Args] = {
     ("ensemble", "show"): lambda t, _: [(), *[("--at", v) for v in states(t)]],
     ("seed", "show"): lambda t, _: [()],
     ("episode", "list"): lambda t, _: [()],
+    ("finale", "show"): lambda t, _: [()],
 }
 """Each read command and the arguments worth asking it, as a Star, about one campaign."""
 
@@ -531,6 +532,12 @@ NOT_READS: dict[tuple[str, ...], str] = {
             ("episode", "post-show"),
             ("scene", "start"),
             ("scene", "end"),
+            ("finale", "begin"),
+            ("finale", "scene"),
+            ("finale", "turn"),
+            ("finale", "resist"),
+            ("finale", "finish"),
+            ("finale", "end"),
             ("pool", "contest"),
             ("pool", "luck"),
             ("resonance", "adversary"),

@@ -9,6 +9,7 @@ are not compared. A new example with no command to check it against fails the te
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from pathlib import Path
@@ -171,6 +172,7 @@ def documents(run: Runner, tmp_path: Path) -> dict[str, Any]:
         "--bond", "N=Tobias", "--grudge", "N=Mara",
     )  # fmt: skip
     docs["cast"] = _json(run, "cast")
+    docs["finale show"] = _json(run, "finale", "show")
     docs["check"] = _json(
         run, "check", "Mara", "fight", "-d", "HARD", "-o", "2", "--action", "3,4,5", "--opposition-dice", "1,5",
         "--script", "4,2", "--no-input",
@@ -213,6 +215,11 @@ def documents(run: Runner, tmp_path: Path) -> dict[str, Any]:
     docs["branch list"] = _json(run, "branch", "list")
     docs["verify --against"] = _json(run, "verify", "--against", "3:" + "b" * 64)
     docs["dice stats"] = _json(run, "dice", "stats")
+    first, second = (base64.b64encode(bytes([n]) * 32).decode() for n in (1, 2))
+    farm = {"SHOWRUNNER_KEY_STORE": "database", "SHOWRUNNER_KEY_ENCRYPTION_KEY": first}
+    docs["seed move-to-database"] = _json(run, "seed", "move-to-database", env=farm)
+    rekey = {**farm, "SHOWRUNNER_KEY_ENCRYPTION_KEY": second, "SHOWRUNNER_KEY_ENCRYPTION_KEY_OLD": first}
+    docs["seed rekey"] = _json(run, "seed", "rekey", env=rekey)
     docs["recap"] = _json(run, "recap")
     docs["recap --compare"] = _json(run, "recap", "--compare", "main", "what-if")
     docs["a side of a comparison"] = docs["recap --compare"]["a"]
@@ -261,6 +268,8 @@ DOCUMENTED_BY = {
     "recap.md Formats #4": "a side of a comparison",
     "cli.md seed reveal #1": "seed reveal",
     "cli.md seed show #1": "seed show",
+    "cli.md seed rekey #1": "seed rekey",
+    "cli.md seed move-to-database #1": "seed move-to-database",
     "cli.md dice stats #1": "dice stats",
     "cli.md dice pending` / `dice resolve` / `dice withdraw #1": "dice pending",
     "cli.md dice pending` / `dice resolve` / `dice withdraw #2": "a pending request",
@@ -285,6 +294,7 @@ DOCUMENTED_BY = {
     "cli.md timeline #1": "timeline",
     "cli.md The world: Actors, Threats, Action Sequences, the Writer's Room and the Oracle #1": "actor create",
     "cli.md cast #1": "cast",
+    "cli.md finale begin` · `finale scene` · `finale turn` · `finale resist` · `finale finish` · `finale end` · `finale show #1": "finale show",
     "cli.md Progression between scenes: Props, Montages, Bonds and Grudges, Careers, the Ensemble #1": "bond add",
     "events.md The stored document #1": "stored document",
     "events.md Export files #1": "export line",

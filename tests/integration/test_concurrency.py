@@ -526,7 +526,7 @@ class HeldLock:
 def lock_modes(db_url: str) -> list[str]:
     if "://" not in db_url:
         return ["sqlite"]
-    # EXCLUSIVE: what another writer holds mid-commit (reads pass, the insert waits).
+    # EXCLUSIVE: a manual LOCK TABLE (reads pass, the insert waits).
     # ACCESS EXCLUSIVE: maintenance (DDL, VACUUM FULL): reads wait too.
     return ["EXCLUSIVE", "ACCESS EXCLUSIVE"]
 

@@ -220,6 +220,53 @@ def test_what_a_modified_program_records_after_a_request_is_caught(ledger: Ledge
     assert found.dice_ok  # the dice are honest for the entropy recorded: it is the entropy that was swapped
 
 
+def test_every_roll_of_the_settling_command_is_held_to_the_entropy_asked_with(ledger: Ledger, star_device) -> None:
+    """A modified program could settle the request honestly in its first event and roll again,
+    with entropy of its own choosing, in a later event of the same command: `verify` names it."""
+    star_ledger, _ = star_device
+    ref = campaign(ledger)
+    with pytest.raises(RollAskedFor):
+        star_ledger.run(star_ledger.resolve(ref.campaign.name, ref.branch.name), "ability-check", MANY, by=MARA)
+    pending = ledger.view(ref).state.pending_roll
+    assert pending is not None
+    asked_at = ledger.head(ref).version
+    # The honest roll, made on a twin campaign at the same roll number, and the same roll again
+    # with the next roll number and entropy the Director picked.
+    twin = campaign(ledger, "Fair Dice Twin")
+    (honest,) = ledger.run(twin, pending.command, pending.input, by=MARA, entropy=pending.entropy).events
+    first = honest.fact
+    assert isinstance(first, CheckRolled) and first.roll_number == ledger.view(ref).state.dice_rolls + 1
+    again = first.model_copy(update={"roll_number": first.roll_number + 1, "dice_entropy": "the Director's own pick"})
+    ledger.execute(
+        ref,
+        lambda state: [first, again],
+        by=MARA,
+        recorded_command=lambda: {"name": pending.command, "input": pending.input},
+        settles=pending,
+    )
+    problem = verify_branch(ledger, ref).problem
+    assert problem is not None and problem.version == asked_at + 2
+    assert f"settles the roll asked for at #{asked_at}" in problem.message
+    assert "other entropy than the entropy asked with" in problem.message
+    # The same two rolls, both with the entropy asked with, hold.
+    honest_twice = campaign(ledger, "Fair Dice Honest")
+    with pytest.raises(RollAskedFor):
+        star_ledger.run(
+            star_ledger.resolve(honest_twice.campaign.name, honest_twice.branch.name), "ability-check", MANY, by=MARA
+        )
+    pending = ledger.view(honest_twice).state.pending_roll
+    assert pending is not None
+    second = again.model_copy(update={"dice_entropy": pending.entropy})
+    ledger.execute(
+        honest_twice,
+        lambda state: [first.model_copy(update={"dice_entropy": pending.entropy}), second],
+        by=MARA,
+        recorded_command=lambda: {"name": pending.command, "input": pending.input},
+        settles=pending,
+    )
+    assert verify_branch(ledger, honest_twice).problem is None
+
+
 def test_a_settling_command_retried_under_its_id_reports_its_first_record(ledger: Ledger, star_device) -> None:
     star_ledger, _ = star_device
     ref = campaign(ledger)

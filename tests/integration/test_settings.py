@@ -261,3 +261,17 @@ def test_reading_commands_do_not_create_a_ledger(tmp_path, home):
     with pytest.raises(SettingsError, match="there is no ledger at"):
         bootstrap(Settings.load(db=str(missing), environ=home), create=False)
     assert not missing.exists()
+
+
+def test_key_store_precedence_and_the_key_only_from_the_environment(home):
+    assert Settings.load(environ=home).key_store == "file"
+    write_config(home, 'key_store = "database"\nkey_encryption_key = "in-a-file"\n')
+    from_config = Settings.load(environ=home)
+    assert from_config.key_store == "database" and from_config.key_encryption_key is None
+    env = {**home, "SHOWRUNNER_KEY_STORE": "file", "SHOWRUNNER_KEY_ENCRYPTION_KEY": "from-env"}
+    assert Settings.load(environ=env).key_store == "file"
+    assert Settings.load(environ=env).key_encryption_key == "from-env"
+    assert "from-env" not in repr(Settings.load(environ=env))  # never printed with the settings
+    write_config(home, 'key_store = "vault"\n')
+    with pytest.raises(SettingsError, match="key_store must be 'file' or 'database'"):
+        Settings.load(environ=home)

@@ -33,6 +33,8 @@ RECORD_NOTHING = {
     "branch use",
     "branch diff",
     "dice stats",  # --rebuild rebuilds read models, which are not events
+    "seed rekey",  # re-seals the key table's rows in one transaction: no event, and running it again changes nothing
+    "seed move-to-database",  # copies key files once: a campaign already copied is skipped
     "dice pending",
     "ruleset list",
     "ruleset show",
@@ -42,6 +44,7 @@ RECORD_NOTHING = {
     "threat show",
     "sequence show",
     "subplot list",
+    "finale show",
     "montage show",
     "ensemble show",
     "seed show",

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from showrunner_ledger.domain.campaign import Pitch
+from showrunner_ledger.domain.pool.state import LastRoll, PoolState
 from showrunner_ledger.domain.showrunner.events import InfluenceRegained, InfluenceSpent, StarJoined
 from showrunner_ledger.domain.showrunner.influence import Regained, Spent
 from showrunner_ledger.domain.showrunner.state import EnsemblePool, ShowrunnerState
@@ -274,6 +275,18 @@ def test_lists_are_compared_whole() -> None:
         ("Mara Voss", [MARA.hero_props[0].model_dump(mode="json")], [prop.model_dump(mode="json")])
     ]
     assert changes[0].field == "hero_props"
+
+
+def test_a_rulesets_own_tracks_of_models_compare_as_json() -> None:
+    """d10 Pool keeps each character's last roll as a model in a dict: the diff shows its fields, not its repr."""
+    failed = LastRoll(roll_number=4, kind="check", outcome="a failure", failed=True)
+    a = PoolState().with_last_roll("Ines", failed)
+    b = PoolState().with_last_roll("Ines", failed.model_copy(update={"luck_rolled": True}))
+    changes = sheet_changes(a, b)
+    assert changes == [Change("(last_rolls)", "ines.luck_rolled", False, True)]
+    assert sheet_changes(PoolState(), a) == [
+        Change("(last_rolls)", f"ines.{k}", None, v) for k, v in sorted(failed.model_dump(mode="json").items())
+    ]
 
 
 def test_the_fork_event_itself_changes_no_state() -> None:

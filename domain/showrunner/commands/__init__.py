@@ -12,6 +12,7 @@ from .career import CAREERS
 from .check import CHECKS
 from .consequence import CONSEQUENCES
 from .ensemble import ENSEMBLE
+from .finale import FINALE
 from .influence import INFLUENCE
 from .montage import MONTAGES
 from .props import PROPS
@@ -37,4 +38,5 @@ COMMANDS: dict[str, Action] = {
     **SEQUENCES,
     **WRITERS_ROOM,
     **SOLORUNNER,
+    **FINALE,
 }

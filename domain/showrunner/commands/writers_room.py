@@ -129,7 +129,10 @@ def pre_production(state: ShowrunnerState, asked: PreProduction, roll: RollConte
 def reveal_subplot(state: ShowrunnerState, asked: SubplotReveal, roll: RollContext | None) -> Decided:
     """13.1 rule 5: bring a Subplot on-screen; all its effects apply, once (1 Studio Note, 0 if free)."""
     assert roll is not None, "a Reveal may roll (rolls=True)"
-    return [revealed_subplot(state, roll, asked.number, cliffhanger=asked.cliffhanger)]
+    from .finale import maximized_before_a_reveal  # 15.3: in the Finale every Subplot is maximized
+
+    raised = maximized_before_a_reveal(state, asked.number)
+    return [*raised, revealed_subplot(after(state, raised), roll, asked.number, cliffhanger=asked.cliffhanger)]
 
 
 def resolve_subplot(state: ShowrunnerState, asked: SubplotResolve, roll: RollContext | None) -> Decided:
