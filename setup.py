@@ -1,4 +1,4 @@
-"""Package discovery: every package under the four code folders, installed under `showrunner_ledger`.
+"""Package discovery: every package under the five code folders, installed under `showrunner_ledger`.
 
 The static metadata lives in pyproject.toml. Only the package list is computed here, so a
 new ruleset's package (and its examples/) ships without another line anywhere.
@@ -6,7 +6,7 @@ new ruleset's package (and its examples/) ships without another line anywhere.
 
 from setuptools import find_packages, setup
 
-CODE_FOLDERS = ("domain", "ledger", "projections", "cli")
+CODE_FOLDERS = ("domain", "ledger", "projections", "cli", "web")
 PACKAGES = [
     f"showrunner_ledger.{name}"
     for folder in CODE_FOLDERS

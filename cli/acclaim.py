@@ -305,7 +305,9 @@ def limit_break(
         }
     )
     s, ref, by = recording(ctx, star)
-    broken = LimitBreak(star=star, resist=level, fixed_overload=overload, fixed_anomaly=anomaly_entry)
+    broken = LimitBreak(
+        star=star, resist=level, fixed_overload=overload, fixed_anomaly=anomaly_entry, ability_d10="alphabetical"
+    )
     record(ref, lambda: s.ledger.run(ref, "limit-break", broken, faces=faces or None, by=by), as_json, LIMIT_FLAGS)
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from . import completion
-from .errors import Refused
+from .errors import Refused, UsageProblem
 from .options import JsonOption, writes
 from .paging import PageOption, PerPageOption, check_page, page_count, page_title
 from .safe_text import markup
@@ -36,6 +36,15 @@ def new(
     high_concept: Annotated[str, typer.Option("--high-concept", help="The one-line pitch.")] = "",
     premise: Annotated[str, typer.Option("--premise", help="What the show is about.")] = "",
     sfx_budget: Annotated[int, typer.Option("--sfx-budget", min=0, help="The show's SFX budget.")] = 0,
+    sfx: Annotated[
+        str | None,
+        typer.Option(
+            "--sfx",
+            metavar="BUDGET",
+            help="What Channel is in this show (1 Step 2B): high-magic, low-magic, superpowers, psionics, unknown "
+            "or no-magic (no Channel: never rolled, and re-rolled on random Ability rolls).",
+        ),
+    ] = None,
     ruleset: Annotated[
         str,
         typer.Option(
@@ -56,6 +65,7 @@ def new(
 
     Examples: showrunner campaign new "Neon Harbor" --high-concept "Heists in a drowned city"
      ·  showrunner campaign new "The Ninth Bell" --ruleset resonance
+     ·  showrunner campaign new "Precinct 9" --sfx no-magic
     """
     from ..domain.campaign import Pitch
     from ..domain.rulesets import ruleset as known_ruleset
@@ -65,9 +75,21 @@ def new(
     if not s.is_director:
         raise Refused("only the Director creates campaigns (drop --as)")
     known_ruleset(ruleset)
+    budgets = ("high-magic", "low-magic", "superpowers", "psionics", "unknown", "no-magic")
+    if sfx is not None and sfx.strip().lower() not in budgets:
+        raise UsageProblem(f"--sfx: '{sfx}' is not an SFX Budget ({', '.join(budgets)})")
     s.may_create = True
     entry = s.ledger.create_campaign(
-        Pitch(title=title, high_concept=high_concept, premise=premise, sfx_budget=sfx_budget, ruleset=ruleset),
+        Pitch.model_validate(
+            {
+                "title": title,
+                "high_concept": high_concept,
+                "premise": premise,
+                "sfx_budget": sfx_budget,
+                "ruleset": ruleset,
+                "sfx": sfx.strip().lower() if sfx is not None else None,
+            }
+        ),
         name=name,
         by="director",
     )

@@ -179,6 +179,16 @@ def check(
             rich_help_panel=BEFORE,
         ),
     ] = False,
+    award: Annotated[
+        str | None,
+        typer.Option(
+            "--award",
+            metavar="artisan|luminary",
+            help="An Award's power, once per Episode: artisan, an automatic Success declared before the roll; "
+            "luminary, a regular Success becomes a Highlight.",
+            rich_help_panel=BEFORE,
+        ),
+    ] = None,
     spotlight_steps: Annotated[
         int,
         typer.Option(
@@ -360,6 +370,7 @@ def check(
         plot_armor=plot_armor,
         hero_prop=hero_prop,
         power_alone=power_alone,
+        award=_award(award),
         spotlight_steps=spotlight_steps,
         after_roll=tuple(after),
         keep=kept,
@@ -390,7 +401,7 @@ def check(
         if target is not None:
             from ..domain.showrunner.commands.threats import ThreatCheck
 
-            asked = ThreatCheck(request=request, target=target, aid=aid)
+            asked = ThreatCheck(request=request, target=target, aid=aid, records_due=True)
             result = s.ledger.run(
                 ref, "threat-check", asked, faces=faces or None, chooser=chooser, by=s.recorded_by(ref)
             )
@@ -404,6 +415,18 @@ def check(
 
 
 # ----------------------------------------------------------------------- output
+
+
+def _award(value: "str | None") -> Any:
+    if value is None:
+        return None
+    given = value.strip().lower()
+    if given not in ("artisan", "luminary"):
+        raise UsageProblem(
+            f"--award: '{value}' is not an Award used in a check (artisan or luminary; the Icon's negates a "
+            "Consequence: `consequence --icon`; the Method Actor's is a Flashback: `prop flashback --award`)"
+        )
+    return given
 
 
 def _trade(value: "str | None") -> Any:
@@ -420,7 +443,7 @@ def _trade(value: "str | None") -> Any:
 def _report(ref: "BranchRef", result: "CommandResult", as_json: bool) -> None:
     from ..domain.showrunner.events import CheckAbandoned, CheckRolled
     from ..domain.showrunner.progress_events import MilestonesReached
-    from ..domain.showrunner.world_events import ThreatChecked
+    from ..domain.showrunner.world_events import ConsequencesDue, ThreatChecked
     from .render_check import render_check, resolution_json
 
     # The check; after it a ThreatChecked (--against a Threat or Actor) and the milestones it crossed.
@@ -428,6 +451,7 @@ def _report(ref: "BranchRef", result: "CommandResult", as_json: bool) -> None:
     fact = event.fact
     moved = next(((e.version, e.fact) for e in result.events if isinstance(e.fact, ThreatChecked)), None)
     settled = [(e.version, e.fact) for e in result.events if isinstance(e.fact, MilestonesReached)]
+    due = [(e.version, e.fact) for e in result.events if isinstance(e.fact, ConsequencesDue)]
     if isinstance(fact, CheckAbandoned):
         kept = ", and what was spent stays spent" if fact.effects else ""
         sys.stderr.write(
@@ -458,6 +482,15 @@ def _report(ref: "BranchRef", result: "CommandResult", as_json: bool) -> None:
                     else {}
                 ),
                 **({"threat": _threat_json(moved[1])} if moved is not None else {}),
+                **(
+                    {
+                        "due": [
+                            {"stars": list(d.who), "count": d.count, "difficulty": d.difficulty.value} for _, d in due
+                        ]
+                    }
+                    if due
+                    else {}
+                ),
             }
         )
         return
@@ -470,6 +503,8 @@ def _report(ref: "BranchRef", result: "CommandResult", as_json: bool) -> None:
         stdout_console().print(f"#{version} {effect.summary()}", markup=False, highlight=False, soft_wrap=True)
     for version, milestones in settled:
         stdout_console().print(f"#{version} {milestones.summary()}", markup=False, highlight=False, soft_wrap=True)
+    for version, owed in due:
+        stdout_console().print(f"#{version} {owed.summary()}", markup=False, highlight=False, soft_wrap=True)
 
 
 def _world_target(state: "CampaignState", against: "str | None") -> "str | None":

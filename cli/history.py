@@ -36,8 +36,7 @@ def log(
     """
     from rich.table import Table
 
-    from ..ledger.read_index import Filter, event_index
-    from ..projections.log import entries, entry, resolve_types
+    from ..projections.log import log_page, resolve_types
 
     s = session(ctx)
     try:
@@ -48,37 +47,10 @@ def log(
     if star is not None:
         # An unknown Star is an error, not an empty page; "Mara" filters on "Mara Voss".
         star = s.seen(s.ledger.view(ref).state).character(star).name
-    if s.is_director and not topics and star is None:
-        # Every event is shown, numbered 1 to the head without a gap: read only the page's.
-        total = s.ledger.head(ref).version
-        _check_page(page, total, per_page)
-        first = (page - 1) * per_page
-        shown = [entry(e) for e in s.ledger.events(ref, after=first, upto=min(first + per_page, total))]
-    elif (index := event_index(s.ledger, ref)) is not None:
-        # The index finds the page's events; they are filtered again as decoded, so a changed
-        # index can leave an event out (which `verify` reports) but never show a hidden one.
-        wanted = Filter(public_only=not s.is_director, topics=frozenset(topics), star=star)
-        total = index.count(wanted)
-        _check_page(page, total, per_page)
-        versions = index.versions(wanted, offset=(page - 1) * per_page, limit=per_page)
-        shown = list(entries(index.events(versions), director=s.is_director, topics=topics or None, star=star))
-    else:  # a branch written before the read index
-        rows = list(entries(s.ledger.events(ref), director=s.is_director, topics=topics or None, star=star))
-        total = len(rows)
-        _check_page(page, total, per_page)
-        shown = rows[(page - 1) * per_page : page * per_page]
-    pages = _pages(total, per_page)
+    found = log_page(s.ledger, ref, director=s.is_director, topics=topics, star=star, page=page, per_page=per_page)
+    shown, total, pages = found.shown, found.total, found.pages
     if as_json:
-        print_json(
-            {
-                "campaign": ref.campaign.name,
-                "branch": ref.branch.name,
-                "page": page,
-                "pages": pages,
-                "total": total,
-                "events": [r.as_json() for r in shown],
-            }
-        )
+        print_json(found.as_json(ref))
         return
     counted = f"{total} event" if total == 1 else f"{total} events"
     table = Table(title=markup(f"{ref.campaign.name}/{ref.branch.name} — page {page} of {pages} ({counted})"))
@@ -212,17 +184,6 @@ def instead_of_text(cited: dict[str, Any], branches: BranchIndex) -> str:
 
     entry = branches.branches.get(UUID(str(cited["branch"])))
     return f"instead of {entry.name if entry is not None else cited['branch']} #{cited['version']}"
-
-
-def _pages(total: int, per_page: int) -> int:
-    return max(1, -(-total // per_page))
-
-
-def _check_page(page: int, total: int, per_page: int) -> None:
-    pages = _pages(total, per_page)
-    if page > pages:
-        has = "1 page" if pages == 1 else f"{pages} pages"
-        raise Refused(f"page {page} does not exist: the log has {has} of {per_page}")
 
 
 def register(root: typer.Typer) -> None:

@@ -43,9 +43,10 @@ ROOT_COMMANDS: dict[str, tuple[str, str]] = {
     "timeline": ("timeline", "register"),
     "cast": ("cast", "register"),
     "xp": ("acclaim", "register"),
+    "advance": ("casting", "register"),
     "limit-break": ("acclaim", "register"),
     "campaign": ("campaign", "app"),
-    "star": ("star", "app"),
+    "star": ("casting", "star_app"),
     "branch": ("branch", "app"),
     "what-if": ("what_if", "register"),
     "dice": ("dice", "app"),
@@ -66,6 +67,8 @@ ROOT_COMMANDS: dict[str, tuple[str, str]] = {
     "season": ("episode", "register"),
     "episode": ("episode", "register"),
     "scene": ("episode", "register"),
+    "serve": ("serve", "register"),
+    "invite": ("invite", "app"),
 }
 
 

@@ -100,6 +100,54 @@ def menu(
             stdout_console().print(f"  {option.number}. {option.name}: {option.text}", highlight=False)
 
 
+@app.command("scene-goal")
+@writes
+def scene_goal(
+    ctx: typer.Context,
+    goal: Annotated[list[str] | None, faces_option("--goal", "The d6, typed in.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Roll the d6 naming an uncertain scene's goal (14.1A): Scheme 1-2, Curry Favor 3-4, Event 5-6.
+
+    Example: showrunner oracle scene-goal --goal 4
+    """
+    from ..domain.showrunner.commands.solorunner import SoloRoll
+
+    faces = parse_faces({"goal": ("--goal", goal, 6)})
+    s = session(ctx)
+    ref = s.target()
+    result = recording(
+        lambda: s.ledger.run(ref, "oracle-scene-goal", SoloRoll(), faces=faces or None, by=s.recorded_by(ref)),
+        {"goal": "--goal"},
+    )
+    report(ref, result, as_json, goal=getattr(result.events[-1].fact, "goal", None))
+
+
+@app.command("studio-note")
+@writes
+def studio_note(
+    ctx: typer.Context,
+    solo_note: Annotated[list[str] | None, faces_option("--solo-note", "The d10, typed in.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Roll the solo d10 against the Studio Notes pooled (5.2.2): below them, one is spent on the
+    check (`check --studio-note`).
+
+    Example: showrunner oracle studio-note --solo-note 2
+    """
+    from ..domain.showrunner.commands.solorunner import SoloRoll
+
+    faces = parse_faces({"solo_note": ("--solo-note", solo_note, 10)})
+    s = session(ctx)
+    ref = s.target()
+    director_only(s, "rolls for the Studio Notes")
+    result = recording(
+        lambda: s.ledger.run(ref, "oracle-studio-note", SoloRoll(), faces=faces or None, by=s.recorded_by(ref)),
+        {"solo_note": "--solo-note"},
+    )
+    report(ref, result, as_json, spends=getattr(result.events[-1].fact, "spends", None))
+
+
 @app.command("writers-turn")
 @writers_dice
 @writes

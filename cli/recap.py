@@ -99,7 +99,7 @@ def recap(
 
     Examples: showrunner recap  ·  showrunner recap --length short --plain  ·  showrunner recap --compare main what-if
     """
-    from ..projections.recap import ForkContext, build_comparison, build_recap
+    from ..projections.recap import branch_recap, build_comparison
 
     s = session(ctx)
     if as_json:
@@ -143,36 +143,15 @@ def recap(
         )
         _print_comparison(comparison, fmt, not plain_text)
         return
-    ref = s.target()
-    fork = None
-    if ref.parent_name is not None:
-        parent = s.ledger.resolve(ref.campaign, ref.parent_name)
-        fork_version = ref.branch.fork_version
-        fork = ForkContext(
-            ref.parent_name,
-            fork_version,
-            list(s.ledger.events(parent, after=fork_version)),
-            str(parent.branch.id),
-        )
-    scope = None
-    if episode is None and since is None and season is None:
-        from ..ledger.read_index import event_index
-        from ..projections.recap_scope import last_episode_scope
-
-        index = event_index(s.ledger, ref)
-        scope = last_episode_scope(index, director=director) if index is not None else None
-    told = build_recap(
-        lambda after, upto: s.ledger.events(ref, after=after, upto=upto),
-        campaign=ref.campaign.name,
-        branch=ref.branch.name,
+    told = branch_recap(
+        s.ledger,
+        s.target(),
         director=director,
         episode=episode,
         since=since,
         season=season,
         length=length.value,
         max_lines=max_lines,
-        fork=fork,
-        scope=scope,
     )
     if speak is not None and speaker is not None:
         from .render_recap import spoken_text

@@ -172,6 +172,11 @@ def effect_line(effect: Any) -> str:
         return f"Director: {effect.amount:+d} Studio Note{'s' if abs(effect.amount) != 1 else ''}"
     if kind == "written_off":
         return f"{effect.star} is written off the Show"
+    if kind == "combo":
+        verb = "+" if effect.amount > 0 else ""
+        return f"Combo Pool of '{effect.goal}': {verb}{effect.amount} {LABELS[effect.pool]}"
+    if kind == "complication":
+        return f"{effect.star}: the Narrative Complication's {effect.dice} Opposition Dice are spent"
     return str(effect)
 
 

@@ -18,7 +18,8 @@ from .world_common import CheckOptions, check_flags, check_options, director_onl
 
 if TYPE_CHECKING:
     from ..domain.showrunner.influence import PoolName
-    from ..domain.showrunner.sequences import Contribution, Sequence
+    from ..domain.showrunner.sequences import Contribution, PayoutShare, Sequence
+    from ..domain.showrunner.sheet import AbilityName
 
 app = typer.Typer(
     help="Action Sequences and Set Pieces (Chapter 7).",
@@ -52,6 +53,32 @@ def _contribution(value: str) -> "Contribution":
     return Contribution(star=parts[0], pool=_pool("--from", parts[1]), amount=amount)
 
 
+def _ability(flag: str, value: str) -> "AbilityName":
+    from ..domain.showrunner.sheet import AbilityName
+
+    try:
+        return AbilityName(value.strip().lower())
+    except ValueError:
+        raise UsageProblem(f"{flag}: '{value}' is not an Ability ({', '.join(a.value for a in AbilityName)})") from None
+
+
+def _share(value: str) -> "PayoutShare":
+    from ..domain.showrunner.sequences import PayoutShare
+
+    parts = [p.strip() for p in value.split(":")]
+    if len(parts) not in (2, 3) or not parts[0]:
+        raise UsageProblem(
+            f"--payout takes STAR:POOL[:N] or ensemble:POOL[:N], like Mara:grit:2 or ensemble:retake (got '{value}')"
+        )
+    amount = 1
+    if len(parts) == 3:
+        if not parts[2].isdigit() or int(parts[2]) < 1:
+            raise UsageProblem(f"--payout: '{parts[2]}' is not a positive amount")
+        amount = int(parts[2])
+    star = None if parts[0].casefold() == "ensemble" else parts[0]
+    return PayoutShare(star=star, pool=_pool("--payout", parts[1]), amount=amount)
+
+
 @app.command("declare")
 @writes
 def declare(
@@ -82,6 +109,13 @@ def declare(
         bool,
         typer.Option("--decisive", help="A Decisive Strike as a Sequence: the Climax destroys on a Success (12.1G)."),
     ] = False,
+    climax_ability: Annotated[
+        str | None,
+        typer.Option(
+            "--climax-ability",
+            help="The Ability matching the Threat or objective: the Climax must be rolled with it (7.3A).",
+        ),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Declare an Action Sequence: its goal, its Beats and its Starting Combo Pool (7.1).
@@ -92,11 +126,18 @@ def declare(
 
     chosen = difficulty("--difficulty", level)
     contributions = tuple(_contribution(v) for v in contribute or [])
+    climax = _ability("--climax-ability", climax_ability) if climax_ability is not None else None
     s = session(ctx)
     director_only(s, "declares Action Sequences")
     ref = s.target()
     asked = SequenceDeclare(
-        goal=goal, difficulty=chosen, beats=beats, contributions=contributions, against=against, decisive=decisive
+        goal=goal,
+        difficulty=chosen,
+        beats=beats,
+        contributions=contributions,
+        against=against,
+        decisive=decisive,
+        climax_ability=climax,
     )
     result = s.ledger.run(ref, "sequence-declare", asked, by=s.recorded_by(ref))
     report(ref, result, as_json)
@@ -113,22 +154,43 @@ def beat(
     outcome: Annotated[
         str | None, typer.Option("--outcome", help=f"Record a Beat rolled elsewhere: {', '.join(OUTCOMES)}.")
     ] = None,
+    from_combo: Annotated[
+        bool,
+        typer.Option(
+            "--from-combo",
+            help="Pay the Beat's Influence spends from the Combo Pool, as from the Star's Profile (7.2).",
+        ),
+    ] = False,
+    payout: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--payout",
+            metavar="STAR:POOL[:N]",
+            help="With the Climax: the Cast's split of the Combo Pool (repeatable; ensemble:POOL[:N] for the "
+            "Ensemble Pool). Dealt first as far as the pool holds; the rest goes to the contributors in turn.",
+        ),
+    ] = None,
     as_json: JsonOption = False,
     *,
     check: CheckOptions,
 ) -> None:
     """Play the next Beat: a check at the Beat's reduced Difficulty against the target's pips (the
     Climax: at least the number of Beats), and the progress it makes (7.1, 7.3). Takes the
-    before-roll options of `check`. The Beat that ends the Sequence on a Partial or better pays
-    the Combo Pool out to the Stars who paid it in (Influence regained, overflowing to the
-    Ensemble Pool); a Beat that calls for Consequences records them as due.
+    before-roll options of `check`. Influence the Beat's check gains (Hitting the Mark, a Perfect
+    Take, a Quality Prop) enters the Combo Pool; --from-combo pays its spends from the Combo Pool.
+    The Beat that ends the Sequence on a Partial or better pays the Combo Pool out: the Cast's
+    --payout split first, the rest to the Stars who paid it in (Influence regained, overflowing
+    to the Ensemble Pool); a Beat that calls for Consequences records them as due.
 
     Example: showrunner sequence beat 'Crack the vault' Mara fight -s Brawling --action 6,5,1,2 --opposition-dice 1,2,3 --script 2,3 --power 5
+
+    Example: showrunner sequence beat 'Crack the vault' Mara fight --grit 1 --from-combo --payout Mara:retake --payout ensemble:grit
     """
     from ..domain.showrunner.commands.sequences import SequenceBeat
     from ..domain.showrunner.events import InfluenceRegained
-    from ..domain.showrunner.world_events import ConsequencesDue, SequenceBeatPlayed
+    from ..domain.showrunner.world_events import ComboPaidToEnsemble, ConsequencesDue, SequenceBeatPlayed
 
+    shares = tuple(_share(v) for v in payout or [])
     request = None
     if outcome is not None:
         if star is not None or ability is not None:
@@ -138,14 +200,13 @@ def beat(
             )
         if outcome.strip().lower() not in OUTCOMES:
             raise UsageProblem(f"--outcome: '{outcome}' is not an outcome ({', '.join(OUTCOMES)})")
-        if check.given_for_a_roll():
-            raise UsageProblem(
-                f"--outcome records a Beat without a check: give no {', '.join(check.given_for_a_roll())}"
-            )
+        if check.given_for_a_roll() or from_combo:
+            given = [*check.given_for_a_roll(), *(["--from-combo"] if from_combo else [])]
+            raise UsageProblem(f"--outcome records a Beat without a check: give no {', '.join(given)}")
     elif star is None or ability is None:
         raise UsageProblem("give the Star and the Ability rolling the Beat (or --outcome)")
     else:
-        request = check.request(star, ability)
+        request = check.request(star, ability).model_copy(update={"from_combo": from_combo})
     faces = check.faces()
     s = session(ctx)
     ref = s.target()
@@ -155,7 +216,9 @@ def beat(
         request = request.model_copy(update={"star": name})
     else:
         director_only(s, "records a Beat without a check")
-    asked = SequenceBeat(goal=goal, request=request, outcome=outcome.strip().lower() if outcome else None)
+    asked = SequenceBeat(
+        goal=goal, request=request, outcome=outcome.strip().lower() if outcome else None, payout=shares
+    )
     result = recording(
         lambda: s.ledger.run(ref, "sequence-beat", asked, faces=faces or None, by=s.recorded_by(ref)),
         check_flags(),
@@ -164,6 +227,7 @@ def beat(
     played = next(f for f in facts if isinstance(f, SequenceBeatPlayed))
     due = [f for f in facts if isinstance(f, ConsequencesDue)]
     regained = [f.regained for f in facts if isinstance(f, InfluenceRegained)]
+    to_ensemble = [f for f in facts if isinstance(f, ComboPaidToEnsemble)]
     extra = {
         "consequences": played.recorded.consequences,
         "consequence_difficulty": played.recorded.consequence_difficulty.value,
@@ -172,12 +236,13 @@ def beat(
         "payout": played.recorded.payout,
         "lost": played.recorded.lost,
         "paid_out": [r.model_dump(mode="json", exclude={"kind"}) for r in regained],
+        "paid_to_ensemble": [{"pool": f.pool, "amount": f.amount, "kept": f.kept, "lost": f.lost} for f in to_ensemble],
         "consequences_due": [{"stars": list(d.who), "count": d.count, "difficulty": d.difficulty.value} for d in due],
     }
     report(ref, result, as_json, **extra)
     if as_json:
         return
-    if played.recorded.payout and not regained:
+    if played.recorded.payout and not regained and not to_ensemble:
         stdout_console().print(
             "The Combo Pool pays out to the participants or the Ensemble Pool: record it with `showrunner regain`.",
             highlight=False,

@@ -181,7 +181,9 @@ def strike(
     ref = s.target()
     name = s.ledger.view(ref).state.character(star).name
     s.check_acting_for(ref, name)
-    asked = ThreatCheck(request=request.model_copy(update={"star": name}), target=target, decisive=True)
+    asked = ThreatCheck(
+        request=request.model_copy(update={"star": name}), target=target, decisive=True, records_due=True
+    )
     result = recording(
         lambda: s.ledger.run(ref, "threat-check", asked, faces=faces or None, by=s.recorded_by(ref)),
         check_flags(),

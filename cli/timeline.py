@@ -54,7 +54,7 @@ def timeline(
     """
     from rich.text import Text
 
-    from ..projections.timeline import Track, timeline_rows
+    from ..projections.timeline import campaign_timeline
     from .private_files import private_file
     from .render_timeline import number_width, parts, timeline_html
 
@@ -62,22 +62,8 @@ def timeline(
     if director and not s.is_director:
         raise Refused("only the Director can include Director-only events (--director)")
     current = s.target()
-    index = current.index
-    tracks = []
-    for entry in sorted(index.branches.values(), key=lambda b: (b.fork_version, b.name)):
-        ref = s.ledger.ref_in(current.campaign, index, entry)
-        tracks.append(
-            Track(entry.name, ref.parent_name, entry.fork_version if entry.parent_id else 0, list(s.ledger.events(ref)))
-        )
-    rows = timeline_rows(tracks, director=director, min_weight=min_weight)
-    title = next(
-        (
-            t.events[0].fact.pitch.title
-            for t in tracks
-            if t.parent is None and t.events and hasattr(t.events[0].fact, "pitch")
-        ),
-        current.campaign.title,
-    )
+    found = campaign_timeline(s.ledger, current, director=director, min_weight=min_weight)
+    rows, title = found.rows, found.title
     if html_file is not None:
         page = timeline_html(rows, campaign=current.campaign.name, title=title, director=director)
         try:
@@ -88,15 +74,7 @@ def timeline(
         except FileNotFoundError:
             raise Refused(f"{html_file}: its folder does not exist") from None
     if as_json:
-        print_json(
-            {
-                "campaign": current.campaign.name,
-                "title": title,
-                "branches": [{"name": t.name, "parent": t.parent, "fork_version": t.fork_version} for t in tracks],
-                "rows": [r.as_json() for r in rows],
-                "html": str(html_file) if html_file is not None else None,
-            }
-        )
+        print_json({**found.as_json(), "html": str(html_file) if html_file is not None else None})
         return
     console = stdout_console()
     width = number_width(rows)

@@ -8,11 +8,12 @@ state can be kept, compared and snapshotted as it is.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import ConfigDict, Field
 
 from .errors import AlreadyExists, UnknownName
+from .events import absent
 from .inputs import Input, Many
 from .names import matching_keys, name_key
 from .quick_copy import QuickCopy
@@ -25,6 +26,10 @@ class Named(Protocol):
     def name(self) -> str: ...
 
 
+SfxBudget = Literal["high-magic", "low-magic", "superpowers", "psionics", "unknown", "no-magic"]
+"""Chapter 1 Step 2B: what the Channel Ability is in this show."""
+
+
 class Pitch(Input):
     """The show as pitched when the campaign was created."""
 
@@ -35,6 +40,14 @@ class Pitch(Input):
     premise: Note = ""
     sfx_budget: Many = Field(default=0, ge=0)
     ruleset: str = "showrunner"
+    sfx: SfxBudget | None = Field(default=None, exclude_if=absent)
+    """The SFX Budget named (Chapter 1 Step 2B); None for a show pitched without one, which
+    plays Channel as every budget allows. Left out of a dump when None."""
+
+    @property
+    def no_magic(self) -> bool:
+        """No Magic: "the Channel Ability doesn't exist and can never be used or advanced"."""
+        return self.sfx == "no-magic"
 
 
 class PendingRoll(QuickCopy):

@@ -187,6 +187,10 @@ class Ruleset:
     """How its facts are told in a spoken recap: phrasings by name, each several templates whose
     `{slots}` its facts' recap lines fill (domain/phrasing.py). A line with none is told as its text."""
     character_files: tuple[str, ...] = (".toml", ".json")
+    director_calls_rolls: bool = False
+    """Every roll is the Director's call: a player's rolling command is always asked for (the
+    Director's machine rolls it), even where the Director's key file is, and a player types no
+    faces of their own."""
     fact_modules: tuple[str, ...] = ()
     """Modules (relative to `package`) holding more of the ruleset's facts, imported only when a
     log holds one of their topics: a command on a campaign that never used them never loads them."""

@@ -979,14 +979,21 @@ class Ledger:
         there (each rolling fact cites them); `marks` adds to its record what it replays or
         stands for (`replayed`, `counterfactual`: ledger/replay.py).
         """
-        if (
+        rules = ruleset(ref.campaign.ruleset)
+        called = rules.director_calls_rolls and by != DIRECTOR and settles is None and replaying is None
+        if called and faces is not None and (chosen := rules.command(name)) is not None and chosen.rolls:
+            raise RuleViolation(
+                f"in a {rules.title} campaign every roll is the Director's call: {by} asks for it "
+                "and the Director's machine rolls it (drop the typed faces)"
+            )
+        if called or (
             settles is None
             and faces is None
             and replaying is None
             and by != DIRECTOR
             and not self.keys.holds(ref.campaign.id)
         ):
-            chosen = ruleset(ref.campaign.ruleset).command(name)
+            chosen = rules.command(name)
             if chosen is not None and chosen.rolls:
                 asked = self.ask_for_roll(ref, name, request, by=by, entropy=entropy, command_id=command_id)
                 raise RollAskedFor(

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..domain.names import name_key
+from ..ledger.errors import LedgerError
 from ..ledger.events import LedgerEvent
+
+if TYPE_CHECKING:
+    from ..ledger.service import BranchRef, Ledger
 
 
 @dataclass(frozen=True)
@@ -106,3 +110,67 @@ def entry(event: LedgerEvent) -> LogEntry:
         hash=event.hash,
         instead_of=event.instead_of,
     )
+
+
+@dataclass(frozen=True)
+class LogPage:
+    """One page of the log as one reader may see it: what `log --json` prints, and the server's `/api/v1/log`."""
+
+    page: int
+    pages: int
+    total: int
+    shown: list[LogEntry]
+
+    def as_json(self, ref: BranchRef) -> dict[str, Any]:
+        return {
+            "campaign": ref.campaign.name,
+            "branch": ref.branch.name,
+            "page": self.page,
+            "pages": self.pages,
+            "total": self.total,
+            "events": [r.as_json() for r in self.shown],
+        }
+
+
+class PageOutOfRange(LedgerError):
+    """A page past the log's last."""
+
+
+def log_page(
+    ledger: Ledger, ref: BranchRef, *, director: bool, topics: set[str], star: str | None, page: int, per_page: int
+) -> LogPage:
+    """The page of the branch's log a reader asked for: the Director's every event, a Star's the
+    public ones, filtered by topic and by Star (a name already resolved)."""
+    from ..ledger.read_index import Filter, event_index
+
+    if director and not topics and star is None:
+        # Every event is shown, numbered 1 to the head without a gap: read only the page's.
+        total = ledger.head(ref).version
+        _check_page(page, total, per_page)
+        first = (page - 1) * per_page
+        shown = [entry(e) for e in ledger.events(ref, after=first, upto=min(first + per_page, total))]
+    elif (index := event_index(ledger, ref)) is not None:
+        # The index finds the page's events; they are filtered again as decoded, so a changed
+        # index can leave an event out (which `verify` reports) but never show a hidden one.
+        wanted = Filter(public_only=not director, topics=frozenset(topics), star=star)
+        total = index.count(wanted)
+        _check_page(page, total, per_page)
+        versions = index.versions(wanted, offset=(page - 1) * per_page, limit=per_page)
+        shown = list(entries(index.events(versions), director=director, topics=topics or None, star=star))
+    else:  # a branch written before the read index
+        rows = list(entries(ledger.events(ref), director=director, topics=topics or None, star=star))
+        total = len(rows)
+        _check_page(page, total, per_page)
+        shown = rows[(page - 1) * per_page : page * per_page]
+    return LogPage(page, _pages(total, per_page), total, shown)
+
+
+def _pages(total: int, per_page: int) -> int:
+    return max(1, -(-total // per_page))
+
+
+def _check_page(page: int, total: int, per_page: int) -> None:
+    pages = _pages(total, per_page)
+    if page > pages:
+        has = "1 page" if pages == 1 else f"{pages} pages"
+        raise PageOutOfRange(f"page {page} does not exist: the log has {has} of {per_page}")

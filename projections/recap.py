@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..domain.errors import UnknownName
 from ..domain.events import RecapLine
@@ -36,6 +36,9 @@ from ..ledger.events import LedgerEvent
 from ..ledger.facts import BranchForked, CampaignStarted
 from .log import visible
 from .recap_story import EpisodeSpan, SceneFrame, Sentence, Spoken, Story, Teller, phrasebook, shorten_names, tell
+
+if TYPE_CHECKING:
+    from ..ledger.service import BranchRef, Ledger
 
 LENGTHS: dict[str, int] = {"short": 3, "standard": 6, "long": 12}
 """How many beats each length tells (of each Episode, when a recap tells several), besides the
@@ -802,4 +805,47 @@ def build_comparison(
         a=_side(a, seen_a, divergence, cap, book, {branch_ids[1]: b}),
         b=_side(b, seen_b, divergence, cap, book, {branch_ids[0]: a}),
         director=director,
+    )
+
+
+def branch_recap(
+    ledger: Ledger,
+    ref: BranchRef,
+    *,
+    director: bool,
+    episode: int | None = None,
+    since: int | None = None,
+    season: int | None = None,
+    length: str = DEFAULT_LENGTH,
+    max_lines: int | None = None,
+) -> Recap:
+    """The recap of a branch read from the ledger (`recap --json`, and the server's
+    `/api/v1/recap`): on a fork, with what its parent did after the fork point; with no Episode
+    chosen, the last one, found from the read index where there is one."""
+    fork = None
+    if ref.parent_name is not None:
+        parent = ledger.resolve(ref.campaign, ref.parent_name)
+        fork_version = ref.branch.fork_version
+        fork = ForkContext(
+            ref.parent_name, fork_version, list(ledger.events(parent, after=fork_version)), str(parent.branch.id)
+        )
+    scope = None
+    if episode is None and since is None and season is None:
+        from ..ledger.read_index import event_index
+        from .recap_scope import last_episode_scope
+
+        index = event_index(ledger, ref)
+        scope = last_episode_scope(index, director=director) if index is not None else None
+    return build_recap(
+        lambda after, upto: ledger.events(ref, after=after, upto=upto),
+        campaign=ref.campaign.name,
+        branch=ref.branch.name,
+        director=director,
+        episode=episode,
+        since=since,
+        season=season,
+        length=length,
+        max_lines=max_lines,
+        fork=fork,
+        scope=scope,
     )

@@ -29,7 +29,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
-from urllib.parse import parse_qs, unquote, urlsplit
 from uuid import UUID
 
 import sqlalchemy as sa
@@ -39,6 +38,7 @@ from ..domain.events import RolledFact, Visibility
 from ..ledger.errors import LedgerBusy, LedgerError
 from ..ledger.persistence import is_busy_error
 from ..ledger.registry import Segment
+from ..ledger.sql import engine_for as engine_for
 from .stats import FaceCount
 
 if TYPE_CHECKING:
@@ -46,7 +46,6 @@ if TYPE_CHECKING:
 
     from ..ledger.events import LedgerEvent
     from ..ledger.service import Ledger
-    from ..ledger.settings import Settings
 
 NAME = "roll_index"
 """This read model's row in `srl_tracking`."""
@@ -99,44 +98,6 @@ tracking = sa.Table(
     sa.Column("position", sa.BigInteger, nullable=False),
     sa.Column("model_version", sa.Integer, nullable=False),
 )
-
-
-# ---------------------------------------------------------------------- the engine
-
-
-def engine_for(settings: Settings) -> sa.Engine:
-    """An engine on the ledger's own database: the same SQLite file, or the same PostgreSQL schema."""
-    if settings.is_postgres:
-        parts = urlsplit(settings.db_url)
-        schema = parse_qs(parts.query).get("schema", [None])[0]
-        url = sa.URL.create(
-            "postgresql+psycopg",
-            username=unquote(parts.username or "postgres"),
-            password=unquote(parts.password) if parts.password else None,
-            host=parts.hostname or "localhost",
-            port=parts.port or 5432,
-            database=unquote(parts.path.lstrip("/")),
-        )
-        engine = sa.create_engine(
-            url,
-            connect_args={
-                "connect_timeout": max(settings.lock_timeout, 5),
-                # As for the events: a lock held by another writer ends in "busy", never a hang.
-                "options": f"-c lock_timeout={settings.lock_timeout}s",
-            },
-            poolclass=sa.NullPool,
-        )
-        if schema:
-            # The tables are declared without a schema; every statement, DDL included,
-            # is rendered in the ledger's schema (quoted properly, whatever its name).
-            engine = engine.execution_options(schema_translate_map={None: schema})
-        return engine
-    path = settings.sqlite_file.expanduser().resolve()
-    return sa.create_engine(
-        sa.URL.create("sqlite", database=str(path)),
-        connect_args={"timeout": settings.lock_timeout},
-        poolclass=sa.NullPool,
-    )
 
 
 # ---------------------------------------------------------------------- rows

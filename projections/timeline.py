@@ -13,13 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..domain.structure import EpisodeEnded, EpisodeStarted, SceneEnded, SceneStarted, SeasonEnded, SeasonStarted
 from ..ledger.events import LedgerEvent
 from ..ledger.facts import BranchForked, CampaignStarted
 from .log import visible
 from .recap import line_of
+
+if TYPE_CHECKING:
+    from ..ledger.service import BranchRef, Ledger
 
 DEFAULT_MIN_WEIGHT = 50
 
@@ -145,3 +148,43 @@ def timeline_rows(
         rows.append(Row(root.name, 0, "branch", None, root.name))
         draw(root, 0)
     return rows
+
+
+@dataclass(frozen=True)
+class CampaignTimeline:
+    """Every branch of a campaign as one timeline: `timeline --json`, and the server's `/api/v1/timeline`."""
+
+    campaign: str
+    title: str
+    tracks: list[Track]
+    rows: list[Row]
+
+    def as_json(self) -> dict[str, Any]:
+        """The document, but for the page file a face may have written (its path is the face's to add)."""
+        return {
+            "campaign": self.campaign,
+            "title": self.title,
+            "branches": [{"name": t.name, "parent": t.parent, "fork_version": t.fork_version} for t in self.tracks],
+            "rows": [r.as_json() for r in self.rows],
+        }
+
+
+def campaign_timeline(ledger: Ledger, current: BranchRef, *, director: bool, min_weight: int) -> CampaignTimeline:
+    """The timeline of the campaign `current` belongs to: every branch, from the ledger."""
+    index = current.index
+    tracks = []
+    for entry in sorted(index.branches.values(), key=lambda b: (b.fork_version, b.name)):
+        ref = ledger.ref_in(current.campaign, index, entry)
+        tracks.append(
+            Track(entry.name, ref.parent_name, entry.fork_version if entry.parent_id else 0, list(ledger.events(ref)))
+        )
+    rows = timeline_rows(tracks, director=director, min_weight=min_weight)
+    title = next(
+        (
+            t.events[0].fact.pitch.title
+            for t in tracks
+            if t.parent is None and t.events and hasattr(t.events[0].fact, "pitch")
+        ),
+        current.campaign.title,
+    )
+    return CampaignTimeline(current.campaign.name, title, tracks, rows)

@@ -90,4 +90,6 @@ POOL_RULESET = Ruleset(
     sheet=sheet,
     actions={"contest": CONTEST, "luck": LUCK_ACTION},
     phrasebook=POOL_PHRASES,
+    # "You can ask for a lucky break, but the GM owns the call"; "the GM calls for a roll".
+    director_calls_rolls=True,
 )

@@ -182,17 +182,30 @@ def detail_count(level: Difficulty) -> int:
 
 
 def roll_abilities(
-    name: str, dice: DiceSource, primary: AbilityName | None, secondary: AbilityName | None
+    name: str,
+    dice: DiceSource,
+    primary: AbilityName | None,
+    secondary: AbilityName | None,
+    *,
+    no_magic: bool = False,
 ) -> tuple[AbilityName, AbilityName]:
     """Appendix A Archetype: a d10 for each Ability not given, the Primary first; a Secondary
-    rolled equal to the Primary is rolled again, and one given equal to it is refused."""
+    rolled equal to the Primary is rolled again, and one given equal to it is refused. Under
+    the No Magic SFX Budget a Channel rolled is always rolled again."""
+
+    def rolled() -> AbilityName:
+        while True:
+            named = ability_for(dice.roll("ability", 1, 10)[0])
+            if not (no_magic and named is AbilityName.CHANNEL):
+                return named
+
     if primary is None:
-        primary = ability_for(dice.roll("ability", 1, 10)[0])
+        primary = rolled()
     if secondary is primary:
         raise RuleViolation(f"{name}'s Secondary Ability must differ from the Primary ({primary.value.title()})")
     while secondary is None:
-        rolled = ability_for(dice.roll("ability", 1, 10)[0])
-        secondary = None if rolled is primary else rolled
+        again = rolled()
+        secondary = None if again is primary else again
     return primary, secondary
 
 
@@ -210,10 +223,11 @@ def roll_actor(
     agenda: str = "",
     bonds: Mapping[Difficulty, Person] | None = None,
     grudges: Mapping[Difficulty, Person] | None = None,
+    no_magic: bool = False,
 ) -> Actor:
     """Appendix A: roll what is not given, in the book's order (Primary, Secondary, Power Level, pips).
     A Secondary Ability rolled equal to the Primary is rolled again: an Actor has two Abilities."""
-    primary, secondary = roll_abilities(name, dice, primary, secondary)
+    primary, secondary = roll_abilities(name, dice, primary, secondary, no_magic=no_magic)
     level = power_level if power_level is not None else roll_power_level(dice, scale).level
     return Actor(
         name=name,

@@ -375,6 +375,13 @@ def _take_mastery(sheet: StarSheet, mastery: Mastery, lines: list[str]) -> StarS
 
 def use_award(state: ShowrunnerState, star: str, award: Award) -> ShowrunnerState:
     """An Award's power, once per Episode (11.2): recorded against the Episode running now."""
+    episode = award_episode(state, star, award)
+    sheet = state.star(star)
+    return state.with_star(sheet.model_copy(update={"awards_used": {**sheet.awards_used, award: episode}}))
+
+
+def award_episode(state: ShowrunnerState, star: str, award: Award) -> int:
+    """The Episode an Award's power may be used in now; refused when it cannot."""
     sheet = state.star(star)
     if award not in sheet.awards:
         raise RuleViolation(f"{sheet.name} has not won the {award.value.replace('_', ' ').title()} Award")
@@ -383,4 +390,4 @@ def use_award(state: ShowrunnerState, star: str, award: Award) -> ShowrunnerStat
         raise RuleViolation("an Award's power is used during an Episode: start one first")
     if sheet.awards_used.get(award) == episode:
         raise RuleViolation(f"{sheet.name} already used this Award's power in Episode {episode} (once per Episode)")
-    return state.with_star(sheet.model_copy(update={"awards_used": {**sheet.awards_used, award: episode}}))
+    return episode

@@ -22,11 +22,15 @@ from ..dice import DiceSource, Roll
 from ..errors import RuleViolation, UnknownName
 from ..field_equality import FieldsEqual
 from ..inputs import Input, Many
+from ..names import name_key
 from ..ruleset import LeftTheTable
 from ..text import Line
 from .effects import (
     AbilityMarked,
     AcclaimMarked,
+    AwardPowerUsed,
+    ComboChanged,
+    ComplicationCleared,
     Effect,
     LimitMarked,
     PropsSpent,
@@ -40,7 +44,7 @@ from .effects import (
 )
 from .influence import LABELS, PoolName, regain_into, spend_from
 from .ladder import Difficulty, Quality
-from .sheet import Ability, AbilityName, CareerPath, Mastery, PropType, Scar, Specialty, StarSheet
+from .sheet import Ability, AbilityName, Award, CareerPath, Mastery, PropType, Scar, Specialty, StarSheet
 from .state import ShowrunnerState
 
 ENGINE = "showrunner-check/1"
@@ -155,12 +159,24 @@ class CheckRequest(FieldsEqual, Input):
     """A Bond or Grudge traded: its ◇ at the Difficulty is exhausted and the check rolled one step
     lower (10.2A); an Advance puts its Acclaim on acclaim_path. Left out of a dump when None, so
     checks recorded before it dump (and hash) as they did."""
+    combo: str | None = None
+    """The goal of the Action Sequence this check is a Beat of, when its gains enter the Combo
+    Pool (7.2 Building the Pool). Set by the Beat, never asked; left out of a dump when None."""
+    from_combo: bool = False
+    """Pay this Beat's Influence spends from the Combo Pool, as from the Star's own Profile
+    (7.2 Spending Synergy). Left out of a dump when False."""
+    award: Literal["artisan", "luminary"] | None = None
+    """An Award's power (11.2): the Artisan's automatic Success, declared before the roll; the
+    Luminary's Highlight in place of a regular Success (used only if the check is one). Left
+    out of a dump when None."""
 
     @model_serializer(mode="wrap")
     def _leave_out_no_trade(self, handler: SerializerFunctionWrapHandler) -> object:
         data = handler(self)
-        if isinstance(data, dict) and self.trade is None:
-            data.pop("trade", None)
+        if isinstance(data, dict):
+            for name, unset in (("trade", None), ("combo", None), ("from_combo", False), ("award", None)):
+                if getattr(self, name) == unset:
+                    data.pop(name, None)
         return data
 
 
@@ -224,12 +240,33 @@ class _Check(Working):
     def spend(self, pool: PoolName, amount: int, why: str) -> None:
         if amount <= 0:
             return
+        if self.request.from_combo:
+            self._spend_combo(pool, amount, why)
+            return
         spent = spend_from(self.sheet, pool, amount, push=self.request.push)
         self.emit(spent)
         pushed = f" ({spent.exhausted} by Pushing Their Limits)" if spent.exhausted else ""
         self.step("spent", f"spent {amount} {LABELS[pool]}{pushed}: {why}")
 
+    def _spend_combo(self, pool: PoolName, amount: int, why: str) -> None:
+        goal = self.request.combo
+        if goal is None:
+            raise RuleViolation("only a Beat of an Action Sequence spends from a Combo Pool: leave out --from-combo")
+        held = self.state.world.sequence(goal).combo.get(pool, 0)
+        if held < amount:
+            raise RuleViolation(
+                f"the Combo Pool of '{goal}' holds {held} {LABELS[pool]} and the Beat spends {amount}: "
+                f"leave out --from-combo to pay from {self.name}'s own Profile"
+            )
+        self.emit(ComboChanged(goal=goal, pool=pool, amount=-amount))
+        self.step("spent", f"spent {amount} {LABELS[pool]} from the Combo Pool of '{goal}': {why}")
+
     def regain(self, pool: PoolName, amount: int, why: str) -> None:
+        goal = self.request.combo
+        if goal is not None:
+            self.emit(ComboChanged(goal=goal, pool=pool, amount=amount))
+            self.step("rewarded", f"{amount} {LABELS[pool]} into the Combo Pool of '{goal}': {why}")
+            return
         regained = regain_into(self.sheet, self.ensemble, pool, amount)
         self.emit(regained)
         extra = ""
@@ -315,6 +352,16 @@ def _decide(check: _Check, chooser: Chooser | None) -> Resolution:
             f"a single Ability Check cannot be {original.value}: above EPIC it is a Set Piece "
             "and needs an Action Sequence"
         )
+    pitch = check.state.pitch
+    if pitch is not None and pitch.no_magic and request.ability is AbilityName.CHANNEL:
+        raise RuleViolation(
+            "this show's SFX Budget is No Magic: the Channel Ability does not exist and is never rolled"
+        )
+    if "burnout" in sheet.overloads and request.ability is AbilityName.CHANNEL:
+        raise RuleViolation(
+            f"{sheet.name} has Burnout (a Limit Break) and cannot attempt to Channel; forced by the narrative, "
+            "it fails: record the Failure without a roll"
+        )
     ability = sheet.ability(request.ability)
     label = request.ability.value.title()
     effective = _trade(check, request.trade, original) if request.trade is not None else original
@@ -343,6 +390,9 @@ def _decide(check: _Check, chooser: Chooser | None) -> Resolution:
         effective = _use_hero_prop(check, request.hero_prop, original, effective, action_pool)
         if request.power_alone:
             return _power_alone(check, original, effective, action_pool)
+    if request.award == "artisan":
+        _use_award(check, Award.ARTISAN, "the Artisan's Award: an automatic Success, declared before the roll")
+        return _power_alone(check, original, effective, action_pool, award=True)
     if request.spotlight_steps:
         if not check.has_mastery(Mastery.SPOTLIGHT):
             raise RuleViolation(f"{sheet.name} needs Spotlight Mastery to lower a Difficulty with Spotlight")
@@ -371,6 +421,12 @@ def _decide(check: _Check, chooser: Chooser | None) -> Resolution:
         (fewer,) = check.dice.roll("actor_scar", 1)
         opposition_pool.append(Die(source="opposing Actor's Scar (-1d6)", dice=-fewer))
         check.step("rolled", f"opposing Actor's Scar removes {fewer} Opposition Dice", [fewer])
+    complication = check.state.world.complications.get(name_key(check.name), 0)
+    if complication:
+        # 14.3 Narrative Complication: added before a Studio Note's die, which stays the last entry.
+        opposition_pool.append(Die(source="Narrative Complication", dice=complication))
+        check.emit(ComplicationCleared(star=check.name, dice=complication))
+        check.step("added", f"the Narrative Complication adds {complication} Opposition Dice")
     if request.studio_note:
         if check.state.studio_notes < 1:
             raise RuleViolation("the Director has no Studio Note to spend")
@@ -444,6 +500,12 @@ def _decide(check: _Check, chooser: Chooser | None) -> Resolution:
         f"{outcome.label} against {effective.value} ({target}+); {mark.label}",
         kept,
     )
+    if outcome is Outcome.FAILURE and "jinxed" in sheet.overloads:
+        outcome = Outcome.DISASTER
+        check.step("judged", f"{sheet.name} is Jinxed (a Limit Break): the Failure is a Disaster")
+    if outcome is Outcome.SUCCESS and request.award == "luminary":
+        _use_award(check, Award.LUMINARY, "the Luminary Award turns the Success into a Highlight")
+        outcome = Outcome.HIGHLIGHT
     progress = original.step(1) if outcome is Outcome.HIGHLIGHT else original
 
     # --- Rewards and costs (5.2 Results, Hitting the Mark, Channel Limit; 6.2; 6.3).
@@ -640,17 +702,31 @@ def _use_hero_prop(
     return effective
 
 
-def _power_alone(check: _Check, original: Difficulty, effective: Difficulty, action_pool: list[Die]) -> Resolution:
+def _use_award(check: _Check, award: Award, why: str) -> None:
+    from .career import award_episode  # career imports this module
+
+    episode = award_episode(check.state, check.name, award)
+    check.emit(AwardPowerUsed(star=check.name, award=award, episode=episode))
+    check.step("spent", why)
+
+
+def _power_alone(
+    check: _Check, original: Difficulty, effective: Difficulty, action_pool: list[Die], *, award: bool = False
+) -> Resolution:
     """8.2: marking 1 Wear gives an automatic Success, without rolling, up to the Prop's
-    highest unlocked Difficulty milestone; above it the check must be rolled."""
-    prop = check.sheet.hero_prop(check.request.hero_prop or "")
-    milestone = prop.difficulty_milestone
-    if milestone is None or original.rank > milestone.rank:
-        reach = f"up to {milestone.value}" if milestone else "not yet (no Difficulty milestone unlocked)"
-        raise RuleViolation(
-            f"{prop.name}'s Power can succeed on its own {reach}; a {original.value} task must be rolled"
-        )
-    check.step("judged", f"{prop.name}'s Power succeeds on its own: an automatic Success at {original.value}")
+    highest unlocked Difficulty milestone; above it the check must be rolled. The Artisan's
+    Award (`award`) gives one at any Difficulty."""
+    if award:
+        check.step("judged", f"an automatic Success at {original.value}")
+    else:
+        prop = check.sheet.hero_prop(check.request.hero_prop or "")
+        milestone = prop.difficulty_milestone
+        if milestone is None or original.rank > milestone.rank:
+            reach = f"up to {milestone.value}" if milestone else "not yet (no Difficulty milestone unlocked)"
+            raise RuleViolation(
+                f"{prop.name}'s Power can succeed on its own {reach}; a {original.value} task must be rolled"
+            )
+        check.step("judged", f"{prop.name}'s Power succeeds on its own: an automatic Success at {original.value}")
     return Resolution(
         request=check.request,
         star=check.name,

@@ -38,10 +38,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..dice import DeferredDice, DiceSource, Roll
 from ..errors import RuleViolation, UnknownName
+from ..events import absent
 from ..inputs import Input, Many
 from .check import roll_plot_armor_scar
 from .effects import (
     AbilityMarked,
+    AwardPowerUsed,
     Effect,
     LimitMarked,
     PropsSpent,
@@ -54,7 +56,7 @@ from .effects import (
 )
 from .influence import Spent
 from .ladder import Difficulty, Quality
-from .sheet import AbilityName, Mastery, PropType
+from .sheet import AbilityName, Award, Mastery, PropType
 from .state import ShowrunnerState
 
 ENGINE = "showrunner-consequence/1"
@@ -182,6 +184,8 @@ class ConsequenceRequest(Input):
     prop: PropChoice | None = None
     push: bool = False
     """Grit Loss only: the Star may Push Their Limits (exhaust Grit or Plot Armor icons)."""
+    icon: bool | None = Field(default=None, exclude_if=absent)
+    """The Icon's Award negates the Consequence (once per Episode, 11.2); left out of a dump when unset."""
 
 
 class ConsequenceResolution(BaseModel):
@@ -259,6 +263,20 @@ def decide(state: ShowrunnerState, request: ConsequenceRequest, dice: DiceSource
     consequences, size = consequence_size(request.difficulty)
     consequences *= request.count
     total = consequences * size
+    if request.icon:
+        from .career import award_episode  # career imports the check, which this module imports
+
+        episode = award_episode(state, work.name, Award.ICON)
+        work.emit(AwardPowerUsed(star=work.name, award=Award.ICON, episode=episode))
+        work.step("negated", f"the Icon's Award negates the {request.kind.label} at {request.difficulty.value}")
+        return ConsequenceResolution(
+            request=request,
+            star=work.name,
+            consequences=consequences,
+            size=size,
+            steps=tuple(work.steps),
+            effects=tuple(work.effects),
+        )
     label = request.kind.label
     if consequences > 1:
         why = f"{request.count} × " if request.count > 1 else ""
@@ -506,6 +524,8 @@ def _short(effect: Effect) -> str:
     if isinstance(effect, LimitMarked):
         broke = f", {effect.overflow} overflowed: Limit Break" if effect.overflow else ""
         return f"{effect.marked} Limit{broke}"
+    if isinstance(effect, AwardPowerUsed):
+        return "negated by the Icon's Award"
     return ""
 
 

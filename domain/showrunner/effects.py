@@ -14,9 +14,9 @@ from pydantic import ConfigDict, Field
 from ..dice import DiceSource, RecordingDice
 from ..field_equality import FieldsEqual
 from ..names import name_key
-from .influence import Regained, Spent
+from .influence import PoolName, Regained, Spent
 from .ladder import Quality
-from .sheet import AbilityName, CareerPath, PropType, Relationship, Scar, StarSheet
+from .sheet import AbilityName, Award, CareerPath, PropType, Relationship, Scar, StarSheet
 from .sheet_change import OffTheSheets, OnOneSheet
 from .state import EnsemblePool, ShowrunnerState
 
@@ -160,6 +160,46 @@ class RelationshipMarked(OnOneSheet, _Effect):
         return sheet.model_copy(update=update)
 
 
+class ComboChanged(OffTheSheets, _Effect):
+    """A Beat's check gaining Influence into its Sequence's Combo Pool (positive) or paying a
+    spend from it (negative), in place of the rolling Star's own Profile (7.2)."""
+
+    kind: Literal["combo"] = "combo"
+    goal: str
+    pool: PoolName
+    amount: int
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
+        world = state.world
+        sequence = world.sequence(self.goal)
+        combo = {**sequence.combo, self.pool: sequence.combo.get(self.pool, 0) + self.amount}
+        changed = sequence.model_copy(update={"combo": {p: n for p, n in combo.items() if n}})
+        return state.model_copy(update={"world": world.with_sequence(changed)})
+
+
+class AwardPowerUsed(OnOneSheet, _Effect):
+    """An Award's once-per-Episode power used in a check or a Consequence (11.2)."""
+
+    kind: Literal["award"] = "award"
+    star: str
+    award: Award
+    episode: int
+
+    def changed(self, sheet: StarSheet) -> StarSheet:
+        return sheet.model_copy(update={"awards_used": {**sheet.awards_used, self.award: self.episode}})
+
+
+class ComplicationCleared(OffTheSheets, _Effect):
+    """14.3 Narrative Complication: the Star's next check took its extra Opposition Dice."""
+
+    kind: Literal["complication"] = "complication"
+    star: str
+    dice: int
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
+        return state.model_copy(update={"world": state.world.without_complication(self.star)})
+
+
 Effect = Annotated[
     Spent
     | Regained
@@ -171,7 +211,10 @@ Effect = Annotated[
     | ScarMarked
     | StudioNotesChanged
     | WrittenOff
-    | RelationshipMarked,
+    | RelationshipMarked
+    | ComboChanged
+    | ComplicationCleared
+    | AwardPowerUsed,
     Field(discriminator="kind"),
 ]
 

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..dice import DiceSource, RecordingDice, ReplayDice, Roll
 from ..errors import DomainError, RuleViolation
-from ..events import CampaignFact, Fact, RecapLine, RolledFact
+from ..events import CampaignFact, Fact, RecapLine, RolledFact, absent
 from ..inputs import Many
 from ..names import name_key
 from ..text import Line, Name
@@ -31,6 +31,7 @@ from . import montage as mtg
 from . import progression as prog
 from . import relationships as rel
 from .check import Outcome
+from .flavour import ABILITY_BY_D10
 from .influence import LABELS, PoolName
 from .ladder import Difficulty, Quality
 from .montage_claims import Claim
@@ -955,6 +956,10 @@ class LimitBroken(OneStarRoll, topic="showrunner/LimitBroken"):
     fixed_anomaly: int | None = None
     overloads: tuple[prog.Overload, ...] = ()
     anomalies: tuple[prog.Anomaly, ...] = ()
+    ability_d10: Literal["alphabetical"] | None = Field(default=None, exclude_if=absent)
+    """A random Ability's d10 counted as the Appendices count it (one numbering everywhere), and
+    Burnout and Jinxed marked where checks read them; None for a Limit Break recorded before,
+    which counted in the sheet's order and left checks as they were."""
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         assert dice is not None
@@ -966,6 +971,8 @@ class LimitBroken(OneStarRoll, topic="showrunner/LimitBroken"):
             resist=self.resist,
             fixed_overload=self.fixed_overload,
             fixed_anomaly=self.fixed_anomaly,
+            numbering=prog.SHEET_ORDER if self.ability_d10 is None else ABILITY_BY_D10,
+            reaches_checks=self.ability_d10 is not None,
         )
         lines = [
             f"Overload {o.roll} {o.name}" + (f" ({'; '.join(o.changes)})" if o.changes else "")

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..dice import DiceSource
 from ..errors import RuleViolation
+from .flavour import ABILITY_BY_D10
 from .ladder import Difficulty
 from .sheet import (
     MILESTONE_ORDER,
@@ -387,11 +388,13 @@ MAJOR_ANOMALY: dict[int, tuple[str, str]] = {
     19: ("Rift", "A creature with Power at the resist Difficulty comes through and must be defeated or banished."),
     20: ("Roll Again, Empowered", "Roll again, one Difficulty step higher."),
 }
-RANDOM_ABILITY: tuple[AbilityName, ...] = tuple(AbilityName)
-"""A random Ability: a d10 in the book's order, 1 Channel … 10 Work."""
+SHEET_ORDER: tuple[AbilityName, ...] = tuple(AbilityName)
+"""How a Limit Break recorded before one numbering of Abilities counted a random Ability's d10:
+in the sheet's order (4 Move, 5 Impress). Kept so that those records are decided again alike."""
 LIMIT_BREAK_SCAR = "Limit Break scar"
 _PEN_POOLS = {6: "spotlight", 8: "retake", 16: "grit", 17: "preparation", 20: "plot_armor"}
 _PEN_PATHS = {4: CareerPath.TALENT, 5: CareerPath.TRAINING, 18: CareerPath.PERSISTENCE, 19: CareerPath.DESTINY}
+_IN_CHECKS: dict[int, Literal["burnout", "jinxed"]] = {11: "burnout", 19: "jinxed"}
 _DRAWBACKS = {
     10: "Addiction [!]: a Scene without Channel calls for a HARD Endure roll",
     12: "Possession: a hostile Actor can take control",
@@ -431,6 +434,8 @@ def limit_break(
     resist: Difficulty,
     fixed_overload: int | None = None,
     fixed_anomaly: int | None = None,
+    numbering: tuple[AbilityName, ...] = ABILITY_BY_D10,
+    reaches_checks: bool = True,
 ) -> LimitBreak:
     """Appendix D: an Internal Overload (2d10) and a Major Anomaly (2d10) when the Limit overflows.
 
@@ -438,6 +443,9 @@ def limit_break(
     returned for the table. `resist` is the Difficulty to resist the Anomaly's side-effects
     (the book's table leaves it to the Director). A table that always suffers the same
     Overload or Anomaly passes it as fixed_overload / fixed_anomaly (no dice for that part).
+    A random Ability's d10 counts as the Appendices do (`ABILITY_BY_D10`), unless `numbering`
+    says otherwise (`SHEET_ORDER`, for a record made before). With `reaches_checks`, Burnout and
+    Jinxed are marked where checks read them (`StarSheet.overloads`).
     """
     for fixed, what in ((fixed_overload, "Overload"), (fixed_anomaly, "Major Anomaly")):
         if fixed is not None and fixed not in range(3, 21):
@@ -448,7 +456,10 @@ def limit_break(
     overload_rolls = [fixed_overload] if fixed_overload is not None else _table_rolls(dice, "overload")
     overloads = []
     for roll in overload_rolls:
-        sheet, changes = _apply_overload(sheet, roll, dice)
+        no_magic = state.pitch is not None and state.pitch.no_magic
+        sheet, changes = _apply_overload(sheet, roll, dice, numbering, no_magic)
+        if reaches_checks and roll in _IN_CHECKS and _IN_CHECKS[roll] not in sheet.overloads:
+            sheet = sheet.model_copy(update={"overloads": (*sheet.overloads, _IN_CHECKS[roll])})
         name, text = INTERNAL_OVERLOAD[roll]
         overloads.append(Overload(roll=roll, name=name, text=text, changes=tuple(changes)))
     anomalies = []
@@ -489,7 +500,18 @@ def _cross_pool(pool: Pool) -> Pool:
     return pool
 
 
-def _apply_overload(sheet: StarSheet, roll: int, dice: DiceSource) -> tuple[StarSheet, list[str]]:
+def random_ability(dice: DiceSource, numbering: tuple[AbilityName, ...], *, no_magic: bool = False) -> AbilityName:
+    """A random Ability: a d10 on `numbering`; under No Magic a Channel is always rolled again."""
+    while True:
+        (face,) = dice.roll("random_ability", 1, 10)
+        name = numbering[face - 1]
+        if not (no_magic and name is AbilityName.CHANNEL):
+            return name
+
+
+def _apply_overload(
+    sheet: StarSheet, roll: int, dice: DiceSource, numbering: tuple[AbilityName, ...], no_magic: bool = False
+) -> tuple[StarSheet, list[str]]:
     changes: list[str] = []
     if roll in _PEN_POOLS:
         pool = _PEN_POOLS[roll]
@@ -511,8 +533,7 @@ def _apply_overload(sheet: StarSheet, roll: int, dice: DiceSource) -> tuple[Star
         (times,) = dice.roll("overload_times", 1, 6)
         abilities = dict(sheet.abilities)
         for _ in range(times):
-            (face,) = dice.roll("random_ability", 1, 10)
-            name = RANDOM_ABILITY[face - 1]
+            name = random_ability(dice, numbering, no_magic=no_magic)
             ability = abilities.get(name, Ability())
             abilities[name] = ability.model_copy(update={"locked_conditions": ability.locked_conditions + 1})
             changes.append(f"{name.value.title()}: one Condition traced in pen")
@@ -546,8 +567,7 @@ def _apply_overload(sheet: StarSheet, roll: int, dice: DiceSource) -> tuple[Star
             changes.append(f"{prop.name}: one more XP box, first Wear box crossed off")
         sheet = sheet.model_copy(update={"hero_props": props})
     elif roll == 14:
-        (face,) = dice.roll("random_ability", 1, 10)
-        name = RANDOM_ABILITY[face - 1]
+        name = random_ability(dice, numbering, no_magic=no_magic)
         ability = ability_of(sheet, name)
         sheet = sheet.model_copy(
             update={
@@ -559,8 +579,7 @@ def _apply_overload(sheet: StarSheet, roll: int, dice: DiceSource) -> tuple[Star
         )
         changes.append(f"{name.value.title()}: an extra empty XP box in front of its track")
     elif roll == 15:
-        (face,) = dice.roll("random_ability", 1, 10)
-        name = RANDOM_ABILITY[face - 1]
+        name = random_ability(dice, numbering, no_magic=no_magic)
         sheet, line = _random_scar(sheet, name, dice)
         changes.append(line)
     return sheet, changes

@@ -17,7 +17,7 @@ from ..errors import AlreadyExists, RuleViolation
 from ..text import TITLE
 from .ladder import Difficulty
 from .power_dice import PowerDice, acting_level, decisive_strike_difficulty, decisive_strike_opposition
-from .sheet import _Frozen
+from .sheet import AbilityName, _Frozen
 from .threats import (
     CheckEffect,
     OutcomeLabel,
@@ -84,7 +84,19 @@ class Sequence(_Frozen):
     """The Stars who paid the Starting Combo Pool, in the order they paid: they share the payout.
     Empty for a Sequence recorded before contributors were kept."""
 
-    _quiet: ClassVar[tuple[str, ...]] = ("contributors",)
+    combo_gains: bool = False
+    """7.2 Building the Pool: Influence a Beat's check gains enters the Combo Pool, and the check
+    may pay its spends from it. False for a Sequence declared before the ledger did so, whose
+    Beats are re-judged as they were recorded (the gains went to the Star)."""
+
+    climax_ability: AbilityName | None = None
+    """7.3A Matching Ability Required: the Ability the Climax must be rolled with (the one matching
+    the Threat or objective), when the table named it."""
+    tracks_dues: bool = False
+    """The Consequences its Beats call for are kept owed (`World.dues`) until applied; False for
+    a Sequence declared before the ledger kept them, whose Beats are re-judged as recorded."""
+
+    _quiet: ClassVar[tuple[str, ...]] = ("contributors", "combo_gains", "tracks_dues", "climax_ability")
 
     @property
     def participants(self) -> tuple[str, ...]:
@@ -137,6 +149,8 @@ def declare(
     builds: bool = False,
     decisive: bool = False,
     contributors: tuple[str, ...] = (),
+    combo_gains: bool = True,
+    climax_ability: AbilityName | None = None,
 ) -> Sequence:
     """7.1: declare the goal, break it into Beats, and pay the Starting Combo Pool (total, not each)."""
     TITLE.refuse(goal, "the goal")
@@ -170,7 +184,20 @@ def declare(
         decisive=decisive,
         combo=combo,
         contributors=tuple(dict.fromkeys(contributors)),
+        combo_gains=combo_gains,
+        tracks_dues=combo_gains,
+        climax_ability=climax_ability,
     )
+
+
+def check_climax_ability(sequence: Sequence, ability: AbilityName) -> None:
+    """7.3A: the Climax is rolled with the Ability matching the Threat or objective."""
+    wanted = sequence.climax_ability
+    if sequence.at_climax and wanted is not None and ability is not wanted:
+        raise SequenceError(
+            f"the Climax of '{sequence.goal}' must use {wanted.value.title()}, the Ability matching its objective "
+            f"(7.3A), not {ability.value.title()}"
+        )
 
 
 def _playing(sequence: Sequence) -> None:
@@ -275,6 +302,52 @@ def share_payout(payout: Mapping[InfluenceName, int], stars: tuple[str, ...]) ->
             shares[key] = shares.get(key, 0) + 1
             turn += 1
     return shares
+
+
+class PayoutShare(_Frozen):
+    """Part of the Combo Pool's payout as the Cast chooses it (7.2 The Payout): to a participant,
+    or to the Ensemble Pool when `star` is None."""
+
+    star: str | None
+    pool: InfluenceName
+    amount: int = Field(ge=1)
+
+
+def check_payout_shares(sequence: Sequence, shares: tuple[PayoutShare, ...], roller: str | None) -> None:
+    """Before the roll: the Cast's split is asked with the Climax, and names participants only."""
+    if not shares:
+        return
+    if not sequence.at_climax:
+        raise SequenceError(
+            f"the Combo Pool of '{sequence.goal}' pays out after its Climax (Beat {sequence.beats}); "
+            f"give --payout with that Beat, not Beat {sequence.next_beat}"
+        )
+    participants = (*sequence.participants, *((roller,) if roller else ()))
+    for share in shares:
+        if share.star is not None and share.star not in participants:
+            raise SequenceError(
+                f"{share.star} is not a participant of '{sequence.goal}' (participants: "
+                f"{', '.join(participants) or 'none yet'}): the payout goes to participants or the Ensemble Pool"
+            )
+
+
+def split_payout(
+    payout: Mapping[InfluenceName, int], shares: tuple[PayoutShare, ...], stars: tuple[str, ...]
+) -> list[PayoutShare]:
+    """7.2 The Payout "however the Cast sees fit": the Cast's shares first, in the order given,
+    each as far as the pool still holds; what they leave is dealt in turn to `stars`
+    (`share_payout`). The Cast names its split before the Climax is rolled, so a share the Pool
+    cannot fill is cut down rather than refused after the dice are seen."""
+    left = dict(payout)
+    dealt: list[PayoutShare] = []
+    for share in shares:
+        amount = min(share.amount, left.get(share.pool, 0))
+        if amount:
+            left[share.pool] -= amount
+            dealt.append(share.model_copy(update={"amount": amount}))
+    for (star, pool), amount in share_payout(left, stars).items():
+        dealt.append(PayoutShare(star=star, pool=pool, amount=amount))
+    return dealt
 
 
 def spend_combo(sequence: Sequence, pool: InfluenceName, amount: int) -> Sequence:

@@ -392,6 +392,10 @@ class StarSheet(_Frozen):
     """Empty boxes traced in pen in front of every Bond track (Appendix D, Heartless)."""
     drawbacks: list[LineText] = Field(default_factory=list)
     """Lasting Limit Break drawbacks the sheet has no box for (Addiction, Possession, Jinxed)."""
+    overloads: tuple[Literal["burnout", "jinxed"], ...] = ()
+    """Internal Overloads that reach checks (Appendix D 11 Burnout: no Channel; 19 Jinxed:
+    Failures are Disasters), marked by a Limit Break recorded since checks read them. One
+    recorded before is only in `drawbacks`, and the checks after it are decided as they were."""
     relationship_added_episode: Count = 0
     """The Episode at whose end a Bond or Grudge was last added (10.2D: one per Episode)."""
     relationship_resolve_episode: Count = 0
@@ -406,6 +410,7 @@ class StarSheet(_Frozen):
         "awards_used",
         "bond_extra_boxes",
         "drawbacks",
+        "overloads",
         "relationship_added_episode",
         "relationship_resolve_episode",
     )

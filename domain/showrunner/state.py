@@ -10,6 +10,7 @@ from pydantic import ConfigDict, Field, SerializerFunctionWrapHandler, field_val
 from ..campaign import CampaignState
 from ..names import name_key
 from ..quick_copy import QuickCopy
+from .casting_record import Casting
 from .sheet import Holding, Prop, StarSheet, quiet_defaults
 from .world import World
 
@@ -84,6 +85,10 @@ class ShowrunnerState(CampaignState):
     """The Director's pool (5.2, 5.3): gained on a Bad Take, spent for +1d6 Opposition."""
     world: World = Field(default_factory=World)
     """The Supporting Cast, Threats, Subplots (stasis ones included: Director-only) and Action Sequences."""
+    casting: dict[str, Casting] = Field(default_factory=dict, exclude_if=lambda casting: not casting)
+    """Stars in Casting (Chapters 2-4) by name key, until they join; left out of a dump when none is."""
+    antagonist: str | None = Field(default=None, exclude_if=lambda name: name is None)
+    """The Season's antagonist named by the Inciting Incident (4.1 Step 4); None before it."""
     finale: Any = None
     """The Series Finale (finale.Finale), None before it begins. Typed loosely here only because
     finale.py imports this module's imports; validated as a Finale, left out of a dump while None

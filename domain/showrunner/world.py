@@ -6,14 +6,15 @@ Frozen: every rule takes a World and returns a new one.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from ..errors import AlreadyExists, RuleViolation, UnknownName
 from ..names import name_key
 from ..quick_copy import QuickCopy
 from .actors import Actor, Roster
+from .ladder import Difficulty
 from .sequences import Sequence
 from .threats import Threat
 from .writers_room import Subplot
@@ -23,6 +24,18 @@ SlotState = Literal["empty", "unlocked", "filled", "written_off"]
 
 def _known(names: list[str]) -> str:
     return ", ".join(sorted(names)) or "none"
+
+
+class Due(BaseModel):
+    """Consequences a Star still owes (a `ConsequencesDue` recorded them), until `consequence` ticks them off."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    star: str
+    difficulty: Difficulty
+    count: int = Field(ge=1)
+    why: str
+    """What called for them: a Sequence's Beat, or a check against a Threat or Actor."""
 
 
 class World(QuickCopy):
@@ -36,6 +49,22 @@ class World(QuickCopy):
     """In the order they were written; a Subplot's number is its place in this list, from 1."""
     sequences: dict[str, Sequence] = Field(default_factory=dict)
     """The Action Sequences running now, by goal."""
+    dues: tuple[Due, ...] = ()
+    """Consequences recorded as due and not yet applied, in the order they fell due."""
+    complications: dict[str, int] = Field(default_factory=dict)
+    """14.3 Narrative Complication: the Opposition Dice each Star's next check gains, by name key."""
+
+    _quiet: ClassVar[tuple[str, ...]] = ("dues", "complications")
+
+    @model_serializer(mode="wrap")
+    def _leave_out_empty(self, handler: SerializerFunctionWrapHandler) -> object:
+        # Added after worlds were first stored: a world without them dumps (and hashes) as before.
+        data = handler(self)
+        if isinstance(data, dict):
+            for name in self._quiet:
+                if not getattr(self, name):
+                    data.pop(name, None)
+        return data
 
     # --- lookups
 
@@ -153,6 +182,34 @@ class World(QuickCopy):
 
     def with_sequence(self, sequence: Sequence) -> World:
         return self.model_copy(update={"sequences": {**self.sequences, name_key(sequence.goal): sequence}})
+
+    def with_dues(self, dues: tuple[Due, ...]) -> World:
+        return self.model_copy(update={"dues": (*self.dues, *dues)})
+
+    def settle(self, star: str, difficulty: Difficulty, count: int) -> tuple[World, int]:
+        """Tick off up to `count` of the Consequences `star` owes at `difficulty`, oldest first:
+        the world after, and how many were ticked off."""
+        left, kept = count, []
+        for due in self.dues:
+            if left and name_key(due.star) == name_key(star) and due.difficulty is difficulty:
+                taken = min(left, due.count)
+                left -= taken
+                if due.count > taken:
+                    kept.append(due.model_copy(update={"count": due.count - taken}))
+                continue
+            kept.append(due)
+        return self.model_copy(update={"dues": tuple(kept)}), count - left
+
+    def with_complication(self, star: str, dice: int) -> World:
+        key = name_key(star)
+        return self.model_copy(
+            update={"complications": {**self.complications, key: self.complications.get(key, 0) + dice}}
+        )
+
+    def without_complication(self, star: str) -> World:
+        return self.model_copy(
+            update={"complications": {k: n for k, n in self.complications.items() if k != name_key(star)}}
+        )
 
     def without_sequence(self, goal: str) -> World:
         self.sequence(goal)

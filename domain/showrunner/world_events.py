@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..campaign import CampaignState
 from ..dice import DiceSource, ReplayDice, Roll
 from ..errors import DomainError, RuleViolation
-from ..events import CampaignFact, RecapLine, RolledFact, Visibility
+from ..events import CampaignFact, RecapLine, RolledFact, Visibility, absent
 from ..names import name_key
 from ..text import Line, Name
 from .actors import Actor, ActorSpec, Person, Roster, TieKind, roll_abilities, roll_actor
@@ -29,7 +29,9 @@ from .power_dice import PowerDice
 from .sequences import BeatRecorded, Contribution, Sequence, play_beat, spend_combo
 from .state import ShowrunnerState
 from .threats import CheckEffect, Threat, ThreatKind, check_against, new_threat, strike_decisively
-from .world import World
+from .world import Due, World
+from .world_consequences import WorldChange, WorldConsequenceRequest
+from .world_consequences import decide as decide_world_consequence
 from .writers_room import (
     BondAdvanced,
     DieCleared,
@@ -90,6 +92,10 @@ class WorldRoll(RolledFact[ShowrunnerState]):
         raise NotImplementedError
 
 
+def _no_magic(state: CampaignState) -> bool:
+    return state.pitch is not None and state.pitch.no_magic
+
+
 def _differs(what: str, recorded: object, again: object) -> str | None:
     return None if recorded == again else f"the {what} differs from the record"
 
@@ -97,8 +103,8 @@ def _differs(what: str, recorded: object, again: object) -> str | None:
 # --------------------------------------------------------------------------- Actors
 
 
-def make_actor(spec: ActorSpec, dice: DiceSource) -> Actor:
-    """Appendix A: roll what the table did not give, in the book's order."""
+def make_actor(spec: ActorSpec, dice: DiceSource, *, no_magic: bool = False) -> Actor:
+    """Appendix A: roll what the table did not give, in the book's order (no Channel under No Magic)."""
     fields: dict[str, Any] = dict(
         concept=spec.concept,
         specialties=spec.specialties,
@@ -115,6 +121,7 @@ def make_actor(spec: ActorSpec, dice: DiceSource) -> Actor:
             primary=spec.primary,
             secondary=spec.secondary,
             power_level=spec.power_level,
+            no_magic=no_magic,
             **fields,
         )
     power = PowerDice(pips=spec.pips)
@@ -125,7 +132,7 @@ def make_actor(spec: ActorSpec, dice: DiceSource) -> Actor:
             f"{len(spec.pips)} Power Dice make {spec.name} {power.top.value if power.top else 'nothing'}, "
             f"not {spec.power_level.value}"
         )
-    primary, secondary = roll_abilities(spec.name, dice, spec.primary, spec.secondary)
+    primary, secondary = roll_abilities(spec.name, dice, spec.primary, spec.secondary, no_magic=no_magic)
     return Actor(name=spec.name, primary=primary, secondary=secondary, power=power, **fields)
 
 
@@ -164,7 +171,7 @@ class ActorCreated(WorldRoll, topic="showrunner/ActorCreated"):
         )
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
-        return _differs("Actor", self.actor, make_actor(self.spec, dice))
+        return _differs("Actor", self.actor, make_actor(self.spec, dice, no_magic=_no_magic(before)))
 
 
 class ActorsContested(CampaignFact[ShowrunnerState], topic="showrunner/ActorsContested"):
@@ -558,8 +565,31 @@ class ConsequencesDue(CampaignFact[ShowrunnerState], topic="showrunner/Consequen
     who: tuple[str, ...] = ()
     """Who suffers them: every participant on the Climax, the Star who rolled a Setup Beat.
     Empty when the ledger does not know (a Setup Beat given as an outcome): the table names them."""
+    tracked: bool | None = Field(default=None, exclude_if=absent)
+    """True: the world keeps them owed (`World.dues`) until `consequence` ticks them off. None
+    for those recorded before the ledger kept them, which fold as they did."""
+    against: str | None = Field(default=None, exclude_if=absent)
+    """Due from a check against this Threat or Actor, not from a Beat (`goal` names it too, `beat` is 0)."""
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
+        if not self.tracked:
+            return state
+        why = self.why()
+        dues = tuple(Due(star=star, difficulty=self.difficulty, count=self.count, why=why) for star in self.who)
+        return _with_world(state, _world(state).with_dues(dues))
+
+    def why(self) -> str:
+        if self.against is not None:
+            return f"a check against {self.against}"
+        return f"'{self.goal}' " + ("Climax" if self.climax else f"Setup Beat {self.beat}")
 
     def summary(self) -> str:
+        if self.against is not None:
+            many = "s" if self.count > 1 else ""
+            return (
+                f"{self.who[0] if self.who else 'The Star'}'s check against {self.against} ({self.outcome}): "
+                f"{self.count} Consequence{many} at {self.difficulty.value} due (apply with `showrunner consequence`)"
+            )
         which = "Climax" if self.climax else f"Setup Beat {self.beat}"
         who = ", ".join(self.who) if self.who else "the Star who rolled it"
         each = " each" if len(self.who) > 1 else ""
@@ -570,6 +600,67 @@ class ConsequencesDue(CampaignFact[ShowrunnerState], topic="showrunner/Consequen
 
     def stars(self) -> tuple[str, ...]:
         return self.who
+
+
+class ConsequenceSettled(CampaignFact[ShowrunnerState], topic="showrunner/ConsequenceSettled"):
+    """A Consequence applied ticks off as many of those the Star owed at its Difficulty."""
+
+    star: str
+    difficulty: Difficulty
+    count: int = Field(ge=1)
+    left: int = Field(ge=0)
+    """How many the Star still owes, at any Difficulty, after this."""
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
+        world, _ = _world(state).settle(self.star, self.difficulty, self.count)
+        return _with_world(state, world)
+
+    def summary(self) -> str:
+        left = f"{self.left} still due" if self.left else "none left due"
+        return f"{self.star}: {self.count} {self.difficulty.value} Consequence(s) ticked off ({left})"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.star,)
+
+
+def settled(state: ShowrunnerState, star: str, difficulty: Difficulty, count: int) -> ConsequenceSettled | None:
+    """The `ConsequenceSettled` for a Consequence applied, when the Star owed one at its Difficulty."""
+    world, ticked = _world(state).settle(star, difficulty, count)
+    if not ticked:
+        return None
+    left = sum(d.count for d in world.dues if name_key(d.star) == name_key(star))
+    return ConsequenceSettled(star=star, difficulty=difficulty, count=ticked, left=left)
+
+
+class WorldConsequenceSuffered(WorldRoll, topic="showrunner/WorldConsequenceSuffered"):
+    """A Consequence of 14.3 that acts on the world: Harm Allies, Boost Opposition, New Threat,
+    Introduce a Subplot (followed by its `SubplotRevealed`, free) or a Narrative Complication."""
+
+    request: WorldConsequenceRequest
+    change: WorldChange
+
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
+        world = _world(state)
+        change = self.change
+        if self.request.kind == "new-threat" and change.threat is not None:
+            world = world.add_threat(change.threat)
+        else:
+            world = _with_target(world, change.threat, change.actor)
+        if change.complication:
+            world = world.with_complication(self.request.star, change.complication)
+        return _with_world(state, world)
+
+    def summary(self) -> str:
+        r = self.request
+        times = f" ×{r.count}" if r.count > 1 else ""
+        return f"{r.star} suffered {r.kind.label}{times} at {r.difficulty.value}: " + "; ".join(self.change.steps)
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.request.star,)
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        again = decide_world_consequence(_world(before), self.request, dice)
+        return _differs("World Consequence", self.change, again.change)
 
 
 class ComboSpent(CampaignFact[ShowrunnerState], topic="showrunner/ComboSpent"):
@@ -592,6 +683,32 @@ class ComboSpent(CampaignFact[ShowrunnerState], topic="showrunner/ComboSpent"):
 
     def stars(self) -> tuple[str, ...]:
         return (self.star,) if self.star else ()
+
+
+class ComboPaidToEnsemble(CampaignFact[ShowrunnerState], topic="showrunner/ComboPaidToEnsemble"):
+    """7.2 The Payout: the part of the Combo Pool the Cast gives the Ensemble Pool, up to its
+    maximum (what does not fit is lost)."""
+
+    goal: str
+    pool: PoolName
+    amount: int = Field(ge=1)
+    kept: int = Field(ge=0)
+    lost: int = Field(ge=0)
+
+    @classmethod
+    def decided(cls, state: ShowrunnerState, goal: str, pool: PoolName, amount: int) -> ComboPaidToEnsemble:
+        ensemble = state.ensemble
+        kept = min(amount, getattr(ensemble, f"{pool}_max") - getattr(ensemble, pool))
+        return cls(goal=goal, pool=pool, amount=amount, kept=kept, lost=amount - kept)
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
+        ensemble = state.ensemble
+        changed = ensemble.model_copy(update={self.pool: getattr(ensemble, self.pool) + self.kept})
+        return state.model_copy(update={"ensemble": changed})
+
+    def summary(self) -> str:
+        lost = f" ({self.lost} lost: the Ensemble Pool is full)" if self.lost else ""
+        return f"The Combo Pool of '{self.goal}' pays {self.kept} {LABELS[self.pool]} to the Ensemble Pool{lost}"
 
 
 # --------------------------------------------------------------------------- the Writer's Room
@@ -797,6 +914,38 @@ class OracleAnswered(WorldRoll, topic="showrunner/OracleAnswered"):
         return _differs("answer", (self.faces, self.answer), (again.faces, again.answer))
 
 
+class SceneGoalRolled(WorldRoll, topic="showrunner/SceneGoalRolled"):
+    """14.1A solo: an uncertain scene goal on a d6: a Scheme (1-2), Curry Favor (3-4) or an Event (5-6)."""
+
+    face: int
+    goal: Literal["scheme", "curry_favor", "event"]
+
+    def summary(self) -> str:
+        return f"Scene goal (d6 {self.face}): {self.goal.replace('_', ' ').title()}"
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        from .solorunner import roll_scene_goal
+
+        return _differs("scene goal", self.goal, roll_scene_goal(dice))
+
+
+class SoloStudioNoteRolled(WorldRoll, topic="showrunner/SoloStudioNoteRolled"):
+    """5.2.2 solo: a d10 below the Studio Notes pooled spends one on the check (`check --studio-note`)."""
+
+    studio_notes: int
+    face: int
+    spends: bool
+
+    def summary(self) -> str:
+        verdict = "a Studio Note is spent: +1d6 Opposition Dice (check --studio-note)" if self.spends else "none spent"
+        return f"Solo Studio Note (d10 {self.face} against {self.studio_notes} pooled): {verdict}"
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        from .solorunner import solo_studio_note
+
+        return _differs("Studio Note roll", self.spends, solo_studio_note(before.studio_notes, dice))
+
+
 class MenuOptionRecord(_Frozen):
     number: int
     name: str
@@ -848,12 +997,17 @@ __all__ = [
     "ActorSpec",
     "ActorTieChanged",
     "ActorsContested",
+    "ComboPaidToEnsemble",
+    "ConsequenceSettled",
+    "WorldConsequenceSuffered",
     "ComboSpent",
     "ConsequencesDue",
     "ConsequenceMenuRolled",
     "Contribution",
     "OracleAnswered",
+    "SceneGoalRolled",
     "SequenceBeatPlayed",
+    "SoloStudioNoteRolled",
     "SequenceDeclared",
     "SubplotGenerated",
     "SubplotResolved",

@@ -408,6 +408,7 @@ def states(t: Table) -> list[int]:
 
 
 READS: dict[tuple[str, ...], Args] = {
+    ("star", "casting", "status"): lambda t, _: [(s,) for s in t.stars],
     ("sheet",): lambda t, _: [(s,) for s in t.stars] + [(t.star, "--at", v) for v in states(t)] + [("Nobody",)],
     ("log",): lambda t, _: [
         ("--per-page", "10000"),
@@ -463,12 +464,18 @@ READS: dict[tuple[str, ...], Args] = {
     ("seed", "show"): lambda t, _: [()],
     ("episode", "list"): lambda t, _: [()],
     ("finale", "show"): lambda t, _: [()],
+    ("invite", "list"): lambda t, _: [()],
 }
 """Each read command and the arguments worth asking it, as a Star, about one campaign."""
 
 NOT_READS: dict[tuple[str, ...], str] = {
     ("demo",): "plays a campaign of its own in a database of its own",
     ("import",): "writes a campaign",
+    ("serve",): "serves the pages and the API, held to the same rule by tests/e2e/test_serve.py",
+    ("invite", "new"): "issues an identity (Director only)",
+    ("invite", "revoke"): "revokes an identity (Director only)",
+    ("seed", "rekey"): "seals the key store's seeds under a new key (Director only); records no event",
+    ("seed", "move-to-database"): "moves key files into the database key store (Director only); records no event",
     **{
         path: "records facts"
         for path in [
@@ -483,6 +490,25 @@ NOT_READS: dict[tuple[str, ...], str] = {
             ("limit-break",),
             ("campaign", "new"),
             ("star", "add"),
+            ("star", "create"),
+            *[
+                ("star", "casting", step)
+                for step in (
+                    "heritage",
+                    "social-class",
+                    "settle",
+                    "parents",
+                    "siblings",
+                    "starting-age",
+                    "develop",
+                    "encounter",
+                    "wardrobe",
+                    "join",
+                    "inciting-incident",
+                    "founders-boons",
+                )
+            ],
+            ("advance",),
             ("branch", "create"),
             ("actor", "create"),
             ("actor", "contest"),
@@ -498,6 +524,8 @@ NOT_READS: dict[tuple[str, ...], str] = {
             ("subplot", "resolve"),
             ("oracle", "ask"),
             ("oracle", "menu"),
+            ("oracle", "scene-goal"),
+            ("oracle", "studio-note"),
             ("oracle", "writers-turn"),
             ("prop", "gain"),
             ("prop", "spend"),

@@ -225,6 +225,7 @@ def documents(run: Runner, tmp_path: Path) -> dict[str, Any]:
     docs["a side of a comparison"] = docs["recap --compare"]["a"]
     docs["timeline"] = _json(run, "timeline")
     docs["replay"] = _json(run, "replay", "--to", "4")
+    docs["consequence on the world"] = _json(run, "consequence", "Tobias", "complication", "-d", "NORMAL")
     export = tmp_path / "export.jsonl"
     docs["export"] = _json(run, "export", "-o", export)
     lines = [json.loads(line) for line in export.read_text(encoding="utf-8").splitlines()]
@@ -232,6 +233,7 @@ def documents(run: Runner, tmp_path: Path) -> dict[str, Any]:
     docs["export line"] = spent
     docs["stored document"] = {k: v for k, v in spent.items() if k not in ("branch", "version", "topic")}
     docs["import"] = _json(run, "import", export, db=str(tmp_path / "other.sqlite"))
+    docs["star create"] = _json(run, "star", "create", "Ada Quill")
     _ok(run, "campaign", "new", "Ninth Bell", "--ruleset", "pool")
     _ok(run, "star", "add", "--file", EXAMPLES / "pool-brann.json")
     _ok(run, "pool", "luck", "Brann", "--command-id", "luck-1")
@@ -247,6 +249,7 @@ DOCUMENTED_BY = {
     "cli.md campaign list #1": "campaign list",
     "cli.md campaign use #1": "campaign use",
     "cli.md star add #1": "star add",
+    "cli.md star create` and `star casting … #1": "star create",
     "cli.md star list #1": "star list",
     "cli.md sheet #1": "sheet",
     "cli.md spend #1": "spend",
@@ -256,6 +259,8 @@ DOCUMENTED_BY = {
     "cli.md check #1": "check",
     "cli.md check #2": "check",
     "cli.md consequence #1": "consequence",
+    "cli.md consequence #2": "consequence on the world",
+    "cli.md consequence #3": "consequence on the world",
     "cli.md audit #1": "audit",
     "cli.md audit #2": "audit object",
     "cli.md audit #3": "audit --all",

@@ -22,7 +22,6 @@ from showrunner_ledger.domain.pool.ruleset import POOL_RULESET
 from showrunner_ledger.domain.pool.state import PoolState
 from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.dice import LedgerDice
-from showrunner_ledger.ledger.errors import HiddenFromStar
 from showrunner_ledger.ledger.facts import SeedRevealed
 from showrunner_ledger.ledger.service import Ledger
 from showrunner_ledger.ledger.streams import fold_campaign
@@ -412,20 +411,25 @@ def test_the_demos_rolls_record_on_the_ledger(ledger):
 
 @pytest.mark.parametrize("hidden_faces", [[2, 2, 2, 2], [10, 10, 9, 9]], ids=["hidden-failure", "hidden-success"])
 def test_a_stars_luck_says_nothing_of_a_hidden_roll(ledger, hidden_faces):
-    """A Star's refusal reads the same whatever the hidden roll was, and names no outcome."""
+    """A Star's refusal reads the same whatever the hidden roll was, and names no outcome: a Star
+    types no faces in the d10 Pool, where every roll is the Director's call."""
     ref = lantern(ledger)
     ledger.roll(ref, {"character": "Brann", "stat": "will", "dc": 9, "hidden": True}, faces={"pool": hidden_faces})
     with pytest.raises(DomainError) as refused:
         ledger.act(ref, "luck", {"character": "Brann", "after_failure": True}, faces={"luck": [1]}, by="Brann Okafor")
-    assert str(refused.value) == "Brann Okafor has no check or contest on this branch to be lucky after"
+    assert str(refused.value) == (
+        "in a d10 Pool campaign every roll is the Director's call: Brann Okafor asks for it "
+        "and the Director's machine rolls it (drop the typed faces)"
+    )
     # The Director, who sees the roll, is judged on it.
     if hidden_faces[0] == 2:
         assert ledger.act(ref, "luck", {"character": "Brann", "after_failure": True}, faces={"luck": [1]}).events
 
 
 def test_a_star_cannot_record_a_result_only_the_director_may_see(ledger):
+    """A Star types no faces at all in the d10 Pool (every roll is the Director's call), a hidden roll's least of all."""
     ref = lantern(ledger)
-    with pytest.raises(HiddenFromStar, match="ask the Director"):
+    with pytest.raises(RuleViolation, match="every roll is the Director's call"):
         ledger.roll(
             ref,
             {"character": "Brann", "stat": "will", "dc": 9, "hidden": True},

@@ -1,8 +1,9 @@
-"""The layer rules, read from the code: what each of the four code folders may import.
+"""The layer rules, read from the code: what each of the five code folders may import.
 
 domain/ imports only the standard library, pydantic and itself; ledger/ never imports cli/,
-projections/ or a ruleset's package; projections/ never imports cli/ nor a ruleset's package;
-cli/ may import anything. Every import counts: absolute or relative, at the top of a module,
+projections/, web/ or a ruleset's package; projections/ never imports cli/, web/ nor a ruleset's
+package; web/ (the shared table's server) never imports cli/; cli/ may import anything, web/
+only from the one command that starts the server (cli/serve.py). Every import counts: absolute or relative, at the top of a module,
 inside a function or under `if TYPE_CHECKING:`, and every module named to `import_module`.
 The checker reads a folder laid out like the repository, so the tests at the end feed it
 modules that break each rule and see it fail.
@@ -20,11 +21,13 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 NAMESPACE = "showrunner_ledger"
-CODE_FOLDERS = ("domain", "ledger", "projections", "cli")
+CODE_FOLDERS = ("domain", "ledger", "projections", "cli", "web")
 DOMAIN = f"{NAMESPACE}.domain"
 # pydantic_core is pydantic's own engine: domain/ raises its PydanticCustomError and reads its ErrorDetails.
 DOMAIN_MAY_IMPORT = frozenset(sys.stdlib_module_names) | {"pydantic", "pydantic_core"}
-FORBIDDEN_ROOMS = {"ledger": ("cli", "projections"), "projections": ("cli",)}
+FORBIDDEN_ROOMS = {"ledger": ("cli", "projections", "web"), "projections": ("cli", "web"), "web": ("cli",)}
+WEB_FROM_CLI = f"{NAMESPACE}.cli.serve"
+"""The one module of cli/ that imports web/: every other command starts without the server's libraries."""
 REGISTRY = "BUILT_IN"
 """domain/rulesets.py's table of built-in rulesets: name -> ".package.module:attribute", imported lazily."""
 
@@ -203,6 +206,8 @@ def breaches(report: Report) -> list[str]:
         for forbidden in FORBIDDEN_ROOMS.get(room, ()):
             if _within(found.target, f"{NAMESPACE}.{forbidden}"):
                 out.append(f"{found.where}: {found.target} ({room}/ never imports {forbidden}/)")
+        if room == "cli" and found.importer != WEB_FROM_CLI and _within(found.target, f"{NAMESPACE}.web"):
+            out.append(f"{found.where}: {found.target} (cli/ imports web/ only in {WEB_FROM_CLI})")
     for (module, written), where in report.dynamic.items():
         if module.split(".")[1] != "cli" and (module, written) not in DYNAMIC_IMPORTS:
             out.append(f"{where}: import_module({written}) (a module known only at run time; no rule can check it)")
@@ -275,6 +280,8 @@ def test_a_clean_tree_passes(tmp_path):
             "domain/errors.py": "",
             "ledger/service.py": "from eventsourcing.application import Application\nfrom ..domain.rules import R\n",
             "projections/sheet.py": "from ..ledger.service import Ledger\nfrom ..domain import rules\n",
+            "web/app.py": "import fastapi\nfrom ..ledger.service import Ledger\nfrom ..projections import sheet\n",
+            "cli/serve.py": "def serve():\n    from ..web.app import make\n",
             "cli/main.py": "import typer\nfrom ..projections import sheet\nfrom ..domain.toy import ruleset\nimport_module(name)\n",
         },
     )
@@ -322,6 +329,18 @@ def test_a_clean_tree_passes(tmp_path):
             "projections/sub/bad.py",
             'import_module("...cli", __package__)\n',
             "showrunner_ledger.cli (projections/ never imports cli/)",
+        ),
+        (
+            "web/bad.py",
+            "from ..cli.session import Session\n",
+            "showrunner_ledger.cli.session (web/ never imports cli/)",
+        ),
+        ("ledger/bad.py", "from ..web import app\n", "showrunner_ledger.web (ledger/ never imports web/)"),
+        ("projections/bad.py", "from ..web import app\n", "showrunner_ledger.web (projections/ never imports web/)"),
+        (
+            "cli/sheet.py",
+            "def f():\n    from ..web.app import make\n",
+            "showrunner_ledger.web.app (cli/ imports web/ only in",
         ),
     ],
 )

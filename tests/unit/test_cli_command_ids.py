@@ -29,6 +29,7 @@ RECORD_NOTHING = {
     "campaign list",
     "campaign use",
     "star list",
+    "star casting status",
     "branch list",
     "branch use",
     "branch diff",
@@ -49,6 +50,10 @@ RECORD_NOTHING = {
     "ensemble show",
     "seed show",
     "episode list",
+    "serve",  # its writes are the API's and the pages', each a command of its own
+    "invite new",  # identities are rows beside the events, not events
+    "invite list",
+    "invite revoke",
 }
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 NAMESPACE = "showrunner_ledger"
-CODE_FOLDERS = ("domain", "ledger", "projections", "cli")
+CODE_FOLDERS = ("domain", "ledger", "projections", "cli", "web")
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
 PACKAGES: list[str] = runpy.run_path(str(REPO / "setup.py"), run_name="packaging-test")["PACKAGES"]

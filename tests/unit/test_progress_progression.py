@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from showrunner_ledger.domain.dice import TableDice
 from showrunner_ledger.domain.errors import InvalidDice, RuleViolation
+from showrunner_ledger.domain.showrunner import flavour
 from showrunner_ledger.domain.showrunner import progression as pg
 from showrunner_ledger.domain.showrunner.ladder import Difficulty
 from showrunner_ledger.domain.showrunner.sheet import (
@@ -328,8 +329,28 @@ def test_lasting_sheet_overloads():
     assert (after.limit.marked, after.limit.max) == (2, 2)
     prop = after.hero_prop("Rapier")
     assert (prop.extra_xp_boxes, prop.wear_capacity, prop.wear) == (1, 2, 2)
-    assert after.ability(AbilityName.MOVE).extra_xp_boxes == 1
+    assert after.ability(AbilityName.IMPRESS).extra_xp_boxes == 1  # the Appendices' 4: Impress
     assert after.ability(FIGHT).slots[2] == Scar(name=pg.LIMIT_BREAK_SCAR, penalty=1)
+
+
+@pytest.mark.parametrize(
+    ("numbering", "named"), [(flavour.ABILITY_BY_D10, AbilityName.IMPRESS), (pg.SHEET_ORDER, AbilityName.MOVE)]
+)
+def test_a_random_ability_is_numbered_as_the_appendices_number_it(numbering, named):
+    """RULES-NOTES "Random Ability d10: one numbering everywhere, the Appendices' alphabetical one";
+    the sheet's order (4 Move) only for a Limit Break recorded before."""
+    state = broken_state(star(limit={"marked": 3, "max": 3}))
+    broke = pg.limit_break(
+        state,
+        "Ada",
+        TableDice({"random_ability": [4]}),
+        resist=Difficulty.NORMAL,
+        fixed_overload=14,
+        fixed_anomaly=9,
+        numbering=numbering,
+    )
+    assert broke.state.star("Ada").ability(named).extra_xp_boxes == 1
+    assert flavour.ability_for(4) is AbilityName.IMPRESS
 
 
 def test_scarred_rolls_again_on_a_specialty_and_deepens_a_scar():

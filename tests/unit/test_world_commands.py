@@ -14,7 +14,12 @@ from showrunner_ledger.domain.showrunner.check import CheckRequest
 from showrunner_ledger.domain.showrunner.commands import COMMANDS
 from showrunner_ledger.domain.showrunner.commands.actors import ActorContest, ActorTie
 from showrunner_ledger.domain.showrunner.commands.sequences import ComboSpend, SequenceBeat, SequenceDeclare
-from showrunner_ledger.domain.showrunner.commands.solorunner import ConsequenceMenu, OracleQuestion, WritersTurnPlan
+from showrunner_ledger.domain.showrunner.commands.solorunner import (
+    ConsequenceMenu,
+    OracleQuestion,
+    SoloRoll,
+    WritersTurnPlan,
+)
 from showrunner_ledger.domain.showrunner.commands.threats import ThreatCheck, ThreatCreate
 from showrunner_ledger.domain.showrunner.commands.writers_room import (
     PreProduction,
@@ -260,7 +265,9 @@ INPUTS = {
     "sequence-declare": SequenceDeclare(
         goal="Raid", difficulty=D.HARD, beats=2, contributions=(Contribution(star="Mara", pool="grit", amount=1),)
     ),
-    "sequence-beat": SequenceBeat(goal="Raid", request=FIGHT),
+    "sequence-beat": SequenceBeat(
+        goal="Raid", request=FIGHT.model_copy(update={"from_combo": True, "award": "luminary"})
+    ),
     "sequence-spend": ComboSpend(goal="Raid", pool="retake", amount=2, star="Mara", reason="a second look"),
     "subplot-generate": SubplotGenerate(plotter="Grim", pre_production=True),
     "subplot-pre-production": PreProduction(),
@@ -268,6 +275,8 @@ INPUTS = {
     "subplot-resolve": SubplotResolve(number=2),
     "oracle-ask": OracleQuestion(question="Is the tide turning?", difficulty=D.EASY),
     "oracle-menu": ConsequenceMenu(difficulty=D.HARD, disaster=True),
+    "oracle-scene-goal": SoloRoll(),
+    "oracle-studio-note": SoloRoll(),
     "oracle-writers-turn": WritersTurnPlan(plan=("roll", 1, "roll")),
 }
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ...ruleset import Action
 from .actors import ACTORS
 from .career import CAREERS
+from .casting import CASTING
 from .check import CHECKS
 from .consequence import CONSEQUENCES
 from .ensemble import ENSEMBLE
@@ -39,4 +40,5 @@ COMMANDS: dict[str, Action] = {
     **WRITERS_ROOM,
     **SOLORUNNER,
     **FINALE,
+    **CASTING,
 }

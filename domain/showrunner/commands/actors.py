@@ -42,7 +42,7 @@ def create_actor(state: ShowrunnerState, spec: ActorSpec, roll: RollContext | No
     world = state.world
     name_is_free(state, spec.name)
     number, recorder = roll.recording()
-    actor = make_actor(spec, recorder)
+    actor = make_actor(spec, recorder, no_magic=state.pitch is not None and state.pitch.no_magic)
     slot = world.roster.next_free() if spec.slot is None else spec.slot
     world.cast(actor, slot)  # refuses a filled slot or a taken name before anything is written
     return [ActorCreated(spec=spec, actor=actor, slot=slot, **roll.stamp(number, recorder))]

@@ -13,7 +13,8 @@ from ..check import CheckRequest
 from ..events import InfluenceRegained, InfluenceSpent
 from ..influence import PoolName, decide_regain, decide_spend
 from ..ladder import Difficulty
-from ..sequences import Contribution
+from ..sequences import Contribution, PayoutShare
+from ..sheet import AbilityName
 from ..state import ShowrunnerState
 from ..threats import Threat
 from .check import answered, roll_check
@@ -32,6 +33,8 @@ class SequenceDeclare(Input):
     against: str | None = None
     """The Threat or Actor the Sequence works on (a Project is built, others cleared)."""
     decisive: bool = False
+    climax_ability: AbilityName | None = None
+    """The Ability the Climax must use: the one matching the Threat or objective (7.3A)."""
 
 
 class SequenceBeat(Input):
@@ -42,6 +45,9 @@ class SequenceBeat(Input):
     """The Beat's check (its Difficulty and Opposition Dice are the Beat's); None for an `outcome`."""
     outcome: str | None = None
     """The outcome of a Beat the table rolled elsewhere."""
+    payout: tuple[PayoutShare, ...] = ()
+    """The Cast's split of the Combo Pool, given with the Climax: dealt first, as far as the pool
+    holds; the rest is dealt in turn to the contributors."""
 
 
 class ComboSpend(Input):
@@ -81,6 +87,7 @@ def declare_sequence(state: ShowrunnerState, asked: SequenceDeclare, roll: RollC
         builds=builds,
         decisive=asked.decisive,
         contributors=tuple(c.star for c in named),
+        climax_ability=asked.climax_ability,
     )
     seq_rules.begin(world, sequence)
     facts: list[Fact] = []
@@ -105,6 +112,18 @@ def play_beat(state: ShowrunnerState, asked: SequenceBeat, roll: RollContext | N
     if (request is None) == (label is None):
         raise RuleViolation("a Beat is either rolled (a Star and an Ability) or given (--outcome), not both or neither")
     sequence = state.world.sequence(asked.goal)
+    shares = tuple(
+        share.model_copy(update={"star": state.star(share.star).name}) if share.star else share
+        for share in asked.payout
+    )
+    seq_rules.check_payout_shares(sequence, shares, state.star(request.star).name if request else None)
+    if request is not None:
+        seq_rules.check_climax_ability(sequence, request.ability)
+    if request is not None and request.from_combo and not sequence.combo_gains:
+        raise RuleViolation(
+            f"the Sequence '{sequence.goal}' was declared before its Combo Pool paid a Beat's spends: "
+            "leave out --from-combo and use `showrunner sequence spend`"
+        )
     facts: list[Fact] = []
     star = None
     if request is not None:
@@ -117,6 +136,7 @@ def play_beat(state: ShowrunnerState, asked: SequenceBeat, roll: RollContext | N
                 "difficulty": sequence.beat_difficulty,
                 "opposition": seq_rules.beat_opposition(sequence, power),
                 "opposition_source": f"{sequence.against or 'the Sequence'}, {which}",
+                "combo": sequence.goal if sequence.combo_gains else None,
             }
         )
         checked, state = roll_check(
@@ -141,23 +161,31 @@ def play_beat(state: ShowrunnerState, asked: SequenceBeat, roll: RollContext | N
         **roll.stamp(number, recorder),
     )
     facts.append(beat)
-    return facts + aftermath(after(state, [beat]), played.recorded)
+    return facts + aftermath(after(state, [beat]), played.recorded, shares)
 
 
-def aftermath(state: ShowrunnerState, recorded: seq_rules.BeatRecorded) -> list[Fact]:
-    """What a Beat leaves the Cast: the Combo Pool's payout, dealt among the contributors as
-    Influence regained (over a maximum it overflows to the Ensemble Pool, then is lost), and the
-    Consequences it calls for, recorded as due for the table to apply (`showrunner consequence`)."""
-    from ..world_events import ConsequencesDue
+def aftermath(
+    state: ShowrunnerState, recorded: seq_rules.BeatRecorded, shares: tuple[PayoutShare, ...] = ()
+) -> list[Fact]:
+    """What a Beat leaves the Cast: the Combo Pool's payout, split as the Cast chose and the rest
+    dealt among the contributors, as Influence regained (over a maximum it overflows to the
+    Ensemble Pool, then is lost) or given to the Ensemble Pool, and the Consequences it calls
+    for, recorded as due for the table to apply (`showrunner consequence`)."""
+    from ..world_events import ComboPaidToEnsemble, ConsequencesDue
 
     sequence, beat = recorded.sequence, recorded.beat
     facts: list[Fact] = []
-    for (star, pool), amount in seq_rules.share_payout(recorded.payout, sequence.contributors).items():
-        regained = InfluenceRegained(
-            regained=decide_regain(state, star, pool, amount), reason=f"Combo Pool payout of '{sequence.goal}'"
-        )
-        state = after(state, [regained])
-        facts.append(regained)
+    for share in seq_rules.split_payout(recorded.payout, shares, sequence.contributors):
+        paid: Fact
+        if share.star is None:
+            paid = ComboPaidToEnsemble.decided(state, sequence.goal, share.pool, share.amount)
+        else:
+            paid = InfluenceRegained(
+                regained=decide_regain(state, share.star, share.pool, share.amount),
+                reason=f"Combo Pool payout of '{sequence.goal}'",
+            )
+        state = after(state, [paid])
+        facts.append(paid)
     if recorded.consequences:
         facts.append(
             ConsequencesDue(
@@ -168,6 +196,7 @@ def aftermath(state: ShowrunnerState, recorded: seq_rules.BeatRecorded) -> list[
                 count=recorded.consequences,
                 difficulty=recorded.consequence_difficulty,
                 who=seq_rules.who_suffers(recorded),
+                tracked=True if sequence.tracks_dues and seq_rules.who_suffers(recorded) else None,
             )
         )
     return facts

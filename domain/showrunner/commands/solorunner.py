@@ -9,7 +9,14 @@ from ...events import Fact
 from ...inputs import Input
 from ...ruleset import Action, Decided, RollContext
 from ..ladder import Difficulty
-from ..solorunner import PlanStep, ask_oracle, roll_consequence_menu, writers_turn_budget
+from ..solorunner import (
+    PlanStep,
+    ask_oracle,
+    roll_consequence_menu,
+    roll_scene_goal,
+    solo_studio_note,
+    writers_turn_budget,
+)
 from ..state import ShowrunnerState
 from ..writers_room import generation_cost
 from .world_common import after
@@ -32,6 +39,37 @@ class ConsequenceMenu(Input):
     """The failed check's original Difficulty: it sizes the Consequences."""
     disaster: bool = False
     """A Disaster: both options apply."""
+
+
+class SoloRoll(Input):
+    """A solo roll that asks nothing but the dice."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def scene_goal(state: ShowrunnerState, asked: SoloRoll, roll: RollContext | None) -> Decided:
+    """14.1A: the d6 naming an uncertain scene's goal."""
+    assert roll is not None, "the scene goal rolls (rolls=True)"
+    from ..world_events import SceneGoalRolled
+
+    number, recorder = roll.recording()
+    goal = roll_scene_goal(recorder)
+    return [SceneGoalRolled(face=recorder.rolls[0].faces[0], goal=goal, **roll.stamp(number, recorder))]
+
+
+def studio_note(state: ShowrunnerState, asked: SoloRoll, roll: RollContext | None) -> Decided:
+    """5.2.2 solo: the d10 that says whether a Studio Note is spent on the check."""
+    assert roll is not None, "the Studio Note roll rolls (rolls=True)"
+    from ..world_events import SoloStudioNoteRolled
+
+    if state.studio_notes < 1:
+        raise RuleViolation("no Studio Note is pooled: none can be spent, so there is nothing to roll")
+    number, recorder = roll.recording()
+    spends = solo_studio_note(state.studio_notes, recorder)
+    face = recorder.rolls[0].faces[0]
+    return [
+        SoloStudioNoteRolled(studio_notes=state.studio_notes, face=face, spends=spends, **roll.stamp(number, recorder))
+    ]
 
 
 class WritersTurnPlan(Input):
@@ -132,6 +170,20 @@ SOLORUNNER = {
         consequence_menu,
         rolls=True,
         subject="Consequence Menu rolls",
+    ),
+    "oracle-scene-goal": Action(
+        "Roll the d6 naming an uncertain scene's goal: Scheme, Curry Favor or Event (14.1A).",
+        SoloRoll,
+        scene_goal,
+        rolls=True,
+        subject="Solorunner rolls",
+    ),
+    "oracle-studio-note": Action(
+        "Roll the solo d10 against the Studio Notes pooled: below them, one is spent on the check (5.2.2).",
+        SoloRoll,
+        studio_note,
+        rolls=True,
+        subject="Solorunner rolls",
     ),
     "oracle-writers-turn": Action(
         "The Writer's Turn: the world spends half the Studio Notes on Subplots (14.1B).",

@@ -42,6 +42,9 @@ class ThreatCheck(Input):
     """A Decisive Strike (12.1G): destroys on a Success or Highlight."""
     aid: bool = False
     """A check to aid an Actor: it builds the Actor's Power Dice instead of clearing them."""
+    records_due: bool = False
+    """Record the Consequences the outcome calls for as due (`ConsequencesDue`), kept owed until
+    applied. False for a check recorded before the ledger did so, decided again as it was."""
 
 
 def create_threat(state: ShowrunnerState, asked: ThreatCreate, roll: RollContext | None) -> Decided:
@@ -75,7 +78,7 @@ def check_against(state: ShowrunnerState, asked: ThreatCheck, roll: RollContext 
     """
     assert roll is not None, "a check always rolls (rolls=True)"
     from ..progress_events import with_milestones
-    from ..world_events import ThreatChecked
+    from ..world_events import ConsequencesDue, ThreatChecked
 
     if asked.aid and asked.decisive:
         raise RuleViolation("a Decisive Strike destroys; a check to aid an Actor builds: choose one")
@@ -110,7 +113,21 @@ def check_against(state: ShowrunnerState, asked: ThreatCheck, roll: RollContext 
         **as_target(world, name),
         **roll.stamp(number, recorder),
     )
-    return with_milestones(moved.apply(after_check), [checked, moved], resolution.star)
+    facts = with_milestones(moved.apply(after_check), [checked, moved], resolution.star)
+    if asked.records_due and effect.consequences:
+        due = ConsequencesDue(
+            goal=name,
+            beat=0,
+            climax=False,
+            outcome=outcome,
+            count=effect.consequences,
+            difficulty=effect.consequence_difficulty,
+            who=(resolution.star,),
+            tracked=True,
+            against=name,
+        )
+        facts = [*facts, due]
+    return facts
 
 
 def opposed_by(found: Threat | Actor, request: CheckRequest, *, decisive: bool) -> CheckRequest:

@@ -83,15 +83,18 @@ def generated_subplot(
     )
 
 
-def revealed_subplot(state: ShowrunnerState, roll: RollContext, number: int, *, cliffhanger: bool) -> SubplotRevealed:
-    """13.1 rule 5: Subplot `number` on-screen, on the command's next roll, and what it costs."""
+def revealed_subplot(
+    state: ShowrunnerState, roll: RollContext, number: int, *, cliffhanger: bool, free: bool = False
+) -> SubplotRevealed:
+    """13.1 rule 5: Subplot `number` on-screen, on the command's next roll, and what it costs
+    (nothing when `free`: a Consequence brings it in)."""
     from ..world_events import SubplotRevealed, changed_actors
 
     world = state.world
     roll_number, recorder = roll.recording()
     revealed = reveal(world, number, recorder)
     subplot = world.subplot(number)
-    cost = reveal_cost(subplot, cliffhanger=cliffhanger)
+    cost = 0 if free else reveal_cost(subplot, cliffhanger=cliffhanger)
     can_pay(state, cost, f"revealing Subplot {number}")
     return SubplotRevealed(
         number=number,

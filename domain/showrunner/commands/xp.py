@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict
 
 from ...ruleset import Action, Decided, RollContext
@@ -34,6 +36,9 @@ class LimitBreak(BaseModel):
     """The table always suffers this Internal Overload (else 2d10)."""
     fixed_anomaly: int | None = None
     """The table always suffers this Major Anomaly (else 2d10)."""
+    ability_d10: Literal["alphabetical", "sheet"] = "sheet"
+    """How a random Ability's d10 counts: "alphabetical" as the Appendices do (what the command
+    line asks); "sheet" for a Limit Break recorded before one numbering, decided again alike."""
 
 
 def xp(state: ShowrunnerState, asked: XP, roll: RollContext | None) -> Decided:
@@ -64,6 +69,7 @@ def limit_break(state: ShowrunnerState, asked: LimitBreak, roll: RollContext | N
             resist=asked.resist,
             fixed_overload=asked.fixed_overload,
             fixed_anomaly=asked.fixed_anomaly,
+            ability_d10="alphabetical" if asked.ability_d10 == "alphabetical" else None,
         )
     ]
 

@@ -1,0 +1,54 @@
+"""The SFX Budget (Chapter 1 Step 2B) named on the Pitch, and No Magic's rule: "The Channel
+Ability doesn't exist and can never be used or advanced. Always re-roll it if it comes up randomly"."""
+
+from __future__ import annotations
+
+import pytest
+
+from showrunner_ledger.domain.campaign import Pitch
+from showrunner_ledger.domain.dice import TableDice
+from showrunner_ledger.domain.errors import RuleViolation
+from showrunner_ledger.domain.showrunner import progression as pg
+from showrunner_ledger.domain.showrunner.actors import roll_abilities
+from showrunner_ledger.domain.showrunner.check import CheckRequest, resolve
+from showrunner_ledger.domain.showrunner.ladder import Difficulty as D
+from showrunner_ledger.domain.showrunner.sheet import AbilityName as A
+from showrunner_ledger.domain.showrunner.state import ShowrunnerState
+from tests.conftest import example_star
+
+MARA = example_star()
+
+
+def pitched(sfx: str | None) -> ShowrunnerState:
+    return ShowrunnerState(pitch=Pitch(title="Precinct 9", sfx=sfx)).with_star(MARA)
+
+
+def test_a_pitch_without_a_named_budget_dumps_as_before():
+    assert "sfx" not in Pitch(title="Precinct 9").model_dump(mode="json")
+    assert Pitch(title="Precinct 9", sfx="no-magic").no_magic
+
+
+def test_no_magic_refuses_a_channel_check():
+    request = CheckRequest(star="Mara", ability="channel", difficulty="NORMAL")
+    with pytest.raises(RuleViolation, match="No Magic: the Channel Ability does not exist"):
+        resolve(pitched("no-magic"), request, TableDice({"action": [5, 2], "script": [6, 6]}))
+    high = resolve(pitched("high-magic"), request, TableDice({"action": [5], "script": [6, 6]}))
+    assert high.request.ability is A.CHANNEL
+
+
+def test_no_magic_rolls_a_random_channel_again():
+    """Appendix A's d10 names Channel on a 1: rolled again under No Magic, kept otherwise."""
+    assert roll_abilities("Vex", TableDice({"ability": [1, 3]}), None, None) == (A.CHANNEL, A.FIGHT)
+    assert roll_abilities("Vex", TableDice({"ability": [1, 3, 1, 4]}), None, None, no_magic=True) == (
+        A.FIGHT,
+        A.IMPRESS,
+    )
+
+
+def test_no_magic_rolls_a_limit_breaks_random_channel_again():
+    sheet = MARA.model_copy(update={"limit": MARA.limit.model_copy(update={"marked": MARA.limit.max})})
+    state = ShowrunnerState(pitch=Pitch(title="P", sfx="no-magic")).with_star(sheet)
+    dice = TableDice({"random_ability": [1, 4], "major_anomaly": [3, 4]})
+    broke = pg.limit_break(state, "Mara", dice, resist=D.HARD, fixed_overload=14)
+    after = broke.state.star("Mara")
+    assert after.ability(A.IMPRESS).extra_xp_boxes == 1 and after.ability(A.CHANNEL).extra_xp_boxes == 0
