@@ -8,6 +8,7 @@ import typer
 
 from . import completion
 from .options import JsonOption, writes
+from .paging import PageOption, PerPageOption, check_page, page_count, page_title
 from .safe_text import markup
 from .session import print_json, session, stderr_console, stdout_console
 
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
     from uuid import UUID
 
     from ..ledger.integrity import Digest
-    from ..ledger.registry import BranchEntry, BranchIndex, CampaignEntry
+    from ..ledger.registry import BranchEntry
     from .session import Session
 
 app = typer.Typer(
@@ -67,74 +68,88 @@ def create(
 
 
 @app.command("list")
-def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
-    """Draw the campaign's branch tree with fork points and heads.
+def list_(ctx: typer.Context, page: PageOption = 1, per_page: PerPageOption = 50, as_json: JsonOption = False) -> None:
+    """Draw the campaign's branch tree with fork points and heads, a page at a time (by fork point).
 
-    Example: showrunner branch list
+    Examples: showrunner branch list  ·  showrunner branch list --page 2 --json
     """
     from rich.markup import escape
     from rich.tree import Tree
 
     s = session(ctx)
     campaign = s.ledger.campaign(s.campaign_name())
-    index = s.ledger.branches(campaign)
+    # One read of the page's registrations: no branch is looked up again.
+    shown, parents, total = s.ledger.branch_page(campaign, (page - 1) * per_page, per_page)
+    check_page(page, total, per_page, "branch list")
     current = s.branch_name(campaign.name)
-    heads, damaged = _heads(s, campaign, index)
+    heads, damaged = _heads(s, shown)
+    for b in shown:
+        if b.parent_id is not None and b.parent_id not in parents:
+            damaged[b.id] = (
+                f"the branch registry gives '{b.name}' a parent it does not hold; it was changed outside the ledger"
+            )
     if as_json:
         print_json(
             {
                 "campaign": campaign.name,
+                "page": page,
+                "pages": page_count(total, per_page),
+                "total": total,
                 "branches": [
                     {
                         "name": b.name,
-                        "parent": index.branches[b.parent_id].name if b.parent_id in index.branches else None,
+                        "parent": parents.get(b.parent_id) if b.parent_id is not None else None,
                         "fork_version": b.fork_version if b.parent_id else None,
                         "head_version": heads[b.id].version if b.id in heads else None,
                         "head_hash": heads[b.id].hash if b.id in heads else None,
                         "current": b.name == current,
                         "damaged": damaged.get(b.id),
                     }
-                    for b in sorted(index.branches.values(), key=lambda b: (b.fork_version, b.name))
+                    for b in shown
                 ],
             }
         )
         return
+    on_page = {b.id for b in shown}
     children: dict[UUID | None, list[BranchEntry]] = {}
-    for b in index.branches.values():
+    for b in shown:
         children.setdefault(b.parent_id, []).append(b)
 
     def label(b: BranchEntry) -> str:
         marker = "[bold green]* [/]" if b.name == current else ""
-        fork = f" [dim](from #{b.fork_version})[/]" if b.parent_id else ""
+        fork = ""
+        if b.parent_id in on_page:
+            fork = f" [dim](from #{b.fork_version})[/]"
+        elif b.parent_id is not None:  # its parent is on another page
+            fork = f" [dim](from {escape(parents.get(b.parent_id, '?'))} #{b.fork_version})[/]"
         if b.id in damaged:
             return f"{marker}[bold]{b.name}[/]{fork} [red]damaged[/]: {escape(damaged[b.id])}"
         return f"{marker}[bold]{b.name}[/]{fork} head #{heads[b.id].version} {heads[b.id].hash[:12]}"
 
     def grow(node: Tree, parent_id: UUID | None) -> None:
-        for b in sorted(children.get(parent_id, []), key=lambda b: (b.fork_version, b.name)):
+        for b in children.get(parent_id, []):
             grow(node.add(label(b)), b.id)
 
-    roots = children.get(None, [])
-    orphans = [b for b in index.branches.values() if b.parent_id is not None and b.parent_id not in index.branches]
-    tree = Tree(f"[bold]{campaign.name}[/]")
-    for root in [*roots, *orphans]:
+    roots = [b for b in shown if b.parent_id is None or b.parent_id not in on_page]
+    tree = Tree(page_title(f"[bold]{campaign.name}[/]", page, total, per_page, "branches"))
+    for root in roots:
         grow(tree.add(label(root)), root.id)
     stdout_console().print(tree)
     if damaged:
         stderr_console().print("Some branches cannot be read; `showrunner verify --all` tells what was changed.")
 
 
-def _heads(s: Session, campaign: CampaignEntry, index: BranchIndex) -> tuple[dict[UUID, Digest], dict[UUID, str]]:
+def _heads(s: Session, branches: list[BranchEntry]) -> tuple[dict[UUID, Digest], dict[UUID, str]]:
     """Each branch's head; a branch that cannot be read is listed as damaged, not fatal to the list."""
-    from ..ledger.errors import LedgerError
+    from ..ledger.integrity import Digest
 
     heads: dict[UUID, Digest] = {}
     damaged: dict[UUID, str] = {}
-    for b in index.branches.values():
-        try:
-            heads[b.id] = s.ledger.head(s.ledger.ref_in(campaign, index, b))
-        except LedgerError as e:
-            damaged[b.id] = " ".join(str(e).split())
+    for branch_id, head in s.ledger.branch_heads(branches).items():
+        if isinstance(head, Digest):
+            heads[branch_id] = head
+        else:
+            damaged[branch_id] = " ".join(str(head).split())
     return heads, damaged
 
 

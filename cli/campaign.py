@@ -11,6 +11,7 @@ import typer
 from . import completion
 from .errors import Refused, UsageProblem
 from .options import JsonOption, writes
+from .paging import PageOption, PerPageOption, check_page, page_count, page_title
 from .safe_text import markup
 from .session import print_json, session, stderr_console, stdout_console
 
@@ -122,23 +123,31 @@ def _home_relative(path: Path) -> str:
 
 
 @app.command("list")
-def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
-    """List the campaigns in the database; the current one is marked.
+def list_(ctx: typer.Context, page: PageOption = 1, per_page: PerPageOption = 50, as_json: JsonOption = False) -> None:
+    """List the campaigns in the database by name, a page at a time; the current one is marked.
 
-    Example: showrunner campaign list --json
+    Examples: showrunner campaign list --json  ·  showrunner campaign list --page 2 --per-page 100
     """
     from rich.table import Table
 
     s = session(ctx)
-    campaigns = s.ledger.campaigns() if s.has_ledger() else []
+    campaigns, total = s.ledger.campaign_page((page - 1) * per_page, per_page) if s.has_ledger() else ([], 0)
+    check_page(page, total, per_page, "campaign list")
     current = s.current_campaign_name()
     if as_json:
-        print_json({"campaigns": [{**_campaign_doc(c), "current": c.name == current} for c in campaigns]})
+        print_json(
+            {
+                "page": page,
+                "pages": page_count(total, per_page),
+                "total": total,
+                "campaigns": [{**_campaign_doc(c), "current": c.name == current} for c in campaigns],
+            }
+        )
         return
     if not campaigns:
         stderr_console().print("No campaigns yet: create one with `showrunner campaign new TITLE`.")
         return
-    table = Table(title="Campaigns")
+    table = Table(title=page_title("Campaigns", page, total, per_page, "campaigns"))
     for column in ("current", "name", "title", "ruleset", "id"):
         table.add_column(column, justify="center" if column == "current" else "left")
     for c in campaigns:

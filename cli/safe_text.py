@@ -35,6 +35,8 @@ def markup(text: str, *, lines: bool = True) -> str:
 def json_text(encoded: str) -> str:
     """JSON encoded with `ensure_ascii=False`, respelled so that no string in it holds a raw
     unsafe character: each becomes its `\\uXXXX` escape, which decodes to the same string."""
+    if encoded.replace("\n", "").replace("\t", "").isprintable():
+        return encoded  # the usual case, at C speed: every unsafe character is unprintable
     if not any(unsafe(ch, lines=True) for ch in encoded):
         return encoded
     return "".join(_json_escape(ch) if unsafe(ch, lines=True) else ch for ch in encoded)

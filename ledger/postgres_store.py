@@ -39,6 +39,7 @@ from psycopg import Cursor
 from psycopg.rows import DictRow
 from psycopg.sql import SQL, Identifier
 
+from . import registry_index
 from .errors import LedgerBusy
 from .persistence import INIT_LOCK_KEY, is_busy_error
 from .read_index import Entry, index_table, insert_params, insert_statement, postgres_create_statement
@@ -87,9 +88,13 @@ class BoundedApplicationRecorder(PostgresApplicationRecorder):
         super().__init__(datastore, events_table_name=events_table_name)
         self._chunked_ids: dict[int, list[int]] = {}
         self._index_made = False
-        self.sql_create_statements.append(
-            SQL(postgres_create_statement(datastore.schema or "public", events_table_name))  # type: ignore[arg-type]  # a statement built from the ledger's own names
-        )
+        self._registry_made = False
+        schema = datastore.schema or "public"
+        for statement in [
+            postgres_create_statement(schema, events_table_name),
+            *registry_index.create_statements(events_table_name, schema=schema),
+        ]:
+            self.sql_create_statements.append(SQL(statement))  # type: ignore[arg-type]  # a statement built from the ledger's own names
         # No table lock and no NOTIFY on insert (nothing here LISTENs; a NOTIFY would
         # serialise commits on the server's notification queue). The lock timeout is set
         # on every pooled connection already.
@@ -127,9 +132,27 @@ class BoundedApplicationRecorder(PostgresApplicationRecorder):
         stored_events: Sequence[StoredEvent],
         *,
         read_index: Sequence[Entry] = (),
+        registry: registry_index.Rows = registry_index.NO_ROWS,
         **kwargs: Any,
     ) -> None:
         self._insert_chunked(curs, stored_events, **kwargs)
+        if registry:
+            schema = self.datastore.schema or "public"
+            with curs.connection.cursor() as registry_curs:
+                if not self._registry_made:
+                    # A database written before the registry index gets it now. Looked for first:
+                    # CREATE INDEX IF NOT EXISTS would take a SHARE lock even where the index is,
+                    # and two writers holding it would each wait for the other's insert.
+                    registry_curs.execute(
+                        "SELECT count(*) AS n FROM pg_indexes WHERE schemaname = %s AND indexname = %s",
+                        (schema, registry_index.forks_index(self.events_table_name)),
+                    )
+                    row: Any = registry_curs.fetchone()
+                    if not (row["n"] if isinstance(row, dict) else row[0]):
+                        for statement in registry_index.create_statements(self.events_table_name, schema=schema):
+                            registry_curs.execute(SQL(statement))
+                    self._registry_made = True
+                registry_index.insert(registry_curs, self.events_table_name, registry, "%s", schema=schema)
         if read_index:
             schema = self.datastore.schema or "public"
             table = f'"{schema}"."{index_table(self.events_table_name)}"'

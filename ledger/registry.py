@@ -1,7 +1,11 @@
 """Which campaigns a database holds, and which branches each campaign has.
 
-Two small streams: one catalog per database, and one branch index per campaign
-(its stream id is the campaign id). Names are unique within their registry.
+A campaign is registered in a stream of its own, keyed by its name (`registration_id`): two
+creations of one name meet on that stream's first version, and creations of different names
+share nothing. Databases written before registered every campaign in one catalog stream
+(`CATALOG_ID`), which is still read. Each campaign has one branch index (its stream id is the
+campaign id). Names are unique within their registry; ledger/registry_index.py keeps a row
+per registration beside them, so a name is found without replaying either.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from .errors import InvalidName, RegistryDamaged
 from .facts import BranchRegistered, CampaignRegistered
 
 CATALOG_ID = uuid5(UUID("6f1d0a52-8a35-4c49-9b55-2a1d3f1a7e11"), "showrunner-ledger/catalog")
+REGISTRATION_NAMESPACE = UUID("0b7e1f4c-52a8-4d7e-9a43-6c3f8e2d1b90")
 NO_CAMPAIGN = UUID(int=0)
 MAIN = "main"
 
@@ -32,6 +37,11 @@ def check_name(kind: str, name: str) -> str:
             "'-' or '_', starting with a letter or digit"
         )
     return name
+
+
+def registration_id(name: str) -> UUID:
+    """The stream that registers the campaign named `name`: one name, one stream."""
+    return uuid5(REGISTRATION_NAMESPACE, f"showrunner-ledger/campaign/{name}")
 
 
 def slug(title: str) -> str:
@@ -67,22 +77,33 @@ class Catalog:
 @dataclass
 class BranchIndex:
     branches: dict[UUID, BranchEntry] = field(default_factory=dict)
+    """In registration order: the index only grows."""
 
     def by_name(self, name: str) -> BranchEntry | None:
         return next((b for b in self.branches.values() if b.name == name), None)
 
 
+def campaign_entry(fact: CampaignRegistered) -> CampaignEntry:
+    return CampaignEntry(fact.campaign_id, fact.name, fact.title, fact.ruleset, fact.main_branch_id)
+
+
+def branch_entry(fact: BranchRegistered) -> BranchEntry:
+    return BranchEntry(fact.branch_id, fact.name, fact.parent_branch_id, fact.fork_version)
+
+
+# The registry folds add to the state they are given: a registry stream is loaded afresh for each
+# use and its state never shared, and copying the whole dict per entry made a load quadratic.
+
+
 def fold_catalog(state: Catalog, fact: Fact) -> Catalog:
     if isinstance(fact, CampaignRegistered):
-        entry = CampaignEntry(fact.campaign_id, fact.name, fact.title, fact.ruleset, fact.main_branch_id)
-        return Catalog({**state.campaigns, entry.id: entry})
+        state.campaigns[fact.campaign_id] = campaign_entry(fact)
     return state
 
 
 def fold_branch_index(state: BranchIndex, fact: Fact) -> BranchIndex:
     if isinstance(fact, BranchRegistered):
-        entry = BranchEntry(fact.branch_id, fact.name, fact.parent_branch_id, fact.fork_version)
-        return BranchIndex({**state.branches, entry.id: entry})
+        state.branches[fact.branch_id] = branch_entry(fact)
     return state
 
 
@@ -95,8 +116,8 @@ class Segment:
     upto: int | None
 
 
-def lineage(index: BranchIndex, branch: BranchEntry) -> list[Segment]:
-    """Root first. A branch's history is its parent's up to the fork point, then its own."""
+def ancestry(index: BranchIndex, branch: BranchEntry) -> list[BranchEntry]:
+    """The branch and its parents, root first."""
     chain = [branch]
     while chain[-1].parent_id is not None:
         parent = index.branches.get(chain[-1].parent_id)
@@ -108,6 +129,11 @@ def lineage(index: BranchIndex, branch: BranchEntry) -> list[Segment]:
             )
         chain.append(parent)
     chain.reverse()
+    return chain
+
+
+def segments_of(chain: list[BranchEntry]) -> list[Segment]:
+    """Where the history of the last branch of `chain` (root first) is stored."""
     segments = []
     for i, entry in enumerate(chain):
         # Not just the child's fork point: a grandchild may fork below it (a branch of a
@@ -116,3 +142,8 @@ def lineage(index: BranchIndex, branch: BranchEntry) -> list[Segment]:
         upto = min(later) if later else None
         segments.append(Segment(entry.id, entry.fork_version, upto))
     return segments
+
+
+def lineage(index: BranchIndex, branch: BranchEntry) -> list[Segment]:
+    """Root first. A branch's history is its parent's up to the fork point, then its own."""
+    return segments_of(ancestry(index, branch))

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, NoReturn, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import Application
@@ -81,18 +81,25 @@ from .registry import (
     CampaignEntry,
     Catalog,
     Segment,
+    ancestry,
+    campaign_entry,
     check_name,
     fold_branch_index,
     fold_catalog,
-    lineage,
+    is_valid_name,
+    registration_id,
+    segments_of,
     slug,
 )
+from .registry_index import NO_ROWS, RegistryIndex, Rows, branch_row, campaign_row, rows_of
 from .seeds import KeyStore, commitment, new_seed
 from .streams import COMMAND_MEMORY, BranchSnapshot, Stamp, Stream, Unsaved, fold_campaign
 
 S = TypeVar("S")
 
 SNAPSHOT_TOPIC = "ledger/BranchSnapshot"
+_NAMES_SHOWN = 10
+"""How many names a "no campaign (or branch) named" message lists: a database may hold thousands."""
 PAGE = 2000
 DIRECTOR = "director"
 
@@ -114,12 +121,18 @@ class BranchRef:
     campaign: CampaignEntry
     branch: BranchEntry
     segments: tuple[Segment, ...]
-    index: BranchIndex = field(repr=False, compare=False)
+    chain: tuple[BranchEntry, ...] = field(repr=False, compare=False)
+    """The branch and its parents, root first."""
+    load_index: Callable[[], BranchIndex] = field(repr=False, compare=False)
+
+    @functools.cached_property
+    def index(self) -> BranchIndex:
+        """Every branch of the campaign, read only when asked for: a lookup reads its lineage alone."""
+        return self.load_index()
 
     @property
     def parent_name(self) -> str | None:
-        parent = self.branch.parent_id
-        return self.index.branches[parent].name if parent is not None else None
+        return self.chain[-2].name if len(self.chain) > 1 else None
 
 
 @dataclass(frozen=True)
@@ -191,9 +204,9 @@ class Ledger:
 
     # ----------------------------------------------------------------- registry
 
-    def campaigns(self) -> list[CampaignEntry]:
-        catalog = self._load_registry(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog(), "the campaign catalog").state
-        return sorted(catalog.campaigns.values(), key=lambda c: c.name)
+    @functools.cached_property
+    def registry_index(self) -> RegistryIndex:
+        return RegistryIndex(self.app.recorder)
 
     def _load_registry(
         self, stream_id: UUID, campaign_id: UUID, fold: Callable[[S, Fact], S], initial: S, what: str
@@ -205,49 +218,245 @@ class Ledger:
             detail = str(e).replace("event #", "entry #", 1)
             raise RegistryDamaged(f"{what} is damaged: {detail}; `showrunner verify --all` tells more") from None
 
+    def _last_version(self, stream_id: UUID) -> int:
+        found = self.app.recorder.select_events(stream_id, desc=True, limit=1)
+        return found[0].originator_version if found else 0
+
+    def _catalog(self) -> Catalog:
+        """The one catalog of a database written before each campaign had its own registration."""
+        return self._load_registry(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog(), "the campaign catalog").state
+
+    def _catalog_indexed(self) -> bool:
+        """Whether each entry of the catalog (if any) has its row in the registry index."""
+        head = self._last_version(CATALOG_ID)
+        return head == 0 or self.registry_index.catalog_rows_upto(CATALOG_ID) >= head
+
+    def catalog_backfill(self) -> Rows:
+        """The rows of the catalog's entries the index lacks, to write with the next registration."""
+        head = self._last_version(CATALOG_ID)
+        done = self.registry_index.catalog_rows_upto(CATALOG_ID)
+        if done >= head:
+            return NO_ROWS
+        entries = list(self._catalog().campaigns.values())
+        return Rows(campaigns=[campaign_row(e, CATALOG_ID, n) for n, e in enumerate(entries, start=1) if n > done])
+
+    def campaigns(self) -> list[CampaignEntry]:
+        """Every campaign, by name."""
+        return self.campaign_page()[0]
+
+    def campaign_page(self, offset: int = 0, limit: int | None = None) -> tuple[list[CampaignEntry], int]:
+        """The campaigns by name from `offset` (at most `limit` of them), and how many there are."""
+        index = self.registry_index
+        if self._catalog_indexed():
+            if not index.exists():
+                return [], 0
+            rows = index.campaign_page(offset, limit)
+            return [r.entry() for r in rows], (index.campaign_count() if limit is not None else offset + len(rows))
+        # A catalog not (or not wholly) indexed: replayed, beside the campaigns registered on their own.
+        own = [r.entry() for r in index.all_campaign_rows() if r.stream_id != CATALOG_ID.hex]
+        everything = sorted([*self._catalog().campaigns.values(), *own], key=lambda c: c.name)
+        return everything[offset : None if limit is None else offset + limit], len(everything)
+
+    def registration(self, name: str) -> Stream[Catalog]:
+        """The stream that registers the campaign named `name` (empty if there is none)."""
+        stream = self._load_registry(
+            registration_id(name), NO_CAMPAIGN, fold_catalog, Catalog(), f"the registration of campaign '{name}'"
+        )
+        if stream.version and stream.state.by_name(name) is None:
+            raise RegistryDamaged(
+                f"the registration of campaign '{name}' names another campaign: it was changed outside the "
+                "ledger; `showrunner verify --all` tells more"
+            )
+        return stream
+
+    def campaign_named(self, name: str) -> CampaignEntry | None:
+        """The campaign of that name, read from its registration: one stream, whatever the database holds."""
+        if not is_valid_name(name):
+            return None
+        found = self.registration(name).state.by_name(name)
+        return found if found is not None else self._catalog_campaign(name)
+
+    def _catalog_campaign(self, name: str) -> CampaignEntry | None:
+        if self._last_version(CATALOG_ID) == 0:
+            return None
+        if not self._catalog_indexed():
+            return self._catalog().by_name(name)
+        row = self.registry_index.campaign_row("name = ?", [name])
+        if row is None or row.stream_id != CATALOG_ID.hex:
+            return None
+        # The row says where the registration is: what is used is the registration itself.
+        stored = self.app.recorder.select_events(CATALOG_ID, gt=row.stream_version - 1, lte=row.stream_version)
+        fact = self.app.mapper.to_fact(stored[0])[0] if stored else None
+        if not isinstance(fact, CampaignRegistered) or campaign_entry(fact) != row.entry():
+            raise RegistryDamaged(
+                f"the registry index does not match the campaign catalog at '{name}': it was changed outside "
+                "the ledger; `showrunner verify --all` tells more"
+            )
+        return row.entry()
+
     def campaign(self, ref: str) -> CampaignEntry:
-        campaigns = self.campaigns()
-        for c in campaigns:
-            if c.name == ref:
-                return c
+        found = self.campaign_named(ref)
+        if found is not None:
+            return found
         wanted = ref.lower().replace("-", "")
         if len(wanted) >= 4:
-            matches = [c for c in campaigns if c.id.hex.startswith(wanted)]
+            matches = self._campaigns_with_prefix(wanted)
             if len(matches) == 1:
                 return matches[0]
             if len(matches) > 1:
                 names = ", ".join(c.name for c in matches)
                 raise CampaignNotFound(f"'{ref}' is the start of several campaign ids ({names}); give more of it")
-        known = ", ".join(c.name for c in campaigns) or "none yet; create one with `showrunner campaign new`"
+        shown, total = self.campaign_page(0, _NAMES_SHOWN)
+        known = ", ".join(c.name for c in shown) or "none yet; create one with `showrunner campaign new`"
+        if total > len(shown):
+            known += f", … ({total} in all: `showrunner campaign list`)"
         raise CampaignNotFound(f"no campaign named '{ref}' (campaigns: {known})")
 
+    def _campaigns_with_prefix(self, prefix: str) -> list[CampaignEntry]:
+        if not self._catalog_indexed():
+            return [c for c in self.campaigns() if c.id.hex.startswith(prefix)]
+        matches = self.registry_index.campaigns_with_prefix(prefix)
+        if len(matches) != 1:
+            return [r.entry() for r in matches]
+        # Held to the registration, as a name is.
+        found = self.campaign_named(matches[0].name)
+        return [found] if found is not None and found.id.hex.startswith(prefix) else []
+
+    def _branches_indexed(self, campaign: CampaignEntry) -> bool:
+        head = self._last_version(campaign.id)
+        return head > 0 and self.registry_index.has_branch_row(campaign.id, head)
+
     def branches(self, campaign: CampaignEntry) -> BranchIndex:
+        """Every branch of the campaign, in registration order."""
+        if self._branches_indexed(campaign):
+            return BranchIndex({UUID(r.branch_id): r.entry() for r in self.registry_index.branch_rows(campaign.id)})
+        return self.registered_branches(campaign)
+
+    def registered_branches(self, campaign: CampaignEntry) -> BranchIndex:
+        """The campaign's branch registry replayed from its facts, the index aside (for `verify`)."""
         what = f"the branch registry of campaign '{campaign.name}'"
         return self._load_registry(campaign.id, campaign.id, fold_branch_index, BranchIndex(), what).state
 
+    def branch_page(
+        self, campaign: CampaignEntry, offset: int = 0, limit: int | None = None
+    ) -> tuple[list[BranchEntry], dict[UUID, str], int]:
+        """The campaign's branches by fork point, then name, from `offset` (at most `limit`); the
+        names of their parents; and how many branches there are."""
+        if self._branches_indexed(campaign):
+            index = self.registry_index
+            rows = index.branch_rows(campaign.id, offset=offset, limit=limit, order="fork_version, name")
+            entries = [r.entry() for r in rows]
+            parents = index.branch_names(campaign.id, {e.parent_id for e in entries if e.parent_id is not None})
+            return entries, parents, (index.branch_count(campaign.id) if limit is not None else offset + len(rows))
+        every = self.registered_branches(campaign).branches
+        ordered = sorted(every.values(), key=lambda b: (b.fork_version, b.name))
+        page = ordered[offset : None if limit is None else offset + limit]
+        parents = {b.parent_id: every[b.parent_id].name for b in page if b.parent_id in every}
+        return page, parents, len(ordered)
+
     def resolve(self, campaign_ref: str | CampaignEntry, branch_name: str = MAIN) -> BranchRef:
         campaign = campaign_ref if isinstance(campaign_ref, CampaignEntry) else self.campaign(campaign_ref)
-        index = self.branches(campaign)
-        entry = index.by_name(branch_name)
-        if entry is None:
-            known = ", ".join(sorted(b.name for b in index.branches.values()))
-            raise BranchNotFound(f"campaign '{campaign.name}' has no branch '{branch_name}' (branches: {known})")
-        return self.ref_in(campaign, index, entry)
+        if not self._branches_indexed(campaign):
+            index = self.branches(campaign)
+            entry = index.by_name(branch_name)
+            if entry is None:
+                names = sorted(b.name for b in index.branches.values())
+                self._no_branch(campaign, branch_name, names[:_NAMES_SHOWN], len(names))
+            return self.ref_in(campaign, index, entry)
+        chain = self._indexed_ancestry(campaign, branch_name)
+        for entry in chain:
+            self._check_registration(campaign, entry)
+        return BranchRef(campaign, chain[-1], tuple(segments_of(chain)), tuple(chain), lambda: self.branches(campaign))
+
+    @staticmethod
+    def _no_branch(campaign: CampaignEntry, name: str, shown: Sequence[str], total: int) -> NoReturn:
+        known = ", ".join(shown)
+        if total > len(shown):
+            known += f", … ({total} in all: `showrunner branch list`)"
+        raise BranchNotFound(f"campaign '{campaign.name}' has no branch '{name}' (branches: {known})")
+
+    def _indexed_ancestry(self, campaign: CampaignEntry, name: str) -> list[BranchEntry]:
+        index = self.registry_index
+        row = index.branch_row(campaign.id, name=name)
+        if row is None:
+            names = [r.name for r in index.branch_rows(campaign.id, limit=_NAMES_SHOWN, order="name")]
+            self._no_branch(campaign, name, names, index.branch_count(campaign.id))
+        chain = [row.entry()]
+        while (parent_id := chain[-1].parent_id) is not None:
+            parent = index.branch_row(campaign.id, branch_id=parent_id)
+            if parent is None or parent.entry() in chain:
+                raise RegistryDamaged(
+                    f"the branch registry gives '{chain[-1].name}' a parent it does not hold together with; "
+                    "it was changed outside the ledger (`showrunner verify --all` tells more)"
+                )
+            chain.append(parent.entry())
+        chain.reverse()
+        return chain
+
+    def _check_registration(self, campaign: CampaignEntry, entry: BranchEntry) -> None:
+        """An index row is used only as the branch's own first event (in its chain) confirms it."""
+        first = self.first_stored(entry.id)
+        payload: Any = None
+        if first is not None and first.originator_version == entry.fork_version + 1:
+            with suppress(UnreadableEvent, KeyError):
+                document = decode_document(first)
+                if document.get("campaign") == str(campaign.id):
+                    payload = document["payload"]
+        if isinstance(payload, dict):
+            if entry.parent_id is None:
+                holds = (
+                    first is not None and first.topic == CampaignStarted.topic and entry.id == campaign.main_branch_id
+                )
+            else:
+                holds = (
+                    first is not None
+                    and first.topic == BranchForked.topic
+                    and (
+                        payload.get("name"),
+                        payload.get("parent_branch_id"),
+                        payload.get("fork_version"),
+                    )
+                    == (entry.name, str(entry.parent_id), entry.fork_version)
+                )
+            if holds:
+                return
+        raise RegistryDamaged(
+            f"the registry index of campaign '{campaign.name}' does not match branch '{entry.name}': it was "
+            "changed outside the ledger; `showrunner verify --all` tells more"
+        )
 
     @staticmethod
     def ref_in(campaign: CampaignEntry, index: BranchIndex, entry: BranchEntry) -> BranchRef:
         """A branch of an index already read: a walk over every branch reads the registry once."""
-        return BranchRef(campaign, entry, tuple(lineage(index, entry)), index)
+        chain = ancestry(index, entry)
+        return BranchRef(campaign, entry, tuple(segments_of(chain)), tuple(chain), lambda: index)
+
+    def branch_heads(self, entries: Sequence[BranchEntry]) -> dict[UUID, Digest | LedgerError]:
+        """The head of each branch, read together; a branch that cannot be read gets its error."""
+        found = self.registry_index.last_events(e.id for e in entries)
+        heads: dict[UUID, Digest | LedgerError] = {}
+        for entry in entries:
+            stored = found.get(entry.id)
+            try:
+                if stored is None:
+                    raise UnreadableEvent(f"branch '{entry.name}' has no events; the log is damaged")
+                heads[entry.id] = Digest(stored.originator_version, decode_document(stored)["hash"])
+            except LedgerError as e:
+                heads[entry.id] = e
+        return heads
+
+    def branch_head(self, entry: BranchEntry) -> Digest:
+        """The head of a branch, read from its own stream (which always ends it)."""
+        last = self.app.recorder.select_events(entry.id, desc=True, limit=1)
+        if last:
+            return Digest(last[0].originator_version, decode_document(last[0])["hash"])
+        # A branch always has its BranchForked event, and main its CampaignStarted.
+        raise UnreadableEvent(f"branch '{entry.name}' has no events; the log is damaged")
 
     # ----------------------------------------------------------------- reading
 
     def head(self, ref: BranchRef) -> Digest:
-        leaf = ref.segments[-1]
-        last = self.app.recorder.select_events(leaf.branch_id, desc=True, limit=1)
-        if last:
-            return Digest(last[0].originator_version, decode_document(last[0])["hash"])
-        # A branch always has its BranchForked event, and main its CampaignStarted.
-        raise UnreadableEvent(f"branch '{ref.branch.name}' has no events; the log is damaged")
+        return self.branch_head(ref.branch)
 
     def view(self, ref: BranchRef, at: int | None = None) -> BranchView:
         """The branch's state as of event `at` (its head if None)."""
@@ -540,17 +749,26 @@ class Ledger:
                 versions.append(stored.originator_version)
         return (recorded, min(versions), max(versions)) if versions else None
 
-    def save_streams(self, *streams: Unsaved, head: Head | None = None) -> Literal["saved", "conflict", "unknown"]:
+    def save_streams(
+        self, *streams: Unsaved, head: Head | None = None, backfill: Rows = NO_ROWS
+    ) -> Literal["saved", "conflict", "unknown"]:
         """Save the pending events of several streams in one transaction (with the `head` they
-        leave, ledger/heads.py).
+        leave, ledger/heads.py, and the registry index's rows for their registrations, after the
+        `backfill` rows of earlier registrations the index lacks).
 
         "conflict": another writer took a version first (reload and decide again);
         "unknown": the reply was lost, so the events may or may not be committed.
         """
-        index = entries_of(event for stream in streams for event in stream.pending)
+        pending = [event for stream in streams for event in stream.pending]
+        index = entries_of(pending)
+        registered = rows_of(pending)
+        registry = Rows([*backfill.campaigns, *registered.campaigns], [*backfill.branches, *registered.branches])
         rows = [row for stream in streams for row in stream.collect_rows()]
+        extra: dict[str, Any] = {} if head is None else {"head": head}
+        if registry:
+            extra["registry"] = registry
         try:
-            self.app.recorder.insert_events(rows, read_index=index, **({} if head is None else {"head": head}))
+            self.app.recorder.insert_events(rows, read_index=index, **extra)
         except IntegrityError:
             self.retries += 1
             return "conflict"
@@ -588,9 +806,11 @@ class Ledger:
         created: CampaignEntry | None = None
         try:
             for attempt in range(self.max_attempts):
-                catalog = self.load_stream(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog())
-                found = self._recorded(catalog, (Segment(CATALOG_ID, 0, None),), command_id)
-                existing = catalog.state.by_name(name)
+                # The campaign's own registration stream: creations of other names never meet this one.
+                registration = self.registration(name)
+                existing = registration.state.by_name(name)
+                found = self._recorded(registration, (), command_id) if existing is not None else None
+                existing = existing or self._catalog_campaign(name)
                 if existing is not None:
                     if found is not None:  # a retry, or a lost reply
                         if attempt == 0:
@@ -601,7 +821,7 @@ class Ledger:
                 index = Stream(campaign_id, campaign_id, fold_branch_index, BranchIndex())
                 main = Stream(main_id, campaign_id, fold_campaign, CampaignState())
                 stamp = Stamp(recorded_by=by, command_id=command_id, timestamp=self.clock())
-                catalog.record(
+                registration.record(
                     CampaignRegistered(
                         campaign_id=campaign_id,
                         name=name,
@@ -615,11 +835,13 @@ class Ledger:
                     BranchRegistered(branch_id=main_id, name=MAIN, parent_branch_id=None, fork_version=0), **stamp
                 )
                 main.record(CampaignStarted(name=name, pitch=pitch, dice_commitment=commitment(seed)), **stamp)
-                if self.save_streams(catalog, index, main) == "saved":
-                    created = catalog.state.campaigns[campaign_id]
+                # Another creation of this name took the registration's first version, or the
+                # name's index row, first: a conflict, and the next attempt finds it.
+                if self.save_streams(registration, index, main, backfill=self.catalog_backfill()) == "saved":
+                    created = registration.state.campaigns[campaign_id]
                     return created
                 self._back_off(attempt)
-            raise CommandConflict("the campaign catalog kept changing; try again")
+            raise CommandConflict(f"the registration of campaign '{name}' kept changing; try again")
         finally:
             if created is None or created.id != campaign_id:
                 self.keys.discard(campaign_id)
@@ -644,6 +866,14 @@ class Ledger:
         for attempt in range(self.max_attempts):
             index = self.load_stream(source.campaign.id, source.campaign.id, fold_branch_index, BranchIndex())
             found = self._recorded(index, (Segment(source.campaign.id, 0, None),), command_id)
+            done = self.registry_index.branch_rows_upto(source.campaign.id)
+            backfill = Rows(
+                branches=[
+                    branch_row(source.campaign.id, n, e)
+                    for n, e in enumerate(index.state.branches.values(), start=1)
+                    if n > done
+                ]
+            )
             if index.state.by_name(name) is not None:
                 if found is not None:  # a retry, or a lost reply
                     if attempt == 0:
@@ -679,7 +909,7 @@ class Ledger:
                 ),
                 **stamp,
             )
-            if self.save_streams(index, branch) == "saved":
+            if self.save_streams(index, branch, backfill=backfill) == "saved":
                 return self.resolve(source.campaign, name)
             self._back_off(attempt)
         raise CommandConflict("the branch index kept changing; try again")

@@ -30,7 +30,7 @@ from .errors import BadImport, CampaignExists, InvalidName, UnreadableEvent
 from .events import LedgerEvent
 from .facts import BranchForked, BranchRegistered, CampaignRegistered, CampaignStarted
 from .integrity import GENESIS_HASH, chain_hash
-from .registry import CATALOG_ID, MAIN, NO_CAMPAIGN, BranchIndex, Catalog, check_name, fold_branch_index, fold_catalog
+from .registry import CATALOG_ID, MAIN, NO_CAMPAIGN, BranchIndex, check_name, fold_branch_index
 from .service import BranchRef, Ledger
 from .streams import Stamp, Stream, fold_campaign
 
@@ -178,10 +178,10 @@ def import_lines(
 def import_checked(ledger: Ledger, checked: CheckedExport, *, name: str | None = None) -> ImportResult:
     final_name = check_name("campaign", name) if name is not None else checked.name
     campaign_id = checked.campaign_id
-    existing = ledger.campaigns()
-    if any(c.id == campaign_id for c in existing):
+    held = ledger.first_stored(campaign_id)
+    if held is not None and held.topic == BranchRegistered.topic:  # the campaign's branch index
         raise CampaignExists(f"campaign {checked.name} ({campaign_id}) is already in this database")
-    if any(c.name == final_name for c in existing):
+    if ledger.campaign_named(final_name) is not None:
         raise CampaignExists(f"a campaign named '{final_name}' already exists here; import with --name NEW")
     for stream_id in (campaign_id, *(b.id for b in checked.branches)):
         # Stream ids are the file's to choose: one already used here would mix two histories.
@@ -194,8 +194,8 @@ def import_checked(ledger: Ledger, checked: CheckedExport, *, name: str | None =
     for event in checked.events:
         by_stream.setdefault(event.originator_id, []).append(event)
     stamp = Stamp(recorded_by="director", command_id=f"import:{checked.head.hash}", timestamp=ledger.clock())
-    catalog = ledger.load_stream(CATALOG_ID, NO_CAMPAIGN, fold_catalog, Catalog())
-    catalog.record(
+    registration = ledger.registration(final_name)
+    registration.record(
         CampaignRegistered(
             campaign_id=campaign_id,
             name=final_name,
@@ -217,7 +217,7 @@ def import_checked(ledger: Ledger, checked: CheckedExport, *, name: str | None =
             **stamp,
         )
     batches = [_Batch(stream_id, stream_events) for stream_id, stream_events in by_stream.items()]
-    if ledger.save_streams(catalog, index, *batches) != "saved":
+    if ledger.save_streams(registration, index, *batches, backfill=ledger.catalog_backfill()) != "saved":
         raise BadImport("the database changed while importing; nothing was written, try again")
     return ImportResult(final_name, checked.branch, len(checked.events), checked.head.version, checked.head.hash)
 

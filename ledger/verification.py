@@ -32,7 +32,17 @@ from .head_check import drop_bad_head, heads_problem
 from .integrity import GENESIS_HASH, CampaignDigest, Digest, Problem, VerifyReport, canonical_json, chain_hash
 from .persistence import delete_snapshot, storage_damage
 from .read_index import IndexWalk
-from .registry import CATALOG_ID, MAIN, BranchEntry, BranchIndex, CampaignEntry, is_valid_name
+from .registry import (
+    CATALOG_ID,
+    MAIN,
+    BranchEntry,
+    BranchIndex,
+    CampaignEntry,
+    campaign_entry,
+    is_valid_name,
+    registration_id,
+)
+from .registry_index import branch_row, campaign_row
 from .requests import asked_for, rolled_otherwise, unsettled
 from .service import BranchRef, Ledger, _uuid
 from .streams import BranchSnapshot, Stream, fold_campaign
@@ -129,26 +139,152 @@ def _registry_problem(number: int, message: str) -> Problem:
 
 
 def verify_catalog(ledger: Ledger) -> tuple[int, Problem | None]:
-    """The campaign catalog: its chain, one id and one name per campaign, names by the rule."""
-    entries, problem = _registry_entries(ledger, CATALOG_ID, lambda n: f"entry #{n} of the campaign catalog")
-    if problem is not None:
-        return len(entries), problem
-    names: set[str] = set()
-    ids: set[str] = set()
-    for number, entry in enumerate(entries, start=1):
-        where = f"entry #{number} of the campaign catalog"
+    """Every campaign registration (in the catalog of a database written before, and in each
+    campaign's own stream): chains, one id and one name per campaign, names by the rule; then
+    the registry index's campaign rows against them."""
+    registered, checked, problem = _campaign_registrations(ledger)
+    if problem is None:
+        problem = _campaign_rows_problem(ledger, registered)
+    return checked, problem
+
+
+Registered = tuple[CampaignEntry, UUID, int]
+"""A campaign as its registration says, and where that is: its stream and version."""
+
+
+class _Registrations:
+    """The registrations walked so far: a name or an id registered twice is named."""
+
+    def __init__(self) -> None:
+        self.found: list[Registered] = []
+        self._names: set[str] = set()
+        self._ids: set[str] = set()
+
+    def add(self, entry: dict[str, Any], where: str, number: int, stream: UUID, version: int) -> Problem | None:
         if entry["topic"] != CampaignRegistered.topic:
-            return number, _registry_problem(number, f"{where} is a {entry['topic']}, not a campaign registration")
+            return _registry_problem(number, f"{where} is a {entry['topic']}, not a campaign registration")
         name, campaign_id = entry.get("name"), entry.get("campaign_id")
         if not isinstance(name, str) or not is_valid_name(name):
-            return number, _registry_problem(number, f"{where} registers a campaign under an invalid name {name!r}")
-        if name in names:
-            return number, _registry_problem(number, f"{where} registers a second campaign named '{name}'")
-        if campaign_id in ids:
-            return number, _registry_problem(number, f"{where} registers campaign {campaign_id} a second time")
-        names.add(name)
-        ids.add(str(campaign_id))
-    return len(entries), None
+            return _registry_problem(number, f"{where} registers a campaign under an invalid name {name!r}")
+        if name in self._names:
+            return _registry_problem(number, f"{where} registers a second campaign named '{name}'")
+        if campaign_id in self._ids:
+            return _registry_problem(number, f"{where} registers campaign {campaign_id} a second time")
+        try:
+            fact = CampaignRegistered.model_validate({k: v for k, v in entry.items() if k != "topic"})
+        except ValueError:
+            return _registry_problem(number, f"{where} has fields that cannot be read")
+        self._names.add(name)
+        self._ids.add(str(campaign_id))
+        self.found.append((campaign_entry(fact), stream, version))
+        return None
+
+
+def _campaign_registrations(ledger: Ledger) -> tuple[list[Registered], int, Problem | None]:
+    entries, problem = _registry_entries(ledger, CATALOG_ID, lambda n: f"entry #{n} of the campaign catalog")
+    walked = _Registrations()
+    if problem is not None:
+        return walked.found, len(entries), problem
+    for number, entry in enumerate(entries, start=1):
+        problem = walked.add(entry, f"entry #{number} of the campaign catalog", number, CATALOG_ID, number)
+        if problem is not None:
+            return walked.found, number, problem
+    checked = len(entries)
+    for stored in ledger.registry_index.registrations():
+        if stored.originator_id == CATALOG_ID:
+            continue
+        checked += 1
+        payload, problem = _own_registration(ledger, stored)
+        if problem is None:
+            assert payload is not None
+            where = f"the registration of campaign '{payload.get('name')}'"
+            problem = walked.add(payload, where, 1, _uuid(stored.originator_id), 1)
+        if problem is not None:
+            return walked.found, checked, problem
+    return walked.found, checked, None
+
+
+def _own_registration(ledger: Ledger, stored: StoredEvent) -> tuple[dict[str, Any] | None, Problem | None]:
+    """A campaign's registration in its own stream: the stream's one event, under its name's stream id."""
+    stream = _uuid(stored.originator_id)
+
+    def name(number: int) -> str:
+        return f"entry #{number} of registration stream {stream}"
+
+    problem, doc = _check_link(stored, _Link(), name, "registry")
+    if problem is not None:
+        return None, problem
+    assert doc is not None
+    payload = doc.get("payload")
+    if not isinstance(payload, dict):
+        return None, _registry_problem(1, f"{name(1)} has no payload")
+    registered = payload.get("name")
+    if not isinstance(registered, str) or registration_id(registered) != stream:
+        return None, _registry_problem(
+            1, f"the registration of campaign {registered!r} is stored under another name's stream: it was moved"
+        )
+    if ledger.app.recorder.select_events(stream, gt=1, limit=1):
+        return None, _registry_problem(2, f"the registration of campaign '{registered}' holds more than one entry")
+    return {"topic": stored.topic, **payload}, None
+
+
+def _changed(what: str) -> str:
+    return f"{what}: the registry index was changed outside the ledger"
+
+
+def _campaign_rows_problem(ledger: Ledger, registered: list[Registered]) -> Problem | None:
+    """Each campaign row is a registration's, and each registration has its row (the catalog's
+    from its first entry on: a catalog written before the index is indexed as it is written to)."""
+    index = ledger.registry_index
+    own = [entry for entry, stream, _ in registered if stream != CATALOG_ID]
+    if not index.exists():
+        if own:
+            return _registry_problem(1, _changed(f"campaign '{own[0].name}' has no row in the registry index"))
+        return None
+    expected = {campaign_row(entry, stream, version): entry for entry, stream, version in registered}
+    rows = index.all_campaign_rows()
+    for row in rows:
+        if row not in expected:
+            return _registry_problem(1, _changed(f"the row of campaign '{row.name}' matches no registration"))
+    held = set(rows)
+    catalog_rows = sum(1 for row in rows if row.stream_id == CATALOG_ID.hex)
+    for row, entry in expected.items():
+        if row not in held and (row.stream_id != CATALOG_ID.hex or row.stream_version <= catalog_rows):
+            return _registry_problem(row.stream_version, _changed(f"campaign '{entry.name}' has no row"))
+    known = {entry.id.hex for entry, _, _ in registered}
+    strays = sorted(index.campaigns_with_branch_rows() - known)
+    if strays:
+        return _registry_problem(1, _changed(f"it lists branches of campaign {strays[0]}, which is not registered"))
+    return None
+
+
+def _branch_rows_problem(ledger: Ledger, campaign: CampaignEntry, entries: list[dict[str, Any]]) -> Problem | None:
+    """The campaign's branch rows are its registrations', in order from the first: every one of
+    them for a campaign registered in its own stream (always written with its rows)."""
+    index = ledger.registry_index
+    if not index.exists():
+        return None  # a campaign registered on its own has rows: the catalog's check names it
+    rows = index.branch_rows(campaign.id)
+    for position, row in enumerate(rows, start=1):
+        where = f"branch row #{position} of campaign '{campaign.name}'"
+        if position > len(entries) or row.position != position:
+            return _registry_problem(position, _changed(f"{where} matches no registration"))
+        entry = entries[position - 1]
+        parent = entry["parent_branch_id"]
+        try:
+            branch = BranchEntry(
+                UUID(entry["branch_id"]), entry["name"], UUID(parent) if parent else None, entry["fork_version"]
+            )
+        except (ValueError, TypeError, AttributeError):
+            return _registry_problem(position, f"entry #{position} of the branch registry cannot be read")
+        if row != branch_row(campaign.id, position, branch):
+            return _registry_problem(position, _changed(f"{where} ('{row.name}') does not match its registration"))
+    if len(rows) < len(entries) and ledger.first_stored(registration_id(campaign.name)) is not None:
+        missing = entries[len(rows)]["name"]
+        return _registry_problem(
+            len(rows) + 1, _changed(f"branch '{missing}' of campaign '{campaign.name}' has no row")
+        )
+    return None
 
 
 def verify_branch_index(ledger: Ledger, campaign: CampaignEntry) -> RegistryReport:
@@ -161,6 +297,8 @@ def verify_branch_index(ledger: Ledger, campaign: CampaignEntry) -> RegistryRepo
         problem = _check_index_shape(campaign, entries)
     if problem is None:
         problem = _check_against_branches(ledger, campaign, entries)
+    if problem is None:
+        problem = _branch_rows_problem(ledger, campaign, entries)
     return RegistryReport(campaign.name, checked, problem)
 
 
@@ -351,10 +489,30 @@ def _registry_problem_for(ledger: Ledger, ref: BranchRef) -> Problem | None:
     problem = storage_problem(ledger)
     if problem is not None:
         return problem
-    _, problem = verify_catalog(ledger)
+    problem = _registration_problem(ledger, ref.campaign)
     if problem is None:
         problem = verify_branch_index(ledger, ref.campaign).problem
     return problem
+
+
+def _registration_problem(ledger: Ledger, campaign: CampaignEntry) -> Problem | None:
+    """The campaign's own registration and its row; a campaign of the catalog, the whole catalog."""
+    stored = ledger.first_stored(registration_id(campaign.name))
+    if stored is None:
+        return verify_catalog(ledger)[1]
+    payload, problem = _own_registration(ledger, stored)
+    if problem is not None:
+        return problem
+    assert payload is not None
+    walked = _Registrations()
+    problem = walked.add(payload, f"the registration of campaign '{campaign.name}'", 1, _uuid(stored.originator_id), 1)
+    if problem is not None:
+        return problem
+    [(entry, stream, version)] = walked.found
+    row = ledger.registry_index.campaign_row("name = ?", [campaign.name])
+    if row != campaign_row(entry, stream, version):
+        return _registry_problem(1, _changed(f"the row of campaign '{campaign.name}' does not match its registration"))
+    return None
 
 
 def _decoded_once(
@@ -470,7 +628,7 @@ def campaign_digest(ledger: Ledger, campaign: CampaignEntry, versions: Iterable[
     Branches are taken in registration order (the index only grows), so a digest kept
     earlier names a prefix of them, each at the head it had then.
     """
-    index = ledger.branches(campaign)
+    index = ledger.registered_branches(campaign)
     kept = list(versions) if versions is not None else None
     records = []
     for position, entry in enumerate(index.branches.values()):
@@ -553,7 +711,7 @@ def verify_campaign(
     registry = verify_branch_index(ledger, campaign)
     reports: list[VerifyReport] = []
     try:
-        index = ledger.branches(campaign)
+        index = ledger.registered_branches(campaign)
     except RegistryDamaged:
         index = BranchIndex()  # the registry report already names the damaged entry
     done = 0

@@ -206,3 +206,16 @@ def test_branch_flow_on_each_backend(run, db_url: str, home: Path) -> None:
     assert_refused(run("branch", "create", "x", "--at", "99", db=db_url), 1, "there is no event #99")
     assert_refused(run("branch", "create", "what-if", db=db_url), 1, "already has a branch")
     assert fingerprint(run, home, db=db_url) == before
+
+
+def test_branch_list_pages(run, played: list[dict]) -> None:
+    for name, at in (("b-early", "2"), ("b-late", "6"), ("b-mid", "4")):
+        assert run("branch", "create", name, "--at", at, "--no-use").code == 0
+    assert run("branch", "create", "b-deeper", "--from", "b-mid", "--no-use").code == 0
+    doc = run("branch", "list", "--per-page", "2", "--page", "2", "--json").json()
+    assert (doc["page"], doc["pages"], doc["total"]) == (2, 3, 5)
+    assert [(b["name"], b["parent"]) for b in doc["branches"]] == [("b-mid", "main"), ("b-deeper", "b-mid")]
+    tree = run("branch", "list", "-n", "2", "-p", "3")
+    assert tree.code == 0 and "page 3 of 3 (5 branches)" in tree.out
+    assert "b-late (from main #6)" in tree.out  # its parent is on another page
+    assert_refused(run("branch", "list", "-p", "2"), 1, "page 2 does not exist: the branch list has 1 page of 50")

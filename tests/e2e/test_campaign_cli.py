@@ -61,7 +61,7 @@ def test_campaign_new_list_use_with_the_real_script(cli, home: Path) -> None:
 
 
 def test_campaign_list_empty(run) -> None:
-    assert run("campaign", "list", "--json").json() == {"campaigns": []}
+    assert run("campaign", "list", "--json").json() == {"page": 1, "pages": 1, "total": 0, "campaigns": []}
     human = run("campaign", "list")
     assert human.code == 0
     assert human.out == ""  # no table of nothing on stdout
@@ -74,7 +74,12 @@ def test_campaign_json_documents(run) -> None:
     used = run("campaign", "use", entry["id"][:8], "--json")  # an id prefix names a campaign too
     assert used.code == 0
     assert used.json() == {"campaign": entry}
-    assert run("campaign", "list", "--json").json() == {"campaigns": [{**entry, "current": True}]}
+    assert run("campaign", "list", "--json").json() == {
+        "page": 1,
+        "pages": 1,
+        "total": 1,
+        "campaigns": [{**entry, "current": True}],
+    }
 
 
 def test_current_campaign_is_remembered_per_database(run, tmp_path: Path) -> None:
@@ -173,7 +178,7 @@ def test_debug_shows_the_traceback_of_a_known_error(cli, tmp_path: Path) -> None
 
 def test_campaign_flow_on_each_backend(run, db_url: str, home: Path) -> None:
     """The registry commands on SQLite and on PostgreSQL (a fresh schema)."""
-    assert run("campaign", "list", "--json", db=db_url).json() == {"campaigns": []}
+    assert run("campaign", "list", "--json", db=db_url).json() == {"page": 1, "pages": 1, "total": 0, "campaigns": []}
     new_campaign(run, db=db_url)
     assert run("campaign", "new", "Side Show", db=db_url).code == 0
     assert [(c["name"], c["current"]) for c in run("campaign", "list", "--json", db=db_url).json()["campaigns"]] == [
@@ -185,3 +190,14 @@ def test_campaign_flow_on_each_backend(run, db_url: str, home: Path) -> None:
     before = fingerprint(run, home, db=db_url)
     assert_refused(run("campaign", "new", "Neon Harbor", db=db_url), 1, "already exists")
     assert fingerprint(run, home, db=db_url) == before
+
+
+def test_campaign_list_pages(run) -> None:
+    for title in ("Alpha", "Beta", "Gamma", "Delta", "Epsilon"):
+        assert run("campaign", "new", title).code == 0
+    doc = run("campaign", "list", "--per-page", "2", "--page", "2", "--json").json()
+    assert (doc["page"], doc["pages"], doc["total"]) == (2, 3, 5)
+    assert [c["name"] for c in doc["campaigns"]] == ["delta", "epsilon"]
+    last = run("campaign", "list", "-n", "2", "-p", "3")
+    assert last.code == 0 and "Campaigns — page 3 of 3 (5 campaigns)" in last.out and "gamma" in last.out
+    assert_refused(run("campaign", "list", "-n", "2", "-p", "4"), 1, "page 4 does not exist", "3 pages of 2")

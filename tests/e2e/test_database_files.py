@@ -85,7 +85,7 @@ def test_reads_on_a_missing_file_create_nothing(run: Runner, db: str) -> None:
         assert_refused(run(*args), 2, f"there is no ledger at {db}", "campaign new")
     listed = run("campaign", "list")
     assert listed.code == 0 and "No campaigns yet" in listed.err
-    assert run("campaign", "list", "--json").json() == {"campaigns": []}
+    assert run("campaign", "list", "--json").json()["campaigns"] == []
     assert not list(Path(db).parent.glob(Path(db).name + "*"))
 
 
@@ -102,7 +102,7 @@ def test_reads_on_an_empty_database_create_no_table(run: Runner, db: str, empty:
     for args in READS:
         assert_refused(run(*args), 2, f"there is no ledger at {db} (the file holds no ledger yet)")
     assert_refused(run("note", "hello"), 2, "no ledger")
-    assert run("campaign", "list", "--json").json() == {"campaigns": []}
+    assert run("campaign", "list", "--json").json()["campaigns"] == []
     assert digest(file) == before
     with sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True) as conn:
         assert conn.execute("SELECT name FROM sqlite_master").fetchall() == []
@@ -154,7 +154,7 @@ def test_reads_on_an_empty_postgresql_schema_create_nothing(run: Runner, empty_s
     url, base, schema = empty_schema
     for args in READS:
         assert_refused(run(*args, db=url), 2, "there is no ledger in postgresql://", "campaign new")
-    assert run("campaign", "list", "--json", db=url).json() == {"campaigns": []}
+    assert run("campaign", "list", "--json", db=url).json()["campaigns"] == []
     assert schema_tables(base, schema) is None  # not even the schema
     new_campaign(run, db=url)
     assert run("head", "--json", db=url).json()["version"] == 3
@@ -311,8 +311,10 @@ def test_the_real_script_names_a_damaged_file(cli: Runner, run: Runner, ledger_f
     data[middle : middle + 3 * 4096] = random.Random(5).randbytes(3 * 4096)
     ledger_file.write_bytes(bytes(data))
     before = digest(ledger_file)
-    for args in (("log",), ("note", "one more")):
-        assert_refused(cli(*args), 1, "is damaged")
+    # A read names the file, or the event whose bytes the damage hit; a write checks every page first.
+    read = assert_refused(cli("log"), 1)
+    assert "is damaged" in read or "cannot be read" in read
+    assert_refused(cli("note", "one more"), 1, "is damaged")
     assert digest(ledger_file) == before
 
 

@@ -275,7 +275,7 @@ def test_a_header_without_its_branch_with_the_real_script(cli, tmp_path: Path, e
     assert_refused(cli("import", path, db=target), 1, "line 1: the export header lacks 'branch'")
     # Nothing was written: not even the database file.
     assert not Path(target).exists()
-    assert cli("campaign", "list", "--json", db=target).json() == {"campaigns": []}
+    assert cli("campaign", "list", "--json", db=target).json()["campaigns"] == []
 
 
 HOSTILE = {

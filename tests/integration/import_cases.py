@@ -18,7 +18,8 @@ from showrunner_ledger.ledger.bootstrap import bootstrap
 from showrunner_ledger.ledger.codec import fields_for_hash
 from showrunner_ledger.ledger.integrity import GENESIS_HASH, chain_hash
 from showrunner_ledger.ledger.read_index import index_table
-from showrunner_ledger.ledger.registry import CATALOG_ID
+from showrunner_ledger.ledger.registry import registration_id
+from showrunner_ledger.ledger.registry_index import branches_table, campaigns_table
 from showrunner_ledger.ledger.service import Ledger
 from showrunner_ledger.ledger.transfer import export_lines
 from tests.conftest import example_star, make_settings
@@ -139,12 +140,13 @@ def holdings(ledger: Ledger, home: Path) -> tuple[list, int, list[str]]:
 
 
 def forget_campaign(ledger: Ledger, campaign_id: UUID, streams: list[UUID]) -> None:
-    """Remove an imported campaign's rows (its catalog entry is the catalog's last), so that the
-    same file can be imported again into the same database."""
+    """Remove an imported campaign's rows (its registration, its registry index rows, its
+    streams), so that the same file can be imported again into the same database."""
     recorder, table = _tables(ledger)[0]
-    last = ledger.app.recorder.select_events(CATALOG_ID, desc=True, limit=1)[0].originator_version
-    _run(recorder, table, "DELETE FROM {table} WHERE originator_id = ? AND originator_version = ?", (CATALOG_ID, last))
+    name = next(c.name for c in ledger.campaigns() if c.id == campaign_id)
+    for registry in (campaigns_table(table), branches_table(table)):
+        _run(recorder, registry, "DELETE FROM {table} WHERE campaign_id = ?", (campaign_id.hex,))
     index = _tables(ledger)[2][1]
-    for stream in (campaign_id, *streams):
+    for stream in (registration_id(name), campaign_id, *streams):
         _run(recorder, table, "DELETE FROM {table} WHERE originator_id = ?", (stream,))
         _run(recorder, index, "DELETE FROM {table} WHERE originator_id = ?", (stream,))

@@ -138,8 +138,8 @@ def test_campaign_and_branch_creation_take_given_ids(ledger):
     with given_command_id("new-1") as given:
         assert ledger.create_campaign(Pitch(title="Retry")) == entry
     assert given.replayed == (1, 1)
-    with pytest.raises(CommandIdReused):
-        ledger.create_campaign(Pitch(title="Another Show"), command_id="new-1")
+    with pytest.raises(CommandIdReused):  # a given id is the campaign's name's: another title under it
+        ledger.create_campaign(Pitch(title="Another Show"), name="retry", command_id="new-1")
     assert [c.name for c in ledger.campaigns()] == ["retry"]
     assert sorted(p.name for p in ledger.keys.directory.iterdir()) == [f"{entry.id}.seed"]
 

@@ -20,7 +20,7 @@ from showrunner_ledger.ledger.codec import fields_for_hash
 from showrunner_ledger.ledger.errors import RegistryDamaged
 from showrunner_ledger.ledger.integrity import GENESIS_HASH, CampaignDigest, chain_hash
 from showrunner_ledger.ledger.persistence import SQLiteLedgerRecorder
-from showrunner_ledger.ledger.registry import CATALOG_ID
+from showrunner_ledger.ledger.registry import CATALOG_ID, registration_id
 from showrunner_ledger.ledger.streams import BranchSnapshot
 from showrunner_ledger.ledger.verification import (
     campaign_digest,
@@ -31,6 +31,7 @@ from showrunner_ledger.ledger.verification import (
     verify_everything,
 )
 from tests.conftest import example_star
+from tests.integration.registry_cases import RegistryTables, catalog_campaign
 from tests.integration.test_verify_tamper import RawEvents
 
 
@@ -121,8 +122,12 @@ def test_swapped_names_are_caught_even_with_a_recomputed_registry(ledger, raw, h
     docs = registry_docs(raw, campaign.id)
     docs[0]["payload"]["name"], docs[1]["payload"]["name"] = "old", "main"
     forge_registry(raw, campaign.id, docs)
-    assert ledger.resolve(campaign, "main").branch.parent_id is not None  # every default command reads the fork
+    # Commands read the registry index, held to each branch's own first event: not the fork.
+    assert ledger.resolve(campaign, "main").branch.parent_id is None
     assert "must register the campaign's main branch" in failed(verify_campaign(ledger, campaign))
+    RegistryTables(raw).run("UPDATE {b} SET name = CASE name WHEN 'main' THEN 'old' ELSE 'main' END WHERE position < 3")
+    with pytest.raises(RegistryDamaged, match="does not match branch 'main'"):  # the index forged too
+        ledger.resolve(campaign, "main")
 
 
 def test_a_renamed_fork_is_caught(ledger, raw, holes):
@@ -154,6 +159,7 @@ def test_a_parent_pointing_nowhere_is_a_damaged_registry_not_a_key_error(ledger,
     # what-if now reads a stream that does not exist; nothing names its old id, but
     # a branch forked from it would: give 'other' that parent.
     edit_branch_entry(raw, campaign.id, "other", True, parent_branch_id=str(uuid.uuid4()))
+    RegistryTables(raw).forget_branches(campaign.id)  # read from the registry itself, as before the index
     with pytest.raises(RegistryDamaged, match="changed outside the ledger"):
         ledger.resolve(campaign, "other")
     assert ledger.resolve(campaign, "what-if").branch.name == "what-if"  # the others still work
@@ -168,6 +174,7 @@ def test_a_hidden_branch_is_caught_by_the_campaign_digest(ledger, raw, holes):
     campaign, *_ = holes
     kept = campaign_digest(ledger, campaign)
     raw.delete(campaign.id, 3)  # the tail of a chain: what is left still links
+    RegistryTables(raw).run("DELETE FROM {b} WHERE position = 3")  # and its index row
     assert [b.name for b in ledger.branches(campaign).branches.values()] == ["main", "what-if"]
     assert verify_campaign(ledger, campaign).ok  # only a digest kept outside can see this
     assert "a branch was removed" in failed(verify_campaign(ledger, campaign, kept))
@@ -183,10 +190,16 @@ def test_a_cut_off_tail_is_caught_by_the_campaign_digest(ledger, raw, holes):
 def test_a_renamed_campaign_is_caught_by_the_campaign_digest(ledger, raw, holes):
     campaign, *_ = holes
     kept = campaign_digest(ledger, campaign)
-    docs = registry_docs(raw, CATALOG_ID)
+    # The registration moved to the new name's stream, its chain and its index row made again.
+    stream, moved = registration_id("holes"), registration_id("renamed")
+    docs = registry_docs(raw, stream)
     docs[0]["payload"]["name"] = "renamed"
-    forge_registry(raw, CATALOG_ID, docs)
+    tables = RegistryTables(raw)
+    tables.run(f"UPDATE {raw.table} SET originator_id = ? WHERE originator_id = ?", (raw._id(moved), raw._id(stream)))
+    forge_registry(raw, moved, docs)
+    tables.run("UPDATE {c} SET name = 'renamed', stream_id = ? WHERE name = 'holes'", (moved.hex,))
     (renamed,) = ledger.campaigns()
+    assert ledger.campaign("renamed") == renamed
     full = verify_everything(ledger)
     if isinstance(ledger.app.recorder, SQLiteLedgerRecorder):
         # Only the head a SQLite ledger keeps for `sheet` still files the branch under the old name.
@@ -209,8 +222,9 @@ def test_a_rewritten_branch_is_caught_by_the_campaign_digest(ledger, raw, holes)
     assert "does not match the kept campaign digest" in failed(verify_campaign(ledger, campaign, kept))
 
 
-def test_duplicate_campaign_names_in_the_catalog_are_caught(ledger, raw, holes):
-    ledger.create_campaign(Pitch(title="Second"))
+def test_duplicate_campaign_names_in_the_catalog_are_caught(ledger, raw):
+    catalog_campaign(ledger, "holes")
+    catalog_campaign(ledger, "second")
     docs = registry_docs(raw, CATALOG_ID)
     docs[1]["payload"]["name"] = docs[0]["payload"]["name"]
     forge_registry(raw, CATALOG_ID, docs)
@@ -218,11 +232,20 @@ def test_duplicate_campaign_names_in_the_catalog_are_caught(ledger, raw, holes):
     assert not full.ok and "a second campaign named 'holes'" in full.catalog_problem.message
 
 
+def test_a_registration_under_another_names_stream_is_caught(ledger, raw, holes):
+    stream = registration_id("holes")
+    docs = registry_docs(raw, stream)
+    docs[0]["payload"]["name"] = "renamed"
+    forge_registry(raw, stream, docs)
+    full = verify_everything(ledger)
+    assert "is stored under another name's stream" in full.catalog_problem.message
+
+
 def test_an_unreadable_registry_row_is_named_as_the_registry(ledger, raw, holes):
     campaign, *_ = holes
     raw.set_state(campaign.id, 2, b"{not json")
     with pytest.raises(RegistryDamaged, match=r"the branch registry of campaign 'holes' is damaged: entry #2"):
-        ledger.branches(campaign)
+        ledger.registered_branches(campaign)
     report = verify_everything(ledger).campaigns[0]
     assert report.registry.problem.scope == "registry"
     assert "entry #2 of the branch registry of campaign 'holes'" in report.registry.problem.message

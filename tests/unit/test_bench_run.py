@@ -58,3 +58,33 @@ def test_a_verdict_holds_the_median_to_the_goal(run: ModuleType) -> None:
     for ratio in (1.0, 1.1, 3.0):
         metric.pair(ratio, 1.0, ratio)
     assert metric.as_json()["verdict"] == "met"  # the median, not one busy moment
+
+
+def test_the_metrics_at_scale_compare_each_command_with_the_smallest_database(run: ModuleType, tmp_path: Path) -> None:
+    plan = dataclasses.replace(
+        run.QUICK,
+        scale_campaigns=(1, 3),
+        scale_branches=(1, 3),
+        scale_pairs=1,
+        scale_best_of=1,
+        scale_writers=2,
+        scale_writer_runs=1,
+    )
+    ctx = run.Context(plan, "sqlite", str(tmp_path))
+    try:
+        metrics = run.measure(ctx, ["scale"])
+        doc = json.loads(json.dumps(run.document(metrics, ctx, elapsed=0.1)))
+    finally:
+        ctx.close()
+
+    names = [m["name"] for m in doc["metrics"]]
+    assert names == [
+        *(f"scale-campaigns-3-{c}" for c in ("sheet", "note", "log", "branch-list", "campaign-list")),
+        *(f"scale-branches-3-{c}" for c in ("sheet", "note", "log", "branch-list")),
+    ]
+    for metric in doc["metrics"]:
+        assert metric["goal"] == "<= 1.2x" and metric["verdict"] in (True, False) and metric["ratio"] > 0
+    [writers] = doc["reports"]  # a goal on PostgreSQL only
+    assert writers["name"] == "scale-campaign-creations-at-once" and writers["verdict"] == "report"
+    assert writers["created"] == 2 * 2 * 3 and writers["retries"] == 0
+    assert list(tmp_path.iterdir()) == []
