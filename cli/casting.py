@@ -244,9 +244,8 @@ def status(ctx: typer.Context, star: NameArg, as_json: JsonOption = False) -> No
     """
     from rich.table import Table
 
-    from .session import session
-
     from ..domain.showrunner.state import ShowrunnerState
+    from .session import session
 
     s = session(ctx)
     ref = s.target()
