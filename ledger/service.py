@@ -860,21 +860,31 @@ class Ledger:
     ) -> BranchRef:
         """Fork `source` after event `at` (its head if None). Copies no events."""
         check_name("branch", name)
+        fresh_id = command_id is None
         command_id = command_id or uuid.uuid4().hex
         fork_commitment: str | None = None
         seeded = False
         for attempt in range(self.max_attempts):
-            index = self.load_stream(source.campaign.id, source.campaign.id, fold_branch_index, BranchIndex())
-            found = self._recorded(index, (Segment(source.campaign.id, 0, None),), command_id)
-            done = self.registry_index.branch_rows_upto(source.campaign.id)
-            backfill = Rows(
-                branches=[
-                    branch_row(source.campaign.id, n, e)
-                    for n, e in enumerate(index.state.branches.values(), start=1)
-                    if n > done
-                ]
-            )
-            if index.state.by_name(name) is not None:
+            # A first try under an id made here cannot have been recorded before: the head of the
+            # campaign's registrations and the registry index's row for the name are all it needs.
+            # A retry, or an id given, looks through the registrations themselves.
+            index = self._registrations_head(source.campaign.id) if fresh_id and attempt == 0 else None
+            if index is not None:
+                found, backfill = None, NO_ROWS
+                taken = self.registry_index.branch_row(source.campaign.id, name=name) is not None
+            else:
+                index = self.load_stream(source.campaign.id, source.campaign.id, fold_branch_index, BranchIndex())
+                found = self._recorded(index, (Segment(source.campaign.id, 0, None),), command_id)
+                done = self.registry_index.branch_rows_upto(source.campaign.id)
+                backfill = Rows(
+                    branches=[
+                        branch_row(source.campaign.id, n, e)
+                        for n, e in enumerate(index.state.branches.values(), start=1)
+                        if n > done
+                    ]
+                )
+                taken = index.state.by_name(name) is not None
+            if taken:
                 if found is not None:  # a retry, or a lost reply
                     if attempt == 0:
                         note_replayed(*found)
@@ -913,6 +923,27 @@ class Ledger:
                 return self.resolve(source.campaign, name)
             self._back_off(attempt)
         raise CommandConflict("the branch index kept changing; try again")
+
+    def _registrations_head(self, campaign_id: UUID) -> Stream[BranchIndex] | None:
+        """The campaign's branch registrations as a stream at its last event, without folding them,
+        when the registry index has a row for each (else None: they must be read).
+
+        A new registration is chained to that event's hash; a name is looked up in the index, whose
+        rows `verify` holds to the registrations."""
+        last = self.app.recorder.select_events(campaign_id, desc=True, limit=1)
+        if not last or self.registry_index.branch_rows_upto(campaign_id) != last[0].originator_version:
+            return None
+        head_hash = decode_document(last[0]).get("hash")
+        if not isinstance(head_hash, str):
+            return None
+        return Stream(
+            campaign_id,
+            campaign_id,
+            fold_branch_index,
+            BranchIndex(),
+            version=last[0].originator_version,
+            head_hash=head_hash,
+        )
 
     def _fresh_seed_for(self, campaign_id: UUID) -> str | None:
         """Add a seed for a new branch to the Director's key file; None away from it."""

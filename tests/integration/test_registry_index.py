@@ -12,7 +12,13 @@ import pytest
 
 from showrunner_ledger.domain.campaign import Pitch
 from showrunner_ledger.ledger.bootstrap import bootstrap
-from showrunner_ledger.ledger.errors import BranchNotFound, CampaignExists, CampaignNotFound, RegistryDamaged
+from showrunner_ledger.ledger.errors import (
+    BranchExists,
+    BranchNotFound,
+    CampaignExists,
+    CampaignNotFound,
+    RegistryDamaged,
+)
 from showrunner_ledger.ledger.registry import CATALOG_ID
 from showrunner_ledger.ledger.service import Ledger
 from showrunner_ledger.ledger.transfer import export_lines, import_lines
@@ -66,6 +72,25 @@ def test_finding_a_campaign_and_a_branch_reads_as_many_rows_with_one_or_with_man
         ledger.create_branch(ref, f"b-{n}")
     assert lookup_cost(ledger, "first", "b-0") == alone
     assert lookup_cost(ledger, "other-7", "main") <= alone
+
+
+def test_creating_a_branch_reads_as_many_rows_with_one_branch_or_with_many(ledger):
+    """A new branch needs the last registration and the name's row, not every registration."""
+    ref = ledger.resolve(ledger.create_campaign(Pitch(title="Forks")))
+    with rows_read(ledger) as counted:
+        ledger.create_branch(ref, "b-0")
+    first = counted[0]
+    for n in range(1, 40):
+        ledger.create_branch(ref, f"b-{n}")
+    with rows_read(ledger) as counted:
+        ledger.create_branch(ref, "b-40")
+    assert counted[0] == first
+    # A name taken is still refused, found by its row.
+    with pytest.raises(BranchExists), rows_read(ledger) as counted:
+        ledger.create_branch(ref, "b-7")
+    assert counted[0] <= first
+    assert ledger.resolve(ref.campaign, "b-40").parent_name == "main"
+    assert ledger.branch_page(ref.campaign, offset=0, limit=1)[2] == 42
 
 
 def test_pages_of_campaigns_and_branches(ledger):
