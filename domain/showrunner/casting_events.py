@@ -11,8 +11,8 @@ from typing import Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..dice import DiceSource, RecordingDice, ReplayDice, Roll
-from ..errors import DomainError, RuleViolation
+from ..dice import DiceSource, RecordingDice, Roll
+from ..errors import RuleViolation
 from ..events import CampaignFact, RolledFact
 from ..names import name_key
 from ..text import Line, Name
@@ -23,7 +23,7 @@ from .casting_record import Casting
 from .check import Resolution
 from .ensemble import grow_for_major_milestone
 from .ladder import Difficulty
-from .progress_events import Decision, OneStarFact, ProgressFact, ProgressRoll, _active
+from .progress_events import Decision, OneStarFact, ProgressFact, ProgressRoll, RollsRedone, _active
 from .sheet import AbilityName, CareerPath, Holding, Mastery, PropType
 from .state import ShowrunnerState
 
@@ -68,7 +68,7 @@ class CastingFact(_Step, CampaignFact[ShowrunnerState]):
         return self.keep(state)
 
 
-class CastingRoll(_Step, RolledFact[ShowrunnerState]):
+class CastingRoll(RollsRedone, _Step, RolledFact[ShowrunnerState]):
     star: Name
     record: Casting | None = None
     lines: tuple[str, ...] = ()
@@ -89,30 +89,8 @@ class CastingRoll(_Step, RolledFact[ShowrunnerState]):
     def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         return self.keep(state)
 
-    def recorded_rolls(self) -> tuple[Roll, ...]:
-        return self.rolls
-
-    def dice_colour(self, purpose: str) -> str:
-        return "other"
-
-    def explain(self) -> list[str]:
-        faces = [f"{r.purpose}: {','.join(map(str, r.faces))} (d{r.sides})" for r in self.rolls]
-        return [self.summary(), *faces]
-
-    def rejudge(self, before: ShowrunnerState) -> str | None:
-        replay = ReplayDice(self.rolls)
-        try:
-            record, _, extra = self.redo(before, replay)
-        except DomainError as e:
-            return f"the current engine refuses the recorded roll: {e}"
-        if replay.left_over:
-            return f"the record holds {replay.left_over} roll(s) the engine did not ask for"
-        if record != self.record:
-            return "the Casting record after the roll differs from the record"
-        for name, value in extra.items():
-            if getattr(self, name) != value:
-                return f"the {name.replace('_', ' ')} differs from the record"
-        return None
+    def differs(self, before: ShowrunnerState, outcome: Any) -> str | None:
+        return "the Casting record after the roll differs from the record" if outcome != self.record else None
 
 
 class CastingStarted(CastingFact, topic="showrunner/CastingStarted"):

@@ -147,13 +147,19 @@ class OneStarFact(ProgressFact):
         return (self.star,)
 
 
-class ProgressRoll(_Decides, RolledFact[ShowrunnerState]):
-    changed: Changed = Field(default_factory=Changed)
-    lines: tuple[str, ...] = ()
-    rolls: tuple[Roll, ...] = ()
+class RollsRedone:
+    """A rolled fact that `redo` decides from its dice: its recorded rolls as shown, and its
+    re-judging (the outcome `redo` gives on those rolls against the one recorded, `differs`)."""
 
-    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
-        return self.changed.apply(state)
+    if TYPE_CHECKING:
+        rolls: tuple[Roll, ...]
+
+        def redo(self, state: ShowrunnerState, dice: Any) -> tuple[Any, list[str], dict[str, Any]]: ...
+        def summary(self) -> str: ...
+
+    def differs(self, before: ShowrunnerState, outcome: Any) -> str | None:
+        """Why the outcome `redo` gives now differs from the one recorded; None if it does not."""
+        raise NotImplementedError
 
     def recorded_rolls(self) -> tuple[Roll, ...]:
         return self.rolls
@@ -168,17 +174,29 @@ class ProgressRoll(_Decides, RolledFact[ShowrunnerState]):
     def rejudge(self, before: ShowrunnerState) -> str | None:
         replay = ReplayDice(self.rolls)
         try:
-            after, _, extra = self.redo(before, replay)
+            outcome, _, extra = self.redo(before, replay)
         except DomainError as e:
             return f"the current engine refuses the recorded roll: {e}"
         if replay.left_over:
             return f"the record holds {replay.left_over} roll(s) the engine did not ask for"
-        if changes(before, after) != self.changed:
-            return "the sheets after the roll differ from the record"
+        if (why := self.differs(before, outcome)) is not None:
+            return why
         for name, value in extra.items():
             if getattr(self, name) != value:
                 return f"the {name.replace('_', ' ')} differs from the record"
         return None
+
+
+class ProgressRoll(RollsRedone, _Decides, RolledFact[ShowrunnerState]):
+    changed: Changed = Field(default_factory=Changed)
+    lines: tuple[str, ...] = ()
+    rolls: tuple[Roll, ...] = ()
+
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
+        return self.changed.apply(state)
+
+    def differs(self, before: ShowrunnerState, outcome: Any) -> str | None:
+        return "the sheets after the roll differ from the record" if changes(before, outcome) != self.changed else None
 
 
 class OneStarRoll(ProgressRoll):
