@@ -174,6 +174,13 @@ def test_the_writers_turn_spends_exactly_half_the_studio_notes():
         decide("oracle-writers-turn", campaign(studio_notes=1), WritersTurnPlan(plan=("roll",)), table())
 
 
+def test_a_writers_turn_rolling_more_subplots_than_its_budget_is_refused_before_any_die():
+    """Each Subplot rolled costs 1 whatever its dice give: the plan is refused before the first
+    roll, which here would land on an empty roster (and ask for casting instead)."""
+    with pytest.raises(RuleViolation, match="rounded down: 1 of 2, but this plan spends more"):
+        decide("oracle-writers-turn", campaign(studio_notes=2), WritersTurnPlan(plan=("roll", "roll")), table())
+
+
 def test_a_set_piece_is_never_lowered_with_spotlight():
     # A LEGENDARY Set Piece in 4 Beats: Mara pays its Starting Combo Pool of 3 with all her Grit.
     state = campaign()

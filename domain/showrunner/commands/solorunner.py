@@ -138,6 +138,9 @@ def writers_turn(state: ShowrunnerState, asked: WritersTurnPlan, roll: RollConte
             f"but this plan spends {spending} (each Subplot rolled costs 1, each Reveal 1 unless it is free)"
         )
 
+    # Refused before any die: each Subplot rolled costs 1 whatever its dice give.
+    if sum(step == "roll" for step in asked.plan) * generation_cost(False) > budget:
+        raise wrong("more")
     for step in asked.plan:
         fact: SubplotGenerated | SubplotRevealed
         if step == "roll":
