@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from .check_options import award_power
 from .choices import difficulty
 from .dice_flags import recording
 from .errors import UsageProblem
@@ -161,6 +162,15 @@ def beat(
             help="Pay the Beat's Influence spends from the Combo Pool, as from the Star's Profile (7.2).",
         ),
     ] = False,
+    award: Annotated[
+        str | None,
+        typer.Option(
+            "--award",
+            metavar="artisan|luminary",
+            help="An Award's power on this Beat, once per Episode: artisan, an automatic Success declared before "
+            "the roll; luminary, a regular Success becomes a Highlight (11.2).",
+        ),
+    ] = None,
     payout: Annotated[
         list[str] | None,
         typer.Option(
@@ -185,6 +195,8 @@ def beat(
     Example: showrunner sequence beat 'Crack the vault' Mara fight -s Brawling --action 6,5,1,2 --opposition-dice 1,2,3 --script 2,3 --power 5
 
     Example: showrunner sequence beat 'Crack the vault' Mara fight --grit 1 --from-combo --payout Mara:retake --payout ensemble:grit
+
+    Example: showrunner sequence beat 'Crack the vault' Mara fight --award artisan
     """
     from ..domain.showrunner.commands.sequences import SequenceBeat
     from ..domain.showrunner.events import InfluenceRegained
@@ -200,13 +212,19 @@ def beat(
             )
         if outcome.strip().lower() not in OUTCOMES:
             raise UsageProblem(f"--outcome: '{outcome}' is not an outcome ({', '.join(OUTCOMES)})")
-        if check.given_for_a_roll() or from_combo:
-            given = [*check.given_for_a_roll(), *(["--from-combo"] if from_combo else [])]
+        if check.given_for_a_roll() or from_combo or award is not None:
+            given = [
+                *check.given_for_a_roll(),
+                *(["--from-combo"] if from_combo else []),
+                *(["--award"] if award is not None else []),
+            ]
             raise UsageProblem(f"--outcome records a Beat without a check: give no {', '.join(given)}")
     elif star is None or ability is None:
         raise UsageProblem("give the Star and the Ability rolling the Beat (or --outcome)")
     else:
-        request = check.request(star, ability).model_copy(update={"from_combo": from_combo})
+        request = check.request(star, ability).model_copy(
+            update={"from_combo": from_combo, "award": award_power(award)}
+        )
     faces = check.faces()
     s = session(ctx)
     ref = s.target()
