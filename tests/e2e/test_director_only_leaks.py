@@ -517,6 +517,7 @@ NOT_READS: dict[tuple[str, ...], str] = {
             ("threat", "strike"),
             ("sequence", "declare"),
             ("sequence", "beat"),
+            ("sequence", "trade"),
             ("sequence", "spend"),
             ("subplot", "generate"),
             ("subplot", "pre-production"),

@@ -120,7 +120,10 @@ def test_the_luminary_turns_a_beats_regular_success_into_a_highlight(ledger):
     Beat clears a die one step higher (7.1)."""
     ref = campaign(ledger, awards=True)
     checked = ledger.run(
-        ref, "sequence-beat", {"goal": GOAL, "request": mara(award="luminary")}, faces={"action": [5, 4, 1], "script": [6, 6]}
+        ref,
+        "sequence-beat",
+        {"goal": GOAL, "request": mara(award="luminary")},
+        faces={"action": [5, 4, 1], "script": [6, 6]},
     )
     played = next(e.fact for e in checked.events if isinstance(e.fact, SequenceBeatPlayed))
     assert played.outcome == "highlight"
