@@ -537,6 +537,7 @@ NOT_READS: dict[tuple[str, ...], str] = {
             ("prop", "random"),
             ("montage", "start"),
             ("montage", "scene"),
+            ("montage", "flashback"),
             ("montage", "stop"),
             ("bond", "add"),
             ("bond", "trade"),
