@@ -709,6 +709,11 @@ def _sequence_trade(check: _Check, use: SequenceTradeUse, effective: Difficulty)
             f"{check.name} traded the {use.label} for the whole Sequence: only one Bond or Grudge is exhausted "
             "per Ability Check (Actor Limit), so trade no other on this Beat"
         )
+    traded = (q.trade_of(check.name) for q in check.state.world.sequences.values())
+    if not any(t is not None and t.label == use.label for t in traded):
+        raise RuleViolation(
+            f"{check.name} traded no {use.label} for a running Action Sequence: only its Beats roll lower for it"
+        )
     lowered = Difficulty.EASY if use.to_easy else effective.step(-1)
     check.step("spent", f"the {use.label}, traded for the whole Sequence, lowers this Beat: rolled at {lowered.value}")
     return lowered

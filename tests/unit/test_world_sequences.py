@@ -354,9 +354,16 @@ def test_a_trade_for_the_whole_sequence_is_one_per_star_and_lowers_only_that_sta
     with pytest.raises(SequenceError, match="already traded the Bond with Ilse"):
         with_trade(sequence, SequenceTrade(star="Mara Voss", kind="grudge", name="Aubrec"))
 
-    state = ShowrunnerState().with_star(example_star())
+    alone = ShowrunnerState().with_star(example_star())
+    state = alone.model_copy(update={"world": begin(World(), sequence)})
     beat = CheckRequest(star="Mara", ability="fight", difficulty="HARD")
     faces = {"action": [4, 3, 1], "script": [5, 6]}
+    with pytest.raises(RuleViolation, match="traded no Bond with Ilse for a running Action Sequence"):
+        resolve(
+            alone,
+            beat.model_copy(update={"sequence_trade": SequenceTradeUse(label="Bond with Ilse")}),
+            TableDice(faces),
+        )
     stepped = resolve(
         state, beat.model_copy(update={"sequence_trade": SequenceTradeUse(label="Bond with Ilse")}), TableDice(faces)
     )
