@@ -17,6 +17,7 @@ from showrunner_ledger.domain.showrunner.progress_events import (
     PropsGained,
     PropsGivenUp,
 )
+from showrunner_ledger.domain.showrunner.sheet import Award
 from showrunner_ledger.domain.showrunner.vocabulary import PropType
 from showrunner_ledger.ledger.audit import audit_all
 from tests.conftest import example_star
@@ -118,4 +119,21 @@ def test_a_flashbacks_montage_action_happens_during_an_episode(ledger):
     version = ledger.view(ref).version
     with pytest.raises(DomainError, match="a Flashback's Montage Action happens during an Episode"):
         ledger.run(ref, "flashback-montage", {**PRACTICE, "outcome": "success"}, faces={"montage_benefit": [4]})
+    assert ledger.view(ref).version == version
+
+
+def test_the_method_actors_award_pays_one_flashback_trade_per_episode(ledger):
+    """11.2 The Method Actor's Award: "Once per Episode, you may perform a Flashback without
+    spending a Preparation", a Resource Trade as any other."""
+    ref = ledger.resolve(ledger.create_campaign(Pitch(title="Flashbacks")))
+    ledger.add_character(ref, example_star())
+    tobias = example_star("star-tobias.json").model_copy(update={"awards": frozenset({Award.METHOD_ACTOR})})
+    ledger.add_character(ref, tobias)  # no Preparation left
+    ledger.run(ref, "episode-start", {"title": "Pilot"})
+    asked = {"star": "Tobias", "with_star": "Mara", "give": [{"type": "Money"}], "award": True}
+    paid = ledger.run(ref, "flashback-trade", asked).events[0].fact
+    assert isinstance(paid, PreparationSpent) and paid.award
+    version = ledger.view(ref).version
+    with pytest.raises(DomainError, match="already used this Award's power in Episode 1"):
+        ledger.run(ref, "flashback-trade", asked)
     assert ledger.view(ref).version == version
