@@ -26,7 +26,7 @@ from .actors import Actor, ActorSpec, Person, Roster, TieKind, roll_abilities, r
 from .influence import LABELS, PoolName
 from .ladder import Difficulty
 from .power_dice import PowerDice
-from .sequences import BeatRecorded, Contribution, Sequence, play_beat, spend_combo
+from .sequences import BeatRecorded, Contribution, Sequence, SequenceTrade, play_beat, spend_combo, with_trade
 from .state import ShowrunnerState
 from .threats import CheckEffect, Threat, ThreatKind, check_against, new_threat, strike_decisively
 from .world import Due, World
@@ -661,6 +661,28 @@ class WorldConsequenceSuffered(WorldRoll, topic="showrunner/WorldConsequenceSuff
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
         again = decide_world_consequence(_world(before), self.request, dice)
         return _differs("World Consequence", self.change, again.change)
+
+
+class SequenceTradeMade(CampaignFact[ShowrunnerState], topic="showrunner/SequenceTradeMade"):
+    """10.2A Action Sequences: a Bond or Grudge traded at the Sequence's ultimate Difficulty (its
+    ◇ exhausted by the RelationshipTraded just before) lowers every Beat the Star performs in it."""
+
+    goal: str
+    trade: SequenceTrade
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
+        world = _world(state)
+        return _with_world(state, world.with_sequence(with_trade(world.sequence(self.goal), self.trade)))
+
+    def summary(self) -> str:
+        t = self.trade
+        lowered = "to EASY (Relationship Mastery)" if t.to_easy else "one step"
+        return (
+            f"{t.star}'s Beats in '{self.goal}' roll {lowered} lower: the {t.label} was traded for the whole Sequence"
+        )
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.trade.star,)
 
 
 class ComboSpent(CampaignFact[ShowrunnerState], topic="showrunner/ComboSpent"):
