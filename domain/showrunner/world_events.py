@@ -23,10 +23,12 @@ from ..events import CampaignFact, RecapLine, RolledFact, Visibility, absent
 from ..names import name_key
 from ..text import Line, Name
 from .actors import Actor, ActorSpec, Person, Roster, TieKind, roll_abilities, roll_actor
+from .flavour import Flavour
 from .influence import LABELS, PoolName
 from .ladder import Difficulty
 from .power_dice import PowerDice
 from .sequences import BeatRecorded, Contribution, Sequence, play_beat, spend_combo
+from .sheet import AbilityName
 from .state import ShowrunnerState
 from .threats import CheckEffect, Threat, ThreatKind, check_against, new_threat, strike_decisively
 from .world import Due, World
@@ -882,6 +884,44 @@ class SubplotResolved(CampaignFact[ShowrunnerState], topic="showrunner/SubplotRe
         )
 
 
+def form_words(flavour: Flavour) -> str:
+    """A filled-in form in one line: the Ability, the dice that named it, and the row."""
+    dice = ",".join(str(face) for face in flavour.ability_faces)
+    row = (
+        f"{flavour.form.title}: {flavour.form.text}"
+        if flavour.form
+        else "the book prints no table: the table describes it"
+    )
+    return f"{flavour.ability.value.title()} ({dice}), row {flavour.face}, {row}"
+
+
+class SubplotFormFilled(WorldRoll, topic="showrunner/SubplotFormFilled"):
+    """Appendix F (a Scheme) or G (Currying Favor): the form a Subplot takes in the story,
+    through its Plotter's Abilities. Director-only while the Subplot is in stasis."""
+
+    number: int
+    plotter: str
+    kind: Literal["scheme", "favor"]
+    choice: AbilityName | None = None
+    """The Director's pick when a Scheme's 2d10 named neither the Primary nor the Secondary."""
+    form: Flavour
+
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
+        world = _world(state)
+        field = "scheme_form" if self.kind == "scheme" else "favor_form"
+        return _with_world(state, world.with_subplot(world.subplot(self.number).model_copy(update={field: self.form})))
+
+    def summary(self) -> str:
+        what = "Scheme (Appendix F)" if self.kind == "scheme" else "Curry Favor (Appendix G)"
+        return f"Subplot {self.number}'s {what}: {self.plotter} works through {form_words(self.form)}"
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        from .commands.writers_room import fill_form
+
+        again = fill_form(_world(before), self.number, self.kind, dice, self.choice)
+        return _differs("form", self.form, again)
+
+
 # --------------------------------------------------------------------------- Solorunner
 
 
@@ -1009,6 +1049,7 @@ __all__ = [
     "SequenceBeatPlayed",
     "SoloStudioNoteRolled",
     "SequenceDeclared",
+    "SubplotFormFilled",
     "SubplotGenerated",
     "SubplotResolved",
     "SubplotRevealed",

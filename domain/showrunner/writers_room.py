@@ -17,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from ..dice import DiceSource, RecordingDice, Source
 from ..errors import InvalidDice, RuleViolation
 from .actors import TIE_KINDS, Actor, Person, PowerLevelRoll, advance_tie, roll_power_level
+from .flavour import Flavour
 from .ladder import Difficulty, Quality
 from .power_dice import add_die, add_pip, clear, roll_power_dice
 
@@ -156,6 +157,23 @@ class Subplot(_Frozen):
     status: SubplotStatus = "stasis"
     free_reveal: bool = False
     """A repeat Plotter was rolled: the next Reveal costs no Studio Note."""
+    scheme_form: Flavour | None = None
+    """Appendix F: the form its Scheme takes in the story, once the Director fills it in."""
+    favor_form: Flavour | None = None
+    """Appendix G: how the Plotter curries favour with the Ally (a Curry Favor approach only)."""
+
+    @model_serializer(mode="wrap")
+    def _leave_out_unfilled(self, handler: SerializerFunctionWrapHandler) -> object:
+        # The forms came after Subplots were first stored: one without them dumps (and hashes) as before.
+        data = handler(self)
+        if isinstance(data, dict):
+            for name in ("scheme_form", "favor_form"):
+                if getattr(self, name) is None:
+                    data.pop(name, None)
+        return data
+
+    def form(self, kind: Literal["scheme", "favor"]) -> Flavour | None:
+        return self.scheme_form if kind == "scheme" else self.favor_form
 
 
 class CastingCall(_Frozen):

@@ -23,9 +23,11 @@ from showrunner_ledger.domain.showrunner.commands.solorunner import (
 from showrunner_ledger.domain.showrunner.commands.threats import ThreatCheck, ThreatCreate
 from showrunner_ledger.domain.showrunner.commands.writers_room import (
     PreProduction,
+    SubplotFavor,
     SubplotGenerate,
     SubplotResolve,
     SubplotReveal,
+    SubplotScheme,
 )
 from showrunner_ledger.domain.showrunner.events import CheckAbandoned, CheckRolled
 from showrunner_ledger.domain.showrunner.ladder import Difficulty as D
@@ -280,6 +282,8 @@ INPUTS = {
     "subplot-pre-production": PreProduction(),
     "subplot-reveal": SubplotReveal(number=2, cliffhanger=True),
     "subplot-resolve": SubplotResolve(number=2),
+    "subplot-scheme": SubplotScheme(number=2, choice=A.WORK),
+    "subplot-favor": SubplotFavor(number=2),
     "oracle-ask": OracleQuestion(question="Is the tide turning?", difficulty=D.EASY),
     "oracle-menu": ConsequenceMenu(difficulty=D.HARD, disaster=True),
     "oracle-scene-goal": SoloRoll(),
