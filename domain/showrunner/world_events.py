@@ -251,6 +251,39 @@ class ActorTieChanged(CampaignFact[ShowrunnerState], topic="showrunner/ActorTieC
         )
 
 
+class ActorTieSwayed(CampaignFact[ShowrunnerState], topic="showrunner/ActorTieSwayed"):
+    """12.1I: a Star's check at the tie's level moved an Actor's Bond or Grudge one slot up or
+    down (the CheckRolled before it holds the roll). Whoever held the slot reached swaps into the
+    one left; moved down from NORMAL, the tie leaves the web."""
+
+    star: str
+    name: str
+    kind: TieKind
+    person: Person
+    direction: Literal["up", "down"]
+    before: Difficulty
+    to: Difficulty | None
+    """The slot reached; None when the tie left the web."""
+    displaced: Person | None = None
+    """Who held the slot reached, now in the slot `person` left."""
+    actor: Actor
+    """The Actor after the move."""
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
+        return _with_world(state, _world(state).with_actor(self.actor))
+
+    def summary(self) -> str:
+        where = f"{self.direction} to {self.to.value}" if self.to else "out of the web"
+        text = f"{self.star} moves {self.name}'s {self.kind.title()} with {self.person.name} {where} (from {self.before.value})"
+        if self.displaced is not None:
+            text += f"; {self.displaced.name} moves to {self.before.value}"
+        return text
+
+    def stars(self) -> tuple[str, ...]:
+        people = (self.person, self.displaced) if self.displaced else (self.person,)
+        return tuple(dict.fromkeys([self.star, *(p.name for p in people if p.star)]))
+
+
 # --------------------------------------------------------------------------- Threats
 
 
@@ -1036,6 +1069,7 @@ __all__ = [
     "ActorCreated",
     "ActorSpec",
     "ActorTieChanged",
+    "ActorTieSwayed",
     "ActorsContested",
     "ComboPaidToEnsemble",
     "ConsequenceSettled",

@@ -514,6 +514,7 @@ NOT_READS: dict[tuple[str, ...], str] = {
             ("actor", "create"),
             ("actor", "contest"),
             ("actor", "tie"),
+            ("actor", "manipulate"),
             ("threat", "create"),
             ("threat", "strike"),
             ("sequence", "declare"),
