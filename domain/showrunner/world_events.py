@@ -38,6 +38,7 @@ from .writers_room import (
     BondAdvanced,
     DieCleared,
     GambitCalled,
+    Hire,
     MinionSpawned,
     PipAdded,
     PowerLevelRaised,
@@ -806,6 +807,29 @@ class SubplotGenerated(WorldRoll, topic="showrunner/SubplotGenerated"):
         )
 
 
+class HiredSubplotWritten(WorldRoll, topic="showrunner/HiredSubplotWritten"):
+    """9.2D Hire: the Director adds the hired Actor's Subplot to the log, at the Power the Star
+    paid for, written like any other from Phase 2 on (13.2). Director-only: it waits in stasis."""
+
+    default_visibility: ClassVar[Visibility] = "director"
+
+    star: str
+    """Who hired the Actor (the claim's beneficiary)."""
+    actor: str
+    power: Difficulty
+    subplot: Subplot
+
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
+        return _with_world(state, _world(state).with_subplot(self.subplot))
+
+    def summary(self) -> str:
+        return f"Subplot {self.subplot.number} written in stasis for {self.star}'s hire: {subplot_words(self.subplot)}"
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        again = generate(_world(before), dice, hired=Hire(actor=self.actor, power=self.power, by=self.star))
+        return _differs("Subplot", self.subplot, again.subplot)
+
+
 def spoken_plan(s: Subplot) -> str:
     """What a Revealed Subplot meant to do, as a narrator says it: whom it went after, with whose help."""
     scheme = {"actor": "scheming against", "in_person": "coming for", "minion": "sending a minion after"}[s.scheme]
@@ -820,7 +844,8 @@ def subplot_words(s: Subplot) -> str:
     scheme = {"actor": "schemes against", "in_person": "confronts in person", "minion": "sends a minion against"}[
         s.scheme
     ]
-    return f"{s.plotter} at {s.power.value}, {s.event} event; {approach} {ally}; {scheme} {target}"
+    hired = f", hired by {s.hired_by}" if s.hired_by else ""
+    return f"{s.plotter} at {s.power.value}{hired}, {s.event} event; {approach} {ally}; {scheme} {target}"
 
 
 def effect_words(effect: SubplotEffect) -> str:
@@ -1077,6 +1102,7 @@ __all__ = [
     "ComboSpent",
     "ConsequencesDue",
     "ConsequenceMenuRolled",
+    "HiredSubplotWritten",
     "Contribution",
     "OracleAnswered",
     "SceneGoalRolled",

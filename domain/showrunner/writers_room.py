@@ -144,7 +144,8 @@ class Subplot(_Frozen):
     slot: int | None
     """The roster slot rolled; None when the Plotter was chosen."""
     power: Difficulty
-    power_roll: PowerLevelRoll
+    power_roll: PowerLevelRoll | None
+    """The 3d6 of its Power; None for a Subplot a Star hired at a Power paid for (9.2D Hire)."""
     event: Literal["aid", "harm"]
     event_roll: int
     ally: Person
@@ -161,13 +162,15 @@ class Subplot(_Frozen):
     """Appendix F: the form its Scheme takes in the story, once the Director fills it in."""
     favor_form: Flavour | None = None
     """Appendix G: how the Plotter curries favour with the Ally (a Curry Favor approach only)."""
+    hired_by: str | None = None
+    """The Star who hired the Plotter for this Subplot in a Montage (9.2D Hire)."""
 
     @model_serializer(mode="wrap")
     def _leave_out_unfilled(self, handler: SerializerFunctionWrapHandler) -> object:
-        # The forms came after Subplots were first stored: one without them dumps (and hashes) as before.
+        # The forms and hires came after Subplots were first stored: one without them dumps (and hashes) as before.
         data = handler(self)
         if isinstance(data, dict):
-            for name in ("scheme_form", "favor_form"):
+            for name in ("scheme_form", "favor_form", "hired_by"):
                 if getattr(self, name) is None:
                     data.pop(name, None)
         return data
@@ -218,13 +221,17 @@ def generate(
     cast: Caster | None = None,
     pre_production: bool = False,
     minion_name: str | None = None,
+    hired: Hire | None = None,
 ) -> Generation:
     """One Subplot attempt (13.2): the Plotter rolled on the roster (or chosen), then Power,
     Event, Ally and Target. `cast` supplies the Actor when the roll lands on an Unlocked slot or
-    a written-off Actor's."""
-    cost = generation_cost(pre_production)
+    a written-off Actor's. A `hired` Subplot's Plotter and Power are the hire's, and it is free."""
+    cost = 0 if hired is not None else generation_cost(pre_production)
     slot: int | None  # a chosen Plotter may hold no roster slot
-    if plotter is None:
+    if hired is not None:
+        actor = check_hire(world, hired)
+        slot = world.roster.slot_of(actor.name)
+    elif plotter is None:
         spark = _roll_plotter(world, dice, cast, cost)
         if isinstance(spark, Generation):
             return spark
@@ -233,8 +240,12 @@ def generate(
         actor, slot = _chosen_plotter(world, plotter)
     _check_web(world, actor)
 
-    roll = roll_power_level(dice)
-    power = subplot_power(roll, actor)
+    roll: PowerLevelRoll | None = None
+    if hired is None:
+        roll = roll_power_level(dice)
+        power = subplot_power(roll, actor)
+    else:
+        power = hired.power
     (event_roll,) = dice.roll("event", 1, 100)
     event: Literal["aid", "harm"] = "aid" if event_roll <= AID_UP_TO else "harm"
     effects: list[SubplotEffect] = [
@@ -260,12 +271,34 @@ def generate(
         target=target,
         scheme=scheme,
         effects=tuple(effects),
+        hired_by=hired.by if hired is not None else None,
     )
     # Play the Reveal now, on the world as it stands, to roll the dice it will need.
     recorder = RecordingDice(dice)
     _apply(world, draft, recorder)
     subplot = draft.model_copy(update={"faces": tuple(face for rolled in recorder.rolls for face in rolled.faces)})
     return Generation(world.with_subplot(subplot), "written", subplot, slot, cost)
+
+
+class Hire(NamedTuple):
+    """9.2D Hire: a Star pays an Actor for one Subplot of this Power."""
+
+    actor: str
+    power: Difficulty
+    by: str
+
+
+def check_hire(world: World, hired: Hire) -> Actor:
+    """The hired Actor can write the Subplot: on the Show, with no unresolved Subplot (13.1 rule
+    4), a complete social web (rule 1), and at least the Power paid for (no Subplot is above its
+    Plotter's Power Level)."""
+    actor, _ = _chosen_plotter(world, hired.actor)
+    if hired.power.rank > actor.power_level.rank:
+        raise RuleViolation(
+            f"{actor.name} is {actor.power_level.value}: a {hired.power.value} Subplot is above their Power Level"
+        )
+    _check_web(world, actor)
+    return actor
 
 
 def _roll_plotter(
