@@ -52,6 +52,9 @@ def test_a_hire_for_one_subplot_writes_it_in_stasis_at_the_power_paid(hiring):
     assert [(p["number"], p["status"], p.get("hired_by")) for p in listed] == [(1, "stasis", MARA)]
     assert "hired by Mara Voss" in listed[0]["plan"]
     assert ok(run("--as", MARA, "subplot", "list", "--json")).json()["subplots"] == []
+    star_log = ok(run("--as", MARA, "log", "--json")).out
+    assert "HiredSubplotWritten" not in star_log
+    assert "Mara Voss: hired Grim for one HARD Subplot" in star_log  # the Actor as the world names them
     # Audit decides the scene again, the Subplot with it.
     assert ok(run("audit", "--all", "--json")).json()["ok"] is True
 

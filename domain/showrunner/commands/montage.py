@@ -12,7 +12,7 @@ from ...names import name_key
 from ...ruleset import Action, Decided, RollContext
 from ..check import CheckRequest, Outcome
 from ..ladder import Quality
-from ..montage_claims import Claim
+from ..montage_claims import Claim, HireTerms
 from ..state import ShowrunnerState
 from ..vocabulary import AbilityName, MontageAction, PropType
 from .check import answered
@@ -86,6 +86,7 @@ def scene(state: ShowrunnerState, asked: MontageScene, roll: RollContext | None)
             update={
                 "beneficiary": claim.beneficiary if claim.beneficiary == ENSEMBLE else named(state, claim.beneficiary),
                 "payer": claim.payer if claim.payer in (None, ENSEMBLE) else named(state, claim.payer),
+                "hire": named_hire(state, claim) if asked.action is MontageAction.HIRE else claim.hire,
             }
         )
         for claim in asked.claims
@@ -124,6 +125,13 @@ def hireable(state: ShowrunnerState, claims: tuple[Claim, ...]) -> None:
         check_hire(state.world, Hire(actor=actor.name, power=claim.hire.power, by=claim.beneficiary))
 
 
+def named_hire(state: ShowrunnerState, claim: Claim) -> HireTerms | None:
+    """The hire's terms with the Actor as the world names them."""
+    if claim.hire is None:
+        return None
+    return claim.hire.model_copy(update={"actor": state.world.actor(claim.hire.actor).name})
+
+
 def hired_subplots(
     state: ShowrunnerState, shot: MontageSceneShot, claims: tuple[Claim, ...], roll: RollContext
 ) -> list[Fact]:
@@ -140,11 +148,14 @@ def hired_subplots(
             continue
         paid.remove(terms)
         number, recorder = roll.recording()
-        actor = state.world.actor(terms.actor).name
-        made = generate(state.world, recorder, hired=Hire(actor=actor, power=terms.power, by=claim.beneficiary))
+        made = generate(state.world, recorder, hired=Hire(actor=terms.actor, power=terms.power, by=claim.beneficiary))
         assert made.subplot is not None  # a hire's Plotter is chosen: it always writes one or refuses
         fact = HiredSubplotWritten(
-            star=claim.beneficiary, actor=actor, power=terms.power, subplot=made.subplot, **roll.stamp(number, recorder)
+            star=claim.beneficiary,
+            actor=made.subplot.plotter,
+            power=terms.power,
+            subplot=made.subplot,
+            **roll.stamp(number, recorder),
         )
         state = fact.apply(state)
         facts.append(fact)
