@@ -12,7 +12,7 @@ import typer
 
 from . import choices
 from .check_options import Grit, Keep, Push, Specialty
-from .choices import prop
+from .choices import difficulty, prop
 from .dice_flags import faces_option, parse_faces
 from .errors import UsageProblem
 from .options import JsonOption, writes
@@ -60,13 +60,24 @@ CLAIM_HELP = (
     "Who benefits and what they pay (repeatable, in priority order: a Partial Success pays only the first). "
     "STAR or 'ensemble' (an Influence Montage refreshing the shared pool), then comma-separated key=value: "
     "payer=STAR|ensemble (the Ensemble Backpack), prop=TYPE (Practice), quality=Q, hero_prop=NAME, "
-    "abilities=a+b (Train, Heal), convert=Q, into=TYPE, at_most=N, extra_props=N (Design). "
+    "abilities=a+b (Train, Heal), convert=Q, into=TYPE, at_most=N, extra_props=N (Design), "
+    "hire=ACTOR with subplot=LEVEL (for one Subplot of that Power) or accompany=LEVEL (the highest Difficulty they face). "
     "Or a JSON object with the fields of a claim (design, purchases, buy_hero_prop, buy_tier, buy_holding, hire)."
 )
-FLAGS = {**CHECK_FLAGS, "montage_benefit": "--benefit"}
+FLAGS = {**CHECK_FLAGS, "montage_benefit": "--benefit", "event": "--event", "bounty": "--bounty", "power": "--power"}
 
 BenefitFaces: TypeAlias = Annotated[
     list[str] | None, faces_option("--benefit", "The d6s of the benefits, claim by claim (2 each on a Highlight).")
+]
+HiredEvent: TypeAlias = Annotated[
+    list[str] | None, faces_option("--event", "Hire: the d100 Event of each hired Subplot (01-50 Aid, 51-100 Harm).")
+]
+HiredBounty: TypeAlias = Annotated[
+    list[str] | None, faces_option("--bounty", "Hire: the d6s of Props in a hired Subplot's bounty for a Star.")
+]
+HiredPower: TypeAlias = Annotated[
+    list[str] | None,
+    faces_option("--power", "Hire: the d6s of a hired Subplot's minion and of the dice its Reveal re-rolls."),
 ]
 
 
@@ -84,6 +95,7 @@ def start(ctx: typer.Context, as_json: JsonOption = False) -> None:
 def _claim(value: str) -> Any:
     from pydantic import ValidationError
 
+    from ..domain.showrunner.ladder import Difficulty, Quality
     from ..domain.showrunner.montage_claims import Claim
 
     text = value.strip()
@@ -115,14 +127,31 @@ def _claim(value: str) -> Any:
             fields["hero_prop"] = raw.strip()
         elif key == "abilities":
             fields["abilities"] = tuple(ability("--claim abilities", a.strip()) for a in raw.split("+") if a.strip())
+        elif key == "hire":
+            fields["hire"] = {**fields.get("hire", {}), "actor": raw.strip()}
+        elif key in ("subplot", "accompany"):
+            if "power" in fields.get("hire", {}):
+                raise UsageProblem(
+                    "--claim: a hire is for one Subplot (subplot=LEVEL) or to accompany (accompany=LEVEL)"
+                )
+            level = difficulty(f"--claim {key}", raw.strip())
+            fields["hire"] = {**fields.get("hire", {}), "power": level, "accompany": key == "accompany"}
         elif key in ("at_most", "extra_props"):
             if not raw.strip().isdigit():
                 raise UsageProblem(f"--claim {key}: '{raw}' is not a number")
             fields[key] = int(raw)
         else:
             raise UsageProblem(
-                f"--claim: unknown key '{key}' (payer, prop, quality, hero_prop, abilities, convert, into, at_most, extra_props; or JSON)"
+                f"--claim: unknown key '{key}' (payer, prop, quality, hero_prop, abilities, convert, into, at_most, "
+                "extra_props, hire, subplot, accompany; or JSON)"
             )
+    hire = fields.get("hire")
+    if hire is not None:
+        if "actor" not in hire or "power" not in hire:
+            raise UsageProblem("--claim: a hire names the Actor (hire=NAME) and subplot=LEVEL or accompany=LEVEL")
+        if "quality" not in fields and hire["power"].rank <= Difficulty.EPIC.rank:
+            # 9.2D: the hire is paid with 1 Money of the Subplot's Power (or the Difficulty faced).
+            fields["quality"] = Quality(hire["power"].value)
     return Claim(**fields)
 
 
@@ -155,6 +184,9 @@ def scene(
     script_faces: ScriptFaces = None,
     anomaly: AnomalyFaces = None,
     benefit: BenefitFaces = None,
+    event: HiredEvent = None,
+    bounty: HiredBounty = None,
+    power: HiredPower = None,
     as_json: JsonOption = False,
 ) -> None:
     """Shoot one Montage scene: the lead's check (1 Opposition Die for the first scene, 2 for the
@@ -165,7 +197,7 @@ def scene(
     from ..domain.showrunner.commands.montage import MontageScene
 
     parts = _scene_parts(action, claim, with_ability, tier, result, specialty, grit, keep, push)
-    faces = _faces(action_faces, opposition_faces, script_faces, anomaly, benefit)
+    faces = _faces(action_faces, opposition_faces, script_faces, anomaly, benefit, event, bounty, power)
     if parts.outcome is not None and (specialty or grit or keep or push or any(p in faces for p in CHECK_FLAGS)):
         raise UsageProblem("--outcome gives the check's result: its spends and dice flags have nothing to roll")
     s, ref, by = recording(ctx, lead)
@@ -216,6 +248,9 @@ def _faces(
     script_faces: list[str] | None,
     anomaly: list[str] | None,
     benefit: list[str] | None,
+    event: list[str] | None = None,
+    bounty: list[str] | None = None,
+    power: list[str] | None = None,
 ) -> dict[str, list[int]]:
     return parse_faces(
         {
@@ -224,6 +259,9 @@ def _faces(
             "script": ("--script", script_faces, 6),
             "anomaly": ("--anomaly", anomaly, 100),
             "montage_benefit": ("--benefit", benefit, 6),
+            "event": ("--event", event, 100),
+            "bounty": ("--bounty", bounty, 6),
+            "power": ("--power", power, 6),
         }
     )
 
