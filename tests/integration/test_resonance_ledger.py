@@ -230,11 +230,16 @@ def test_scene_and_arc_end_on_the_ledger(ledger):
     ledger.act(ref, "scene-end", {"market": True, "scene_reward": ["Kestrel=Insight"]})
     with pytest.raises(RuleViolation, match="already chose the Scene Reward 'Insight' this Arc"):
         ledger.act(ref, "scene-end", {"scene_reward": ["Kestrel=Insight"]})
-    ledger.act(ref, "scene-end", {"arc": True, "arc_reward": ["Orrin=Renown"]})
+    with pytest.raises(RuleViolation, match="Arc 1 has held 2 Scene\\(s\\), this one included"):
+        ledger.act(ref, "scene-end", {"arc": True})
+    ledger.act(ref, "scene-end", {})
+    ledger.act(
+        ref, "scene-end", {"arc": True, "arc_reward": ["Orrin=Renown"], "trade": ["Orrin=Healing Potion Kit>Healer's Kit"]}
+    )
     state = ledger.view(ref).state
     orrin = state.combatant("Orrin")
-    assert (state.scene, state.arc, state.combat) == (3, 2, None)
-    assert (orrin.kits[0].charges, orrin.failed_intents, orrin.rewards) == (2, (), ("Arc 1: Renown",))
+    assert (state.scene, state.arc, state.arc_first_scene, state.combat) == (4, 2, 4, None)
+    assert ([k.name for k in orrin.kits], orrin.failed_intents, orrin.rewards) == (["Healer's Kit"], (), ("Arc 1: Renown",))
     assert state.combatant("Gate Warden").harms == ()
 
 

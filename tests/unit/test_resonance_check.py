@@ -44,7 +44,7 @@ def combat(fronts: dict[str, list[str]], state: ResonanceState | None = None) ->
     state = state or base()
     names = [n for group in fronts.values() for n in group]
     # Orrin and Kestrel at Speed 3/2, Warden and Tess at 1: give enough tie faces for any tie.
-    resolution = resolve_initiative(state, names, TableDice({"initiative": [4, 1, 3, 2]}))
+    resolution = resolve_initiative(state, names, TableDice({"initiative": [4, 1, 3, 2]}), turns=False)
     state = apply_initiative(state, resolution)
     for front, group in fronts.items():
         state = apply_fronts(state, front, tuple(state.combatant(n).name for n in group))
@@ -363,7 +363,7 @@ def test_a_strike_needs_a_combat_and_the_same_front():
         RuleViolation, match="attacks cannot target enemies on other Fronts: Kestrel Vane is on the bridge"
     ):
         resolve(state, strike(), TableDice({}))
-    unplaced = apply_initiative(base(), resolve_initiative(base(), ["Kestrel", "Gate Warden"], TableDice({})))
+    unplaced = apply_initiative(base(), resolve_initiative(base(), ["Kestrel", "Gate Warden"], TableDice({}), turns=False))
     with pytest.raises(RuleViolation, match="Kestrel Vane is on no Front yet"):
         resolve(unplaced, strike(), TableDice({}))
     state = combat({"the bridge": ["Kestrel", "Orrin"]})

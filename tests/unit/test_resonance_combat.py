@@ -227,7 +227,7 @@ def test_a_scene_end_heals_harms_and_one_overkill():
 
 def test_an_arc_end_heals_harms_and_overkill_to_zero():
     state = act(base(), "harm", {"character": "Kestrel", "harm": "crushed", "levels": 11})
-    state = act(state, "scene-end", {"arc": True})
+    state = act(state, "scene-end", {"arc": True, "single_session": True})
     assert (state.combatant("Kestrel").overkill, state.combatant("Kestrel").harms) == (0, ())
     assert (state.scene, state.arc) == (2, 2)
 
@@ -245,7 +245,9 @@ def test_the_same_scene_reward_is_refused_twice_in_an_arc_but_not_in_the_next():
     with pytest.raises(RuleViolation, match="Kestrel Vane already chose the Scene Reward 'insight' this Arc"):
         decided(state, "scene-end", {"scene_reward": ["Kestrel=insight"]})
     state = act(
-        state, "scene-end", {"scene_reward": ["Kestrel=Resolve"], "arc": True, "arc_reward": ["Kestrel=Renown"]}
+        state,
+        "scene-end",
+        {"scene_reward": ["Kestrel=Resolve"], "arc": True, "single_session": True, "arc_reward": ["Kestrel=Renown"]},
     )
     kestrel = state.combatant("Kestrel")
     assert kestrel.rewards == ("Scene 1: Insight", "Scene 2: Resolve", "Arc 1: Renown")
@@ -273,7 +275,7 @@ def test_failed_spellcraft_intents_are_cleared_at_an_arcs_end_only():
     state = base().updated("Kestrel", failed_intents=("cross the ravine",))
     state = act(state, "scene-end", {})
     assert state.combatant("Kestrel").failed_intents == ("cross the ravine",)
-    state = act(state, "scene-end", {"arc": True})
+    state = act(state, "scene-end", {"arc": True, "single_session": True})
     assert state.combatant("Kestrel").failed_intents == ()
 
 
@@ -398,6 +400,7 @@ def test_the_ruleset_declares_its_check_inputs_actions_and_dice():
         "initiative",
         "front",
         "move",
+        "end-turn",
         "combat-end",
         "harm",
         "use-kit",
@@ -419,4 +422,8 @@ def test_every_fact_topic_is_the_rulesets_own():
 
     ours = {topic: cls for topic, cls in known_topics().items() if cls.__module__ == events.__name__}
     assert len(ours) >= 10
-    assert all(topic.startswith("resonance/") and cls.schema_version == 1 for topic, cls in ours.items())
+    assert all(topic.startswith("resonance/") for topic in ours)
+    # v2 only added optional fields: a v1 payload reads as it was recorded.
+    grown = {"resonance/CheckRolled", "resonance/InitiativeRolled", "resonance/KitUsed", "resonance/SceneEnded"}
+    assert {topic for topic, cls in ours.items() if cls.schema_version != 1} == grown
+    assert all(ours[topic].upcast({"x": 1}, 1) == {"x": 1} for topic in grown)
