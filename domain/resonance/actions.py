@@ -189,8 +189,9 @@ class UseKitInput(Input):
 
 
 def decide_use_kit(state: ResonanceState, request: UseKitInput, roll: RollContext | None) -> Decided:
+    turn = decide_turn_use(state, state.combatant(request.character).name, (), "use a Kit")
     use = decide_kit_use(state, request.character, request.kit, request.on, request.harm)
-    return [KitUsed(use=use, turn=decide_turn_use(state, use.user, (), "use a Kit"))]
+    return [KitUsed(use=use, turn=turn)]
 
 
 class TradeKitInput(Input):
