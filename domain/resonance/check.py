@@ -183,7 +183,7 @@ JUDGED_NAMES = (
     "Dissonance",
     "Harm",
     "failed intent",
-    "other opponents' rolls",
+    "check against the other opponents",
 )
 
 

@@ -460,9 +460,10 @@ class SceneEnded(_OptionalFieldsAdded, CampaignFact[ResonanceState], topic="reso
     def summary(self) -> str:
         e = self.end
         text = f"Scene {e.scene} ended" + (f", and with it Arc {e.arc}" if e.arc_ends else "")
-        text += ": harms and Overkill healed" if e.arc_ends else ": harms healed, Overkill -1"
         if e.arc_scenes is not None:
-            text += f" ({e.arc_scenes} Scene(s)" + (", a single session)" if e.single_session else ")")
+            scenes = "1 Scene" if e.arc_scenes == 1 else f"{e.arc_scenes} Scenes"
+            text += f" ({scenes}" + (", a single session)" if e.single_session else ")")
+        text += ": harms and Overkill healed" if e.arc_ends else ": harms healed, Overkill -1"
         if e.market:
             text += "; magic Kits refilled at a market"
         if e.trades:

@@ -256,6 +256,68 @@ def test_the_same_scene_reward_is_refused_twice_in_an_arc_but_not_in_the_next():
     assert state.combatant("Kestrel").scene_rewards == ("Insight",)
 
 
+def test_an_arc_of_fewer_than_three_scenes_is_refused_unless_a_single_session():
+    state = base()
+    for held in (1, 2):
+        with pytest.raises(RuleViolation, match=f"^Arc 1 has held {held} Scene\\(s\\), this one included, and an Arc"):
+            decided(state, "scene-end", {"arc": True})
+        state = act(state, "scene-end", {})
+    [fact] = decided(state, "scene-end", {"arc": True})
+    assert (fact.end.arc_scenes, fact.end.single_session) == (3, False)
+    assert "Scene 3 ended, and with it Arc 1 (3 Scenes)" in fact.summary()
+    state = fact.apply(state)
+    assert (state.scene, state.arc, state.arc_first_scene) == (4, 2, 4)
+    # The next Arc counts its Scenes from its own first.
+    with pytest.raises(RuleViolation, match="Arc 2 has held 1 Scene"):
+        decided(state, "scene-end", {"arc": True})
+    [one_shot] = decided(state, "scene-end", {"arc": True, "single_session": True})
+    assert (one_shot.end.arc_scenes, one_shot.end.single_session) == (1, True)
+
+
+def test_an_arc_ended_before_arcs_counted_scenes_leaves_the_count_from_the_first_scene():
+    from showrunner_ledger.domain.resonance.combat import SceneEnd
+    from showrunner_ledger.domain.resonance.events import SceneEnded
+
+    old = SceneEnded.model_validate({"end": {"scene": 1, "arc": 1, "arc_ends": True, "market": False}})
+    state = old.apply(base())
+    assert (state.scene, state.arc, state.arc_first_scene) == (2, 2, 1)
+    assert old.end == SceneEnd(scene=1, arc=1, arc_ends=True, market=False)
+
+
+def test_kits_are_traded_one_for_one_at_an_arcs_end():
+    state = act(act(base(), "scene-end", {}), "scene-end", {})
+    trade = ["Kestrel=climber's kit>Healing Potion Kit", "Orrin=Healing Potion Kit>Wand of Sparks=3"]
+    [fact] = decided(state, "scene-end", {"arc": True, "trade": trade})
+    assert [(t.character, t.given.name, t.taken.label()) for t in fact.end.trades] == [
+        ("Kestrel Vane", "Climber's Kit", "Healing Potion Kit (2/2 charges)"),
+        ("Orrin Marsh", "Healing Potion Kit", "Wand of Sparks (3/3 charges)"),
+    ]
+    assert "Kits traded Kestrel Vane: Climber's Kit for Healing Potion Kit" in fact.summary()
+    state = fact.apply(state)
+    assert [k.name for k in state.combatant("Kestrel").kits] == ["Healing Potion Kit", "Weapon Enchantment Kit"]
+    assert [(k.name, k.charges) for k in state.combatant("Orrin").kits] == [("Wand of Sparks", 3)]
+
+
+@pytest.mark.parametrize(
+    ("request_", "message"),
+    [
+        ({"trade": ["Kestrel=Climber's Kit>Healer's Kit"]}, "trading Kits 1 for 1 comes with an Arc's end"),
+        ({"single_session": True}, "--single-session says the Arc that ends was one session"),
+        ({"arc": True, "trade": ["Kestrel=Climber's Kit"]}, "an Arc's-end trade is written NAME=GIVEN KIT>TAKEN KIT"),
+        ({"arc": True, "trade": ["Kestrel=Rope>Healer's Kit"]}, "Kestrel Vane carries no 'Rope' to trade"),
+        ({"arc": True, "trade": ["Kestrel=Climber's Kit>climber's kit"]}, "would trade Climber's Kit for itself"),
+        (
+            {"arc": True, "trade": ["Kestrel=Climber's Kit>A", "Kestrel=Climber's Kit>B"]},
+            "Kestrel Vane carries no 'Climber's Kit' to trade",
+        ),
+    ],
+)
+def test_arc_end_refusals(request_, message):
+    state = act(act(base(), "scene-end", {}), "scene-end", {})
+    with pytest.raises((RuleViolation, UnknownName), match=message):
+        decided(state, "scene-end", request_)
+
+
 @pytest.mark.parametrize(
     ("request_", "message"),
     [
