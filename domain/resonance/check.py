@@ -237,7 +237,9 @@ class _Declared:
             if self.opponent is not None and _same(supporter, self.opponent):
                 raise RuleViolation(f"{supporter.name} is the opponent and cannot Support {roller.name}'s check")
             if any(_same(supporter, o) for o, _, _ in self.others):
-                raise RuleViolation(f"{supporter.name} is one of the opponents and cannot Support {roller.name}'s check")
+                raise RuleViolation(
+                    f"{supporter.name} is one of the opponents and cannot Support {roller.name}'s check"
+                )
             self.supporter = supporter
 
         enchanted = self.strike and roller.enchanted

@@ -13,6 +13,7 @@ from .render import sheet_sections
 from .sheet import CharacterSheet
 from .state import ResonanceState
 from .turns import decide_turn_use
+from .views import VIEWS
 
 
 def decide_check(state: ResonanceState, request: CheckInput, roll: RollContext) -> Decided:
@@ -43,5 +44,6 @@ RESONANCE = Ruleset(
     },
     sheet=sheet_sections,
     actions=ACTIONS,
+    views=VIEWS,
     phrasebook=RESONANCE_PHRASES,
 )

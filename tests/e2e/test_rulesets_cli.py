@@ -186,14 +186,22 @@ def test_a_combat_keeps_whose_turn_it_is_on_the_command_line(run: Runner) -> Non
     assert ended.code == 0, ended
     [event] = ended.json()["events"]
     assert (event["type"], event["summary"]) == ("TurnEnded", "Kestrel Vane's turn ended; Orrin Marsh's turn, round 1")
+    shown = run("resonance", "combat", "--json").json()["combat"]
+    assert (shown["round"], shown["turn"]) == (1, "Orrin Marsh")
+    assert [(c["name"], c["front"], c["turn"], c["check_used"]) for c in shown["order"]] == [
+        ("Kestrel Vane", "the gate", False, False),
+        ("Orrin Marsh", "the gate", True, False),
+    ]
     # A Star ends their own turn; a new round begins with Kestrel's.
     assert run("--as", "Orrin Marsh", "resonance", "end-turn", "Orrin").code == 0
     assert "Orrin Marsh's turn ended; Kestrel Vane's turn, round 2" in run("log").out
+    assert "Combat, round 2: Kestrel Vane's turn" in run("--as", "Orrin Marsh", "resonance", "combat").out
     assert run("resonance", "combat-end").code == 0
     # Outside combat, no turns: Orrin rolls again and again.
     assert run("check", "Orrin", *lore).code == 0
     assert run("check", "Orrin", *lore).code == 0
     assert_refused(run("resonance", "end-turn", "Orrin"), 1, "no combat is under way")
+    assert run("resonance", "combat", "--json").json()["combat"] is None
 
 
 def test_several_opponents_and_an_arcs_end_on_the_command_line(run: Runner) -> None:
