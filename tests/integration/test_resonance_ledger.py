@@ -234,12 +234,18 @@ def test_scene_and_arc_end_on_the_ledger(ledger):
         ledger.act(ref, "scene-end", {"arc": True})
     ledger.act(ref, "scene-end", {})
     ledger.act(
-        ref, "scene-end", {"arc": True, "arc_reward": ["Orrin=Renown"], "trade": ["Orrin=Healing Potion Kit>Healer's Kit"]}
+        ref,
+        "scene-end",
+        {"arc": True, "arc_reward": ["Orrin=Renown"], "trade": ["Orrin=Healing Potion Kit>Healer's Kit"]},
     )
     state = ledger.view(ref).state
     orrin = state.combatant("Orrin")
     assert (state.scene, state.arc, state.arc_first_scene, state.combat) == (4, 2, 4, None)
-    assert ([k.name for k in orrin.kits], orrin.failed_intents, orrin.rewards) == (["Healer's Kit"], (), ("Arc 1: Renown",))
+    assert ([k.name for k in orrin.kits], orrin.failed_intents, orrin.rewards) == (
+        ["Healer's Kit"],
+        (),
+        ("Arc 1: Renown",),
+    )
     assert state.combatant("Gate Warden").harms == ()
 
 
