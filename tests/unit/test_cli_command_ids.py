@@ -39,6 +39,7 @@ RECORD_NOTHING = {
     "dice pending",
     "ruleset list",
     "ruleset show",
+    "resonance combat",
     "actor list",
     "actor show",
     "threat list",
