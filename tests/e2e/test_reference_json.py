@@ -320,7 +320,7 @@ NOT_A_COMMANDS_DOCUMENT = {
     # the events (events.md, ledger-format.md, star-file.md) and pinned by the events' tests.
     "check.md showrunner/CheckRolled #1": "a roll record of an event",
     "cli.md regain #1": "a fact of an event",
-    "cli.md actor create` · `actor list` · `actor show` · `actor contest` · `actor tie #1": "a Bond slot of an Actor",
+    "cli.md actor create` · `actor list` · `actor show` · `actor contest` · `actor tie` · `actor manipulate #1": "a Bond slot of an Actor",
     "events.md showrunner/StarJoined #1": "a Specialty of a Star file",
     "events.md Command ids #1": "the command of an event",
     "events.md The envelope #1": "the command of an event",
