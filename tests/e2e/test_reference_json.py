@@ -328,6 +328,7 @@ NOT_A_COMMANDS_DOCUMENT = {
     "events.md Command ids #2": "a command's input",
     "events.md Command ids #3": "the command of an event",
     "events.md The world: Actors, Threats, Sequences, Subplots and the Oracle #1": "a Bond slot of an Actor",
+    "events.md The world: Actors, Threats, Sequences, Subplots and the Oracle #2": "a Bond slot of an Actor",
     "events.md Progression between scenes: Props, Montages, Relationships, Careers and the Ensemble #1": "a fact",
     "events.md Progression between scenes: Props, Montages, Relationships, Careers and the Ensemble #2": "a fact",
     "events.md Progression between scenes: Props, Montages, Relationships, Careers and the Ensemble #3": "a fact",
