@@ -86,7 +86,7 @@ def status_of(error: BaseException) -> int | None:
     return next((code for kind, code in STATUS if isinstance(error, kind)), None)
 
 
-def make_app(ledger: Ledger, settings: Settings, *, branch: str | None = None) -> FastAPI:
+def make_app(ledger: Ledger, settings: Settings, *, branch: str | None = None, post_to: str | None = None) -> FastAPI:
     table = Table(ledger, branch)
     gate = Gate(IdentityStore.open(settings))
     app = FastAPI(
@@ -228,4 +228,8 @@ def make_app(ledger: Ledger, settings: Settings, *, branch: str | None = None) -
     from .pages import add_pages
 
     add_pages(app, table, gate)
+    if post_to is not None:
+        from .post import add_poster
+
+        add_poster(app, table, settings, post_to)
     return app
