@@ -46,7 +46,8 @@ def post(
     showrunner post --episode 2  ·  showrunner post --dry-run
     """
     from ..ledger.webhook import checked_url
-    from ..projections.episode_post import episode_post
+    from ..projections.episode_post import ended_episode
+    from .render_post import chat_message
 
     s = session(ctx)
     url = webhook if webhook is not None else s.settings.webhook
@@ -57,26 +58,27 @@ def post(
     if url is not None:
         url = checked_url(url)
     ref = s.target()
-    message = episode_post(s.ledger, ref, episode)
+    ended = ended_episode(s.ledger, ref, episode)
+    document = chat_message(ended)
     if dry_run:
-        print_json(message.document)
+        print_json(document)
         return
     assert url is not None
     from ..ledger.posts import PostStore
     from ..ledger.webhook import send
 
     store = PostStore.open(s.settings)
-    before = None if again else store.posted(url, message.branch_id, message.end)
+    before = None if again else store.posted(url, ended.branch_id, ended.end)
     if before is None:
-        sent = send(url, message.document)
-        posted = store.record(url, message.branch_id, message.end, episode=message.episode, content=sent)
+        sent = send(url, document)
+        posted = store.record(url, ended.branch_id, ended.end, episode=ended.episode, content=sent)
     else:
         posted = before
     report = {
-        "campaign": message.campaign,
-        "branch": message.branch,
-        "episode": message.episode,
-        "end": message.end,
+        "campaign": ended.campaign,
+        "branch": ended.branch,
+        "episode": ended.episode,
+        "end": ended.end,
         "sent": before is None,
         "posted_at": posted.posted_at,
     }
@@ -84,12 +86,12 @@ def post(
         print_json(report)
     elif before is None:
         stdout_console().print(
-            plain(f"posted Episode {message.episode} (ended at #{message.end}) to the table's chat", lines=False),
+            plain(f"posted Episode {ended.episode} (ended at #{ended.end}) to the table's chat", lines=False),
             highlight=False,
         )
     if before is not None:
         stderr_console().print(
-            f"Episode {message.episode} was already posted to this webhook at {before.posted_at}: "
+            f"Episode {ended.episode} was already posted to this webhook at {before.posted_at}: "
             "nothing sent (--again sends it anyway)",
             highlight=False,
             soft_wrap=True,

@@ -44,14 +44,18 @@ def serve(
         raise Refused("only the Director runs the server (leave out --as)")
     if db is not None:
         s.db = db
+    auto_post = None
     if post_on_episode_end is not None:
         from ..ledger.webhook import checked_url
+        from ..web.post import AutoPost
+        from .render_post import chat_message
 
-        post_on_episode_end = checked_url(post_on_episode_end)  # a bad URL is refused before listening
+        # A bad URL is refused before listening.
+        auto_post = AutoPost(checked_url(post_on_episode_end), chat_message)
     ledger = s.ledger  # a database that cannot be opened is refused here, in one line, before listening
     from ..web.server import run
 
-    run(ledger, s.settings, host=host, port=port, branch=s.branch, post_to=post_on_episode_end)
+    run(ledger, s.settings, host=host, port=port, branch=s.branch, auto_post=auto_post)
 
 
 def register(root: typer.Typer) -> None:

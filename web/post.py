@@ -6,24 +6,27 @@ What it has looked at, and what the webhook accepted, are kept beside the events
 (ledger/posts.py), so a restart neither posts an Episode again nor posts the Episodes that
 ended before the server first watched for this webhook; one that ended while the server was
 stopped is posted when it starts. A webhook that fails is tried again, waiting longer each
-time (up to a minute); the message names the Episode, never the webhook's URL.
+time (up to a minute); the server's log names the Episode, never the webhook's URL.
+
+The message is written by the renderer `showrunner serve` hands in (`AutoPost.message`, the
+one `showrunner post` uses), so both post the same words and web/ imports nothing of cli/.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..domain.structure import EpisodeEnded
 from ..ledger.errors import LedgerError
 from ..ledger.posts import PostStore
 from ..ledger.registry import MAIN
 from ..ledger.webhook import checked_url, send
-from ..projections.episode_post import EpisodePost, episode_post
+from ..projections.episode_post import EndedEpisode, ended_episode
 from .table import Table
 
 if TYPE_CHECKING:
@@ -39,11 +42,20 @@ LONGEST_WAIT = 60.0
 log = logging.getLogger("uvicorn.error")
 
 
+@dataclass(frozen=True)
+class AutoPost:
+    """Where the server posts each Episode that ends, and how the message is written."""
+
+    url: str
+    message: Callable[[EndedEpisode], dict[str, Any]]
+
+
 @dataclass
 class Poster:
     table: Table
     store: PostStore
     url: str
+    message: Callable[[EndedEpisode], dict[str, Any]]
     interval: float = POLL_SECONDS
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
@@ -77,18 +89,18 @@ class Poster:
     def look(self) -> None:
         """Post every Episode that ended since the last look, on every campaign's served branch."""
         for branch_id, head, ends in self._ended():
-            for message in ends:
-                if self.store.posted(self.url, branch_id, message.end) is None:
-                    sent = send(self.url, message.document)
-                    self.store.record(self.url, branch_id, message.end, episode=message.episode, content=sent)
-                    log.info("posted %s, Episode %d, to the table's chat", message.campaign, message.episode)
-                self.store.watch(self.url, branch_id, message.end)
+            for ended in ends:
+                if self.store.posted(self.url, branch_id, ended.end) is None:
+                    sent = send(self.url, self.message(ended))
+                    self.store.record(self.url, branch_id, ended.end, episode=ended.episode, content=sent)
+                    log.info("posted %s, Episode %d, to the table's chat", ended.campaign, ended.episode)
+                self.store.watch(self.url, branch_id, ended.end)
             self.store.watch(self.url, branch_id, head)
 
-    def _ended(self) -> list[tuple[str, int, list[EpisodePost]]]:
-        """Per served branch: its id, its head, and the messages of the Episodes that ended since
+    def _ended(self) -> list[tuple[str, int, list[EndedEpisode]]]:
+        """Per served branch: its id, its head, and the Episodes that ended since
         the watch last looked (none the first time: the watch starts at the head)."""
-        found: list[tuple[str, int, list[EpisodePost]]] = []
+        found: list[tuple[str, int, list[EndedEpisode]]] = []
         with self.table.turn() as ledger:
             for campaign in ledger.campaigns():
                 try:
@@ -104,13 +116,13 @@ class Poster:
                 if head <= seen:
                     continue
                 numbers = [e.fact.number for e in ledger.events(ref, after=seen) if isinstance(e.fact, EpisodeEnded)]
-                found.append((branch_id, head, [episode_post(ledger, ref, n) for n in numbers]))
+                found.append((branch_id, head, [ended_episode(ledger, ref, n) for n in numbers]))
         return found
 
 
-def add_poster(app: FastAPI, table: Table, settings: Settings, url: str) -> None:
-    """Post every Episode that ends to the webhook at `url` while the app is served."""
-    poster = Poster(table, PostStore.open(settings), checked_url(url))
+def add_poster(app: FastAPI, table: Table, settings: Settings, auto_post: AutoPost) -> None:
+    """Post every Episode that ends to the webhook while the app is served."""
+    poster = Poster(table, PostStore.open(settings), checked_url(auto_post.url), auto_post.message)
     served = app.router.lifespan_context
 
     @asynccontextmanager
