@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import http.client
 import io
 import json
 import os
@@ -42,6 +43,10 @@ STAR_FILE = REPO / "domain" / "showrunner" / "examples" / "star-mara.toml"
 PLAYERS = 8
 POLL_PAUSE = 0.05
 """What a player's log poller waits between two asks (a page refreshing itself)."""
+STREAM_SILENCE = 60.0
+"""The stream tells each change within a second or so: this long without a word is an error."""
+CATCH_UP = 20.0
+"""How long, once the writer is done, every stream has to tell the last count."""
 
 Call = Callable[..., tuple[int, str]]
 """`showrunner ARGS…` run somewhere: (exit code, stdout)."""
@@ -187,31 +192,25 @@ def _poll_log(table: Table, token: str, stop: threading.Event, load: Load) -> No
 
 
 def _stream(table: Table, token: str, stop: threading.Event, load: Load, seen: list[int]) -> None:
+    """Read the event stream until the server closes it (it stops at the end of the run)."""
     request = urllib.request.Request(f"{table.url}/events", headers={"Authorization": f"Bearer {token}"})
     try:
-        # The stream says something each time the count changes; three quiet seconds mean the writer is done.
-        with urllib.request.urlopen(request, timeout=3) as stream:
-            if stream.status != 200:
-                load.error(f"events: {stream.status}")
-                return
+        with urllib.request.urlopen(request, timeout=STREAM_SILENCE) as stream:
             reader = io.TextIOWrapper(stream, encoding="utf-8")
-            while True:
-                line = reader.readline()
-                if not line:
-                    if not stop.is_set():
-                        load.error("events: the stream ended")
-                    return
+            while line := reader.readline():
                 if line.startswith("data: "):
                     number = json.loads(line[len("data: ") :])["seen"]
                     if seen and number < seen[-1]:
                         load.error(f"events: the count went back from {seen[-1]} to {number}")
                     seen.append(number)
+        if not stop.is_set():
+            load.error("events: the stream ended")
     except TimeoutError:
         if not stop.is_set():
-            load.error("events: no word for 3 seconds while the writer wrote")
-    except OSError as e:
+            load.error(f"events: no word for {STREAM_SILENCE:g} seconds while the writer wrote")
+    except (OSError, http.client.HTTPException) as e:  # the server stopping mid-chunk: IncompleteRead
         if not stop.is_set():
-            load.error(f"events: {e}")
+            load.error(f"events: {e!r}")
 
 
 def _write(table: Table, until: float, load: Load) -> None:
@@ -241,11 +240,21 @@ def run_load(table: Table, seconds: float, *, players: bool = True) -> Load:
     for thread in threads:
         thread.start()
     _write(table, time.monotonic() + seconds, load)
-    time.sleep(1.5)  # every stream's last word about the last write
+    if players:
+        last = _public_total(table)
+        deadline = time.monotonic() + CATCH_UP
+        while any(not seen or seen[-1] != last for seen in load.streamed) and time.monotonic() < deadline:
+            time.sleep(0.1)
     stop.set()
-    for thread in threads:
+    # The pollers stop at once; the streams end when the server does (their reads wait for it).
+    for thread in threads[::2]:
         thread.join(timeout=15)
     return load
+
+
+def _public_total(table: Table) -> int:
+    status, log, _ = _ask(f"{table.url}/api/v1/log?per_page=1", table.players[0])
+    return int(log["total"]) if status == 200 else -1
 
 
 def check(table: Table, load: Load, before: int) -> list[str]:
