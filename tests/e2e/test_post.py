@@ -4,12 +4,14 @@ loopback port stands in for Discord), as a Star reads it, once."""
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.chat_stand_in import Chat, chat_stand_in
+from tests.conftest import _drop_schema, postgres_url_or_skip
 
 from .conftest import REPO, Runner, log_events
 
@@ -17,6 +19,18 @@ POOL = REPO / "domain" / "pool" / "examples"
 SECRET_NOTE = "SECRET-the-cab-driver-is-the-informant"
 SECRET_SKILL = "SECRET-Lockpicking"
 PUBLIC_SKILL = "Stealth"
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Every test here runs on both backends: the posts are remembered in the ledger's database."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "e2e.sqlite")
+        return
+    base = postgres_url_or_skip()
+    schema = "post_" + uuid.uuid4().hex[:16]
+    yield f"{base}?schema={schema}"
+    _drop_schema(base, schema)
 
 
 def pool_episode(run: Runner) -> None:

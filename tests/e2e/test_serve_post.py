@@ -8,6 +8,7 @@ import contextlib
 import os
 import subprocess
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,10 +16,23 @@ import httpx
 import pytest
 
 from tests.chat_stand_in import Chat, chat_stand_in
+from tests.conftest import _drop_schema, postgres_url_or_skip
 
 from .conftest import SCRIPT, Runner, _is_setting, _isolated
 from .test_post import SECRET_NOTE, SECRET_SKILL, pool_episode
 from .test_serve import free_port
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Every test here runs on both backends: the posts are remembered in the ledger's database."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "e2e.sqlite")
+        return
+    base = postgres_url_or_skip()
+    schema = "serve_post_" + uuid.uuid4().hex[:16]
+    yield f"{base}?schema={schema}"
+    _drop_schema(base, schema)
 
 
 @contextlib.contextmanager
