@@ -61,10 +61,7 @@ class Poster:
     _thread: threading.Thread | None = None
 
     def start(self) -> None:
-        try:
-            self.look()  # the first look marks where the watch starts, before any request is served
-        except LedgerError as e:
-            log.warning("post on episode end: %s", e)
+        self._looked()  # the first look marks where the watch starts, before any request is served
         self._thread = threading.Thread(target=self._watch, name="post-on-episode-end", daemon=True)
         self._thread.start()
 
@@ -76,15 +73,19 @@ class Poster:
     def _watch(self) -> None:
         wait = self.interval
         while not self._stop.wait(wait):
-            try:
-                self.look()
-                wait = self.interval
-            except LedgerError as e:
-                log.warning("post on episode end: %s", e)
-                wait = min(wait * 2, LONGEST_WAIT)
-            except Exception:
-                log.exception("post on episode end: looking for Episodes that ended failed")
-                wait = min(wait * 2, LONGEST_WAIT)
+            wait = self.interval if self._looked() else min(wait * 2, LONGEST_WAIT)
+
+    def _looked(self) -> bool:
+        """Look once; False (and the server's log says why) if it failed: the next look tries again."""
+        try:
+            self.look()
+        except LedgerError as e:
+            log.warning("post on episode end: %s", e)
+            return False
+        except Exception:
+            log.exception("post on episode end: looking for Episodes that ended failed")
+            return False
+        return True
 
     def look(self) -> None:
         """Post every Episode that ended since the last look, on every campaign's served branch."""

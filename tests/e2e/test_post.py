@@ -178,3 +178,11 @@ def test_a_star_posts_what_a_star_reads(ended: Runner, chat: Chat) -> None:
     done = ended("--as", "Ines", "post", "--webhook", chat.url)
     assert done.code == 0, done
     assert "SECRET" not in chat.raw[0].decode("utf-8")
+
+
+def test_a_webhook_in_the_config_must_be_a_url_in_quotes(ended: Runner, home: Path) -> None:
+    (home / "config" / "config.toml").write_text("webhook = 3\n", encoding="utf-8")
+    failed = ended("post")
+    assert failed.code == 2
+    [line] = failed.err_lines
+    assert line.endswith("config.toml: webhook must be a URL in quotes")
