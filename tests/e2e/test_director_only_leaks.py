@@ -467,6 +467,7 @@ READS: dict[tuple[str, ...], Args] = {
     ("episode", "list"): lambda t, _: [()],
     ("finale", "show"): lambda t, _: [()],
     ("invite", "list"): lambda t, _: [()],
+    ("post",): lambda t, _: [("--dry-run",)],
 }
 """Each read command and the arguments worth asking it, as a Star, about one campaign."""
 
