@@ -19,13 +19,22 @@ def serve(
     db: Annotated[
         str | None, typer.Option("--db", help="Database: a SQLite path or a postgresql:// URL (as the global --db).")
     ] = None,
+    session_hours: Annotated[
+        float,
+        typer.Option(
+            "--session-hours",
+            min=0.1,
+            max=24 * 366,
+            help="How long a browser session lasts after its invite is opened; then the Star needs a new invite.",
+        ),
+    ] = 12.0,
 ) -> None:
     """Serve the campaigns of this ledger to the table: the players' pages and the JSON API (/api/v1/…).
 
     Only this process holds the database's credentials; players and scripts come in with the
     invites of `showrunner invite`. Stop it with Ctrl-C.
 
-    Examples: showrunner serve  ·  showrunner serve --host 0.0.0.0 --port 8080 --db postgresql://ledger@db/table
+    Examples: showrunner serve  ·  showrunner serve --host 0.0.0.0 --port 8080 --db postgresql://ledger@db/table --session-hours 6
     """
     s = session(ctx)
     if not s.is_director:
@@ -35,7 +44,7 @@ def serve(
     ledger = s.ledger  # a database that cannot be opened is refused here, in one line, before listening
     from ..web.server import run
 
-    run(ledger, s.settings, host=host, port=port, branch=s.branch)
+    run(ledger, s.settings, host=host, port=port, branch=s.branch, session_hours=session_hours)
 
 
 def register(root: typer.Typer) -> None:

@@ -24,15 +24,15 @@ STATUS = {
 
 
 class DirectorOnlyRoll(LedgerError):
-    """A Star asked to audit a roll recorded for the Director only."""
+    """A Star asked to audit an event recorded for the Director only."""
 
 
 def readable_audit(ledger: Ledger, ref: BranchRef, version: int, *, director: bool) -> Audit:
-    """The audit of the roll at `version`, refused to a Star when the roll is Director-only."""
-    found = audit(ledger, ref, version)
-    if not director and found.event.visibility != "public":
+    """The audit of the roll at `version`, refused to a Star when the event is Director-only
+    (before it is judged, so the refusal does not even say what kind of event it is)."""
+    if not director and ledger.event(ref, version).visibility != "public":
         raise DirectorOnlyRoll(f"event #{version} is for the Director only")
-    return found
+    return audit(ledger, ref, version)
 
 
 def audit_report(ref: BranchRef, found: Audit, *, verify_dice: bool) -> dict[str, Any]:

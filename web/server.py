@@ -9,12 +9,12 @@ if TYPE_CHECKING:
     from ..ledger.settings import Settings
 
 
-def run(ledger: Ledger, settings: Settings, *, host: str, port: int, branch: str | None) -> None:
+def run(ledger: Ledger, settings: Settings, *, host: str, port: int, branch: str | None, session_hours: float) -> None:
     import uvicorn
 
     from .app import make_app
 
-    app = make_app(ledger, settings, branch=branch)
+    app = make_app(ledger, settings, branch=branch, session_hours=session_hours)
     # Behind a reverse proxy on this machine, X-Forwarded-Proto says the page came over https,
     # so session cookies are marked Secure. Tokens travel only in headers, cookies, POST bodies
     # and URL fragments, none of which the access log records.
