@@ -259,6 +259,13 @@ def test_the_new_routes_refuse_a_missing_or_revoked_token(rolls: Server) -> None
     assert head_of(rolls) == before
 
 
+def test_the_openapi_schema_lists_the_new_routes(rolls: Server) -> None:
+    with rolls.client() as anyone:
+        paths = anyone.get("/api/v1/openapi.json").json()["paths"]
+    assert {"/api/v1/audit/{roll}", "/api/v1/post-show"} <= set(paths)
+    assert "/roll/{roll}" not in paths  # the pages are not the API
+
+
 def test_no_director_only_value_reaches_a_star_through_the_new_routes(rolls: Server) -> None:
     events = events_of(rolls)
     secrets = secret_values(events, seeds(rolls.home))
