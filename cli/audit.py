@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .errors import ExitCode, Refused, UsageProblem
+from .errors import ExitCode, UsageProblem
 from .options import JsonOption
 from .progress import progress_bar
 from .session import print_json, print_json_streaming, session, stdout_console
@@ -26,12 +26,6 @@ if TYPE_CHECKING:
 
     from ..ledger.audit import Audit
 
-STATUS = {
-    "table": "table",
-    "ledger (seed not revealed)": "unrevealed",
-    "ledger (verified)": "verified",
-    "ledger (MISMATCH)": "mismatch",
-}
 STATUS_TEXT = {
     "table": "table dice: typed in from physical dice, cannot be proven, only flagged",
     "unrevealed": "ledger dice: the seed is not revealed yet, so they cannot be re-derived (`showrunner seed reveal`)",
@@ -81,59 +75,25 @@ def audit(
 
 
 def _audit_one(s: Any, ref: Any, version: int, *, verify_dice: bool, as_json: bool) -> None:
-    from ..ledger.audit import audit as audit_check
+    from ..projections.audit import audit_report, failures, readable_audit
 
-    found = audit_check(s.ledger, ref, version)
-    if not s.is_director and found.event.visibility != "public":
-        raise Refused(f"event #{version} is for the Director only")
-    failures = _failures(found, verify_dice)
+    found = readable_audit(s.ledger, ref, version, director=s.is_director)
+    failed = failures(found, verify_dice)
     if as_json:
-        print_json(
-            {
-                "campaign": ref.campaign.name,
-                "branch": ref.branch.name,
-                "ok": not failures,
-                "verify_dice": verify_dice,
-                "audit": audit_json(found),
-                "failures": failures,
-            }
-        )
+        print_json(audit_report(ref, found, verify_dice=verify_dice))
     else:
         stdout_console().print(render_audit(found, verify_dice=verify_dice))
-    if failures:
-        sys.stderr.write(f"showrunner: audit of #{version} FAILED: {failures[0]}\n")
+    if failed:
+        sys.stderr.write(f"showrunner: audit of #{version} FAILED: {failed[0]}\n")
         raise typer.Exit(ExitCode.REFUSED)
-
-
-def _failures(found: Audit, verify_dice: bool) -> list[str]:
-    """What makes the audit fail, one line each."""
-    out = []
-    number = found.event.version
-    status = STATUS[found.dice]
-    # Forged dice first: a decision re-judged on forged dice differs because of them.
-    if status == "mismatch":
-        out.append(f"#{number} dice MISMATCH: {_proof_lines(found)[0]}")
-    if found.problem is not None:
-        out.append(f"#{number} does not match the record: {found.problem}")
-    if verify_dice and status == "unrevealed":
-        out.append(f"#{number} ledger roll #{found.fact.roll_number} cannot be proven: its seed is not revealed")
-    return out
-
-
-def _proof_lines(found: Audit) -> list[str]:
-    from .render_check import faces_csv
-
-    return [
-        f"{p.purpose} dice recorded {faces_csv(p.recorded)}, derived from the seed {faces_csv(p.derived)}"
-        for p in found.proofs
-        if not p.ok
-    ]
 
 
 def _verdict(found: Audit, *, verify_dice: bool, matched: str) -> list[Any]:
     from rich.text import Text
 
-    status = STATUS[found.dice]
+    from ..projections.audit import proof_lines, status_of
+
+    status = status_of(found)
     verdict: list[Any] = []
     if found.matches:
         verdict.append(Text.assemble(("MATCHES", "bold green"), f" the record: {matched}"))
@@ -149,7 +109,7 @@ def _verdict(found: Audit, *, verify_dice: bool, matched: str) -> list[Any]:
         verdict.append(Text(f"  entropy given for the roll: {found.fact.dice_entropy}", style="dim"))
     if found.replayed is not None:
         verdict.append(Text(f"  faces {found.replayed}, proven as that roll is", style="dim"))
-    for line in _proof_lines(found):
+    for line in proof_lines(found):
         verdict.append(Text(f"  {line}", style="bold red"))
     if verify_dice and status == "unrevealed":
         verdict.append(Text("  --verify-dice: this roll is not provable yet", style="bold red"))
@@ -157,10 +117,10 @@ def _verdict(found: Audit, *, verify_dice: bool, matched: str) -> list[Any]:
 
 
 def _derived(found: Audit) -> str:
-    """Which derivation a ledger roll's dice prove with: v2 when entropy was given for it."""
-    if found.fact.dice_commitment is None:
-        return ""
-    return ", dice v2" if found.fact.dice_entropy is not None else ", dice v1"
+    from ..projections.audit import derivation
+
+    version = derivation(found)
+    return "" if version is None else f", dice {version}"
 
 
 def render_audit(found: Audit, *, verify_dice: bool) -> Any:
@@ -168,9 +128,10 @@ def render_audit(found: Audit, *, verify_dice: bool) -> Any:
     from rich.panel import Panel
     from rich.text import Text
 
+    from ..domain.showrunner.check_json import effect_line
     from ..domain.showrunner.events import CheckAbandoned, CheckRolled
     from ..domain.showrunner.state import ShowrunnerState
-    from .render_check import effect_line, render_check
+    from .render_check import render_check
 
     event = found.event
     fact = found.fact
@@ -232,66 +193,6 @@ def render_audit(found: Audit, *, verify_dice: bool) -> Any:
     )
 
 
-def audit_json(found: Audit) -> dict[str, Any]:
-    from ..domain.showrunner.events import CheckAbandoned, CheckRolled
-    from ..domain.showrunner.state import ShowrunnerState
-    from .render_check import resolution_json
-
-    event = found.event
-    fact = found.fact
-    document: dict[str, Any] = {
-        "event": event.version,
-        "type": event.type_name,
-        "recorded_by": event.recorded_by,
-        "timestamp": event.timestamp.isoformat(),
-        "as_of": event.version - 1,
-        "star": fact.roller(),
-        "summary": fact.summary(),
-        "roll_number": fact.roll_number,
-        "matches": found.matches,
-        "problem": found.problem,
-        "dice": {
-            "source": "table" if fact.dice_commitment is None else "ledger",
-            "status": STATUS[found.dice],
-            "commitment": fact.dice_commitment,
-            "derivation": None if fact.dice_commitment is None else ("v2" if fact.dice_entropy is not None else "v1"),
-            "entropy": fact.dice_entropy,
-            **({"replayed": found.replayed} if found.replayed is not None else {}),
-            "proofs": [
-                {"purpose": p.purpose, "recorded": list(p.recorded), "derived": list(p.derived), "ok": p.ok}
-                for p in found.proofs
-            ],
-        },
-        "rolls": [r.model_dump(mode="json") for r in fact.recorded_rolls()],
-        "explain": fact.explain(),
-    }
-    if isinstance(fact, CheckAbandoned):
-        document.update(
-            ability=fact.request.ability.value,
-            difficulty=fact.request.difficulty.value,
-            recorded=None,
-            rejudged=None,
-            effects=[e.model_dump(mode="json") for e in fact.effects],
-        )
-    elif isinstance(fact, CheckRolled):
-        recorded = fact.resolution
-        before = found.before
-        assert isinstance(before, ShowrunnerState)  # a Showrunner check is made on a Showrunner campaign
-        rejudged = fact.rejudged(before)[0]
-        document.update(
-            ability=recorded.request.ability.value,
-            difficulty=recorded.request.difficulty.value,
-            recorded={
-                "outcome": recorded.outcome.value,
-                "mark": recorded.mark.value,
-                "kept": list(recorded.kept),
-                "effective_difficulty": recorded.effective_difficulty.value,
-            },
-            rejudged=resolution_json(rejudged) if rejudged is not None else None,
-        )
-    return document
-
-
 # ----------------------------------------------------------------------- every check
 
 
@@ -300,6 +201,8 @@ def _audit_all(s: Any, ref: Any, *, verify_dice: bool, as_json: bool) -> None:
     from rich.text import Text
 
     from ..ledger.audit import audit_all
+    from ..projections.audit import audit_document, status_of
+    from ..projections.audit import failures as failures_of
 
     total = s.ledger.head(ref).version
     failures: list[str] = []
@@ -314,12 +217,12 @@ def _audit_all(s: Any, ref: Any, *, verify_dice: bool, as_json: bool) -> None:
         for a in audits:
             if not (s.is_director or a.event.visibility == "public"):
                 continue
-            status = STATUS[a.dice]
+            status = status_of(a)
             counts[status] += 1
-            failures.extend(_failures(a, verify_dice))
+            failures.extend(failures_of(a, verify_dice))
             if not a.matches or status == "mismatch":
                 mismatched.append(a.event.version)
-                explained.extend(_failures(a, False))
+                explained.extend(failures_of(a, False))
             if status == "unrevealed":
                 unproven.append(a.event.version)
             yield a
@@ -330,7 +233,7 @@ def _audit_all(s: Any, ref: Any, *, verify_dice: bool, as_json: bool) -> None:
             print_json_streaming(
                 {"campaign": ref.campaign.name, "branch": ref.branch.name, "verify_dice": verify_dice},
                 "audits",
-                (audit_json(a) for a in audited),
+                (audit_document(a) for a in audited),
                 lambda: {
                     "ok": not failures,
                     "rolls": sum(counts.values()),
@@ -377,7 +280,9 @@ def _row(a: Audit) -> tuple[str | Text, ...]:
     """A roll's line in the table: its number, who rolled, the roll, the re-judgement, the dice."""
     from rich.text import Text
 
-    status = STATUS[a.dice]
+    from ..projections.audit import status_of
+
+    status = status_of(a)
     dice_style = {"verified": "green", "mismatch": "bold red", "unrevealed": "yellow", "table": "dim"}[status]
     return (
         str(a.event.version),

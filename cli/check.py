@@ -442,10 +442,11 @@ def _trade(value: "str | None") -> Any:
 
 
 def _report(ref: "BranchRef", result: "CommandResult", as_json: bool) -> None:
+    from ..domain.showrunner.check_json import resolution_json
     from ..domain.showrunner.events import CheckAbandoned, CheckRolled
     from ..domain.showrunner.progress_events import MilestonesReached
     from ..domain.showrunner.world_events import ConsequencesDue, ThreatChecked
-    from .render_check import render_check, resolution_json
+    from .render_check import render_check
 
     # The check; after it a ThreatChecked (--against a Threat or Actor) and the milestones it crossed.
     event = result.events[0]
@@ -659,7 +660,8 @@ class TerminalChooser:
     def _show(self, view: "View", suggested: tuple[int, int], outcome: str, mark: str) -> None:
         from rich.text import Text
 
-        from .render_check import dice_grid, faces_csv
+        from ..domain.showrunner.check_json import faces_csv
+        from .render_check import dice_grid
 
         request = self.request
         target = view.effective.target

@@ -27,6 +27,15 @@ def serve(
             help="Post every Episode that ends, once, to this chat webhook (as `showrunner post`).",
         ),
     ] = None,
+    session_hours: Annotated[
+        float,
+        typer.Option(
+            "--session-hours",
+            min=0.1,
+            max=24 * 366,
+            help="How long a browser session lasts after its invite is opened; then the Star needs a new invite.",
+        ),
+    ] = 12.0,
 ) -> None:
     """Serve the campaigns of this ledger to the table: the players' pages and the JSON API (/api/v1/…).
 
@@ -36,7 +45,7 @@ def serve(
     With --post-on-episode-end, each Episode that ends from then on, whoever ends it, is posted
     to the table's chat; the Episodes that ended before the server first watched are not.
 
-    Examples: showrunner serve  ·  showrunner serve --host 0.0.0.0 --port 8080 --db postgresql://ledger@db/table  ·
+    Examples: showrunner serve  ·  showrunner serve --host 0.0.0.0 --port 8080 --db postgresql://ledger@db/table --session-hours 6  ·
     showrunner serve --post-on-episode-end https://discord.com/api/webhooks/ID/TOKEN
     """
     s = session(ctx)
@@ -55,7 +64,7 @@ def serve(
     ledger = s.ledger  # a database that cannot be opened is refused here, in one line, before listening
     from ..web.server import run
 
-    run(ledger, s.settings, host=host, port=port, branch=s.branch, auto_post=auto_post)
+    run(ledger, s.settings, host=host, port=port, branch=s.branch, auto_post=auto_post, session_hours=session_hours)
 
 
 def register(root: typer.Typer) -> None:

@@ -173,6 +173,11 @@ class RolledFact(CampaignFact[S]):
         """The roll told step by step in the ruleset's own terms, for `audit`."""
         return [self.summary()]
 
+    def audited(self, before: S) -> dict[str, Any]:
+        """The ruleset's own fields of the roll's audit document (`audit --json`, the shared
+        table's roll card), judged against the state before the roll: none by default."""
+        return {}
+
     def dice_colour(self, purpose: str) -> str:
         """The group a die is counted in for `dice stats`: by default its purpose."""
         return purpose

@@ -51,6 +51,15 @@ identities = sa.Table(
     sa.Column("revoked_at", sa.String(40), nullable=True),
 )
 
+server_keys = sa.Table(
+    "srl_server_keys",
+    metadata,
+    sa.Column("name", sa.String(32), primary_key=True),
+    sa.Column("secret", sa.String(64), nullable=False),
+)
+"""The server's own signing keys (the forms' CSRF key), kept so a restart does not void every
+open page, and shared by every server process of one database."""
+
 
 class UnknownIdentity(LedgerError):
     """No identity has that id."""
@@ -226,6 +235,21 @@ class IdentityStore:
                     .values(revoked_at=now)
                 )
         return self.get(identity_id)
+
+    def server_key(self, name: str) -> bytes:
+        """The server's key of that name, made the first time it is asked for."""
+        select = sa.select(server_keys.c.secret).where(server_keys.c.name == name)
+        with self.engine.connect() as conn:
+            found = conn.execute(select).scalar()
+        if found is None:
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(sa.insert(server_keys).values(name=name, secret=secrets.token_hex(32)))
+            except sa_exc.IntegrityError:
+                pass  # another process made it first: theirs is the key
+            with self.engine.connect() as conn:
+                found = conn.execute(select).scalar_one()
+        return bytes.fromhex(str(found))
 
     def listed(self, campaign_id: str) -> list[Identity]:
         with self.engine.connect() as conn:

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 
 from ..ledger.identities import Identity, IdentityStore
 
 SESSION_COOKIE = "showrunner_session"
+DEFAULT_SESSION_HOURS = 12.0
+"""How long a browser session lasts: an evening at the table. `serve --session-hours` changes it."""
 FAILURES_ALLOWED = 10
 """Unknown tokens a client may present in `WINDOW` seconds before it is answered 429."""
 WINDOW = 60.0
@@ -60,8 +62,18 @@ class Guesses:
 @dataclass
 class Gate:
     store: IdentityStore
+    csrf_key: bytes
+    """Kept in the database (`IdentityStore.server_key`): a form made before a restart still posts."""
+    session_hours: float = DEFAULT_SESSION_HOURS
     guesses: Guesses = field(default_factory=Guesses)
-    csrf_key: bytes = field(default_factory=lambda: secrets.token_bytes(32))
+
+    def expired(self, identity: Identity) -> bool:
+        """A browser session lasts `session_hours` from the invite's opening; a token of any other
+        kind lasts until it is revoked (or, for an invite, opened)."""
+        if identity.kind != "session":
+            return False
+        opened = datetime.fromisoformat(identity.created_at)
+        return datetime.now(UTC) - opened > timedelta(hours=self.session_hours)
 
     def identify(self, client: str, authorization: str | None, cookie: str | None) -> Identity:
         """The identity behind a request's Bearer token (any live kind) or session cookie."""
@@ -81,6 +93,8 @@ class Gate:
         if found is None or (from_cookie and found.kind != "session"):
             self.guesses.failed(client)
             raise Unauthorised("this token is unknown, revoked or already used: ask the Director for a new invite")
+        if self.expired(found):
+            raise Unauthorised("this session has expired: ask the Director for a new invite")
         return found
 
     def exchange(self, client: str, token: str) -> tuple[Identity, str]:

@@ -12,10 +12,11 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..domain.errors import DomainError, UnknownName
-from ..ledger.errors import LedgerBusy, LedgerError
+from ..ledger.errors import EventNotFound, LedgerBusy, LedgerError
 from ..ledger.identities import IdentityStore
+from ..projections.audit import DirectorOnlyRoll
 from ..projections.timeline import DEFAULT_MIN_WEIGHT
-from .access import SESSION_COOKIE, Forbidden, Gate, TooManyGuesses, Unauthorised, director_only
+from .access import DEFAULT_SESSION_HOURS, SESSION_COOKIE, Forbidden, Gate, TooManyGuesses, Unauthorised, director_only
 from .table import BadRequest, Table
 from .who import Caller, Writer
 
@@ -39,6 +40,8 @@ STATUS: list[tuple[type[Exception], int]] = [
     (TooManyGuesses, 429),
     (BadRequest, 400),
     (UnknownName, 404),
+    (EventNotFound, 404),
+    (DirectorOnlyRoll, 403),
     (LedgerBusy, 503),
     (LedgerError, 422),
     (DomainError, 422),
@@ -88,10 +91,16 @@ def status_of(error: BaseException) -> int | None:
 
 
 def make_app(
-    ledger: Ledger, settings: Settings, *, branch: str | None = None, auto_post: AutoPost | None = None
+    ledger: Ledger,
+    settings: Settings,
+    *,
+    branch: str | None = None,
+    session_hours: float = DEFAULT_SESSION_HOURS,
+    auto_post: AutoPost | None = None,
 ) -> FastAPI:
     table = Table(ledger, branch)
-    gate = Gate(IdentityStore.open(settings))
+    store = IdentityStore.open(settings)
+    gate = Gate(store, store.server_key("csrf"), session_hours)
     app = FastAPI(
         title="showrunner-ledger",
         summary="The shared table's API: the same documents as the CLI's --json, as the token's identity sees them.",
@@ -117,12 +126,13 @@ def make_app(
         from .pages import error_page
 
         if request.url.path.startswith(API):
-            return JSONResponse({"error": one_line(error)}, status_code=code)
-        page = error_page(request, code, one_line(error))
+            answer: Response = JSONResponse({"error": one_line(error)}, status_code=code)
+        else:
+            answer = error_page(request, code, one_line(error))
         if code == 401 and SESSION_COOKIE in request.cookies:
-            # A revoked or spent session is forgotten, so the browser stops sending it as a guess.
-            page.delete_cookie(SESSION_COOKIE)
-        return page
+            # A revoked, spent or expired session is forgotten, so the browser stops sending it.
+            answer.delete_cookie(SESSION_COOKIE)
+        return answer
 
     for kind, _ in STATUS:
         app.add_exception_handler(kind, refused)
@@ -229,8 +239,12 @@ def make_app(
             return table.note(who, body.text.strip(), private=body.private)
 
     from .pages import add_pages
+    from .post_show import add_post_show
+    from .rolls import add_rolls
 
     add_pages(app, table, gate)
+    add_rolls(app, table, gate)
+    add_post_show(app, table, gate)
     if auto_post is not None:
         from .post import add_poster
 

@@ -69,7 +69,7 @@ def add_pages(app: FastAPI, table: Table, gate: Gate) -> None:
             httponly=True,
             samesite="strict",
             secure=request.url.scheme == "https",
-            max_age=60 * 60 * 24 * 365,
+            max_age=int(gate.session_hours * 3600),
         )
         return response
 

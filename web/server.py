@@ -11,13 +11,20 @@ if TYPE_CHECKING:
 
 
 def run(
-    ledger: Ledger, settings: Settings, *, host: str, port: int, branch: str | None, auto_post: AutoPost | None = None
+    ledger: Ledger,
+    settings: Settings,
+    *,
+    host: str,
+    port: int,
+    branch: str | None,
+    session_hours: float,
+    auto_post: AutoPost | None = None,
 ) -> None:
     import uvicorn
 
     from .app import make_app
 
-    app = make_app(ledger, settings, branch=branch, auto_post=auto_post)
+    app = make_app(ledger, settings, branch=branch, session_hours=session_hours, auto_post=auto_post)
     # Behind a reverse proxy on this machine, X-Forwarded-Proto says the page came over https,
     # so session cookies are marked Secure. Tokens travel only in headers, cookies, POST bodies
     # and URL fragments, none of which the access log records.

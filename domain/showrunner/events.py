@@ -5,6 +5,8 @@ Topics are forever: never rename one; add a schema version and an upcaster inste
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import Field
 
 from ..dice import ReplayDice, Roll
@@ -219,6 +221,24 @@ class CheckRolled(RolledFact[ShowrunnerState], topic="showrunner/CheckRolled"):
     def rejudge(self, before: ShowrunnerState) -> str | None:
         return self.rejudged(before)[1]
 
+    def audited(self, before: ShowrunnerState) -> dict[str, Any]:
+        """The check as recorded, and re-judged (None when the engine cannot re-judge it)."""
+        from .check_json import resolution_json
+
+        recorded = self.resolution
+        rejudged = self.rejudged(before)[0]
+        return {
+            "ability": recorded.request.ability.value,
+            "difficulty": recorded.request.difficulty.value,
+            "recorded": {
+                "outcome": recorded.outcome.value,
+                "mark": recorded.mark.value,
+                "kept": list(recorded.kept),
+                "effective_difficulty": recorded.effective_difficulty.value,
+            },
+            "rejudged": resolution_json(rejudged) if rejudged is not None else None,
+        }
+
     def rejudged(self, before: ShowrunnerState) -> tuple[Resolution | None, str | None]:
         """The check decided again from its recorded request and dice, and the first difference."""
         recorded = self.resolution
@@ -275,6 +295,16 @@ class CheckAbandoned(RolledFact[ShowrunnerState], topic="showrunner/CheckAbandon
 
     def dice_colour(self, purpose: str) -> str:
         return dice_colour(purpose)
+
+    def audited(self, before: ShowrunnerState) -> dict[str, Any]:
+        """Rolled, but no outcome: the request and what stayed spent."""
+        return {
+            "ability": self.request.ability.value,
+            "difficulty": self.request.difficulty.value,
+            "recorded": None,
+            "rejudged": None,
+            "effects": [e.model_dump(mode="json") for e in self.effects],
+        }
 
     def rejudge(self, before: ShowrunnerState) -> str | None:
         """Re-run the request up to the choice: the engine must ask for exactly the recorded rolls."""

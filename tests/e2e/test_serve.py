@@ -23,7 +23,7 @@ import socket
 import subprocess
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,7 @@ import pytest
 
 from tests.conftest import _drop_schema, postgres_url_or_skip
 
-from .conftest import PRIVATE_NOTE, SCRIPT, _is_setting, _isolated, play, seed
+from .conftest import PRIVATE_NOTE, SCRIPT, Runner, _is_setting, _isolated, play, seed
 
 ADDRESSES = itertools.count()
 """127.0.N.M for each client whose refusals must not count against another's."""
@@ -89,13 +89,14 @@ class Server:
         return browser
 
 
-def start(db: str, home: Path) -> Iterator[Server]:
+def start(db: str, home: Path, *options: str) -> Iterator[Server]:
+    """The real `showrunner serve` (with `options`) over `db`, and the scenario's invites issued."""
     port = free_port()
     log = home / "serve.log"
     env = {k: v for k, v in os.environ.items() if not _is_setting(k)} | _isolated(home)
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [str(SCRIPT), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db],
+            [str(SCRIPT), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db, *options],
             env=env,
             cwd=home,
             stdout=out,
@@ -123,19 +124,19 @@ def start(db: str, home: Path) -> Iterator[Server]:
         process.wait(timeout=30)
 
 
-def served(kind: str, root: Path) -> Iterator[Server]:
+def served(kind: str, root: Path, scenario: Callable[[Runner], None] = play, *options: str) -> Iterator[Server]:
     home = root / "home"
     if kind == "sqlite":
         db = str(root / "ledger.sqlite")
-        seed(db, home, play)
-        yield from start(db, home)
+        seed(db, home, scenario)
+        yield from start(db, home, *options)
         return
     base = postgres_url_or_skip()
     schema = "serve_" + uuid.uuid4().hex[:16]
     db = f"{base}?schema={schema}"
     try:
-        seed(db, home, play)
-        yield from start(db, home)
+        seed(db, home, scenario)
+        yield from start(db, home, *options)
     finally:
         _drop_schema(base, schema)
 
