@@ -323,12 +323,27 @@ class CareerTrack(_Frozen):
     """Empty Acclaim bubbles traced in pen (Appendix D: Disfigured, Impulsive, Flashbacks, Jinxed)."""
 
 
+def _unworn(wear: int) -> bool:
+    return wear == 0
+
+
 class Holding(_Frozen, Input):
     """A Holding owned by the whole Cast (8, 10.3C): a Home Base, a ship, a workshop, a community."""
 
     name: Text
     quality: Quality = Quality.NORMAL
     kind: LineText | None = None
+    wear: Count = Field(default=0, exclude_if=_unworn)
+    """Wear a Mark Wear Consequence put on the Holding (14.3); left out of a dump at 0, so a
+    Holding recorded before Holdings took Wear dumps as it always did."""
+
+    @property
+    def wear_capacity(self) -> int:
+        """No Wear track is printed for a Holding: it has its Quality's number of boxes
+        (NORMAL 3 … EPIC 6), as a Consequence at that Difficulty is sized (docs/rules.md)."""
+        target = Difficulty(self.quality.value).target
+        assert target is not None  # a Quality is NORMAL to EPIC
+        return target
 
 
 def _fill_keys(raw: object, keys: type[Enum], what: str, default: object) -> object:
