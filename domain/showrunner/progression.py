@@ -22,6 +22,7 @@ from ..dice import DiceSource
 from ..errors import RuleViolation
 from .flavour import ABILITY_BY_D10
 from .ladder import Difficulty
+from .sfx import ChannelRerolls
 from .sheet import (
     MILESTONE_ORDER,
     SECOND_POWER,
@@ -424,6 +425,8 @@ class LimitBreak(_Record):
     overloads: tuple[Overload, ...]
     anomalies: tuple[Anomaly, ...]
     state: ShowrunnerState
+    channel_rerolled: bool | None = None
+    """True when a first Channel was rolled again (Low Magic, Unknown)."""
 
 
 def limit_break(
@@ -455,9 +458,9 @@ def limit_break(
     sheet = state.star(star)
     overload_rolls = [fixed_overload] if fixed_overload is not None else _table_rolls(dice, "overload")
     overloads = []
+    channel = ChannelRerolls.of(state)
     for roll in overload_rolls:
-        no_magic = state.pitch is not None and state.pitch.no_magic
-        sheet, changes = _apply_overload(sheet, roll, dice, numbering, no_magic)
+        sheet, changes = _apply_overload(sheet, roll, dice, numbering, channel)
         if reaches_checks and roll in _IN_CHECKS and _IN_CHECKS[roll] not in sheet.overloads:
             sheet = sheet.model_copy(update={"overloads": (*sheet.overloads, _IN_CHECKS[roll])})
         name, text = INTERNAL_OVERLOAD[roll]
@@ -479,7 +482,11 @@ def limit_break(
             rolled = tuple(dice.roll("anomaly", sheet.limit.marked, 100))
         anomalies.append(Anomaly(roll=roll, name=name, text=text, resist=level, anomalies=rolled))
     return LimitBreak(
-        star=sheet.name, overloads=tuple(overloads), anomalies=tuple(anomalies), state=state.with_star(sheet)
+        star=sheet.name,
+        overloads=tuple(overloads),
+        anomalies=tuple(anomalies),
+        state=state.with_star(sheet),
+        channel_rerolled=channel.recorded(),
     )
 
 
@@ -500,17 +507,17 @@ def _cross_pool(pool: Pool) -> Pool:
     return pool
 
 
-def random_ability(dice: DiceSource, numbering: tuple[AbilityName, ...], *, no_magic: bool = False) -> AbilityName:
-    """A random Ability: a d10 on `numbering`; under No Magic a Channel is always rolled again."""
+def random_ability(dice: DiceSource, numbering: tuple[AbilityName, ...], channel: ChannelRerolls) -> AbilityName:
+    """A random Ability: a d10 on `numbering`; a Channel rolled again as the SFX Budget says."""
     while True:
         (face,) = dice.roll("random_ability", 1, 10)
         name = numbering[face - 1]
-        if not (no_magic and name is AbilityName.CHANNEL):
+        if channel.keeps(name):
             return name
 
 
 def _apply_overload(
-    sheet: StarSheet, roll: int, dice: DiceSource, numbering: tuple[AbilityName, ...], no_magic: bool = False
+    sheet: StarSheet, roll: int, dice: DiceSource, numbering: tuple[AbilityName, ...], channel: ChannelRerolls
 ) -> tuple[StarSheet, list[str]]:
     changes: list[str] = []
     if roll in _PEN_POOLS:
@@ -533,7 +540,7 @@ def _apply_overload(
         (times,) = dice.roll("overload_times", 1, 6)
         abilities = dict(sheet.abilities)
         for _ in range(times):
-            name = random_ability(dice, numbering, no_magic=no_magic)
+            name = random_ability(dice, numbering, channel)
             ability = abilities.get(name, Ability())
             abilities[name] = ability.model_copy(update={"locked_conditions": ability.locked_conditions + 1})
             changes.append(f"{name.value.title()}: one Condition traced in pen")
@@ -567,7 +574,7 @@ def _apply_overload(
             changes.append(f"{prop.name}: one more XP box, first Wear box crossed off")
         sheet = sheet.model_copy(update={"hero_props": props})
     elif roll == 14:
-        name = random_ability(dice, numbering, no_magic=no_magic)
+        name = random_ability(dice, numbering, channel)
         ability = ability_of(sheet, name)
         sheet = sheet.model_copy(
             update={
@@ -579,7 +586,7 @@ def _apply_overload(
         )
         changes.append(f"{name.value.title()}: an extra empty XP box in front of its track")
     elif roll == 15:
-        name = random_ability(dice, numbering, no_magic=no_magic)
+        name = random_ability(dice, numbering, channel)
         sheet, line = _random_scar(sheet, name, dice)
         changes.append(line)
     return sheet, changes

@@ -27,6 +27,7 @@ from .influence import LABELS, PoolName
 from .ladder import Difficulty
 from .power_dice import PowerDice
 from .sequences import BeatRecorded, Contribution, Sequence, play_beat, spend_combo
+from .sfx import ChannelRerolls, channel_rolled
 from .state import ShowrunnerState
 from .threats import CheckEffect, Threat, ThreatKind, check_against, new_threat, strike_decisively
 from .world import Due, World
@@ -92,10 +93,6 @@ class WorldRoll(RolledFact[ShowrunnerState]):
         raise NotImplementedError
 
 
-def _no_magic(state: CampaignState) -> bool:
-    return state.pitch is not None and state.pitch.no_magic
-
-
 def _differs(what: str, recorded: object, again: object) -> str | None:
     return None if recorded == again else f"the {what} differs from the record"
 
@@ -103,8 +100,9 @@ def _differs(what: str, recorded: object, again: object) -> str | None:
 # --------------------------------------------------------------------------- Actors
 
 
-def make_actor(spec: ActorSpec, dice: DiceSource, *, no_magic: bool = False) -> Actor:
-    """Appendix A: roll what the table did not give, in the book's order (no Channel under No Magic)."""
+def make_actor(spec: ActorSpec, dice: DiceSource, *, channel: ChannelRerolls | None = None) -> Actor:
+    """Appendix A: roll what the table did not give, in the book's order (a Channel rolled again
+    as the SFX Budget says)."""
     fields: dict[str, Any] = dict(
         concept=spec.concept,
         specialties=spec.specialties,
@@ -121,7 +119,7 @@ def make_actor(spec: ActorSpec, dice: DiceSource, *, no_magic: bool = False) -> 
             primary=spec.primary,
             secondary=spec.secondary,
             power_level=spec.power_level,
-            no_magic=no_magic,
+            channel=channel,
             **fields,
         )
     power = PowerDice(pips=spec.pips)
@@ -132,7 +130,7 @@ def make_actor(spec: ActorSpec, dice: DiceSource, *, no_magic: bool = False) -> 
             f"{len(spec.pips)} Power Dice make {spec.name} {power.top.value if power.top else 'nothing'}, "
             f"not {spec.power_level.value}"
         )
-    primary, secondary = roll_abilities(spec.name, dice, spec.primary, spec.secondary, no_magic=no_magic)
+    primary, secondary = roll_abilities(spec.name, dice, spec.primary, spec.secondary, channel=channel)
     return Actor(name=spec.name, primary=primary, secondary=secondary, power=power, **fields)
 
 
@@ -147,9 +145,11 @@ class ActorCreated(WorldRoll, topic="showrunner/ActorCreated"):
     spec: ActorSpec
     actor: Actor
     slot: int
+    channel_rerolled: bool | None = Field(default=None, exclude_if=absent)
+    """True when a first Channel was rolled again (Low Magic, Unknown); left out otherwise."""
 
     def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
-        return _with_world(state, _world(state).cast(self.actor, self.slot))
+        return channel_rolled(_with_world(state, _world(state).cast(self.actor, self.slot)), self.channel_rerolled)
 
     def summary(self) -> str:
         return f"{self.actor.name} joined the Supporting Cast in roster slot {self.slot} ({describe_actor(self.actor)})"
@@ -171,7 +171,11 @@ class ActorCreated(WorldRoll, topic="showrunner/ActorCreated"):
         )
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
-        return _differs("Actor", self.actor, make_actor(self.spec, dice, no_magic=_no_magic(before)))
+        channel = ChannelRerolls.of(before)
+        actor = make_actor(self.spec, dice, channel=channel)
+        if channel.recorded() != self.channel_rerolled:
+            return "the Channel rolled again differs from the record"
+        return _differs("Actor", self.actor, actor)
 
 
 class ActorsContested(CampaignFact[ShowrunnerState], topic="showrunner/ActorsContested"):
