@@ -981,6 +981,8 @@ class LimitBroken(OneStarRoll, topic="showrunner/LimitBroken"):
     which counted in the sheet's order and left checks as they were."""
     channel_rerolled: bool | None = Field(default=None, exclude_if=absent)
     """True when a first Channel was rolled again (Low Magic, Unknown); left out otherwise."""
+    possessor: str | None = Field(default=None, exclude_if=absent)
+    """The name the table gave a Possession's hostile Actor, should one be rolled; left out when none."""
 
     def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
         return channel_rolled(super().apply_roll(state), self.channel_rerolled)
@@ -997,6 +999,7 @@ class LimitBroken(OneStarRoll, topic="showrunner/LimitBroken"):
             fixed_anomaly=self.fixed_anomaly,
             numbering=prog.SHEET_ORDER if self.ability_d10 is None else ABILITY_BY_D10,
             reaches_checks=self.ability_d10 is not None,
+            possessor=self.possessor,
         )
         lines = [
             f"Overload {o.roll} {o.name}" + (f" ({'; '.join(o.changes)})" if o.changes else "")

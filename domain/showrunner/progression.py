@@ -13,7 +13,7 @@ at least one pencil △, so pen XP alone never crosses one.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -396,6 +396,8 @@ LIMIT_BREAK_SCAR = "Limit Break scar"
 _PEN_POOLS = {6: "spotlight", 8: "retake", 16: "grit", 17: "preparation", 20: "plot_armor"}
 _PEN_PATHS = {4: CareerPath.TALENT, 5: CareerPath.TRAINING, 18: CareerPath.PERSISTENCE, 19: CareerPath.DESTINY}
 _IN_CHECKS: dict[int, Literal["burnout", "jinxed"]] = {11: "burnout", 19: "jinxed"}
+POSSESSION = 12
+"""Appendix D's Internal Overload whose hostile Actor is cast into the Supporting Cast."""
 _DRAWBACKS = {
     10: "Addiction [!]: a Scene without Channel calls for a HARD Endure roll",
     12: "Possession: a hostile Actor can take control",
@@ -439,6 +441,7 @@ def limit_break(
     fixed_anomaly: int | None = None,
     numbering: tuple[AbilityName, ...] = ABILITY_BY_D10,
     reaches_checks: bool = True,
+    possessor: str | None = None,
 ) -> LimitBreak:
     """Appendix D: an Internal Overload (2d10) and a Major Anomaly (2d10) when the Limit overflows.
 
@@ -448,7 +451,9 @@ def limit_break(
     Overload or Anomaly passes it as fixed_overload / fixed_anomaly (no dice for that part).
     A random Ability's d10 counts as the Appendices do (`ABILITY_BY_D10`), unless `numbering`
     says otherwise (`SHEET_ORDER`, for a record made before). With `reaches_checks`, Burnout and
-    Jinxed are marked where checks read them (`StarSheet.overloads`).
+    Jinxed are marked where checks read them (`StarSheet.overloads`), and a Possession names its
+    hostile Actor on the sheet (`possessor`, the table's name or "<Star>'s Possessor") the first
+    time, to be cast by the command, or raises that Actor one Power Level after.
     """
     for fixed, what in ((fixed_overload, "Overload"), (fixed_anomaly, "Major Anomaly")):
         if fixed is not None and fixed not in range(3, 21):
@@ -463,6 +468,12 @@ def limit_break(
         sheet, changes = _apply_overload(sheet, roll, dice, numbering, channel)
         if reaches_checks and roll in _IN_CHECKS and _IN_CHECKS[roll] not in sheet.overloads:
             sheet = sheet.model_copy(update={"overloads": (*sheet.overloads, _IN_CHECKS[roll])})
+        if reaches_checks and roll == POSSESSION:
+            if sheet.possessor is None:
+                sheet = sheet.model_copy(update={"possessor": possessor or f"{sheet.name}'s Possessor"})
+                changes.append(f"possessed by {sheet.possessor}, a hostile Actor of the Supporting Cast")
+            else:
+                changes.append(f"{sheet.possessor} gains one Power Level")
         name, text = INTERNAL_OVERLOAD[roll]
         overloads.append(Overload(roll=roll, name=name, text=text, changes=tuple(changes)))
     anomalies = []
@@ -488,6 +499,17 @@ def limit_break(
         state=state.with_star(sheet),
         channel_rerolled=channel.recorded(),
     )
+
+
+def possession_turns(possessed: bool, overloads: Iterable[int]) -> list[Literal["cast", "empowered"]]:
+    """What each Possession among a Limit Break's Overloads does, as `limit_break` marked it:
+    the first of a Star not yet possessed casts the Actor, every other one empowers it."""
+    turns: list[Literal["cast", "empowered"]] = []
+    for roll in overloads:
+        if roll == POSSESSION:
+            turns.append("empowered" if possessed else "cast")
+            possessed = True
+    return turns
 
 
 def _table_rolls(dice: DiceSource, purpose: str) -> list[int]:

@@ -411,6 +411,9 @@ class StarSheet(_Frozen):
     """Internal Overloads that reach checks (Appendix D 11 Burnout: no Channel; 19 Jinxed:
     Failures are Disasters), marked by a Limit Break recorded since checks read them. One
     recorded before is only in `drawbacks`, and the checks after it are decided as they were."""
+    possessor: LineText | None = None
+    """The hostile Actor that possesses the Star (Appendix D 12 Possession), cast into the
+    Supporting Cast by the Limit Break that rolled it; None for a Star never possessed."""
     relationship_added_episode: Count = 0
     """The Episode at whose end a Bond or Grudge was last added (10.2D: one per Episode)."""
     relationship_resolve_episode: Count = 0
@@ -426,6 +429,7 @@ class StarSheet(_Frozen):
         "bond_extra_boxes",
         "drawbacks",
         "overloads",
+        "possessor",
         "relationship_added_episode",
         "relationship_resolve_episode",
     )

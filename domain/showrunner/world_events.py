@@ -25,7 +25,7 @@ from ..text import Line, Name
 from .actors import Actor, ActorSpec, Person, Roster, TieKind, roll_abilities, roll_actor
 from .influence import LABELS, PoolName
 from .ladder import Difficulty
-from .power_dice import PowerDice
+from .power_dice import PowerChange, PowerDice, add_die
 from .sequences import BeatRecorded, Contribution, Sequence, play_beat, spend_combo
 from .sfx import ChannelRerolls, channel_rolled
 from .state import ShowrunnerState
@@ -176,6 +176,49 @@ class ActorCreated(WorldRoll, topic="showrunner/ActorCreated"):
         if channel.recorded() != self.channel_rerolled:
             return "the Channel rolled again differs from the record"
         return _differs("Actor", self.actor, actor)
+
+
+class PossessorEmpowered(WorldRoll, topic="showrunner/PossessorEmpowered"):
+    """Appendix D 12 Possession rolled again for a Star already possessed: "the possessing Actor
+    gains one Power Level", a new top Power Die rolled as a starting top die."""
+
+    star: str
+    actor: str
+    change: PowerChange
+
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
+        world = _world(state)
+        empowered = world.actor(self.actor).model_copy(update={"power": self.change.after})
+        return _with_world(state, world.with_actor(empowered))
+
+    def summary(self) -> str:
+        return (
+            f"{self.actor}, who possesses {self.star}, gains one Power Level: "
+            f"{self.change.before.describe()} → {self.change.after.describe()}"
+        )
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.star,)
+
+    phrasings = ("possessor-empowered",)
+
+    def recap(self) -> RecapLine | None:
+        return RecapLine(
+            weight=60,
+            text=f"{self.actor}'s hold on {self.star} grew stronger.",
+            kind="actor",
+            phrase="possessor-empowered",
+            slots={"actor": self.actor, "star": self.star},
+            mood=-1,
+        )
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        return _differs("Power Level gained", self.change, empower(_world(before), self.actor, dice))
+
+
+def empower(world: World, name: str, dice: DiceSource) -> PowerChange:
+    """The possessing Actor's new Power Level, its new top die rolled."""
+    return add_die(world.actor(name).power, dice)
 
 
 class ActorsContested(CampaignFact[ShowrunnerState], topic="showrunner/ActorsContested"):
@@ -1023,4 +1066,6 @@ __all__ = [
     "changed_actors",
     "decide_threat",
     "make_actor",
+    "PossessorEmpowered",
+    "empower",
 ]
