@@ -20,6 +20,7 @@ from .props import PROPS
 from .relationships import RELATIONSHIPS
 from .sequences import SEQUENCES
 from .solorunner import SOLORUNNER
+from .tables import TABLES
 from .threats import THREATS
 from .writers_room import WRITERS_ROOM
 from .xp import XP_AND_LIMITS
@@ -41,4 +42,5 @@ COMMANDS: dict[str, Action] = {
     **SOLORUNNER,
     **FINALE,
     **CASTING,
+    **TABLES,
 }
