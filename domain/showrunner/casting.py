@@ -146,7 +146,11 @@ def _with_member(record: Casting, old: CastMember, new: CastMember) -> Casting:
 
 
 def ability_advance(record: Casting, ability: AbilityName, lines: list[str], specialty: str | None = None) -> Casting:
-    """An Ability Advance in Casting; the Slot Rule asks for a Specialty (+1): `specialty`, else owed."""
+    """An Ability Advance in Casting; the Slot Rule asks for a Specialty (+1): `specialty`, else owed.
+    A show whose SFX Budget bars Channel in Casting gains no Channel Advance (and owes no Specialty)."""
+    if record.channel_barred and ability is AbilityName.CHANNEL:
+        lines.append("no Channel Advance: the SFX Budget bars Channel Advances in Casting")
+        return record
     sheet, mark = advance_ability(record.sheet, ability)
     count = record.ability_advances.get(ability, 0) + 1
     record = record.model_copy(update={"sheet": sheet, "ability_advances": {**record.ability_advances, ability: count}})
@@ -228,7 +232,8 @@ def start(
     state.check_character_is_new(name)
     if name_key(name) in state.casting:
         raise RuleViolation(f"{state.casting[name_key(name)].sheet.name} is already in Casting")
-    return Casting(sheet=new_sheet(name, player, concept), acclaim_path=acclaim_path)
+    barred = state.pitch is not None and state.pitch.sfx in ("unknown", "no-magic")
+    return Casting(sheet=new_sheet(name, player, concept), acclaim_path=acclaim_path, channel_barred=barred)
 
 
 def choose_heritage(
@@ -662,6 +667,8 @@ def finish_wardrobe(
         raise RuleViolation(f"{_names(tied)} are tied for Secondary: choose one (--secondary)")
     if second not in tied:
         raise RuleViolation(f"the Secondary Ability has the second-most Advances: {_names(tied)}, not {second.value}")
+    if record.channel_barred and AbilityName.CHANNEL in (first, second):
+        raise RuleViolation("the SFX Budget bars a Mastered Channel in Casting: choose another Ability")
     sheet = record.sheet
     abilities = dict(sheet.abilities)
     for ability in (first, second):

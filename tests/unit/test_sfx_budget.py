@@ -8,13 +8,16 @@ import pytest
 from showrunner_ledger.domain.campaign import Pitch
 from showrunner_ledger.domain.dice import TableDice
 from showrunner_ledger.domain.errors import RuleViolation
+from showrunner_ledger.domain.showrunner import casting
 from showrunner_ledger.domain.showrunner import progression as pg
 from showrunner_ledger.domain.showrunner.actors import roll_abilities
+from showrunner_ledger.domain.showrunner.casting_record import Step
 from showrunner_ledger.domain.showrunner.check import CheckRequest, resolve
 from showrunner_ledger.domain.showrunner.events import CheckRolled
 from showrunner_ledger.domain.showrunner.ladder import Difficulty as D
 from showrunner_ledger.domain.showrunner.sfx import ChannelRerolls
 from showrunner_ledger.domain.showrunner.sheet import AbilityName as A
+from showrunner_ledger.domain.showrunner.sheet import CareerPath
 from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from tests.conftest import example_star
 
@@ -105,3 +108,30 @@ def test_a_limit_breaks_first_random_channel_is_rolled_again_under_low_magic_and
         fixed_overload=14,
     )
     assert again.state.star("Mara").ability(A.CHANNEL).extra_xp_boxes == 1 and again.channel_rerolled is None
+
+
+def test_unknown_bars_channel_advances_and_a_mastered_channel_in_casting():
+    """Unknown: "During Casting, players cannot gain Channel advances or have Channel as a
+    Mastered Ability"; No Magic's "can never be … advanced" bars them too."""
+    for sfx, barred in (("unknown", True), ("no-magic", True), ("low-magic", False)):
+        record = casting.start(ShowrunnerState(pitch=Pitch(title="P", sfx=sfx)), "Ada", None, None, CareerPath.TRAINING)
+        assert record.channel_barred is barred
+        lines: list[str] = []
+        after = casting.ability_advance(record, A.CHANNEL, lines)
+        assert (after.ability_advances.get(A.CHANNEL, 0), after.owed == ()) == ((0, True) if barred else (1, False))
+        assert lines[0].startswith("no Channel Advance" if barred else "Channel Advanced")
+    record = casting.start(pitched("unknown"), "Ada", None, None, CareerPath.TRAINING)
+    record = casting.ability_advance(record, A.FIGHT, [], "Brawling")
+    at_wardrobe = record.model_copy(update={"done": tuple(s for s in Step if s.value not in ("wardrobe", "join"))})
+    with pytest.raises(RuleViolation, match="bars a Mastered Channel in Casting"):
+        casting.finish_wardrobe(
+            at_wardrobe,
+            look="",
+            mannerism="",
+            agenda="",
+            archetype="",
+            primary=A.FIGHT,
+            secondary=A.CHANNEL,
+            trinkets=(),
+        )
+    assert "channel_barred" not in casting.start(ShowrunnerState(), "Bo", None, None, CareerPath.TRAINING).model_dump()
