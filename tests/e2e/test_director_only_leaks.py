@@ -506,6 +506,8 @@ NOT_READS: dict[tuple[str, ...], str] = {
                     "wardrobe",
                     "join",
                     "inciting-incident",
+                    "rivals-move",
+                    "characters-move",
                     "founders-boons",
                 )
             ],

@@ -14,6 +14,7 @@ from .check import CHECKS
 from .consequence import CONSEQUENCES
 from .ensemble import ENSEMBLE
 from .finale import FINALE
+from .inciting_moves import INCITING_MOVES
 from .influence import INFLUENCE
 from .montage import MONTAGES
 from .props import PROPS
@@ -42,5 +43,6 @@ COMMANDS: dict[str, Action] = {
     **SOLORUNNER,
     **FINALE,
     **CASTING,
+    **INCITING_MOVES,
     **TABLES,
 }
