@@ -6,7 +6,7 @@ from pydantic import Field
 
 from ..dice import DiceSource, ReplayDice, Roll
 from ..errors import DomainError, RuleViolation
-from ..events import CampaignFact, RecapLine, RolledFact
+from ..events import CampaignFact, RolledFact
 from ..text import Line
 from .state import ShowrunnerState
 from .table_files import TableFile, TableName
@@ -27,9 +27,6 @@ class TableLoaded(CampaignFact[ShowrunnerState], topic="showrunner/TableLoaded")
         verb = "reloaded" if self.replaced else "loaded"
         title = f" ({self.table.title})" if self.table.title else ""
         return f"The {self.table.table.label} table {verb}{title}: d{self.table.die}, {len(self.table.rows)} rows"
-
-    def recap(self) -> RecapLine | None:
-        return None
 
 
 def loaded(state: ShowrunnerState, name: TableName) -> TableFile:
@@ -72,9 +69,6 @@ class TableRolled(RolledFact[ShowrunnerState], topic="showrunner/TableRolled"):
 
     def explain(self) -> list[str]:
         return [self.summary()]
-
-    def recap(self) -> RecapLine | None:
-        return None
 
     def rejudge(self, before: ShowrunnerState) -> str | None:
         replay = ReplayDice(self.rolls)
