@@ -18,7 +18,6 @@ the file must use it; where it does not, any die of the set.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable
 from enum import StrEnum
 
@@ -119,6 +118,8 @@ Problem = Callable[[str], InvalidTableFile]
 
 def parse_table_file(data: bytes, *, source: str) -> TableFile:
     """The table a TOML file describes, or InvalidTableFile naming the file and its first problem."""
+
+    import tomllib  # here: the state holds loaded tables, and reading a sheet reads no file
 
     def problem(text: str) -> InvalidTableFile:
         return InvalidTableFile(f"{source}: {text}")
