@@ -39,6 +39,17 @@ RandomAbilityFaces: TypeAlias = Annotated[
 ]
 ScarSlotFaces: TypeAlias = Annotated[list[str] | None, faces_option("--scar-slot", "Scarred: the d10 slot rolls.")]
 ChaosFaces: TypeAlias = Annotated[list[str] | None, faces_option("--anomaly", "Chaos: the d100 regular Anomalies.")]
+PossessorAbilityFaces: TypeAlias = Annotated[
+    list[str] | None,
+    faces_option("--possessor-ability-dice", "Possession: the d10s of the possessing Actor's two Abilities."),
+]
+PossessorLevelFaces: TypeAlias = Annotated[
+    list[str] | None, faces_option("--possessor-level-dice", "Possession: the 3d6 of its Power Level (highest kept).")
+]
+PossessorPowerFaces: TypeAlias = Annotated[
+    list[str] | None,
+    faces_option("--possessor-power", "Possession: the d6 pips of its Power Dice (or its new top die)."),
+]
 
 
 @app.command("mark")
@@ -264,6 +275,9 @@ LIMIT_FLAGS = {
     "random_ability": "--random-ability",
     "scar_slot": "--scar-slot",
     "anomaly": "--anomaly",
+    "ability": "--possessor-ability-dice",
+    "power_level": "--possessor-level-dice",
+    "power": "--possessor-power",
 }
 
 
@@ -285,11 +299,27 @@ def limit_break(
     random_ability: RandomAbilityFaces = None,
     scar_slot: ScarSlotFaces = None,
     anomaly: ChaosFaces = None,
+    possessor: Annotated[
+        str | None,
+        typer.Option(
+            "--possessor",
+            metavar="NAME",
+            help="Possession: the name of the hostile Actor cast should it be rolled (default: STAR's Possessor).",
+        ),
+    ] = None,
+    possessor_abilities: PossessorAbilityFaces = None,
+    possessor_level: PossessorLevelFaces = None,
+    possessor_power: PossessorPowerFaces = None,
     as_json: JsonOption = False,
 ) -> None:
     """A Limit Break (Appendix D): an Internal Overload marked on the sheet in pen and a Major Anomaly.
 
-    Example: showrunner limit-break Tobias --resist HARD --overload 3,4 --major-anomaly 5,5
+    A Possession (12) casts a powerful, hostile Actor into the Supporting Cast, with a Grudge
+    with the Star, the first time; each one after gives that Actor one more Power Level.
+
+    Examples:
+      showrunner limit-break Tobias --resist HARD --overload 3,4 --major-anomaly 5,5
+      showrunner limit-break Tobias --resist HARD --fixed-overload 12 --possessor "The Brass Ghost"
     """
     from ..domain.showrunner.commands.xp import LimitBreak
 
@@ -302,11 +332,19 @@ def limit_break(
             "random_ability": ("--random-ability", random_ability, 10),
             "scar_slot": ("--scar-slot", scar_slot, 10),
             "anomaly": ("--anomaly", anomaly, 100),
+            "ability": ("--possessor-ability-dice", possessor_abilities, 10),
+            "power_level": ("--possessor-level-dice", possessor_level, 6),
+            "power": ("--possessor-power", possessor_power, 6),
         }
     )
     s, ref, by = recording(ctx, star)
     broken = LimitBreak(
-        star=star, resist=level, fixed_overload=overload, fixed_anomaly=anomaly_entry, ability_d10="alphabetical"
+        star=star,
+        resist=level,
+        fixed_overload=overload,
+        fixed_anomaly=anomaly_entry,
+        ability_d10="alphabetical",
+        possessor=possessor,
     )
     record(ref, lambda: s.ledger.run(ref, "limit-break", broken, faces=faces or None, by=by), as_json, LIMIT_FLAGS)
 

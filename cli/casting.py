@@ -14,13 +14,18 @@ from typing import Annotated, Any, TypeAlias
 
 import typer
 
+from .check_options import Grit, Keep, Push, Specialty
 from .choices import ability, difficulty, prop
 from .dice_flags import faces_option, parse_faces, with_flags
 from .errors import UsageProblem
 from .options import JsonOption, writes
-from .progress_common import Reason, StarArg, path, recording
+from .progress_common import CHECK_FLAGS, Reason, StarArg, check_options, path, record, recording
 from .session import print_json, stderr_console, stdout_console
-from .world_common import report
+from .world_common import ActionFaces as CheckActionFaces
+from .world_common import OppositionFaces as CheckOppositionFaces
+from .world_common import PowerFaces as MovePowerFaces
+from .world_common import ScriptFaces as CheckScriptFaces
+from .world_common import check_faces, report
 
 casting_app = typer.Typer(
     help="Casting (Chapters 2-4), one step at a time: Heritage, Social Class, Parents, Siblings, "
@@ -710,6 +715,80 @@ def inciting_incident(
     except InvalidDice as e:
         raise with_flags(e, {"dilemma": "--dilemma", "ability": "--secondary-roll", "power": "--power"}) from None
     report(ref, result, as_json)
+
+
+@casting_app.command("rivals-move")
+@writes
+def rivals_move(
+    ctx: typer.Context,
+    star: StarArg,
+    opposition: Annotated[
+        int, typer.Option("--opposition", min=0, max=20, help="Opposition Dice against the Gambit (the table's count).")
+    ] = 0,
+    specialty: Specialty = None,
+    grit: Grit = 0,
+    keep: Keep = None,
+    push: Push = False,
+    action_faces: CheckActionFaces = None,
+    opposition_faces: CheckOppositionFaces = None,
+    script_faces: CheckScriptFaces = None,
+    as_json: JsonOption = False,
+) -> None:
+    """4.1 Step 4, Act II of the Inciting Incident for a Cast of one: the antagonist's Gambit, a check on its Primary Ability at its Power Level. With 2+ Stars it is an Action Sequence (`sequence declare`).
+
+    Example: showrunner star casting rivals-move Ada --action 6,5,2 --script 6,1
+    """
+    from ..domain.showrunner.commands.inciting_moves import RivalsMove
+
+    faces = check_faces(action_faces, opposition_faces, script_faces, None)
+    s, ref, by = recording(ctx, star)
+    asked = RivalsMove(star=star, opposition=opposition, check=check_options(specialty, grit, keep, push))
+    record(
+        ref, lambda: s.ledger.run(ref, "casting-rivals-move", asked, faces=faces or None, by=by), as_json, CHECK_FLAGS
+    )
+
+
+@casting_app.command("characters-move")
+@writes
+def characters_move(
+    ctx: typer.Context,
+    star: StarArg,
+    move_ability: Annotated[str, typer.Option("--ability", "-a", help="The Ability of the Move.")],
+    move_difficulty: Annotated[
+        str, typer.Option("--difficulty", "-d", help="NORMAL up to the target's Power Level (EPIC at most).")
+    ],
+    harm: Annotated[bool, typer.Option("--harm/--aid", help="Harm the Rival (the antagonist) or Aid the Ally.")] = True,
+    ally: Annotated[
+        str | None, typer.Option("--ally", metavar="NAME", help="--aid: the Ally, an Actor the Star has a Bond with.")
+    ] = None,
+    specialty: Specialty = None,
+    grit: Grit = 0,
+    keep: Keep = None,
+    push: Push = False,
+    action_faces: CheckActionFaces = None,
+    opposition_faces: CheckOppositionFaces = None,
+    script_faces: CheckScriptFaces = None,
+    power: MovePowerFaces = None,
+    as_json: JsonOption = False,
+) -> None:
+    """4.1 Step 4, Act III of the Inciting Incident for a Cast of one: aid the Ally or harm the Rival, a check against its Power Die at the Difficulty; the Rival then gains a Grudge Advance (or the Ally a Bond Advance) toward the Star.
+
+    Example: showrunner star casting characters-move Ada --harm -a fight -d HARD
+    """
+    from ..domain.showrunner.commands.inciting_moves import CharactersMove
+
+    faces = check_faces(action_faces, opposition_faces, script_faces, power)
+    s, ref, by = recording(ctx, star)
+    asked = CharactersMove(
+        star=star,
+        move="harm" if harm else "aid",
+        ability=ability(move_ability, "--ability"),
+        difficulty=difficulty("--difficulty", move_difficulty),
+        ally=ally,
+        check=check_options(specialty, grit, keep, push),
+    )
+    flags = {**CHECK_FLAGS, "power": "--power"}
+    record(ref, lambda: s.ledger.run(ref, "casting-characters-move", asked, faces=faces or None, by=by), as_json, flags)
 
 
 @casting_app.command("founders-boons")

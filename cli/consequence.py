@@ -68,6 +68,18 @@ def consequence(
     hero_prop: Annotated[
         str | None, typer.Option("--hero-prop", help="wear: the Hero Prop that takes the Wear.")
     ] = None,
+    holding: Annotated[
+        str | None,
+        typer.Option(
+            "--holding", help="wear: a Holding the Scene directly involves, which takes Wear instead of the Hero Prop."
+        ),
+    ] = None,
+    holding_wear: Annotated[
+        int | None,
+        typer.Option(
+            "--holding-wear", min=1, help="wear: how much of the Wear the --holding takes (all of it by default)."
+        ),
+    ] = None,
     prop: Annotated[
         str | None,
         typer.Option(
@@ -117,7 +129,9 @@ def consequence(
     (only if they cover all the rest); else 1 Plot Armor absorbs any remainder, rolling a
     Scar under --ability (unless Plot Armor Mastery); with no Plot Armor and no icon to
     push, the Character is Written Off. Grit Mastery takes 1 less per Grit Loss.
-    conditions, wear (+1 Asset XP each; Wear past the last box is lost), depletion (Props
+    conditions, wear (+1 Asset XP each; Wear past the last box is lost; with --holding a
+    Holding in the Scene takes --holding-wear of it, or all, instead of the Hero Prop, earning
+    no XP, up to its Quality's number of boxes), depletion (Props
     lost; fewer held means all of them) and limit (past the track: a Limit Break) mark
     the size in full. Dice: ledger dice, unless faces are given (--scar-slot, --anomaly).
     On the world: harm-allies clears the friendly Actor's die at -d; boost-opposition adds a
@@ -131,6 +145,7 @@ def consequence(
       showrunner consequence Mara grit-loss -d HARD --push
       showrunner consequence Tobias conditions -d FORMIDABLE --ability channel --count 2
       showrunner consequence Mara wear -d NORMAL --hero-prop "Father's Rapier"
+      showrunner consequence Mara wear -d HARD --holding "The Drowned Lighthouse" --holding-wear 1 --hero-prop "Father's Rapier"
       showrunner consequence Mara depletion -d EPIC --prop Medicine
       showrunner consequence Tobias limit -d NORMAL --anomaly 12 --anomaly 77 --anomaly 3
       showrunner consequence Mara boost-opposition -d HARD --target "Iron Warden"
@@ -153,6 +168,8 @@ def consequence(
         sheet_only = {
             "--ability": ability,
             "--hero-prop": hero_prop,
+            "--holding": holding,
+            "--holding-wear": holding_wear,
             "--prop": prop,
             "--push": push or None,
             "--icon": icon or None,
@@ -175,7 +192,15 @@ def consequence(
     prop_choice = PropChoice.parse(prop) if prop is not None else None
     consequence_kind = ConsequenceKind(kind.value)
     problem = option_problem(
-        consequence_kind, {"ability": ability_name, "hero_prop": hero_prop, "prop": prop_choice, "push": push}
+        consequence_kind,
+        {
+            "ability": ability_name,
+            "hero_prop": hero_prop,
+            "prop": prop_choice,
+            "push": push,
+            "holding": holding,
+            "holding_wear": holding_wear,
+        },
     )
     if problem is not None:
         raise UsageProblem(problem)
@@ -196,6 +221,8 @@ def consequence(
             "hero_prop": hero_prop,
             "prop": prop_choice,
             "push": push,
+            "holding": holding,
+            "holding_wear": holding_wear,
             "icon": icon or None,
         },
         faces=faces or None,

@@ -39,7 +39,9 @@ def ensemble_json(pool: "EnsemblePool") -> dict[str, Any]:
         "benefits": list(pool.benefits),
         "backpack": [p.model_dump(mode="json") for p in pool.backpack],
         "backpack_slots": rules.ensemble_backpack_slots(pool),
-        "holdings": [h.model_dump(mode="json") for h in pool.holdings],
+        "holdings": [
+            {**h.model_dump(mode="json"), "wear": h.wear, "wear_capacity": h.wear_capacity} for h in pool.holdings
+        ],
         "holding_slots": rules.holding_slots(pool),
         "montage_episode": pool.montage_episode,
         "montage": pool.montage.model_dump(mode="json") if pool.montage is not None else None,
@@ -87,7 +89,12 @@ def show(
     table.add_row(
         "Holdings",
         Text(
-            ", ".join(f"{h.name} ({h.quality.value}{', ' + h.kind if h.kind else ''})" for h in pool.holdings) or "none"
+            ", ".join(
+                f"{h.name} ({h.quality.value}{', ' + h.kind if h.kind else ''}"
+                f"{f', {h.wear}/{h.wear_capacity} Wear' if h.wear else ''})"
+                for h in pool.holdings
+            )
+            or "none"
         ),
         f"{len(pool.holdings)}/{doc['holding_slots']} slots",
     )

@@ -63,6 +63,7 @@ ROOT_COMMANDS: dict[str, tuple[str, str]] = {
     "grudge": ("relationship", "grudge_app"),
     "acclaim": ("acclaim", "app"),
     "ensemble": ("ensemble", "app"),
+    "table": ("table", "app"),
     "seed": ("seed", "register"),
     "season": ("episode", "register"),
     "episode": ("episode", "register"),

@@ -21,6 +21,7 @@ from ..text import NAME, Line, Name, Note
 from .flavour import ability_for
 from .ladder import Difficulty
 from .power_dice import PowerDice, roll_power_dice
+from .sfx import ChannelRerolls
 from .sheet import AbilityName
 
 POWER_LEVEL = "power_level"
@@ -187,16 +188,18 @@ def roll_abilities(
     primary: AbilityName | None,
     secondary: AbilityName | None,
     *,
-    no_magic: bool = False,
+    channel: ChannelRerolls | None = None,
 ) -> tuple[AbilityName, AbilityName]:
     """Appendix A Archetype: a d10 for each Ability not given, the Primary first; a Secondary
-    rolled equal to the Primary is rolled again, and one given equal to it is refused. Under
-    the No Magic SFX Budget a Channel rolled is always rolled again."""
+    rolled equal to the Primary is rolled again, and one given equal to it is refused. A Channel
+    rolled is rolled again as the SFX Budget says (`channel`: No Magic always, Low Magic and
+    Unknown the first time)."""
+    rerolls = channel if channel is not None else ChannelRerolls()
 
     def rolled() -> AbilityName:
         while True:
             named = ability_for(dice.roll("ability", 1, 10)[0])
-            if not (no_magic and named is AbilityName.CHANNEL):
+            if rerolls.keeps(named):
                 return named
 
     if primary is None:
@@ -223,11 +226,11 @@ def roll_actor(
     agenda: str = "",
     bonds: Mapping[Difficulty, Person] | None = None,
     grudges: Mapping[Difficulty, Person] | None = None,
-    no_magic: bool = False,
+    channel: ChannelRerolls | None = None,
 ) -> Actor:
     """Appendix A: roll what is not given, in the book's order (Primary, Secondary, Power Level, pips).
     A Secondary Ability rolled equal to the Primary is rolled again: an Actor has two Abilities."""
-    primary, secondary = roll_abilities(name, dice, primary, secondary, no_magic=no_magic)
+    primary, secondary = roll_abilities(name, dice, primary, secondary, channel=channel)
     level = power_level if power_level is not None else roll_power_level(dice, scale).level
     return Actor(
         name=name,

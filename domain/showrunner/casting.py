@@ -7,7 +7,7 @@ roll's choices are still owed (`settle`), is refused with one line saying what c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..dice import DiceSource
 from ..errors import RuleViolation, UnknownName
@@ -33,6 +33,7 @@ from .sheet import (
     StarSheet,
 )
 from .state import ShowrunnerState
+from .table_files import TableFile, TableName
 
 STARTING_INFLUENCE = {"grit": 3, "retake": 2, "spotlight": 2, "plot_armor": 2, "preparation": 1}
 """A new Star's Influence before Casting. The book prints these only on the Star Profile; the
@@ -145,7 +146,11 @@ def _with_member(record: Casting, old: CastMember, new: CastMember) -> Casting:
 
 
 def ability_advance(record: Casting, ability: AbilityName, lines: list[str], specialty: str | None = None) -> Casting:
-    """An Ability Advance in Casting; the Slot Rule asks for a Specialty (+1): `specialty`, else owed."""
+    """An Ability Advance in Casting; the Slot Rule asks for a Specialty (+1): `specialty`, else owed.
+    A show whose SFX Budget bars Channel in Casting gains no Channel Advance (and owes no Specialty)."""
+    if record.channel_barred and ability is AbilityName.CHANNEL:
+        lines.append("no Channel Advance: the SFX Budget bars Channel Advances in Casting")
+        return record
     sheet, mark = advance_ability(record.sheet, ability)
     count = record.ability_advances.get(ability, 0) + 1
     record = record.model_copy(update={"sheet": sheet, "ability_advances": {**record.ability_advances, ability: count}})
@@ -227,7 +232,8 @@ def start(
     state.check_character_is_new(name)
     if name_key(name) in state.casting:
         raise RuleViolation(f"{state.casting[name_key(name)].sheet.name} is already in Casting")
-    return Casting(sheet=new_sheet(name, player, concept), acclaim_path=acclaim_path)
+    barred = state.pitch is not None and state.pitch.sfx in ("unknown", "no-magic")
+    return Casting(sheet=new_sheet(name, player, concept), acclaim_path=acclaim_path, channel_barred=barred)
 
 
 def choose_heritage(
@@ -283,14 +289,20 @@ def roll_parents(
     lost_parent: Sequence[str],
     orphan_status: str,
     dice: DiceSource,
+    table_files: Mapping[TableName, TableFile] | None = None,
 ) -> tuple[Casting, list[str]]:
     """2.3A: the Parental Status d10; each parent given as (name, Archetype, Primary, Secondary),
-    the main guardian first. Lost Parent and Orphan Status rolls are recorded with the table's answer."""
+    the main guardian first. Lost Parent and Orphan Status rolls are recorded with the table's
+    answer: the row of the group's table file when one is loaded (`table_files`), else the text given."""
     expect(record, Step.PARENTS)
     if len(parents) != 2:
         raise RuleViolation(
             "name both parents (name, Archetype, Primary and Secondary Ability), the main guardian first"
         )
+    loaded = table_files or {}
+    for table, given in ((TableName.LOST_PARENT, bool(lost_parent)), (TableName.ORPHAN_STATUS, bool(orphan_status))):
+        if given and table in loaded:
+            raise RuleViolation(f"the {table.label} table is loaded: its row is the answer, give no text for it")
     (face,) = dice.roll("parental_status", 1, 10)
     row = tables.upbringing(face)
     lines = [f"d10 {face}: {row.status.value.replace('_', ' ')}"]
@@ -301,6 +313,10 @@ def roll_parents(
             record = ability_advance(record, secondary, lines)
     lost = dice.roll("lost_parent", row.lost_parent_rolls, 10) if row.lost_parent_rolls else []
     orphan = dice.roll("orphan_status", row.orphan_status_rolls, 10) if row.orphan_status_rolls else []
+    if TableName.LOST_PARENT in loaded:
+        lost_parent = [loaded[TableName.LOST_PARENT].row(face).text for face in lost]
+    if orphan and TableName.ORPHAN_STATUS in loaded:
+        orphan_status = loaded[TableName.ORPHAN_STATUS].row(orphan[0]).text
     for number, (name, archetype, primary, _) in enumerate(parents):
         raised = number < len(row.parents)
         note = archetype
@@ -651,6 +667,8 @@ def finish_wardrobe(
         raise RuleViolation(f"{_names(tied)} are tied for Secondary: choose one (--secondary)")
     if second not in tied:
         raise RuleViolation(f"the Secondary Ability has the second-most Advances: {_names(tied)}, not {second.value}")
+    if record.channel_barred and AbilityName.CHANNEL in (first, second):
+        raise RuleViolation("the SFX Budget bars a Mastered Channel in Casting: choose another Ability")
     sheet = record.sheet
     abilities = dict(sheet.abilities)
     for ability in (first, second):

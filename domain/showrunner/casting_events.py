@@ -184,7 +184,7 @@ class ParentsRolled(CastingRoll, topic="showrunner/ParentsRolled"):
     def redo(self, state: ShowrunnerState, dice: DiceSource) -> Redone:
         parents = [(p.name, p.archetype, p.primary, p.secondary) for p in self.parents]
         record = _record(state, self.star)
-        return (*cast.roll_parents(record, parents, self.lost_parent, self.orphan_status, dice), {})
+        return (*cast.roll_parents(record, parents, self.lost_parent, self.orphan_status, dice, state.tables), {})
 
 
 class SiblingsRolled(CastingRoll, topic="showrunner/SiblingsRolled"):

@@ -88,6 +88,9 @@ class Casting(_Frozen):
     """Major Milestones marked in Casting: they grow the Ensemble Pool when the Star joins (4.2)."""
     cast: tuple[CastMember, ...] = ()
     wardrobe: Wardrobe | None = None
+    channel_barred: bool = Field(default=False, exclude_if=lambda barred: not barred)
+    """Unknown and No Magic (Chapter 1 Step 2B): no Channel Advances and no Mastered Channel
+    in Casting. Set when Casting starts in such a show; left out of a dump while False."""
 
     @property
     def decade(self) -> int:

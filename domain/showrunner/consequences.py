@@ -40,11 +40,13 @@ from ..dice import DeferredDice, DiceSource, Roll
 from ..errors import RuleViolation, UnknownName
 from ..events import absent
 from ..inputs import Input, Many
+from ..names import name_key
 from .check import roll_plot_armor_scar
 from .effects import (
     AbilityMarked,
     AwardPowerUsed,
     Effect,
+    HoldingWearMarked,
     LimitMarked,
     PropsSpent,
     ScarMarked,
@@ -56,7 +58,7 @@ from .effects import (
 )
 from .influence import Spent
 from .ladder import Difficulty, Quality
-from .sheet import AbilityName, Award, Mastery, PropType
+from .sheet import AbilityName, Award, Holding, Mastery, PropType
 from .state import ShowrunnerState
 
 ENGINE = "showrunner-consequence/1"
@@ -104,18 +106,25 @@ class ConsequenceKind(StrEnum):
 
 # Which of the request's options each kind needs, and which it takes at all. The CLI
 # reads the same table, so the command line and the rules refuse the same things.
-OPTION_NAMES = {"ability": "--ability", "hero_prop": "--hero-prop", "prop": "--prop", "push": "--push"}
+OPTION_NAMES = {
+    "ability": "--ability",
+    "hero_prop": "--hero-prop",
+    "prop": "--prop",
+    "push": "--push",
+    "holding": "--holding",
+    "holding_wear": "--holding-wear",
+}
 REQUIRED: dict[ConsequenceKind, tuple[str, ...]] = {
     ConsequenceKind.GRIT_LOSS: (),
     ConsequenceKind.CONDITIONS: ("ability",),
-    ConsequenceKind.WEAR: ("hero_prop",),
+    ConsequenceKind.WEAR: (),
     ConsequenceKind.DEPLETION: ("prop",),
     ConsequenceKind.LIMIT: (),
 }
 ALLOWED: dict[ConsequenceKind, tuple[str, ...]] = {
     ConsequenceKind.GRIT_LOSS: ("ability", "push"),
     ConsequenceKind.CONDITIONS: ("ability",),
-    ConsequenceKind.WEAR: ("hero_prop",),
+    ConsequenceKind.WEAR: ("hero_prop", "holding", "holding_wear"),
     ConsequenceKind.DEPLETION: ("prop",),
     ConsequenceKind.LIMIT: (),
 }
@@ -131,6 +140,10 @@ def option_problem(kind: ConsequenceKind, given: dict[str, object]) -> str | Non
     for name in REQUIRED[kind]:
         if given.get(name) in (None, False):
             return f"{kind.value} needs {OPTION_NAMES[name]}: {WHY_REQUIRED[name]}"
+    if kind is ConsequenceKind.WEAR and given.get("hero_prop") is None and given.get("holding") is None:
+        return "wear needs --hero-prop or --holding: the Hero Prop or the Holding in the Scene that takes the Wear"
+    if given.get("holding_wear") is not None and given.get("holding") is None:
+        return "--holding-wear needs --holding: the Holding that takes that much of the Wear"
     for name, value in given.items():
         if value not in (None, False) and name not in ALLOWED[kind]:
             takes = ", ".join(OPTION_NAMES[n] for n in ALLOWED[kind]) or "none of them"
@@ -184,6 +197,10 @@ class ConsequenceRequest(Input):
     prop: PropChoice | None = None
     push: bool = False
     """Grit Loss only: the Star may Push Their Limits (exhaust Grit or Plot Armor icons)."""
+    holding: str | None = Field(default=None, exclude_if=absent)
+    """Mark Wear only: a Holding the Scene directly involves, which takes Wear instead of a Hero Prop."""
+    holding_wear: Many | None = Field(default=None, ge=1, exclude_if=absent)
+    """How much of the Wear the Holding takes (all of it when unset); the rest goes on the Hero Prop."""
     icon: bool | None = Field(default=None, exclude_if=absent)
     """The Icon's Award negates the Consequence (once per Episode, 11.2); left out of a dump when unset."""
 
@@ -256,7 +273,14 @@ def decide(state: ShowrunnerState, request: ConsequenceRequest, dice: DiceSource
         raise RuleViolation(f"{sheet.name} has been written off the Show and suffers no more Consequences")
     problem = option_problem(
         request.kind,
-        {"ability": request.ability, "hero_prop": request.hero_prop, "prop": request.prop, "push": request.push},
+        {
+            "ability": request.ability,
+            "hero_prop": request.hero_prop,
+            "prop": request.prop,
+            "push": request.push,
+            "holding": request.holding,
+            "holding_wear": request.holding_wear,
+        },
     )
     if problem is not None:
         raise RuleViolation(problem)
@@ -305,8 +329,7 @@ def decide(state: ShowrunnerState, request: ConsequenceRequest, dice: DiceSource
         assert request.ability is not None
         _conditions(work, request.ability, total)
     elif request.kind is ConsequenceKind.WEAR:
-        assert request.hero_prop is not None
-        _wear(work, request.hero_prop, total)
+        _wear_split(work, request, total)
     elif request.kind is ConsequenceKind.DEPLETION:
         assert request.prop is not None
         _depletion(work, request.prop, total)
@@ -424,6 +447,54 @@ def _conditions(work: _Working, ability_name: AbilityName, total: int) -> None:
     )
 
 
+def _wear_split(work: _Working, request: ConsequenceRequest, total: int) -> None:
+    """14.3: "the Holding might take some of the Wear instead of in addition to one of your Hero
+    Props": the Holding takes `holding_wear` (all when unset) and the Hero Prop the rest."""
+    on_holding = 0
+    if request.holding is not None:
+        on_holding = total if request.holding_wear is None else request.holding_wear
+        if on_holding > total:
+            raise RuleViolation(f"the Holding can take at most the {total} Wear of the Consequence, not {on_holding}")
+    rest = total - on_holding
+    if rest and request.hero_prop is None:
+        raise RuleViolation(f"{rest} of the {total} Wear is left for a Hero Prop: name it (--hero-prop)")
+    if not rest and request.hero_prop is not None:
+        raise RuleViolation(f"the Holding takes all {total} Wear: --hero-prop would take none")
+    if request.holding is not None:
+        _holding_wear(work, request.holding, on_holding)
+    if rest:
+        assert request.hero_prop is not None
+        _wear(work, request.hero_prop, rest)
+
+
+def _holding_wear(work: _Working, name: str, total: int) -> None:
+    holding = _holding(work.ensemble.holdings, name)
+    capacity = holding.wear_capacity
+    room = capacity - holding.wear
+    if room == 0:
+        raise RuleViolation(
+            f"{holding.name} already has all {capacity} Wear marked: no Wear can be marked "
+            "(choose another Consequence, Holding or Hero Prop)"
+        )
+    marked = min(total, room)
+    overflow = total - marked
+    work.emit(HoldingWearMarked(holding=holding.name, wear=marked, overflow=overflow))
+    work.step(
+        "marked",
+        f"marked {marked} Wear on the Holding {holding.name} ({holding.wear} → {holding.wear + marked} of {capacity})",
+    )
+    if overflow:
+        work.step("lost", f"{overflow} Wear found no empty box on {holding.name} and is lost")
+
+
+def _holding(holdings: tuple[Holding, ...], name: str) -> Holding:
+    for holding in holdings:
+        if name_key(holding.name) == name_key(name):
+            return holding
+    known = ", ".join(h.name for h in holdings) or "none"
+    raise UnknownName(f"the Cast holds no Holding '{name}' (Holdings: {known})")
+
+
 def _wear(work: _Working, name: str, total: int) -> None:
     prop = work.sheet.hero_prop(name)
     room = prop.wear_capacity - prop.wear
@@ -519,6 +590,9 @@ def _short(effect: Effect) -> str:
     if isinstance(effect, WearMarked):
         lost = f", {effect.overflow} lost" if effect.overflow else ""
         return f"{effect.wear} Wear on {effect.hero_prop} (+{effect.wear} XP){lost}"
+    if isinstance(effect, HoldingWearMarked):
+        lost = f", {effect.overflow} lost" if effect.overflow else ""
+        return f"{effect.wear} Wear on the Holding {effect.holding}{lost}"
     if isinstance(effect, PropsSpent):
         return f"lost {effect.count} {effect.quality.value} {effect.type.value}"
     if isinstance(effect, LimitMarked):

@@ -90,6 +90,25 @@ class WearMarked(OnOneSheet, _Effect):
         return sheet.model_copy(update={"hero_props": props})
 
 
+class HoldingWearMarked(OffTheSheets, _Effect):
+    """Wear a Holding took in place of a Hero Prop (14.3 Mark Wear); a Holding has no XP track,
+    so it earns none."""
+
+    kind: Literal["holding-wear"] = "holding-wear"
+    holding: str
+    wear: int
+    overflow: int = 0
+    """Wear that found no empty box: lost."""
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
+        key = name_key(self.holding)
+        holdings = tuple(
+            h.model_copy(update={"wear": h.wear + self.wear}) if name_key(h.name) == key else h
+            for h in state.ensemble.holdings
+        )
+        return state.model_copy(update={"ensemble": state.ensemble.model_copy(update={"holdings": holdings})})
+
+
 class PropsSpent(OnOneSheet, _Effect):
     kind: Literal["props"] = "props"
     star: str
@@ -207,6 +226,7 @@ Effect = Annotated[
     | LimitMarked
     | AcclaimMarked
     | WearMarked
+    | HoldingWearMarked
     | PropsSpent
     | ScarMarked
     | StudioNotesChanged

@@ -19,6 +19,7 @@ from .effects import Effect, apply_effects
 from .influence import LABELS, Regained, Spent, apply_regain, apply_spend
 from .phrases import DOING, LOSS
 from .phrases import why as spoken_why
+from .sfx import channel_checked
 from .sheet import StarSheet
 from .state import ShowrunnerState
 
@@ -127,12 +128,12 @@ class CheckRolled(RolledFact[ShowrunnerState], topic="showrunner/CheckRolled"):
     resolution: Resolution
 
     def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
-        return apply_resolution(state, self.resolution)
+        return channel_checked(apply_resolution(state, self.resolution), self.resolution.request.ability)
 
     def apply_after_effects(self, effected: ShowrunnerState) -> ShowrunnerState:
         """What `apply` gives, from the state its resolution's effects are already applied to
         (`check.Resolved.after`, the state the check was decided on)."""
-        return self.counted(roll_counted(effected))
+        return self.counted(roll_counted(channel_checked(effected, self.resolution.request.ability)))
 
     def summary(self) -> str:
         r = self.resolution

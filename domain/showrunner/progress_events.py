@@ -36,6 +36,7 @@ from .influence import LABELS, PoolName
 from .ladder import Difficulty, Quality
 from .montage_claims import Claim
 from .path_choices import PathChoice
+from .sfx import channel_rolled
 from .sheet import AbilityName, Award, CareerPath, Holding, Mastery, PropType, StarSheet
 from .state import EnsemblePool, ShowrunnerState
 from .vocabulary import FlashbackAction, MontageAction
@@ -1019,6 +1020,13 @@ class LimitBroken(OneStarRoll, topic="showrunner/LimitBroken"):
     """A random Ability's d10 counted as the Appendices count it (one numbering everywhere), and
     Burnout and Jinxed marked where checks read them; None for a Limit Break recorded before,
     which counted in the sheet's order and left checks as they were."""
+    channel_rerolled: bool | None = Field(default=None, exclude_if=absent)
+    """True when a first Channel was rolled again (Low Magic, Unknown); left out otherwise."""
+    possessor: str | None = Field(default=None, exclude_if=absent)
+    """The name the table gave a Possession's hostile Actor, should one be rolled; left out when none."""
+
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
+        return channel_rolled(super().apply_roll(state), self.channel_rerolled)
 
     def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
         assert dice is not None
@@ -1032,13 +1040,18 @@ class LimitBroken(OneStarRoll, topic="showrunner/LimitBroken"):
             fixed_anomaly=self.fixed_anomaly,
             numbering=prog.SHEET_ORDER if self.ability_d10 is None else ABILITY_BY_D10,
             reaches_checks=self.ability_d10 is not None,
+            possessor=self.possessor,
         )
         lines = [
             f"Overload {o.roll} {o.name}" + (f" ({'; '.join(o.changes)})" if o.changes else "")
             for o in broken.overloads
         ]
         lines += [f"Major Anomaly {a.roll} {a.name} (resist {a.resist.value})" for a in broken.anomalies]
-        return broken.state, lines, {"overloads": broken.overloads, "anomalies": broken.anomalies}
+        return (
+            broken.state,
+            lines,
+            {"overloads": broken.overloads, "anomalies": broken.anomalies, "channel_rerolled": broken.channel_rerolled},
+        )
 
     def summary(self) -> str:
         return self._text(f"{self.star}'s Limit broke")

@@ -13,7 +13,7 @@ at least one pencil △, so pen XP alone never crosses one.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -22,6 +22,7 @@ from ..dice import DiceSource
 from ..errors import RuleViolation
 from .flavour import ABILITY_BY_D10
 from .ladder import Difficulty
+from .sfx import ChannelRerolls
 from .sheet import (
     MILESTONE_ORDER,
     SECOND_POWER,
@@ -395,6 +396,8 @@ LIMIT_BREAK_SCAR = "Limit Break scar"
 _PEN_POOLS = {6: "spotlight", 8: "retake", 16: "grit", 17: "preparation", 20: "plot_armor"}
 _PEN_PATHS = {4: CareerPath.TALENT, 5: CareerPath.TRAINING, 18: CareerPath.PERSISTENCE, 19: CareerPath.DESTINY}
 _IN_CHECKS: dict[int, Literal["burnout", "jinxed"]] = {11: "burnout", 19: "jinxed"}
+POSSESSION = 12
+"""Appendix D's Internal Overload whose hostile Actor is cast into the Supporting Cast."""
 _DRAWBACKS = {
     10: "Addiction [!]: a Scene without Channel calls for a HARD Endure roll",
     12: "Possession: a hostile Actor can take control",
@@ -424,6 +427,8 @@ class LimitBreak(_Record):
     overloads: tuple[Overload, ...]
     anomalies: tuple[Anomaly, ...]
     state: ShowrunnerState
+    channel_rerolled: bool | None = None
+    """True when a first Channel was rolled again (Low Magic, Unknown)."""
 
 
 def limit_break(
@@ -436,6 +441,7 @@ def limit_break(
     fixed_anomaly: int | None = None,
     numbering: tuple[AbilityName, ...] = ABILITY_BY_D10,
     reaches_checks: bool = True,
+    possessor: str | None = None,
 ) -> LimitBreak:
     """Appendix D: an Internal Overload (2d10) and a Major Anomaly (2d10) when the Limit overflows.
 
@@ -445,7 +451,9 @@ def limit_break(
     Overload or Anomaly passes it as fixed_overload / fixed_anomaly (no dice for that part).
     A random Ability's d10 counts as the Appendices do (`ABILITY_BY_D10`), unless `numbering`
     says otherwise (`SHEET_ORDER`, for a record made before). With `reaches_checks`, Burnout and
-    Jinxed are marked where checks read them (`StarSheet.overloads`).
+    Jinxed are marked where checks read them (`StarSheet.overloads`), and a Possession names its
+    hostile Actor on the sheet (`possessor`, the table's name or "<Star>'s Possessor") the first
+    time, to be cast by the command, or raises that Actor one Power Level after.
     """
     for fixed, what in ((fixed_overload, "Overload"), (fixed_anomaly, "Major Anomaly")):
         if fixed is not None and fixed not in range(3, 21):
@@ -455,11 +463,17 @@ def limit_break(
     sheet = state.star(star)
     overload_rolls = [fixed_overload] if fixed_overload is not None else _table_rolls(dice, "overload")
     overloads = []
+    channel = ChannelRerolls.of(state)
     for roll in overload_rolls:
-        no_magic = state.pitch is not None and state.pitch.no_magic
-        sheet, changes = _apply_overload(sheet, roll, dice, numbering, no_magic)
+        sheet, changes = _apply_overload(sheet, roll, dice, numbering, channel)
         if reaches_checks and roll in _IN_CHECKS and _IN_CHECKS[roll] not in sheet.overloads:
             sheet = sheet.model_copy(update={"overloads": (*sheet.overloads, _IN_CHECKS[roll])})
+        if reaches_checks and roll == POSSESSION:
+            if sheet.possessor is None:
+                sheet = sheet.model_copy(update={"possessor": possessor or f"{sheet.name}'s Possessor"})
+                changes.append(f"possessed by {sheet.possessor}, a hostile Actor of the Supporting Cast")
+            else:
+                changes.append(f"{sheet.possessor} gains one Power Level")
         name, text = INTERNAL_OVERLOAD[roll]
         overloads.append(Overload(roll=roll, name=name, text=text, changes=tuple(changes)))
     anomalies = []
@@ -479,8 +493,23 @@ def limit_break(
             rolled = tuple(dice.roll("anomaly", sheet.limit.marked, 100))
         anomalies.append(Anomaly(roll=roll, name=name, text=text, resist=level, anomalies=rolled))
     return LimitBreak(
-        star=sheet.name, overloads=tuple(overloads), anomalies=tuple(anomalies), state=state.with_star(sheet)
+        star=sheet.name,
+        overloads=tuple(overloads),
+        anomalies=tuple(anomalies),
+        state=state.with_star(sheet),
+        channel_rerolled=channel.recorded(),
     )
+
+
+def possession_turns(possessed: bool, overloads: Iterable[int]) -> list[Literal["cast", "empowered"]]:
+    """What each Possession among a Limit Break's Overloads does, as `limit_break` marked it:
+    the first of a Star not yet possessed casts the Actor, every other one empowers it."""
+    turns: list[Literal["cast", "empowered"]] = []
+    for roll in overloads:
+        if roll == POSSESSION:
+            turns.append("empowered" if possessed else "cast")
+            possessed = True
+    return turns
 
 
 def _table_rolls(dice: DiceSource, purpose: str) -> list[int]:
@@ -500,17 +529,17 @@ def _cross_pool(pool: Pool) -> Pool:
     return pool
 
 
-def random_ability(dice: DiceSource, numbering: tuple[AbilityName, ...], *, no_magic: bool = False) -> AbilityName:
-    """A random Ability: a d10 on `numbering`; under No Magic a Channel is always rolled again."""
+def random_ability(dice: DiceSource, numbering: tuple[AbilityName, ...], channel: ChannelRerolls) -> AbilityName:
+    """A random Ability: a d10 on `numbering`; a Channel rolled again as the SFX Budget says."""
     while True:
         (face,) = dice.roll("random_ability", 1, 10)
         name = numbering[face - 1]
-        if not (no_magic and name is AbilityName.CHANNEL):
+        if channel.keeps(name):
             return name
 
 
 def _apply_overload(
-    sheet: StarSheet, roll: int, dice: DiceSource, numbering: tuple[AbilityName, ...], no_magic: bool = False
+    sheet: StarSheet, roll: int, dice: DiceSource, numbering: tuple[AbilityName, ...], channel: ChannelRerolls
 ) -> tuple[StarSheet, list[str]]:
     changes: list[str] = []
     if roll in _PEN_POOLS:
@@ -533,7 +562,7 @@ def _apply_overload(
         (times,) = dice.roll("overload_times", 1, 6)
         abilities = dict(sheet.abilities)
         for _ in range(times):
-            name = random_ability(dice, numbering, no_magic=no_magic)
+            name = random_ability(dice, numbering, channel)
             ability = abilities.get(name, Ability())
             abilities[name] = ability.model_copy(update={"locked_conditions": ability.locked_conditions + 1})
             changes.append(f"{name.value.title()}: one Condition traced in pen")
@@ -567,7 +596,7 @@ def _apply_overload(
             changes.append(f"{prop.name}: one more XP box, first Wear box crossed off")
         sheet = sheet.model_copy(update={"hero_props": props})
     elif roll == 14:
-        name = random_ability(dice, numbering, no_magic=no_magic)
+        name = random_ability(dice, numbering, channel)
         ability = ability_of(sheet, name)
         sheet = sheet.model_copy(
             update={
@@ -579,7 +608,7 @@ def _apply_overload(
         )
         changes.append(f"{name.value.title()}: an extra empty XP box in front of its track")
     elif roll == 15:
-        name = random_ability(dice, numbering, no_magic=no_magic)
+        name = random_ability(dice, numbering, channel)
         sheet, line = _random_scar(sheet, name, dice)
         changes.append(line)
     return sheet, changes

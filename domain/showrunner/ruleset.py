@@ -70,7 +70,7 @@ SHOWRUNNER = Ruleset(
     phrasebook={**SHOWRUNNER_PHRASES, **WORLD_PHRASES, **PROGRESS_PHRASES, **FINALE_PHRASES},
     # The world (Actors, Threats, Sequences, Subplots, the Oracle) and progression between scenes
     # (Props, Montages, Bonds and Grudges, Careers, the Ensemble), the Finale, and Casting.
-    fact_modules=(".world_events", ".progress_events", ".finale_events", ".casting_events"),
+    fact_modules=(".world_events", ".progress_events", ".finale_events", ".casting_events", ".table_events"),
     commands=_Commands(),
     table_dice={"action": "the Action Dice", "opposition": "the Opposition Dice", "script": "the two Script Dice"},
 )

@@ -323,12 +323,27 @@ class CareerTrack(_Frozen):
     """Empty Acclaim bubbles traced in pen (Appendix D: Disfigured, Impulsive, Flashbacks, Jinxed)."""
 
 
+def _unworn(wear: int) -> bool:
+    return wear == 0
+
+
 class Holding(_Frozen, Input):
     """A Holding owned by the whole Cast (8, 10.3C): a Home Base, a ship, a workshop, a community."""
 
     name: Text
     quality: Quality = Quality.NORMAL
     kind: LineText | None = None
+    wear: Count = Field(default=0, exclude_if=_unworn)
+    """Wear a Mark Wear Consequence put on the Holding (14.3); left out of a dump at 0, so a
+    Holding recorded before Holdings took Wear dumps as it always did."""
+
+    @property
+    def wear_capacity(self) -> int:
+        """No Wear track is printed for a Holding: it has its Quality's number of boxes
+        (NORMAL 3 … EPIC 6), as a Consequence at that Difficulty is sized (docs/rules.md)."""
+        target = Difficulty(self.quality.value).target
+        assert target is not None  # a Quality is NORMAL to EPIC
+        return target
 
 
 def _fill_keys(raw: object, keys: type[Enum], what: str, default: object) -> object:
@@ -396,6 +411,9 @@ class StarSheet(_Frozen):
     """Internal Overloads that reach checks (Appendix D 11 Burnout: no Channel; 19 Jinxed:
     Failures are Disasters), marked by a Limit Break recorded since checks read them. One
     recorded before is only in `drawbacks`, and the checks after it are decided as they were."""
+    possessor: LineText | None = None
+    """The hostile Actor that possesses the Star (Appendix D 12 Possession), cast into the
+    Supporting Cast by the Limit Break that rolled it; None for a Star never possessed."""
     relationship_added_episode: Count = 0
     """The Episode at whose end a Bond or Grudge was last added (10.2D: one per Episode)."""
     relationship_resolve_episode: Count = 0
@@ -411,6 +429,7 @@ class StarSheet(_Frozen):
         "bond_extra_boxes",
         "drawbacks",
         "overloads",
+        "possessor",
         "relationship_added_episode",
         "relationship_resolve_episode",
     )

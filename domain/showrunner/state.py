@@ -12,6 +12,7 @@ from ..names import name_key
 from ..quick_copy import QuickCopy
 from .casting_record import Casting
 from .sheet import Holding, Prop, StarSheet, quiet_defaults
+from .table_files import TableFile, TableName
 from .world import World
 
 
@@ -89,6 +90,12 @@ class ShowrunnerState(CampaignState):
     """Stars in Casting (Chapters 2-4) by name key, until they join; left out of a dump when none is."""
     antagonist: str | None = Field(default=None, exclude_if=lambda name: name is None)
     """The Season's antagonist named by the Inciting Incident (4.1 Step 4); None before it."""
+    tables: dict[TableName, TableFile] = Field(default_factory=dict, exclude_if=lambda tables: not tables)
+    """The table files loaded (`TableLoaded`), the latest of each table; left out of a dump when none is."""
+    channel_rolled: bool = Field(default=False, exclude_if=lambda rolled: not rolled)
+    """Whether Channel has come up on a random Ability roll and been rolled again once (Low Magic,
+    Unknown), or, under Unknown, been revealed by a Star's Channel check: later Channels stand
+    (sfx.py). Left out of a dump while False."""
     finale: Any = None
     """The Series Finale (finale.Finale), None before it begins. Typed loosely here only because
     finale.py imports this module's imports; validated as a Finale, left out of a dump while None

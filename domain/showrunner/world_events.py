@@ -26,8 +26,9 @@ from .actors import Actor, ActorSpec, Person, Roster, TieKind, roll_abilities, r
 from .flavour import Flavour
 from .influence import LABELS, PoolName
 from .ladder import Difficulty
-from .power_dice import PowerDice
+from .power_dice import PowerChange, PowerDice, add_die
 from .sequences import BeatRecorded, Contribution, Sequence, SequenceTrade, play_beat, spend_combo, with_trade
+from .sfx import ChannelRerolls, channel_rolled
 from .sheet import AbilityName
 from .state import ShowrunnerState
 from .threats import CheckEffect, Threat, ThreatKind, check_against, new_threat, strike_decisively
@@ -95,10 +96,6 @@ class WorldRoll(RolledFact[ShowrunnerState]):
         raise NotImplementedError
 
 
-def _no_magic(state: CampaignState) -> bool:
-    return state.pitch is not None and state.pitch.no_magic
-
-
 def _differs(what: str, recorded: object, again: object) -> str | None:
     return None if recorded == again else f"the {what} differs from the record"
 
@@ -106,8 +103,9 @@ def _differs(what: str, recorded: object, again: object) -> str | None:
 # --------------------------------------------------------------------------- Actors
 
 
-def make_actor(spec: ActorSpec, dice: DiceSource, *, no_magic: bool = False) -> Actor:
-    """Appendix A: roll what the table did not give, in the book's order (no Channel under No Magic)."""
+def make_actor(spec: ActorSpec, dice: DiceSource, *, channel: ChannelRerolls | None = None) -> Actor:
+    """Appendix A: roll what the table did not give, in the book's order (a Channel rolled again
+    as the SFX Budget says)."""
     fields: dict[str, Any] = dict(
         concept=spec.concept,
         specialties=spec.specialties,
@@ -124,7 +122,7 @@ def make_actor(spec: ActorSpec, dice: DiceSource, *, no_magic: bool = False) -> 
             primary=spec.primary,
             secondary=spec.secondary,
             power_level=spec.power_level,
-            no_magic=no_magic,
+            channel=channel,
             **fields,
         )
     power = PowerDice(pips=spec.pips)
@@ -135,7 +133,7 @@ def make_actor(spec: ActorSpec, dice: DiceSource, *, no_magic: bool = False) -> 
             f"{len(spec.pips)} Power Dice make {spec.name} {power.top.value if power.top else 'nothing'}, "
             f"not {spec.power_level.value}"
         )
-    primary, secondary = roll_abilities(spec.name, dice, spec.primary, spec.secondary, no_magic=no_magic)
+    primary, secondary = roll_abilities(spec.name, dice, spec.primary, spec.secondary, channel=channel)
     return Actor(name=spec.name, primary=primary, secondary=secondary, power=power, **fields)
 
 
@@ -150,9 +148,11 @@ class ActorCreated(WorldRoll, topic="showrunner/ActorCreated"):
     spec: ActorSpec
     actor: Actor
     slot: int
+    channel_rerolled: bool | None = Field(default=None, exclude_if=absent)
+    """True when a first Channel was rolled again (Low Magic, Unknown); left out otherwise."""
 
     def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
-        return _with_world(state, _world(state).cast(self.actor, self.slot))
+        return channel_rolled(_with_world(state, _world(state).cast(self.actor, self.slot)), self.channel_rerolled)
 
     def summary(self) -> str:
         return f"{self.actor.name} joined the Supporting Cast in roster slot {self.slot} ({describe_actor(self.actor)})"
@@ -174,7 +174,54 @@ class ActorCreated(WorldRoll, topic="showrunner/ActorCreated"):
         )
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
-        return _differs("Actor", self.actor, make_actor(self.spec, dice, no_magic=_no_magic(before)))
+        channel = ChannelRerolls.of(before)
+        actor = make_actor(self.spec, dice, channel=channel)
+        if channel.recorded() != self.channel_rerolled:
+            return "the Channel rolled again differs from the record"
+        return _differs("Actor", self.actor, actor)
+
+
+class PossessorEmpowered(WorldRoll, topic="showrunner/PossessorEmpowered"):
+    """Appendix D 12 Possession rolled again for a Star already possessed: "the possessing Actor
+    gains one Power Level", a new top Power Die rolled as a starting top die."""
+
+    star: str
+    actor: str
+    change: PowerChange
+
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
+        world = _world(state)
+        empowered = world.actor(self.actor).model_copy(update={"power": self.change.after})
+        return _with_world(state, world.with_actor(empowered))
+
+    def summary(self) -> str:
+        return (
+            f"{self.actor}, who possesses {self.star}, gains one Power Level: "
+            f"{self.change.before.describe()} → {self.change.after.describe()}"
+        )
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.star,)
+
+    phrasings = ("possessor-empowered",)
+
+    def recap(self) -> RecapLine | None:
+        return RecapLine(
+            weight=60,
+            text=f"{self.actor}'s hold on {self.star} grew stronger.",
+            kind="actor",
+            phrase="possessor-empowered",
+            slots={"actor": self.actor, "star": self.star},
+            mood=-1,
+        )
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        return _differs("Power Level gained", self.change, empower(_world(before), self.actor, dice))
+
+
+def empower(world: World, name: str, dice: DiceSource) -> PowerChange:
+    """The possessing Actor's new Power Level, its new top die rolled."""
+    return add_die(world.actor(name).power, dice)
 
 
 class ActorsContested(CampaignFact[ShowrunnerState], topic="showrunner/ActorsContested"):
@@ -1142,4 +1189,6 @@ __all__ = [
     "changed_actors",
     "decide_threat",
     "make_actor",
+    "PossessorEmpowered",
+    "empower",
 ]

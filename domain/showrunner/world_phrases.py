@@ -14,6 +14,11 @@ WORLD_PHRASES: dict[str, tuple[str, ...]] = {
         "A new face appeared: {actor}{concept}.",
         "{actor}{concept} joined the supporting cast.",
     ),
+    "possessor-empowered": (
+        "{actor}'s hold on {star} grew stronger.",
+        "The thing inside {star}, {actor}, grew more powerful.",
+        "{star} felt {actor} tighten its grip.",
+    ),
     "actors-won": (
         "{first} clashed with {second}, and {winner} came out on top.",
         "{winner} got the better of {loser} when they clashed.",

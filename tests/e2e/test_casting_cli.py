@@ -440,3 +440,56 @@ def test_the_walk_stops_where_the_production_schedule_waits_for_another_star(run
     assert code == 0
     assert "The clock is at -20Y: Ada Quill's Life Stage comes first" in err
     assert ok(run, "star", "casting", "status", "Nell", "--json").json()["next"] == "develop"
+
+
+def test_the_inciting_incidents_moves_for_a_cast_of_one(run, home) -> None:
+    """4.1 Step 4 for a one-Star show: the Rival's Move and the Character's Move as checks, each
+    decided again by the audit; a Move outside the rules writes nothing."""
+    from tests.e2e.conftest import MARA_FILE, assert_refused, fingerprint
+
+    ok(run, "campaign", "new", "One Star Show")
+    ok(run, "star", "add", "--file", MARA_FILE)
+    incite = ["--ally", "Captain Ilse,impress", "--antagonist", "The Drowned Duke,fight", "--specialty", "Mara=Rally"]
+    ok(
+        run,
+        "star",
+        "casting",
+        "inciting-incident",
+        *incite,
+        "--dilemma",
+        "3",
+        "--secondary-roll",
+        "4",
+        "--power",
+        "2,3,2,4",
+    )
+    gambit = ok(run, "star", "casting", "rivals-move", "Mara", "--action", "6,6,2", "--script", "6,1", "--json")
+    checked = gambit.json()["facts"][0]["fact"]["resolution"]["request"]
+    assert (checked["ability"], checked["difficulty"]) == ("fight", "EPIC")
+    before = fingerprint(run, home)
+    refused = run("star", "casting", "characters-move", "Mara", "-a", "fight", "-d", "LEGENDARY")
+    assert_refused(refused, 1, "the Character's Move is NORMAL up to The Drowned Duke's Power Level EPIC")
+    assert fingerprint(run, home) == before
+    move = ok(
+        run,
+        "star",
+        "casting",
+        "characters-move",
+        "Mara",
+        "--harm",
+        "-a",
+        "fight",
+        "-d",
+        "NORMAL",
+        "--action",
+        "6,6,5",
+        "--opposition-dice",
+        "1,1,1,1",
+        "--script",
+        "6,2",
+        "--power",
+        "3",
+    )
+    assert "The Drowned Duke" in move.out and "Grudge" in move.out
+    assert run("audit", "--all").code == 0
+    assert run("verify").code == 0

@@ -200,6 +200,35 @@ def test_conditions_wear_depletion_and_limit(run, cast) -> None:
     assert kinds == {"ability", "wear", "props", "limit"}
 
 
+def test_a_holding_in_the_scene_takes_some_of_the_wear_and_keeps_it(run, cast) -> None:
+    assert run("ensemble", "holding", "The Drowned Lighthouse", "--kind", "Home Base").code == 0
+    out = run(
+        "consequence",
+        "Mara",
+        "wear",
+        "-d",
+        "NORMAL",
+        "--holding",
+        "the drowned lighthouse",
+        "--holding-wear",
+        "2",
+        "--hero-prop",
+        "Father's Rapier",
+    ).out
+    assert out.splitlines()[2:4] == [
+        "  · marked 2 Wear on the Holding The Drowned Lighthouse (0 → 2 of 3)",
+        "  · marked 1 Wear on Father's Rapier (2 → 3 of 3) and 1 Asset XP (1 → 2)",
+    ]
+    shown = run("ensemble", "show", "--json").json()["ensemble"]
+    assert (shown["holdings"][0]["wear"], shown["holdings"][0]["wear_capacity"]) == (2, 3)
+    assert "The Drowned Lighthouse (NORMAL, Home Base, 2/3 Wear)" in run("ensemble", "show").out
+    out = run("consequence", "Mara", "wear", "-d", "EASY", "--holding", "The Drowned Lighthouse").out
+    assert out.splitlines()[0].endswith("(2 Wear): 1 Wear on the Holding The Drowned Lighthouse, 1 lost")
+    refused = run("consequence", "Mara", "wear", "-d", "EASY", "--holding", "The Drowned Lighthouse")
+    assert_refused(refused, 1, "The Drowned Lighthouse already has all 3 Wear marked")
+    assert run("verify").code == 0
+
+
 def test_ledger_dice_use_a_roll_number_only_when_a_die_is_rolled(run, cast) -> None:
     assert run("consequence", "Tobias", "limit", "-d", "EASY").code == 0  # rolls 2 Anomalies
     assert run("consequence", "Tobias", "conditions", "-d", "EASY", "-a", "work").code == 0  # rolls nothing
@@ -226,7 +255,17 @@ BAD_INPUT = [
         1,
         "Mara Voss has no Hero Prop 'Sword' (Hero Props: Father's Rapier)",
     ),
-    (("Mara", "wear", "-d", "HARD"), 2, "wear needs --hero-prop: the Hero Prop that takes the Wear"),
+    (
+        ("Mara", "wear", "-d", "HARD"),
+        2,
+        "wear needs --hero-prop or --holding: the Hero Prop or the Holding in the Scene that takes the Wear",
+    ),
+    (("Mara", "wear", "-d", "HARD", "--holding", "The Moon"), 1, "the Cast holds no Holding 'The Moon'"),
+    (
+        ("Mara", "wear", "-d", "HARD", "--hero-prop", "Father's Rapier", "--holding-wear", "2"),
+        2,
+        "--holding-wear needs --holding",
+    ),
     (("Mara", "conditions", "-d", "HARD"), 2, "conditions needs --ability"),
     (("Mara", "depletion", "-d", "HARD"), 2, "depletion needs --prop"),
     (("Mara", "limit", "-d", "HARD", "--push"), 2, "--push does not apply to limit"),
@@ -321,5 +360,8 @@ def test_consequence_with_the_real_script(cli) -> None:
     ]
     refused = cli("consequence", "Mara", "wear", "-d", "NORMAL")
     assert (refused.code, refused.out) == (2, "")
-    assert refused.err == "showrunner: wear needs --hero-prop: the Hero Prop that takes the Wear\n"
+    assert (
+        refused.err
+        == "showrunner: wear needs --hero-prop or --holding: the Hero Prop or the Holding in the Scene that takes the Wear\n"
+    )
     assert cli("head", "--json").json()["version"] == 3

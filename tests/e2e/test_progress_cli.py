@@ -193,3 +193,60 @@ def test_every_command_has_an_example_in_its_help(run):
             assert "Example" in ok(run(group, command, "--help")).out, (group, command)
     for command in ("xp", "limit-break"):
         assert "Example" in ok(run(command, "--help")).out
+
+
+def test_a_possession_casts_its_actor_and_a_second_one_empowers_it(run):
+    """Appendix D 12 Possession, with table dice: the hostile Actor joins the Supporting Cast."""
+    new_campaign(run)
+    refused(
+        run,
+        "'Mara Voss' is a Star of this campaign",
+        "limit-break",
+        "Tobias",
+        "-r",
+        "HARD",
+        "--fixed-overload",
+        "12",
+        "--possessor",
+        "Mara Voss",
+        "--major-anomaly",
+        "3,4",
+    )
+    dice = ["--major-anomaly", "3,4", "--possessor-ability-dice", "3,4", "--possessor-level-dice", "1,3,2"]
+    ok(
+        run(
+            "limit-break",
+            "Tobias",
+            "-r",
+            "HARD",
+            "--fixed-overload",
+            "12",
+            "--possessor",
+            "The Brass Ghost",
+            *dice,
+            "--possessor-power",
+            "3,2,4",
+        )
+    )
+    ghost = next(a for a in ok(run("cast", "--json")).json()["actors"] if a["name"] == "The Brass Ghost")
+    assert (ghost["primary"], ghost["secondary"], ghost["power_dice"]) == ("fight", "impress", "N4 H2 F3")
+    assert star(run, TOBIAS)["possessor"] == "The Brass Ghost"
+    out = ok(
+        run(
+            "limit-break",
+            "Tobias",
+            "-r",
+            "HARD",
+            "--fixed-overload",
+            "12",
+            "--major-anomaly",
+            "3,4",
+            "--possessor-power",
+            "5",
+        )
+    ).out
+    assert "The Brass Ghost, who possesses Tobias Quell, gains one Power Level" in out
+    ghost = next(a for a in ok(run("cast", "--json")).json()["actors"] if a["name"] == "The Brass Ghost")
+    assert ghost["power_dice"] == "N4 H2 F3 E5"
+    assert ok(run("audit", "--all")).code == 0
+    assert ok(run("verify")).code == 0

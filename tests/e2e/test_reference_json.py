@@ -227,6 +227,7 @@ def documents(run: Runner, tmp_path: Path) -> dict[str, Any]:
     docs["timeline"] = _json(run, "timeline")
     docs["replay"] = _json(run, "replay", "--to", "4")
     docs["consequence on the world"] = _json(run, "consequence", "Tobias", "complication", "-d", "NORMAL")
+    docs["table show"] = _json(run, "table", "show")
     export = tmp_path / "export.jsonl"
     docs["export"] = _json(run, "export", "-o", export)
     lines = [json.loads(line) for line in export.read_text(encoding="utf-8").splitlines()]
@@ -314,6 +315,7 @@ DOCUMENTED_BY = {
     "events.md Export files #1": "export line",
     "read-models.md The JSON document #1": "dice stats",
     "recap.md Formats #1": "recap",
+    "cli.md table load` · `table roll` · `table show #1": "table show",
 }
 NOT_A_COMMANDS_DOCUMENT = {
     # Parts of events and files, not what a command prints: their fields are described with

@@ -49,6 +49,7 @@ RECORD_NOTHING = {
     "finale show",
     "montage show",
     "ensemble show",
+    "table show",
     "seed show",
     "episode list",
     "serve",  # its writes are the API's and the pages', each a command of its own

@@ -30,6 +30,7 @@ from showrunner_ledger.domain.showrunner.consequences import (
 )
 from showrunner_ledger.domain.showrunner.effects import (
     AbilityMarked,
+    HoldingWearMarked,
     LimitMarked,
     PropsSpent,
     ScarMarked,
@@ -41,6 +42,7 @@ from showrunner_ledger.domain.showrunner.influence import Regained, Spent
 from showrunner_ledger.domain.showrunner.ladder import Difficulty, Quality
 from showrunner_ledger.domain.showrunner.sheet import (
     AbilityName,
+    Holding,
     LimitTrack,
     Mastery,
     Pool,
@@ -406,6 +408,79 @@ def test_wear_on_an_unknown_hero_prop_is_refused_with_the_names() -> None:
         suffer(cast(), "Mara", "wear", "EASY", hero_prop="Sword")
 
 
+def holding_in_play(state: ShowrunnerState, quality: str = "NORMAL") -> ShowrunnerState:
+    lighthouse = Holding(name="The Drowned Lighthouse", quality=Quality(quality), kind="Home Base")
+    return state.model_copy(update={"ensemble": state.ensemble.model_copy(update={"holdings": (lighthouse,)})})
+
+
+def test_a_holding_takes_some_of_the_wear_instead_of_the_hero_prop() -> None:
+    """14.3: "the Holding might take some of the Wear instead of in addition to one of your Hero Props"."""
+    resolution, after = suffer(
+        holding_in_play(cast()),
+        "Mara",
+        "wear",
+        "HARD",
+        hero_prop="Father's Rapier",
+        holding="the drowned lighthouse",
+        holding_wear=3,
+    )
+    assert resolution.effects == (
+        HoldingWearMarked(holding="The Drowned Lighthouse", wear=3),
+        WearMarked(star="Mara Voss", hero_prop="Father's Rapier", wear=1, overflow=0),
+    )
+    lighthouse = after.ensemble.holdings[0]
+    assert (lighthouse.wear, lighthouse.wear_capacity) == (3, 3)
+    rapier = after.star("Mara").hero_props[0]
+    assert (rapier.wear, rapier.xp) == (MARA.hero_props[0].wear + 1, MARA.hero_props[0].xp + 1)
+    assert "4 Wear): 3 Wear on the Holding The Drowned Lighthouse, 1 Wear on Father's Rapier" in resolution.headline()
+
+
+def test_a_holding_taking_all_the_wear_needs_no_hero_prop_and_earns_no_xp() -> None:
+    resolution, after = suffer(
+        holding_in_play(cast(), "EPIC"), "Mara", "wear", "HARD", holding="The Drowned Lighthouse"
+    )
+    assert resolution.effects == (HoldingWearMarked(holding="The Drowned Lighthouse", wear=4),)
+    assert after.star("Mara") == cast().star("Mara")
+    assert after.ensemble.holdings[0].wear_capacity == 6
+
+
+def test_holding_wear_past_its_qualitys_boxes_is_lost_and_a_full_holding_is_refused() -> None:
+    resolution, after = suffer(holding_in_play(cast()), "Mara", "wear", "FORMIDABLE", holding="The Drowned Lighthouse")
+    assert resolution.effects == (HoldingWearMarked(holding="The Drowned Lighthouse", wear=3, overflow=2),)
+    assert texts(resolution)[-1] == "2 Wear found no empty box on The Drowned Lighthouse and is lost"
+    with pytest.raises(RuleViolation, match="The Drowned Lighthouse already has all 3 Wear marked"):
+        suffer(after, "Mara", "wear", "EASY", holding="The Drowned Lighthouse")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({}, "wear needs --hero-prop or --holding"),
+        ({"holding_wear": 1, "hero_prop": "Father's Rapier"}, "--holding-wear needs --holding"),
+        ({"holding": "The Drowned Lighthouse", "holding_wear": 2}, "2 of the 4 Wear is left for a Hero Prop"),
+        (
+            {"holding": "The Drowned Lighthouse", "holding_wear": 5, "hero_prop": "Father's Rapier"},
+            "at most the 4 Wear",
+        ),
+        ({"holding": "The Drowned Lighthouse", "hero_prop": "Father's Rapier"}, "--hero-prop would take none"),
+    ],
+)
+def test_a_wear_split_that_does_not_add_up_is_refused(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(RuleViolation, match=message):
+        suffer(holding_in_play(cast()), "Mara", "wear", "HARD", **options)
+
+
+def test_wear_on_a_holding_the_cast_does_not_hold_is_refused_with_the_names() -> None:
+    with pytest.raises(UnknownName, match=r"no Holding 'The Moon' \(Holdings: The Drowned Lighthouse\)"):
+        suffer(holding_in_play(cast()), "Mara", "wear", "EASY", holding="The Moon")
+
+
+def test_a_holding_recorded_before_holdings_took_wear_dumps_as_it_did() -> None:
+    assert Holding(name="Keep").model_dump(mode="json") == {"name": "Keep", "quality": "NORMAL", "kind": None}
+    request = ConsequenceRequest(star="Mara", kind="wear", difficulty="EASY", hero_prop="Father's Rapier")
+    assert "holding" not in request.model_dump(mode="json")
+
+
 # ------------------------------------------------------------------ Depletion
 
 
@@ -515,13 +590,17 @@ def test_consequences_never_touch_the_directors_studio_notes(kind: str, faces, o
     ("kind", "given", "problem"),
     [
         ("conditions", {}, "conditions needs --ability: the Ability just rolled, where the Conditions are marked"),
-        ("wear", {}, "wear needs --hero-prop: the Hero Prop that takes the Wear"),
+        (
+            "wear",
+            {},
+            "wear needs --hero-prop or --holding: the Hero Prop or the Holding in the Scene that takes the Wear",
+        ),
         ("depletion", {}, "depletion needs --prop: the Prop Type (and Quality) lost"),
         ("limit", {"push": True}, "--push does not apply to limit (limit takes none of them)"),
         (
             "wear",
             {"hero_prop": "x", "ability": AbilityName.FIGHT},
-            "--ability does not apply to wear (wear takes --hero-prop)",
+            "--ability does not apply to wear (wear takes --hero-prop, --holding, --holding-wear)",
         ),
         (
             "grit-loss",

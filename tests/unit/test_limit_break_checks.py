@@ -6,13 +6,16 @@ from __future__ import annotations
 import pytest
 
 from showrunner_ledger.domain.dice import TableDice
-from showrunner_ledger.domain.errors import RuleViolation
+from showrunner_ledger.domain.errors import AlreadyExists, RuleViolation
+from showrunner_ledger.domain.ruleset import RollContext
 from showrunner_ledger.domain.showrunner import progression as pg
 from showrunner_ledger.domain.showrunner.check import CheckRequest, Outcome, resolve
+from showrunner_ledger.domain.showrunner.commands import COMMANDS
 from showrunner_ledger.domain.showrunner.ladder import Difficulty as D
 from showrunner_ledger.domain.showrunner.sequences import SequenceError, check_climax_ability, declare, record_beat
 from showrunner_ledger.domain.showrunner.sheet import AbilityName as A
 from showrunner_ledger.domain.showrunner.state import ShowrunnerState
+from showrunner_ledger.domain.showrunner.world_events import ActorCreated, PossessorEmpowered
 from tests.conftest import example_star
 
 MARA = example_star()
@@ -68,3 +71,52 @@ def test_the_climax_must_use_the_ability_matching_the_objective():
     with pytest.raises(SequenceError, match="must use Work, the Ability matching its objective"):
         check_climax_ability(at_climax, A.THINK)
     check_climax_ability(declare("Run", D.HARD, 2, {"grit": 1}), A.THINK)  # none named: any Ability
+
+
+def broken_limit(state: ShowrunnerState, faces: dict[str, list[int]], **asked) -> tuple[ShowrunnerState, list]:
+    """The limit-break command decided on table dice (every face used), and its facts applied."""
+    action = COMMANDS["limit-break"]
+    request = {"star": "Mara", "resist": "HARD", "ability_d10": "alphabetical", **asked}
+    dice = TableDice(faces)
+    facts = list(action.decide(state, action.input.model_validate(request), RollContext.of(dice)))
+    dice.check_all_used()
+    for fact in facts:
+        state = fact.apply(state)
+    return state, facts
+
+
+def full_limit() -> ShowrunnerState:
+    sheet = MARA.model_copy(update={"limit": MARA.limit.model_copy(update={"marked": MARA.limit.max})})
+    return ShowrunnerState().with_star(sheet)
+
+
+def test_possession_casts_a_powerful_hostile_actor_then_empowers_it():
+    """Appendix D 12 Possession: "A powerful, hostile Actor is added to the Supporting Cast …
+    the possessing Actor gains one Power Level each time Possession is rolled"."""
+    actor_dice = {"ability": [3, 4], "power_level": [1, 3, 2], "power": [3, 2, 4]}
+    state, facts = broken_limit(
+        full_limit(), {"major_anomaly": [3, 4], **actor_dice}, fixed_overload=12, possessor="The Brass Ghost"
+    )
+    created = facts[1]
+    assert isinstance(created, ActorCreated) and len(facts) == 2
+    ghost = state.world.actor("The Brass Ghost")
+    assert ghost.power.top is D.FORMIDABLE  # 3d6 keeping the highest (3): FORMIDABLE
+    assert ghost.grudges[D.NORMAL].name == "Mara Voss" and ghost.grudges[D.NORMAL].star
+    assert state.star("Mara").possessor == "The Brass Ghost"
+    assert created.spec.scale == "powerful"
+
+    again, facts = broken_limit(state, {"major_anomaly": [3, 4], "power": [4]}, fixed_overload=12)
+    empowered = facts[1]
+    assert isinstance(empowered, PossessorEmpowered) and len(facts) == 2
+    assert again.world.actor("The Brass Ghost").power.top is D.EPIC
+    assert empowered.rejudge(state) is None
+
+
+def test_a_possessor_name_already_taken_is_refused_before_any_die():
+    with pytest.raises(AlreadyExists, match="is a Star of this campaign"):
+        broken_limit(full_limit(), {}, fixed_overload=12, possessor="Mara Voss")
+
+
+def test_no_possession_no_actor():
+    state, facts = broken_limit(full_limit(), {"major_anomaly": [3, 4]}, fixed_overload=6)
+    assert len(facts) == 1 and not state.world.actors and state.star("Mara").possessor is None

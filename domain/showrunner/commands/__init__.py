@@ -15,12 +15,14 @@ from .consequence import CONSEQUENCES
 from .ensemble import ENSEMBLE
 from .finale import FINALE
 from .flashbacks import FLASHBACKS
+from .inciting_moves import INCITING_MOVES
 from .influence import INFLUENCE
 from .montage import MONTAGES
 from .props import PROPS
 from .relationships import RELATIONSHIPS
 from .sequences import SEQUENCES
 from .solorunner import SOLORUNNER
+from .tables import TABLES
 from .threats import THREATS
 from .writers_room import WRITERS_ROOM
 from .xp import XP_AND_LIMITS
@@ -43,4 +45,6 @@ COMMANDS: dict[str, Action] = {
     **SOLORUNNER,
     **FINALE,
     **CASTING,
+    **INCITING_MOVES,
+    **TABLES,
 }

@@ -59,15 +59,21 @@ MOVES_A_TIE = (Outcome.HIGHLIGHT, Outcome.SUCCESS, Outcome.PARTIAL)
 def create_actor(state: ShowrunnerState, spec: ActorSpec, roll: RollContext | None) -> Decided:
     """Appendix A: an Actor given whole or rolled, cast into a roster slot (the next free one by default)."""
     assert roll is not None, "casting an Actor may roll (rolls=True)"
+    from ..sfx import ChannelRerolls
     from ..world_events import ActorCreated, make_actor
 
     world = state.world
     name_is_free(state, spec.name)
     number, recorder = roll.recording()
-    actor = make_actor(spec, recorder, no_magic=state.pitch is not None and state.pitch.no_magic)
+    channel = ChannelRerolls.of(state)
+    actor = make_actor(spec, recorder, channel=channel)
     slot = world.roster.next_free() if spec.slot is None else spec.slot
     world.cast(actor, slot)  # refuses a filled slot or a taken name before anything is written
-    return [ActorCreated(spec=spec, actor=actor, slot=slot, **roll.stamp(number, recorder))]
+    return [
+        ActorCreated(
+            spec=spec, actor=actor, slot=slot, channel_rerolled=channel.recorded(), **roll.stamp(number, recorder)
+        )
+    ]
 
 
 def contest_actors(state: ShowrunnerState, asked: ActorContest, roll: RollContext | None) -> Decided:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
-from ...events import Fact
+from ...events import Fact, absent
 from ...ruleset import Action, Decided, RollContext
 from ..consequences import ConsequenceRequest, PropChoice, decide
 from ..events import ConsequenceSuffered
@@ -32,6 +32,8 @@ class Consequence(BaseModel):
     hero_prop: Any = None
     prop: Any = None
     push: Any = False
+    holding: Any = Field(default=None, exclude_if=absent)
+    holding_wear: Any = Field(default=None, exclude_if=absent)
     icon: Any = None
 
     def request(self) -> ConsequenceRequest:
@@ -45,6 +47,8 @@ class Consequence(BaseModel):
             hero_prop=self.hero_prop,
             prop=prop,
             push=self.push,
+            holding=self.holding,
+            holding_wear=self.holding_wear,
             icon=self.icon or None,
         )
 

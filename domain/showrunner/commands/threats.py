@@ -3,7 +3,9 @@ Strike against a Threat or an Actor of the world."""
 
 from __future__ import annotations
 
-from pydantic import ConfigDict
+from collections.abc import Callable
+
+from pydantic import BaseModel, ConfigDict
 
 from ...errors import RuleViolation
 from ...inputs import Input
@@ -69,12 +71,18 @@ def create_threat(state: ShowrunnerState, asked: ThreatCreate, roll: RollContext
     ]
 
 
-def check_against(state: ShowrunnerState, asked: ThreatCheck, roll: RollContext | None) -> Decided:
+def check_against(
+    state: ShowrunnerState,
+    asked: ThreatCheck,
+    roll: RollContext | None,
+    settled: Callable[[CheckRequest], BaseModel] | None = None,
+) -> Decided:
     """An Ability Check against a Threat or Actor of the world, and what its outcome does to it.
 
     Records the CheckRolled, then a ThreatChecked with the target's dice after the outcome (the
     dice it re-rolls on the command's next roll), then the milestones the check's XP filled.
-    A Star who walks away after the roll records only the CheckAbandoned.
+    A Star who walks away after the roll records only the CheckAbandoned. A command that plays
+    this check as part of its own gives `settled`, which makes its input from the check resolved.
     """
     assert roll is not None, "a check always rolls (rolls=True)"
     from ..progress_events import with_milestones
@@ -91,7 +99,7 @@ def check_against(state: ShowrunnerState, asked: ThreatCheck, roll: RollContext 
         state,
         opposed_by(found, asked.request, decisive=asked.decisive),
         roll,
-        settled=lambda resolved: asked.model_copy(update={"request": answered(asked.request, resolved)}),
+        settled=settled or (lambda resolved: asked.model_copy(update={"request": answered(asked.request, resolved)})),
     )
     resolution = checked.resolution
     number, recorder = roll.recording()
