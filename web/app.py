@@ -226,6 +226,8 @@ def make_app(ledger: Ledger, settings: Settings, *, branch: str | None = None) -
             return table.note(who, body.text.strip(), private=body.private)
 
     from .pages import add_pages
+    from .remote import register
 
     add_pages(app, table, gate)
+    register(app, table, settings)
     return app
