@@ -69,6 +69,8 @@ RECORDING: frozenset[tuple[str, ...]] = frozenset(
             )
         ),
         ("branch", "create"),
+        ("branch", "replay"),
+        ("what-if",),
         *(("actor", c) for c in ("create", "contest", "tie")),
         *(("threat", c) for c in ("create", "strike")),
         *(("sequence", c) for c in ("declare", "beat", "spend")),
@@ -116,12 +118,10 @@ READING: frozenset[tuple[str, ...]] = frozenset(
         ("recap",),
         ("timeline",),
         ("cast",),
-        ("what-if",),
         ("star", "list"),
         ("star", "casting", "status"),
         ("branch", "list"),
         ("branch", "diff"),
-        ("branch", "replay"),
         ("dice", "stats"),
         ("dice", "pending"),
         ("ruleset", "list"),
@@ -186,6 +186,8 @@ class TooLong(Exception):
 def command_path(argv: list[str]) -> tuple[str, ...]:
     """The words that name the command (`("star", "casting", "heritage")`), refused before any
     global option: the server decides the database, the campaign, the branch and who is asking."""
+    if any("\x00" in word for word in argv):
+        raise BadRequest("a word of the command line holds a NUL character")
     first = argv[0]
     if first.startswith("-"):
         raise BadRequest(

@@ -232,6 +232,7 @@ def test_the_server_refuses_global_options_and_unknown_fields_itself(table: Serv
         assert elsewhere.status_code == 403
         assert script.post("/api/v1/run", json={"argv": ["log"], "env": {"SHOWRUNNER_AS": "x"}}).status_code == 422
         assert script.post("/api/v1/run", json={"argv": []}).status_code == 422
+        assert script.post("/api/v1/run", json={"argv": ["note", "a\x00b"]}).status_code == 400
 
 
 def test_no_token_reaches_the_servers_log_and_the_api_lists_the_routes(table: Server, tmp_path: Path) -> None:
