@@ -152,7 +152,7 @@ class Root(TyperGroup):
 
     def invoke(self, ctx: Any) -> Any:
         """Run the command here, or send it to the server (`--server`, or the one logged in to)."""
-        args = [*ctx._protected_args, *ctx.args]
+        args = [*ctx._protected_args, *ctx.args]  # the command's words, not yet resolved to a command here
         given = {name for name in GLOBAL_OPTIONS if _given(ctx, name)}
         if args and ("server" in given or not given & {"db", "identity"}):  # else surely here: no login read
             from .remote import forward, target

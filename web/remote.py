@@ -16,7 +16,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Annotated, Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
@@ -163,7 +163,7 @@ GROUP_DEPTH: dict[tuple[str, ...], int] = {("star", "casting"): 3}
 
 class RunRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    argv: list[str] = Field(min_length=1, max_length=200)
+    argv: list[Annotated[str, Field(max_length=10_000)]] = Field(min_length=1, max_length=200)
     """The command line after `showrunner` and its global options: `["sheet", "Mara", "--json"]`."""
     entropy: str | None = Field(default=None, max_length=1000)
     """Entropy for the command's ledger dice, made or typed on the asking device (`--entropy`)."""
@@ -224,10 +224,19 @@ def allowed(who: Identity, argv: list[str]) -> tuple[str, ...]:
     return path
 
 
+DROPPED = (
+    *("SHOWRUNNER_DB", "SHOWRUNNER_CAMPAIGN", "SHOWRUNNER_BRANCH", "SHOWRUNNER_AS"),  # set from the token
+    "SHOWRUNNER_SERVER",  # the command runs here, not on to another server
+    "SHOWRUNNER_COMMAND_ID",  # the asker's own `--command-id`, or none
+    "SHOWRUNNER_DEBUG",  # a traceback would show the server's paths to the asker
+)
+"""The server's own settings a remote command must not inherit."""
+
+
 def environment(settings: Settings, campaign: str, branch: str, star: str | None, columns: int) -> dict[str, str]:
     """The command's settings: this server's database and key store, the token's campaign and
     identity; nothing the request sent."""
-    env = {k: v for k, v in os.environ.items() if k not in FORCED and k != "SHOWRUNNER_DEBUG"}
+    env = {k: v for k, v in os.environ.items() if k not in DROPPED}
     env |= {
         "SHOWRUNNER_DB": settings.db_url,
         "SHOWRUNNER_CAMPAIGN": campaign,
@@ -237,9 +246,6 @@ def environment(settings: Settings, campaign: str, branch: str, star: str | None
     if star is not None:
         env["SHOWRUNNER_AS"] = star
     return env
-
-
-FORCED = ("SHOWRUNNER_DB", "SHOWRUNNER_CAMPAIGN", "SHOWRUNNER_BRANCH", "SHOWRUNNER_AS", "SHOWRUNNER_SERVER")
 
 
 def run_command_line(argv: list[str], env: dict[str, str], entropy: str | None) -> RunAnswer:
