@@ -145,7 +145,7 @@ DIRECTOR_ONLY: frozenset[tuple[str, ...]] = frozenset({("invite", "list")})
 """Allowlisted for a Director's token alone (the Star's command line would refuse it anyway)."""
 
 LOCAL_OPTIONS: dict[tuple[str, ...], dict[str, str]] = {
-    ("recap",): {"--speak": "speaks aloud on the server's machine"},
+    ("recap",): {"--speak": "writes a sound file on the server's disk"},
     ("timeline",): {"--html": "writes a file on the server's disk"},
     ("verify",): {"--all": "checks every campaign of the server's database, not only the token's"},
     ("star", "create"): {
