@@ -210,7 +210,7 @@ def allowed(who: Identity, argv: list[str]) -> tuple[str, ...]:
     if path not in RECORDING | READING | DIRECTOR_ONLY:
         raise Forbidden(
             f"'{named}' cannot run on the server (it is not a command of the campaign, or it touches the "
-            "server's files or settings): run it on the Director's machine"
+            "server's files or settings): run it on the machine that holds the database"
         )
     if path in DIRECTOR_ONLY and not who.is_director:
         raise Forbidden(f"only the Director can run '{named}'")
