@@ -45,6 +45,14 @@ small = 1,000 events, big = 100,000):
                         decode + fold of the same events, as rates                  >= 0.5x
 - fork                  `Ledger.create_branch(ref, name, at=head)`: big / small     <= 1.2x
 
+The shared table (bench_serve.py; the real `showrunner serve` on SQLite, over loopback):
+
+- serve-load            one writer's spends and regains (POST /api/v1/spend, /regain),
+                        median latency while 8 players poll /api/v1/log and keep
+                        /events open / the same writer alone; every write answered
+                        200 and found in the log in order, no player's error, or the
+                        measurement fails; p50/p95 of writes and polls beside it   (report)
+
 At scale (bench_scale.py; databases of 1, 1,000 and 10,000 campaigns of 50 events, and a
 campaign of 1,000 branches, built through `Ledger.save_streams`; --quick: 1 and 1,000):
 
@@ -751,6 +759,26 @@ def scale_writers(ctx: Context) -> list[Metric]:
     return [metric]
 
 
+def serve_load(ctx: Context) -> Metric:
+    """8 players polling and one writer on the real server (bench/bench_serve.py)."""
+    from bench_serve import PLAYERS, measure
+
+    seconds, alone = (10.0, 5.0) if ctx.plan.quick else (60.0, 15.0)
+    found = measure(seconds, alone, PLAYERS, ctx.showrunner)
+    if found["problems"]:
+        raise RuntimeError(f"serve-load: {found['problems'][:3]}")
+    loaded, by_itself = found["loaded"], found["alone"]
+    metric = Metric(
+        "serve-load",
+        Goal("report"),
+        f"a write's median latency while {PLAYERS} players poll the log and the event stream / with no player",
+        "ms",
+        detail={"loaded": loaded, "alone": by_itself},
+    )
+    metric.pair(loaded["write_p50_ms"], by_itself["write_p50_ms"], loaded["write_p50_ms"] / by_itself["write_p50_ms"])
+    return metric
+
+
 def parallel_writers(ctx: Context) -> list[Metric]:
     """8 writers on 8 campaigns on PostgreSQL, against the same with the library's table lock and
     against 1 writer (bench/bench_writers.py)."""
@@ -802,6 +830,7 @@ HISTORY: dict[str, Callable[[Context], Metric | list[Metric]]] = {
     "audit-vs-replay": audit_vs_replay,
     "fork": fork,  # last of the histories': it adds branches to them
     "scale": scale,
+    "serve-load": serve_load,
 }
 GROUPS = {
     "command-line": (

@@ -14,7 +14,7 @@ from .errors import UsageProblem
 from .options import JsonOption, writes
 from .safe_text import markup
 from .session import print_json, session, stdout_console
-from .world_common import director_only, report, stars_view, world_of
+from .world_common import CheckOptions, check_flags, check_options, director_only, report, stars_view, world_of
 
 if TYPE_CHECKING:
     from ..domain.campaign import CampaignState
@@ -332,3 +332,58 @@ def tie(
     fact = result.events[-1].fact
     assert isinstance(fact, ActorTieChanged)
     report(ref, result, as_json, kind=kind, slots=actor_json(fact.actor, None)[kind + "s"])
+
+
+@app.command("manipulate")
+@check_options
+@writes
+def manipulate(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The Actor whose Bond or Grudge moves.")],
+    star: Annotated[str, typer.Argument(help="The Star making the check.")],
+    ability: Annotated[str, typer.Argument(help="The Ability rolled.")],
+    bond: Annotated[
+        str | None, typer.Option("--bond", metavar="NAME", help="The Star or Actor of the Bond that moves.")
+    ] = None,
+    grudge: Annotated[
+        str | None, typer.Option("--grudge", metavar="NAME", help="The Star or Actor of the Grudge that moves.")
+    ] = None,
+    up: Annotated[bool, typer.Option("--up", help="Move it one slot up.")] = False,
+    down: Annotated[bool, typer.Option("--down", help="Move it one slot down (from NORMAL: out of the web).")] = False,
+    as_json: JsonOption = False,
+    *,
+    check: CheckOptions,
+) -> None:
+    """A Star manipulates an Actor's relationship (12.1I): one check at the Difficulty of the
+    Bond or Grudge's current slot, against the Actor's pips there. On a Partial Success or better
+    it moves one slot up or down, swapping with whoever held that slot; below NORMAL it leaves
+    the web. Takes the before-roll options of `check`.
+
+    Example: showrunner actor manipulate Grim Mara talk --grudge 'Mara Voss' --down --action 5,4,1 --script 2,3
+    """
+    from ..domain.showrunner.commands.actors import ActorManipulate
+
+    if (bond is None) == (grudge is None):
+        raise UsageProblem("give the tie that moves: --bond NAME or --grudge NAME (one of them)")
+    if up == down:
+        raise UsageProblem("give the way it moves: --up or --down (one of them)")
+    request = check.request(star, ability)
+    faces = check.faces()
+    s = session(ctx)
+    ref = s.target()
+    acting = s.ledger.view(ref).state.character(star).name
+    s.check_acting_for(ref, acting)
+    kind: TieKind = "bond" if bond is not None else "grudge"
+    asked = ActorManipulate(
+        request=request.model_copy(update={"star": acting}),
+        actor=name,
+        kind=kind,
+        person=bond or grudge or "",
+        direction="up" if up else "down",
+    )
+    result = recording(
+        lambda: s.ledger.run(ref, "actor-manipulate", asked, faces=faces or None, by=s.recorded_by(ref)),
+        check_flags(),
+    )
+    moved = [e.fact for e in result.events if e.type_name == "ActorTieSwayed"]
+    report(ref, result, as_json, moved=bool(moved))

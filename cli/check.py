@@ -20,7 +20,20 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 import typer
 
 from . import choices, completion
-from .check_options import BEFORE, OPPOSE, Grit, HeroProp, Keep, PlotArmor, Preparation, Prop, Push, Scar, Specialty
+from .check_options import (
+    BEFORE,
+    OPPOSE,
+    Grit,
+    HeroProp,
+    Keep,
+    PlotArmor,
+    Preparation,
+    Prop,
+    Push,
+    Scar,
+    Specialty,
+    award_power,
+)
 from .dice_flags import CHECK_FACES, faces_option, keep_pair, read_faces, with_flags
 from .errors import ExitCode, Refused, UsageProblem
 from .options import JsonOption, writes
@@ -370,7 +383,7 @@ def check(
         plot_armor=plot_armor,
         hero_prop=hero_prop,
         power_alone=power_alone,
-        award=_award(award),
+        award=award_power(award),
         spotlight_steps=spotlight_steps,
         after_roll=tuple(after),
         keep=kept,
@@ -415,18 +428,6 @@ def check(
 
 
 # ----------------------------------------------------------------------- output
-
-
-def _award(value: "str | None") -> Any:
-    if value is None:
-        return None
-    given = value.strip().lower()
-    if given not in ("artisan", "luminary"):
-        raise UsageProblem(
-            f"--award: '{value}' is not an Award used in a check (artisan or luminary; the Icon's negates a "
-            "Consequence: `consequence --icon`; the Method Actor's is a Flashback: `prop flashback --award`)"
-        )
-    return given
 
 
 def _trade(value: "str | None") -> Any:

@@ -4,9 +4,11 @@
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+
+from .errors import UsageProblem
 
 BEFORE = "Spends before the roll"
 OPPOSE = "Opposition"
@@ -80,3 +82,16 @@ Keep = Annotated[
 Push = Annotated[
     bool, typer.Option("--push", help="Push Your Limits: pay any spend the pools cannot by exhausting icons.")
 ]
+
+
+def award_power(value: "str | None") -> Any:
+    """`--award`: the Award whose power acts in a check (`check`, `sequence beat`)."""
+    if value is None:
+        return None
+    given = value.strip().lower()
+    if given not in ("artisan", "luminary"):
+        raise UsageProblem(
+            f"--award: '{value}' is not an Award used in a check (artisan or luminary; the Icon's negates a "
+            "Consequence: `consequence --icon`; the Method Actor's is a Flashback: `prop flashback --award`)"
+        )
+    return given

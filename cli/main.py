@@ -68,6 +68,7 @@ ROOT_COMMANDS: dict[str, tuple[str, str]] = {
     "episode": ("episode", "register"),
     "scene": ("episode", "register"),
     "serve": ("serve", "register"),
+    "post": ("post", "register"),
     "invite": ("invite", "app"),
     "login": ("login", "register"),
     "logout": ("login", "register"),

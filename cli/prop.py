@@ -4,7 +4,7 @@ random Props (Chapter 8.1, Appendix E). A Prop spent for Action Dice is `check -
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
 
-from typing import Annotated, TypeAlias
+from typing import Annotated, Any, TypeAlias
 
 import typer
 
@@ -163,11 +163,33 @@ def flashback(
     ] = False,
     bonus: Bonus = None,
     push: PushOpt = False,
+    with_star: Annotated[
+        str | None,
+        typer.Option("--with", metavar="STAR", help="resource_trade: the other Star the Props are exchanged with."),
+    ] = None,
+    give: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--give", metavar="TYPE[:QUALITY]", help="resource_trade: one Prop handed to the other Star (repeatable)."
+        ),
+    ] = None,
+    take: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--take", metavar="TYPE[:QUALITY]", help="resource_trade: one Prop taken from the other Star (repeatable)."
+        ),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Spend 1 Preparation (or the Method Actor's Award) to pause the Scene for a Flashback (8.1E).
 
+    A resource_trade with --with records the exchange: each --give leaves the Star for the
+    other, each --take comes back. A Flashback that performs a Montage Action is
+    `showrunner montage flashback`.
+
     Example: showrunner prop flashback Mara retroactive_planning
+
+    Example: showrunner prop flashback Mara resource_trade --with Tobias --give Medicine --take Materials --take Materials
     """
     from ..domain.showrunner.commands.props import Flashback
     from ..domain.showrunner.vocabulary import FlashbackAction
@@ -178,9 +200,41 @@ def flashback(
     except ValueError:
         raise UsageProblem(f"'{action}' is not a Flashback ({', '.join(FLASHBACKS)})") from None
     extra = prop_type("--bonus", bonus) if bonus is not None else None
+    trading = with_star is not None or bool(give) or bool(take)
+    if trading and chosen is not FlashbackAction.RESOURCE_TRADE:
+        raise UsageProblem(f"--with, --give and --take belong to a resource_trade, not a {chosen.value}")
+    if trading:
+        from ..domain.showrunner.commands.flashbacks import FlashbackTrade
+
+        if with_star is None:
+            raise UsageProblem("a resource_trade with Props names the other Star: --with STAR")
+
+        traded = FlashbackTrade(
+            star=star,
+            with_star=with_star,
+            give=_moved("--give", give or []),
+            take=_moved("--take", take or []),
+            bonus_type=extra,
+            award=award,
+            push=push,
+        )
+        s, ref, by = recording(ctx, star)
+        record(ref, lambda: s.ledger.run(ref, "flashback-trade", traded, by=by), as_json)
+        return
     s, ref, by = recording(ctx, star)
     cut = Flashback(star=star, flashback=chosen, bonus_type=extra, award=award, push=push)
     record(ref, lambda: s.ledger.run(ref, "prop-flashback", cut, by=by), as_json)
+
+
+def _moved(flag: str, values: list[str]) -> Any:
+    """Repeated TYPE[:QUALITY] flags, one Prop each, counted by Type and Quality in the order named."""
+    from ..domain.showrunner.commands.flashbacks import PropsMoved
+
+    counted: dict[tuple[Any, Any], int] = {}
+    for value in values:
+        key = prop(flag, value)
+        counted[key] = counted.get(key, 0) + 1
+    return tuple(PropsMoved(type=kind, quality=level, count=n) for (kind, level), n in counted.items())
 
 
 RANDOM_FLAGS = {

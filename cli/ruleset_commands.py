@@ -28,7 +28,7 @@ from .session import Session, print_json, session, stdout_console
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from ..domain.ruleset import Ruleset
+    from ..domain.ruleset import Ruleset, View
     from ..ledger.service import CommandResult
 
 TABLE = "Table dice (typed in from physical dice; any one makes every die a table die)"
@@ -251,7 +251,41 @@ def actions_app(rules: "Ruleset") -> typer.Typer:
 
         params = _parameters(action.input, action.table_dice if action.rolls else {}, f"{rules.name} {name}")
         app.command(name)(writes(_command(run, params, action.help)))
+    for name, view in sorted(rules.views.items()):
+        app.command(name, help=view.help)(_view_command(rules, name, view))
     return app
+
+
+def _view_command(rules: "Ruleset", name: str, view: "View") -> Callable[..., None]:
+    def show(ctx: typer.Context, as_json: JsonOption = False) -> None:
+        from rich.table import Table
+        from rich.text import Text
+
+        from ..domain.rulesets import ruleset_of
+        from .errors import Refused
+        from .safe_text import plain
+
+        s = session(ctx)
+        seen = s.ledger.view(s.target())
+        played = ruleset_of(seen.state)
+        if played.name != rules.name:
+            raise Refused(
+                f"{played.title} has no '{name}' to show: `{rules.name} {name}` reads a {rules.title} campaign"
+            )
+        document = view.document(s.seen(seen.state))
+        if as_json:
+            print_json({"branch": seen.ref.branch.name, "as_of": seen.version, **document})
+            return
+        console = stdout_console()
+        for section in view.sections(document):
+            table = Table(title=Text(plain(section.title, lines=False)), show_header=False, title_justify="left")
+            table.add_column("", style="bold")
+            table.add_column("")
+            for label, value in section.rows:
+                table.add_row(Text(plain(label, lines=False)), Text(plain(value)))
+            console.print(table)
+
+    return show
 
 
 # ----------------------------------------------------------------------- picking the ruleset

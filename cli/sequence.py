@@ -1,5 +1,5 @@
 """`showrunner sequence`: Action Sequences and Set Pieces (Chapter 7): declare, play the Beats,
-spend from the Combo Pool.
+trade a Bond or Grudge for the whole Sequence, spend from the Combo Pool.
 
 No `from __future__ import annotations` here: typer reads the option annotations as objects.
 """
@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from .check_options import award_power
 from .choices import difficulty
 from .dice_flags import recording
 from .errors import UsageProblem
@@ -161,6 +162,15 @@ def beat(
             help="Pay the Beat's Influence spends from the Combo Pool, as from the Star's Profile (7.2).",
         ),
     ] = False,
+    award: Annotated[
+        str | None,
+        typer.Option(
+            "--award",
+            metavar="artisan|luminary",
+            help="An Award's power on this Beat, once per Episode: artisan, an automatic Success declared before "
+            "the roll; luminary, a regular Success becomes a Highlight (11.2).",
+        ),
+    ] = None,
     payout: Annotated[
         list[str] | None,
         typer.Option(
@@ -185,6 +195,8 @@ def beat(
     Example: showrunner sequence beat 'Crack the vault' Mara fight -s Brawling --action 6,5,1,2 --opposition-dice 1,2,3 --script 2,3 --power 5
 
     Example: showrunner sequence beat 'Crack the vault' Mara fight --grit 1 --from-combo --payout Mara:retake --payout ensemble:grit
+
+    Example: showrunner sequence beat 'Crack the vault' Mara fight --award artisan
     """
     from ..domain.showrunner.commands.sequences import SequenceBeat
     from ..domain.showrunner.events import InfluenceRegained
@@ -200,13 +212,19 @@ def beat(
             )
         if outcome.strip().lower() not in OUTCOMES:
             raise UsageProblem(f"--outcome: '{outcome}' is not an outcome ({', '.join(OUTCOMES)})")
-        if check.given_for_a_roll() or from_combo:
-            given = [*check.given_for_a_roll(), *(["--from-combo"] if from_combo else [])]
+        if check.given_for_a_roll() or from_combo or award is not None:
+            given = [
+                *check.given_for_a_roll(),
+                *(["--from-combo"] if from_combo else []),
+                *(["--award"] if award is not None else []),
+            ]
             raise UsageProblem(f"--outcome records a Beat without a check: give no {', '.join(given)}")
     elif star is None or ability is None:
         raise UsageProblem("give the Star and the Ability rolling the Beat (or --outcome)")
     else:
-        request = check.request(star, ability).model_copy(update={"from_combo": from_combo})
+        request = check.request(star, ability).model_copy(
+            update={"from_combo": from_combo, "award": award_power(award)}
+        )
     faces = check.faces()
     s = session(ctx)
     ref = s.target()
@@ -267,6 +285,53 @@ def beat(
             markup=False,
             soft_wrap=True,
         )
+
+
+@app.command("trade")
+@writes
+def trade(
+    ctx: typer.Context,
+    goal: Annotated[str, typer.Argument(help="The running Sequence's goal.")],
+    star: Annotated[str, typer.Argument(help="The Star trading the Bond or Grudge.")],
+    relationship: Annotated[
+        str, typer.Argument(metavar="bond:NAME|grudge:NAME", help="A Bond (to Aid) or a Grudge (to Harm).")
+    ],
+    acclaim: Annotated[
+        str | None,
+        typer.Option(
+            "--acclaim", metavar="PATH", help="When the Trade completes the track: the Career Path for its 1 Acclaim."
+        ),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Trade a Bond or Grudge for the whole Sequence (10.2A): the ◇ of the Sequence's ultimate
+    Difficulty is exhausted once, and every Beat the Star performs in it from then on is rolled
+    one step lower (EASY with Relationship Mastery). Progress and Consequences keep each Beat's
+    own Difficulty. One such Trade per Star and Sequence.
+
+    Example: showrunner sequence trade 'Crack the vault' Mara 'bond:Captain Ilse' --acclaim training
+    """
+    from ..domain.showrunner.commands.sequences import SequenceTradeAsked
+    from .progress_common import path
+
+    kind, sep, name = relationship.partition(":")
+    kind = kind.strip().lower()
+    if not sep or kind not in ("bond", "grudge") or not name.strip():
+        raise UsageProblem(f"'{relationship}' is not bond:NAME or grudge:NAME")
+    career = path("--acclaim", acclaim) if acclaim is not None else None
+    s = session(ctx)
+    ref = s.target()
+    name_of_star = s.ledger.view(ref).state.character(star).name
+    s.check_acting_for(ref, name_of_star)
+    asked = SequenceTradeAsked(
+        goal=goal,
+        star=name_of_star,
+        kind="bond" if kind == "bond" else "grudge",
+        name=name.strip(),
+        acclaim_path=career,
+    )
+    result = s.ledger.run(ref, "sequence-trade", asked, by=s.recorded_by(ref))
+    report(ref, result, as_json)
 
 
 @app.command("spend")
@@ -364,3 +429,8 @@ def show(
         nxt = "the Climax" if q.at_climax else f"Setup Beat {q.next_beat}"
         pool = ", ".join(f"{n} {p}" for p, n in q.combo.items() if n) or "empty"
         console.print(f"Next: {nxt} of {q.beats} at {q.beat_difficulty.value} · Combo Pool: {pool}", highlight=False)
+        for t in q.trades:
+            lowered = "at EASY" if t.to_easy else "one step lower"
+            console.print(
+                markup(f"{t.star} traded the {t.label}: their Beats roll {lowered}", lines=False), highlight=False
+            )

@@ -8,6 +8,7 @@ from typing import Annotated, Any, NamedTuple, TypeAlias
 
 import typer
 
+from .choices import ability
 from .dice_flags import faces_option, parse_faces, recording
 from .options import JsonOption, writes
 from .safe_text import markup
@@ -180,6 +181,90 @@ def resolve(
     report(ref, s.ledger.run(ref, "subplot-resolve", SubplotResolve(number=number), by=s.recorded_by(ref)), as_json)
 
 
+FORM_FLAGS = {"scheme": "--scheme-dice", "favor": "--favor-die", "ability": "--ability-die", "form": "--form-die"}
+SchemeDice: TypeAlias = Annotated[
+    list[str] | None, faces_option("--scheme-dice", "The 2d10 naming two Abilities (1 Channel … 10 Work).")
+]
+FavorDie: TypeAlias = Annotated[
+    list[str] | None,
+    faces_option("--favor-die", "The d10 choosing the Ability: 1-4 Primary, 5-7 Secondary, 8-10 random."),
+]
+AbilityDie: TypeAlias = Annotated[
+    list[str] | None, faces_option("--ability-die", "The d10 of the random Ability (after a favour die of 8-10).")
+]
+FormDie: TypeAlias = Annotated[list[str] | None, faces_option("--form-die", "The d10 on the Ability's table: its row.")]
+
+
+def fill_form(ctx: typer.Context, name: str, asked: Any, faces: dict[str, list[int]], as_json: bool) -> None:
+    from ..domain.showrunner.world_events import SubplotFormFilled
+
+    s = session(ctx)
+    director_only(s, "fills in a Subplot's forms")
+    ref = s.target()
+    result = recording(lambda: s.ledger.run(ref, name, asked, faces=faces or None, by=s.recorded_by(ref)), FORM_FLAGS)
+    fact = result.events[-1].fact
+    assert isinstance(fact, SubplotFormFilled)
+    report(ref, result, as_json, form=fact.form.model_dump(mode="json"))
+
+
+@app.command("scheme")
+@writes
+def scheme(
+    ctx: typer.Context,
+    number: Annotated[int, typer.Argument(help="The Subplot's number (`subplot list`).")],
+    choice: Annotated[
+        str | None,
+        typer.Option(
+            "--choice",
+            metavar="ABILITY",
+            help="When the 2d10 name neither the Primary nor the Secondary: which of the two named (default the first die's).",
+        ),
+    ] = None,
+    scheme_dice: SchemeDice = None,
+    form_die: FormDie = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Fill in the form a Subplot's Scheme takes (Appendix F): 2d10 name two Abilities, the
+    Plotter's Primary wins if named, then the Secondary, then the choice; 1d10 gives the row of
+    that Ability's table. Once per Subplot; Director-only while the Subplot is in stasis.
+
+    Example: showrunner subplot scheme 1 --scheme-dice 3,7 --form-die 4
+    """
+    from ..domain.showrunner.commands.writers_room import SubplotScheme
+
+    faces = parse_faces({"scheme": ("--scheme-dice", scheme_dice, 10), "form": ("--form-die", form_die, 10)})
+    picked = ability(choice, "--choice") if choice is not None else None
+    fill_form(ctx, "subplot-scheme", SubplotScheme(number=number, choice=picked), faces, as_json)
+
+
+@app.command("favor")
+@writes
+def favor(
+    ctx: typer.Context,
+    number: Annotated[int, typer.Argument(help="The Subplot's number (`subplot list`).")],
+    favor_die: FavorDie = None,
+    ability_die: AbilityDie = None,
+    form_die: FormDie = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Fill in how a Subplot's Plotter Curries Favor with the Ally (Appendix G): 1d10 picks the
+    Ability (1-4 Primary, 5-7 Secondary, 8-10 a random one on another d10), 1d10 gives the row.
+    Only a Subplot whose approach is Curry Favor; once; Director-only while it is in stasis.
+
+    Example: showrunner subplot favor 2 --favor-die 6 --form-die 3
+    """
+    from ..domain.showrunner.commands.writers_room import SubplotFavor
+
+    faces = parse_faces(
+        {
+            "favor": ("--favor-die", favor_die, 10),
+            "ability": ("--ability-die", ability_die, 10),
+            "form": ("--form-die", form_die, 10),
+        }
+    )
+    fill_form(ctx, "subplot-favor", SubplotFavor(number=number), faces, as_json)
+
+
 @app.command("list")
 def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """The Subplots: the Director sees those in stasis too; a Star only those Revealed.
@@ -188,7 +273,7 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """
     from rich.table import Table
 
-    from ..domain.showrunner.world_events import effect_words, subplot_words
+    from ..domain.showrunner.world_events import effect_words, form_words, subplot_words
 
     s = session(ctx)
     ref = s.target()
@@ -218,7 +303,18 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
             status,
             markup(p.plotter, lines=False),
             p.power.value,
-            markup(subplot_words(p)),
+            markup(
+                "; ".join(
+                    [
+                        subplot_words(p),
+                        *(
+                            f"{label}: {form_words(form)}"
+                            for label, form in (("Scheme", p.scheme_form), ("Favor", p.favor_form))
+                            if form
+                        ),
+                    ]
+                )
+            ),
             markup("; ".join(effect_words(e) for e in p.effects)),
         )
     stdout_console().print(table)

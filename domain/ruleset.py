@@ -132,6 +132,18 @@ class SheetSection:
 
 
 @dataclass(frozen=True)
+class View:
+    """A look at the branch as the ruleset keeps it, recording nothing (`showrunner <ruleset> <name>`).
+
+    `document` is what `--json` prints, built from the state as the reader may see it;
+    `sections` lays the same document out for people."""
+
+    help: str
+    document: Callable[[Any], dict[str, Any]]
+    sections: Callable[[dict[str, Any]], Sequence[SheetSection]]
+
+
+@dataclass(frozen=True)
 class Action:
     """Something a table records in this ruleset besides a check (a Harm, a Scene's end, a Luck roll).
 
@@ -181,6 +193,8 @@ class Ruleset:
     actions: Mapping[str, Action] = field(default_factory=dict)
     """The ruleset's other commands, by name (lower-case words joined by '-'), each offered by the
     CLI as `showrunner <ruleset> <action-name>`."""
+    views: Mapping[str, View] = field(default_factory=dict)
+    """Read-only commands of the ruleset, by name, each offered as `showrunner <ruleset> <view-name>`."""
     commands: Mapping[str, Action] = field(default_factory=dict)
     """Commands the CLI offers under nouns of its own (Showrunner's `spend`), by name."""
     phrasebook: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

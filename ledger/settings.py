@@ -31,6 +31,8 @@ class Settings:
     """Where the Director's dice seeds are kept: key files on this machine, or sealed in the database."""
     key_encryption_key: str | None = field(default=None, repr=False)
     """The database key store's key, from SHOWRUNNER_KEY_ENCRYPTION_KEY only (never a file)."""
+    webhook: str | None = field(default=None, repr=False)
+    """The table's chat webhook for `showrunner post`: SHOWRUNNER_WEBHOOK, or `webhook` in config.toml."""
 
     @classmethod
     def load(cls, db: str | None = None, environ: dict[str, str] | None = None) -> Settings:
@@ -55,6 +57,7 @@ class Settings:
             snapshot_interval=_int_setting(env, config, "snapshot_interval", 200),
             key_store=_key_store(env, config),
             key_encryption_key=env.get("SHOWRUNNER_KEY_ENCRYPTION_KEY") or None,
+            webhook=_webhook(env, config, config_dir),
         )
 
     @property
@@ -127,6 +130,13 @@ def _key_store(env: Mapping[str, str], config: Mapping[str, object]) -> str:
             f"key_store must be 'file' or 'database' (got {raw!r}); check SHOWRUNNER_KEY_STORE or config.toml"
         )
     return str(raw)
+
+
+def _webhook(env: Mapping[str, str], config: Mapping[str, object], config_dir: Path) -> str | None:
+    found = env.get("SHOWRUNNER_WEBHOOK") or config.get("webhook")
+    if found is not None and not isinstance(found, str):
+        raise SettingsError(f"{config_dir / 'config.toml'}: webhook must be a URL in quotes")
+    return found or None
 
 
 def _config_db(config: Mapping[str, object], config_dir: Path) -> str | None:

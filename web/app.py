@@ -22,6 +22,7 @@ from .who import Caller, Writer
 if TYPE_CHECKING:
     from ..ledger.service import Ledger
     from ..ledger.settings import Settings
+    from .post import AutoPost
 
 API = "/api/v1"
 SECURITY_HEADERS = {
@@ -86,7 +87,9 @@ def status_of(error: BaseException) -> int | None:
     return next((code for kind, code in STATUS if isinstance(error, kind)), None)
 
 
-def make_app(ledger: Ledger, settings: Settings, *, branch: str | None = None) -> FastAPI:
+def make_app(
+    ledger: Ledger, settings: Settings, *, branch: str | None = None, auto_post: AutoPost | None = None
+) -> FastAPI:
     table = Table(ledger, branch)
     gate = Gate(IdentityStore.open(settings))
     app = FastAPI(
@@ -230,4 +233,8 @@ def make_app(ledger: Ledger, settings: Settings, *, branch: str | None = None) -
 
     add_pages(app, table, gate)
     register(app, table, settings)
+    if auto_post is not None:
+        from .post import add_poster
+
+        add_poster(app, table, settings, auto_post)
     return app

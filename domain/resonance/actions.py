@@ -6,9 +6,9 @@ field is the positional argument).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError, model_validator
 
 from ..errors import RuleViolation
 from ..inputs import INPUT, Input, Many
@@ -35,9 +35,11 @@ from .events import (
     KitsTraded,
     KitUsed,
     SceneEnded,
+    TurnEnded,
 )
 from .sheet import MAX_RANK, CharacterSheet
 from .state import ResonanceState
+from .turns import check_whole_turn, decide_end_turn, decide_turn_use, keeping_turns, pass_turn
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
@@ -85,11 +87,24 @@ class InitiativeInput(Input):
         default_factory=list,
         description="a combatant taking part (repeat for each); none named: everyone still in the narrative",
     )
+    turns: bool = Field(
+        default=True,
+        description="keep whose turn it is: one Check or Ability a turn, passed on with end-turn",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _recorded_before_turns(cls, data: Any) -> Any:
+        # A recorded request is the whole model dumped, so one without `turns` was recorded before
+        # turns were kept, and must be decided again as it was: without them.
+        if isinstance(data, dict) and "turns" not in data:
+            return {**data, "turns": False}
+        return data
 
 
 def decide_initiative(state: ResonanceState, request: InitiativeInput, roll: RollContext | None) -> Decided:
     assert roll is not None
-    resolution = resolve_initiative(state, request.combatant, roll.dice)
+    resolution = resolve_initiative(state, request.combatant, roll.dice, turns=request.turns)
     return [InitiativeRolled(resolution=resolution, roll_number=roll.roll_number, **roll.seal())]
 
 
@@ -116,7 +131,22 @@ class MoveInput(Input):
 
 def decide_move_front(state: ResonanceState, request: MoveInput, roll: RollContext | None) -> Decided:
     name, was, now = decide_move(state, request.character, request.front)
-    return [FrontChanged(combatant=name, from_front=was, to_front=now)]
+    moved = FrontChanged(combatant=name, from_front=was, to_front=now)
+    combat = keeping_turns(state)
+    if combat is None:
+        return [moved]
+    check_whole_turn(combat, name)
+    return [moved, TurnEnded(passed=pass_turn(moved.apply(state), combat))]
+
+
+class EndTurnInput(Input):
+    model_config = _FROZEN
+
+    character: str = Field(description="the combatant whose turn ends (it must be theirs)")
+
+
+def decide_end_turn_action(state: ResonanceState, request: EndTurnInput, roll: RollContext | None) -> Decided:
+    return [TurnEnded(passed=decide_end_turn(state, request.character))]
 
 
 class CombatEndInput(Input):
@@ -159,7 +189,9 @@ class UseKitInput(Input):
 
 
 def decide_use_kit(state: ResonanceState, request: UseKitInput, roll: RollContext | None) -> Decided:
-    return [KitUsed(use=decide_kit_use(state, request.character, request.kit, request.on, request.harm))]
+    turn = decide_turn_use(state, state.combatant(request.character).name, (), "use a Kit")
+    use = decide_kit_use(state, request.character, request.kit, request.on, request.harm)
+    return [KitUsed(use=use, turn=turn)]
 
 
 class TradeKitInput(Input):
@@ -188,6 +220,13 @@ class SceneEndInput(Input):
         default_factory=list, description="a Scene Reward gained, as NAME=REWARD (repeat for each character)"
     )
     arc_reward: LineList = Field(default_factory=list, description="an Arc Reward gained (with --arc), as NAME=REWARD")
+    single_session: bool = Field(
+        default=False, description="with --arc: the Arc was a single session, so it may hold fewer than 3 Scenes"
+    )
+    trade: LineList = Field(
+        default_factory=list,
+        description="with --arc: a Kit traded 1 for 1, as NAME=GIVEN KIT>TAKEN KIT (repeat for each)",
+    )
 
 
 def decide_scene_end_action(state: ResonanceState, request: SceneEndInput, roll: RollContext | None) -> Decided:
@@ -197,6 +236,8 @@ def decide_scene_end_action(state: ResonanceState, request: SceneEndInput, roll:
         arc_ends=request.arc,
         scene_rewards=request.scene_reward,
         arc_rewards=request.arc_reward,
+        single_session=request.single_session,
+        trades=request.trade,
     )
     return [SceneEnded(end=end)]
 
@@ -235,10 +276,17 @@ ACTIONS: dict[str, Action] = {
         decide=decide_front,
     ),
     "move": Action(
-        help="Move a combatant to another Front: it takes their full turn.\n"
+        help="Move a combatant to another Front: it takes their full turn, and the turn passes on.\n"
         'Example: showrunner resonance move Orrin --front "the bridge"',
         input=MoveInput,
         decide=decide_move_front,
+    ),
+    "end-turn": Action(
+        help="End a combatant's turn: the next in the turn order still in the narrative takes theirs "
+        "(a new round after the last).\n"
+        "Example: showrunner resonance end-turn Kestrel",
+        input=EndTurnInput,
+        decide=decide_end_turn_action,
     ),
     "combat-end": Action(
         help="End the combat: no turn order, no Fronts.\nExample: showrunner resonance combat-end",
@@ -265,8 +313,9 @@ ACTIONS: dict[str, Action] = {
         decide=decide_trade_kit,
     ),
     "scene-end": Action(
-        help="End a Scene (and, with --arc, its Arc): harms heal, Overkill -1 (all at an Arc's end), "
-        "a market refills magic Kits, rewards are gained.\n"
+        help="End a Scene (and, with --arc, its Arc of 3 Scenes or more): harms heal, Overkill -1 "
+        "(all at an Arc's end), a market refills magic Kits, rewards are gained, and at an Arc's end "
+        "Kits may be traded 1 for 1.\n"
         "Example: showrunner resonance scene-end --market --scene-reward Kestrel=Insight",
         input=SceneEndInput,
         decide=decide_scene_end_action,

@@ -17,7 +17,7 @@ from ..dice import DiceSource, RecordingDice, Roll
 from ..errors import RuleViolation, UnknownName
 from ..inputs import Input, Many
 from ..names import name_key
-from ..text import OptionalLine, OptionalName
+from ..text import NameList, OptionalLine, OptionalName
 from .harms import ENDURANCE_LABEL, HarmDealt, apply_harm, check_endurance, harm_type, inflict
 from .rules import SIDES, judge, pool_size, total, two_largest
 from .sheet import MAX_RANK, Combatant
@@ -45,6 +45,11 @@ class CheckInput(Input):
     )
     opposed_skill: str | None = Field(
         default=None, description="the opponent's Skill for --opposed-by, or the target's Reaction Skill for a Strike"
+    )
+    also_opposed_by: NameList = Field(
+        default_factory=list,
+        description="another opponent of an --opposed-by check, as NAME=SKILL (repeat for each): each rolls "
+        "their own Difficulty, and the check is judged against each",
     )
     opposed_rank: int | None = Field(
         default=None, description="an opposed check against an opponent not in the ledger: their rank in the Skill"
@@ -88,6 +93,25 @@ class PoolPart(BaseModel):
     dice: int
 
 
+class OpposedOutcome(BaseModel):
+    """The check judged against one more opponent: their own roll, their own Difficulty."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    opponent: str
+    skill: str
+    pool: tuple[PoolPart, ...]
+    faces: tuple[int, ...]
+    kept: tuple[int, ...]
+    difficulty: int
+    success: bool
+    resonance: int
+    dissonance: int
+
+    def outcome(self) -> str:
+        return f"success, Resonance {self.resonance}" if self.success else f"failure, Dissonance {self.dissonance}"
+
+
 class CheckResolution(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
@@ -117,6 +141,8 @@ class CheckResolution(BaseModel):
     failed_intent: str | None = None
     """The Spellcraft intent this check failed, now barred for the character."""
     steps: tuple[str, ...] = ()
+    others: tuple[OpposedOutcome, ...] = ()
+    """The check against each opponent after the first (`--also-opposed-by`)."""
 
     def judged(self) -> tuple[object, ...]:
         """What an audit compares: every decision of the check."""
@@ -133,6 +159,7 @@ class CheckResolution(BaseModel):
             self.dissonance,
             self.harm,
             self.failed_intent,
+            self.others,
         )
 
     @property
@@ -156,6 +183,7 @@ JUDGED_NAMES = (
     "Dissonance",
     "Harm",
     "failed intent",
+    "check against the other opponents",
 )
 
 
@@ -208,6 +236,10 @@ class _Declared:
                 raise RuleViolation(f"{roller.name} cannot Support their own check")
             if self.opponent is not None and _same(supporter, self.opponent):
                 raise RuleViolation(f"{supporter.name} is the opponent and cannot Support {roller.name}'s check")
+            if any(_same(supporter, o) for o, _, _ in self.others):
+                raise RuleViolation(
+                    f"{supporter.name} is one of the opponents and cannot Support {roller.name}'s check"
+                )
             self.supporter = supporter
 
         enchanted = self.strike and roller.enchanted
@@ -238,6 +270,16 @@ class _Declared:
         self.challenge: int | None = None
         self.opposed_count = 0
         self.opposed_pool: list[PoolPart] = []
+        self.others: list[tuple[Combatant, str, int]] = []
+        if request.also_opposed_by:
+            if self.strike:
+                raise RuleViolation(
+                    "a Strike has one target, whose Reaction sets its Difficulty: drop --also-opposed-by"
+                )
+            if request.opposed_by is None:
+                raise RuleViolation(
+                    "--also-opposed-by adds opponents to a named one: give the first with --opposed-by and --opposed-skill"
+                )
         if self.strike:
             self._strike(state, request, given)
             return
@@ -278,6 +320,29 @@ class _Declared:
             if request.opposed_skill is None:
                 raise RuleViolation(f"name the Skill {opponent.name} opposes with (--opposed-skill)")
             self._opposed(state, request, opponent, f"{opponent.name}'s opposed roll")
+            self._other_opponents(state, request)
+
+    def opponents(self) -> list[Combatant]:
+        return ([self.opponent] if self.opponent is not None else []) + [o for o, _, _ in self.others]
+
+    def _other_opponents(self, state: ResonanceState, request: CheckInput) -> None:
+        for entry in request.also_opposed_by:
+            name, equals, skill = entry.partition("=")
+            if not equals or not name.strip() or not skill.strip():
+                raise RuleViolation(
+                    f"another opponent is written NAME=SKILL, e.g. 'Gate Guard=Insight' (got '{entry}')"
+                )
+            opponent = state.active(name, "oppose a check")
+            if _same(opponent, self.roller):
+                raise RuleViolation(f"{self.roller.name} cannot oppose their own check")
+            if any(_same(opponent, o) for o in self.opponents()):
+                raise RuleViolation(f"{opponent.name} is named twice among the opponents")
+            if self.opposed_supporter is not None and name_key(self.opposed_supporter) == name_key(opponent.name):
+                raise RuleViolation(
+                    f"{opponent.name} opposes the check and cannot also Support another opponent's roll"
+                )
+            skill_name, rank = _skill(opponent, skill.strip(), f"{opponent.name}'s opposed roll")
+            self.others.append((opponent, skill_name, rank))
 
     def _strike(self, state: ResonanceState, request: CheckInput, given: list[str]) -> None:
         assert request.target is not None
@@ -389,6 +454,14 @@ def resolve(state: ResonanceState, request: CheckInput, dice: DiceSource) -> Che
             f"Difficulty: {declared.source}, {parts} = {declared.opposed_count} d4s rolled "
             f"{_faces(difficulty_faces)}; {_kept(difficulty_faces)} = {difficulty}"
         )
+    other_faces: list[tuple[Combatant, str, int, tuple[int, ...]]] = []
+    for opponent, skill, rank in declared.others:
+        rolled = tuple(recording.roll("opposed_dice", rank, SIDES))
+        other_faces.append((opponent, skill, rank, rolled))
+        steps.append(
+            f"Difficulty against {opponent.name}: their opposed roll ({skill}), {rank} d4s rolled "
+            f"{_faces(rolled)}; {_kept(rolled)} = {total(rolled)}"
+        )
 
     faces = tuple(recording.roll("dice", declared.count, SIDES))
     result = total(faces)
@@ -406,6 +479,24 @@ def resolve(state: ResonanceState, request: CheckInput, dice: DiceSource) -> Che
         steps.append(
             f"{result} is below Difficulty {difficulty}: failure, Dissonance {judged.dissonance} ({difficulty} - {result})"
         )
+
+    others: list[OpposedOutcome] = []
+    for opponent, skill, rank, rolled in other_faces:
+        against = judge(result, total(rolled))
+        others.append(
+            OpposedOutcome(
+                opponent=opponent.name,
+                skill=skill,
+                pool=(PoolPart(source=f"{opponent.name}'s rank {rank} in {skill}", dice=rank),),
+                faces=rolled,
+                kept=two_largest(rolled),
+                difficulty=total(rolled),
+                success=against.success,
+                resonance=against.resonance,
+                dissonance=against.dissonance,
+            )
+        )
+        steps.append(f"against {opponent.name}, Difficulty {total(rolled)}: {others[-1].outcome()}")
 
     harm: HarmDealt | None = None
     if declared.strike and judged.success:
@@ -456,6 +547,7 @@ def resolve(state: ResonanceState, request: CheckInput, dice: DiceSource) -> Che
         harm=harm,
         failed_intent=failed_intent,
         steps=tuple(steps),
+        others=tuple(others),
     )
 
 

@@ -13,7 +13,15 @@ from ..dice import DiceSource, RecordingDice, Roll
 from ..errors import RuleViolation, UnknownName
 from ..names import name_key
 from .harms import HarmDealt, HarmSource, check_endurance, harm_type, inflict
-from .rules import SIDES, healed_level, overkill_after_rejoining, overkill_after_scene, standing, turn_order
+from .rules import (
+    MIN_ARC_SCENES,
+    SIDES,
+    healed_level,
+    overkill_after_rejoining,
+    overkill_after_scene,
+    standing,
+    turn_order,
+)
 from .sheet import Combatant, Harm, Kit, kit_named
 from .state import Combat, ResonanceState
 
@@ -47,6 +55,8 @@ class InitiativeResolution(BaseModel):
     order: tuple[str, ...]
     rolls: tuple[Roll, ...]
     steps: tuple[str, ...]
+    turns: bool = False
+    """Whether the combat keeps whose turn it is (a turn order recorded before turns were kept does not)."""
 
     def judged(self) -> tuple[object, ...]:
         return (self.speeds, self.ties, self.order)
@@ -62,7 +72,9 @@ def combatants_named(state: ResonanceState, names: list[str], doing: str) -> lis
     return found
 
 
-def resolve_initiative(state: ResonanceState, names: list[str], dice: DiceSource) -> InitiativeResolution:
+def resolve_initiative(
+    state: ResonanceState, names: list[str], dice: DiceSource, *, turns: bool
+) -> InitiativeResolution:
     """Order the combatants by Speed, highest first; tied combatants each roll a d4, highest first,
     and those still tied roll again."""
     chosen = (
@@ -111,11 +123,13 @@ def resolve_initiative(state: ResonanceState, names: list[str], dice: DiceSource
         order=order,
         rolls=tuple(recording.rolls),
         steps=tuple(steps),
+        turns=turns,
     )
 
 
 def apply_initiative(state: ResonanceState, resolution: InitiativeResolution) -> ResonanceState:
-    """A new combat: the turn order, no Fronts yet, and each combatant's Endurance full again."""
+    """A new combat: the turn order (the first combatant's turn of round 1), no Fronts yet, and
+    each combatant's Endurance full again."""
     for name in resolution.order:
         who = state.combatant(name)
         state = state.with_combatant(
@@ -126,7 +140,7 @@ def apply_initiative(state: ResonanceState, resolution: InitiativeResolution) ->
                 }
             )
         )
-    return state.model_copy(update={"combat": Combat(order=resolution.order)})
+    return state.model_copy(update={"combat": Combat(order=resolution.order, turns=resolution.turns)})
 
 
 # ------------------------------------------------------------------ Fronts
@@ -332,6 +346,16 @@ class Reward(BaseModel):
     reward: str
 
 
+class ArcTrade(BaseModel):
+    """A Kit traded 1 for 1 at an Arc's end."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    character: str
+    given: Kit
+    taken: Kit
+
+
 class SceneEnd(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
@@ -343,6 +367,12 @@ class SceneEnd(BaseModel):
     arc_rewards: tuple[Reward, ...] = ()
     healed: tuple[str, ...] = Field(default=())
     """The combatants whose Harms or Overkill this end healed."""
+    arc_scenes: int | None = None
+    """At an Arc's end, how many Scenes the Arc held (this one included); None in a record made
+    before Arcs counted their Scenes."""
+    single_session: bool = False
+    """The Arc was a single session, which the book lets hold fewer Scenes than the minimum."""
+    trades: tuple[ArcTrade, ...] = ()
 
 
 def _rewards(state: ResonanceState, entries: list[str], what: str) -> tuple[Reward, ...]:
@@ -360,11 +390,59 @@ def _rewards(state: ResonanceState, entries: list[str], what: str) -> tuple[Rewa
     return tuple(rewards)
 
 
+def _arc_scenes(state: ResonanceState, single_session: bool) -> int:
+    held = state.scene - state.arc_first_scene + 1
+    if held < MIN_ARC_SCENES and not single_session:
+        raise RuleViolation(
+            f"Arc {state.arc} has held {held} Scene(s), this one included, and an Arc should have no less than "
+            f"{MIN_ARC_SCENES}: end this Scene without --arc, or say --single-session for a one-session Arc"
+        )
+    return held
+
+
+def _arc_trades(state: ResonanceState, entries: list[str]) -> tuple[ArcTrade, ...]:
+    trades: list[ArcTrade] = []
+    carried: dict[str, list[Kit]] = {}
+    for entry in entries:
+        name, equals, kits = entry.partition("=")
+        give, arrow, take = kits.partition(">")
+        if not equals or not arrow or not _clean(name) or not _clean(give) or not _clean(take):
+            raise RuleViolation(
+                f"an Arc's-end trade is written NAME=GIVEN KIT>TAKEN KIT, one Kit for one (got '{entry}')"
+            )
+        who = state.active(name, "trade Kits")
+        left = carried.setdefault(name_key(who.name), list(who.kits))
+        found = next((k for k in left if name_key(k.name) == name_key(give)), None)
+        if found is None:
+            held = ", ".join(k.name for k in left) or "none"
+            raise UnknownName(f"{who.name} carries no '{_clean(give)}' to trade (their Kits: {held})")
+        taken = parse_kit(take)
+        if name_key(taken.name) == name_key(found.name):
+            raise RuleViolation(f"{who.name} would trade {found.name} for itself")
+        left.remove(found)
+        trades.append(ArcTrade(character=who.name, given=found, taken=taken))
+    return tuple(trades)
+
+
 def decide_scene_end(
-    state: ResonanceState, *, market: bool, arc_ends: bool, scene_rewards: list[str], arc_rewards: list[str]
+    state: ResonanceState,
+    *,
+    market: bool,
+    arc_ends: bool,
+    scene_rewards: list[str],
+    arc_rewards: list[str],
+    single_session: bool = False,
+    trades: list[str] | None = None,
 ) -> SceneEnd:
     if arc_rewards and not arc_ends:
         raise RuleViolation("an Arc Reward is gained only when the Scene ends an Arc (--arc)")
+    if single_session and not arc_ends:
+        raise RuleViolation("--single-session says the Arc that ends was one session: give it with --arc")
+    if trades and not arc_ends:
+        raise RuleViolation(
+            "trading Kits 1 for 1 comes with an Arc's end (--arc); at a market, `resonance trade-kit` trades them"
+        )
+    arc_scenes = _arc_scenes(state, single_session) if arc_ends else None
     scene = _rewards(state, scene_rewards, "Scene Reward")
     for r in scene:
         who = state.combatant(r.character)
@@ -382,6 +460,9 @@ def decide_scene_end(
         scene_rewards=scene,
         arc_rewards=_rewards(state, arc_rewards, "Arc Reward"),
         healed=healed,
+        arc_scenes=arc_scenes,
+        single_session=single_session,
+        trades=_arc_trades(state, trades or []),
     )
 
 
@@ -393,8 +474,12 @@ def apply_scene_end(state: ResonanceState, end: SceneEnd) -> ResonanceState:
             "overkill": overkill_after_scene(who.overkill, arc_ends=end.arc_ends),
             "enchanted": False,
         }
+        kits = list(who.kits)
         if end.market:
-            changes["kits"] = tuple(k.model_copy(update={"charges": k.max_charges}) if k.magic else k for k in who.kits)
+            kits = [k.model_copy(update={"charges": k.max_charges}) if k.magic else k for k in kits]
+        for trade in (t for t in end.trades if name_key(t.character) == key):
+            kits[next(i for i, k in enumerate(kits) if k.name == trade.given.name)] = trade.taken
+        changes["kits"] = tuple(kits)
         chosen = [r.reward for r in end.scene_rewards if name_key(r.character) == key]
         won = [f"Scene {end.scene}: {r}" for r in chosen]
         won += [f"Arc {end.arc}: {r.reward}" for r in end.arc_rewards if name_key(r.character) == key]
@@ -409,6 +494,7 @@ def apply_scene_end(state: ResonanceState, end: SceneEnd) -> ResonanceState:
             "combat": None,
             "scene": state.scene + 1,
             "arc": state.arc + 1 if end.arc_ends else state.arc,
+            "arc_first_scene": state.scene + 1 if end.arc_scenes is not None else state.arc_first_scene,
         }
     )
 

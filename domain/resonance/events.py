@@ -4,6 +4,8 @@ version and an upcaster instead.
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from ..dice import ReplayDice, Roll
 from ..errors import DomainError
 from ..events import CampaignFact, RecapLine, RolledFact
@@ -24,12 +26,32 @@ from .combat import (
 from .harms import HarmDealt, apply_harm
 from .sheet import CharacterSheet, Combatant, Kit
 from .state import ResonanceState
+from .turns import TurnPassed, TurnUse, apply_turn_passed, apply_turn_use
 
 ROUTINE, NOTABLE, DECISIVE = 10, 50, 100
 
 
 def _source(commitment: str | None) -> str:
     return "ledger dice" if commitment else "table dice"
+
+
+class _OptionalFieldsAdded:
+    """Schema v2 of a fact that only added optional fields: their defaults read a v1 payload as
+    it was decided, so the payload needs no change."""
+
+    schema_version: ClassVar[int] = 2
+
+    @classmethod
+    def upcast_v1_v2(cls, payload: dict[str, Any]) -> dict[str, Any]:
+        return payload
+
+
+def _turn(use: TurnUse | None) -> str:
+    if use is None:
+        return ""
+    parts = [f"{use.combatant}'s turn, round {use.round}"] if use.combatant else []
+    parts += [f"{name}'s Check spent by the Support" for name in use.supporters]
+    return " [" + "; ".join(parts) + "]"
 
 
 def _rolls_left(replay: ReplayDice) -> str | None:
@@ -76,13 +98,16 @@ class AdversaryJoined(CampaignFact[ResonanceState], topic="resonance/AdversaryJo
         return (self.sheet.name,)
 
 
-class CheckRolled(RolledFact[ResonanceState], topic="resonance/CheckRolled"):
-    """A check with everything needed to re-judge it: the request, every die, the Harm it did."""
+class CheckRolled(_OptionalFieldsAdded, RolledFact[ResonanceState], topic="resonance/CheckRolled"):
+    """A check with everything needed to re-judge it: the request, every die, the Harm it did,
+    and in a combat that keeps turns the turn's Check it used (v2)."""
 
     resolution: CheckResolution
+    turn: TurnUse | None = None
 
     def apply_roll(self, state: ResonanceState) -> ResonanceState:
-        return apply_resolution(state, self.resolution)
+        state = apply_resolution(state, self.resolution)
+        return state if self.turn is None else apply_turn_use(state, self.turn)
 
     def summary(self) -> str:
         r = self.resolution
@@ -91,12 +116,15 @@ class CheckRolled(RolledFact[ResonanceState], topic="resonance/CheckRolled"):
             f"{r.roller} {what} ({r.dice_count} d4s: {_kept(r.kept)} = {r.result}) against "
             f"{r.difficulty_source}, Difficulty {r.difficulty}: {r.outcome()}"
             + (f"; {r.harm.levels} {r.harm.type} Harm" if r.harm else "")
+            + "".join(f"; against {o.opponent}, Difficulty {o.difficulty}: {o.outcome()}" for o in r.others)
             + f" ({_source(self.dice_commitment)})"
+            + _turn(self.turn)
         )
 
     def stars(self) -> tuple[str, ...]:
         r = self.resolution
-        return tuple(dict.fromkeys(n for n in (r.roller, r.opponent, r.supporter, r.opposed_supporter) if n))
+        named = (r.roller, r.opponent, *(o.opponent for o in r.others), r.supporter, r.opposed_supporter)
+        return tuple(dict.fromkeys(n for n in named if n))
 
     def recorded_rolls(self) -> tuple[Roll, ...]:
         return self.resolution.rolls
@@ -186,8 +214,9 @@ class CheckRolled(RolledFact[ResonanceState], topic="resonance/CheckRolled"):
         )
 
 
-class InitiativeRolled(RolledFact[ResonanceState], topic="resonance/InitiativeRolled"):
-    """A combat began: the turn order by Speed, ties broken by the recorded d4s."""
+class InitiativeRolled(_OptionalFieldsAdded, RolledFact[ResonanceState], topic="resonance/InitiativeRolled"):
+    """A combat began: the turn order by Speed, ties broken by the recorded d4s; from v2, whether
+    it keeps whose turn it is."""
 
     resolution: InitiativeResolution
 
@@ -200,7 +229,8 @@ class InitiativeRolled(RolledFact[ResonanceState], topic="resonance/InitiativeRo
             if self.resolution.ties
             else ""
         )
-        return f"combat began; turn order {', '.join(self.resolution.order)}{ties}"
+        first = f"; {self.resolution.order[0]}'s turn, round 1" if self.resolution.turns else ""
+        return f"combat began; turn order {', '.join(self.resolution.order)}{ties}{first}"
 
     def stars(self) -> tuple[str, ...]:
         return self.resolution.order
@@ -221,7 +251,7 @@ class InitiativeRolled(RolledFact[ResonanceState], topic="resonance/InitiativeRo
         recorded = self.resolution
         replay = ReplayDice(recorded.rolls)
         try:
-            rejudged = resolve_initiative(before, list(recorded.combatants), replay)
+            rejudged = resolve_initiative(before, list(recorded.combatants), replay, turns=recorded.turns)
         except DomainError as e:
             return f"the current engine refuses the recorded turn order: {e}"
         left = _rolls_left(replay)
@@ -287,6 +317,25 @@ class FrontChanged(CampaignFact[ResonanceState], topic="resonance/FrontChanged")
         )
 
 
+class TurnEnded(CampaignFact[ResonanceState], topic="resonance/TurnEnded"):
+    """A combatant's turn ended (by `end-turn`, or a move taking it whole): the next still in the
+    narrative takes theirs, a new round after the last."""
+
+    passed: TurnPassed
+
+    def apply(self, state: ResonanceState) -> ResonanceState:
+        return apply_turn_passed(state, self.passed)
+
+    def summary(self) -> str:
+        p = self.passed
+        skipped = f" ({', '.join(p.skipped)} out of the narrative)" if p.skipped else ""
+        spent = "; their Check is already spent by a Support" if p.check_spent else ""
+        return f"{p.ended}'s turn ended; {p.next}'s turn, round {p.round}{skipped}{spent}"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.passed.ended, self.passed.next)
+
+
 class CombatEnded(CampaignFact[ResonanceState], topic="resonance/CombatEnded"):
     def apply(self, state: ResonanceState) -> ResonanceState:
         return state.model_copy(update={"combat": None})
@@ -336,11 +385,15 @@ class HarmSuffered(CampaignFact[ResonanceState], topic="resonance/HarmSuffered")
         )
 
 
-class KitUsed(CampaignFact[ResonanceState], topic="resonance/KitUsed"):
+class KitUsed(_OptionalFieldsAdded, CampaignFact[ResonanceState], topic="resonance/KitUsed"):
+    """A magic Kit's charge spent; in a combat that keeps turns, as the turn's Ability (v2)."""
+
     use: KitUse
+    turn: TurnUse | None = None
 
     def apply(self, state: ResonanceState) -> ResonanceState:
-        return apply_kit_use(state, self.use)
+        state = apply_kit_use(state, self.use)
+        return state if self.turn is None else apply_turn_use(state, self.turn)
 
     def summary(self) -> str:
         u = self.use
@@ -349,7 +402,7 @@ class KitUsed(CampaignFact[ResonanceState], topic="resonance/KitUsed"):
             text += f": {u.target}'s {u.harm} {u.level_before} -> {u.level_after}"
         if u.enchanted:
             text += ": +1 die on Strikes this Scene"
-        return text
+        return text + _turn(self.turn)
 
     def stars(self) -> tuple[str, ...]:
         return (self.use.user,) + ((self.use.target,) if self.use.target and self.use.target != self.use.user else ())
@@ -396,7 +449,9 @@ class KitsTraded(CampaignFact[ResonanceState], topic="resonance/KitsTraded"):
         return (self.character,)
 
 
-class SceneEnded(CampaignFact[ResonanceState], topic="resonance/SceneEnded"):
+class SceneEnded(_OptionalFieldsAdded, CampaignFact[ResonanceState], topic="resonance/SceneEnded"):
+    """A Scene's end; from v2, at an Arc's end, the Scenes the Arc held and the Kits traded."""
+
     end: SceneEnd
 
     def apply(self, state: ResonanceState) -> ResonanceState:
@@ -405,9 +460,16 @@ class SceneEnded(CampaignFact[ResonanceState], topic="resonance/SceneEnded"):
     def summary(self) -> str:
         e = self.end
         text = f"Scene {e.scene} ended" + (f", and with it Arc {e.arc}" if e.arc_ends else "")
+        if e.arc_scenes is not None:
+            scenes = "1 Scene" if e.arc_scenes == 1 else f"{e.arc_scenes} Scenes"
+            text += f" ({scenes}" + (", a single session)" if e.single_session else ")")
         text += ": harms and Overkill healed" if e.arc_ends else ": harms healed, Overkill -1"
         if e.market:
             text += "; magic Kits refilled at a market"
+        if e.trades:
+            text += "; Kits traded " + ", ".join(
+                f"{t.character}: {t.given.name} for {t.taken.label()}" for t in e.trades
+            )
         rewards = [f"{r.character}: {r.reward}" for r in e.scene_rewards]
         rewards += [f"{r.character}: {r.reward} (Arc)" for r in e.arc_rewards]
         if rewards:
@@ -415,7 +477,12 @@ class SceneEnded(CampaignFact[ResonanceState], topic="resonance/SceneEnded"):
         return text
 
     def stars(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(r.character for r in (*self.end.scene_rewards, *self.end.arc_rewards)))
+        return tuple(
+            dict.fromkeys(
+                [r.character for r in (*self.end.scene_rewards, *self.end.arc_rewards)]
+                + [t.character for t in self.end.trades]
+            )
+        )
 
     phrasings = ("arc", "scene-end")
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 SIDES = 4
 MAX_HARM_LEVEL = 8
 """A Harm's level stops at 8: each level past it becomes a point of Overkill."""
+MIN_ARC_SCENES = 3
+"""An Arc "should have no less than 3" Scenes, unless it is a single session."""
 
 
 def two_largest(faces: Sequence[int]) -> tuple[int, ...]:

@@ -12,13 +12,18 @@ from .phrases import RESONANCE_PHRASES
 from .render import sheet_sections
 from .sheet import CharacterSheet
 from .state import ResonanceState
+from .turns import decide_turn_use
+from .views import VIEWS
 
 
 def decide_check(state: ResonanceState, request: CheckInput, roll: RollContext) -> Decided:
+    # The turn is settled before any die: a check out of turn is refused whatever it would roll.
+    supporters = [state.combatant(n).name for n in (*request.support, *request.opposed_support) if n.strip()]
+    turn = decide_turn_use(state, state.combatant(request.character).name, supporters, "roll a check")
     resolution = resolve(state, request, roll.dice)
     if isinstance(roll.dice, TableDice):
         roll.dice.check_all_used()
-    return [CheckRolled(resolution=resolution, roll_number=roll.roll_number, **roll.seal())]
+    return [CheckRolled(resolution=resolution, roll_number=roll.roll_number, turn=turn, **roll.seal())]
 
 
 RESONANCE = Ruleset(
@@ -39,5 +44,6 @@ RESONANCE = Ruleset(
     },
     sheet=sheet_sections,
     actions=ACTIONS,
+    views=VIEWS,
     phrasebook=RESONANCE_PHRASES,
 )

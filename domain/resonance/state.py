@@ -14,19 +14,33 @@ from .sheet import Combatant
 
 
 class Combat(BaseModel):
-    """A combat under way: the turn order by Speed, and each combatant's Front."""
+    """A combat under way: the turn order by Speed, each combatant's Front, and whose turn it is."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     order: tuple[str, ...]
     fronts: dict[str, str] = Field(default_factory=dict)
     """name_key(combatant) -> the Front they are on."""
+    turns: bool = False
+    """Whether whose turn it is is kept: false for a combat begun before the ledger kept turns,
+    whose records must fold and re-judge as they were decided."""
+    round: int = 1
+    turn: int = 0
+    """The index in `order` of the combatant whose turn it is."""
+    acted: bool = False
+    """The combatant whose turn it is has used its Check or Ability (or a Support spent it)."""
+    spent: tuple[str, ...] = ()
+    """name_keys of combatants whose next turn's Check a Support has already spent."""
 
     def takes_part(self, name: str) -> bool:
         return name_key(name) in {name_key(n) for n in self.order}
 
     def front_of(self, name: str) -> str | None:
         return self.fronts.get(name_key(name))
+
+    def current(self) -> str | None:
+        """Whose turn it is, when turns are kept."""
+        return self.order[self.turn] if self.turns else None
 
 
 class ResonanceState(CampaignState):
@@ -37,6 +51,9 @@ class ResonanceState(CampaignState):
     combat: Combat | None = None
     scene: int = 1
     arc: int = 1
+    arc_first_scene: int = 1
+    """The number of the Arc's first Scene. Arcs ended before the ledger counted their Scenes
+    leave it as it was, so such a campaign counts from its first Scene."""
 
     def roster(self) -> Mapping[str, Combatant]:
         return self.characters

@@ -301,6 +301,33 @@ def relationship_difficulty(actor: Actor, kind: TieKind, name: str) -> Difficult
     return tier
 
 
+def shift_tie(actor: Actor, kind: TieKind, person: Person, direction: Literal["up", "down"]) -> Actor:
+    """12.1I: a Star's check moves an Actor's Bond or Grudge one slot up or down. Whoever held the
+    slot reached swaps into the one left; a tie moved down from NORMAL leaves the web. Moving up
+    from the top slot (the Actor's Power Level) is refused: there is no slot above it."""
+    held = relationship_difficulty(actor, kind, person.name)
+    what = kind.title()
+    if direction == "up":
+        if held.rank >= actor.power_level.rank:
+            raise RuleViolation(
+                f"{actor.name}'s {what} with {person.name} is in the top slot ({held.value}, "
+                f"{actor.name}'s Power Level): it can only be moved down"
+            )
+        return advance_tie(actor, kind, person)
+    ties = dict(actor.ties(kind))
+    if held is Difficulty.NORMAL:
+        del ties[held]
+    else:
+        below = held.step(-1)
+        displaced = ties.get(below)
+        ties[below] = person
+        if displaced is None:
+            del ties[held]
+        else:
+            ties[held] = displaced
+    return actor.model_copy(update={"bonds" if kind == "bond" else "grudges": _tie_levels(ties, what)})
+
+
 class Contest(_Frozen):
     """12.1J: two Actors clash off-screen; no dice, the higher pips win, a tie loses both."""
 

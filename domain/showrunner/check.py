@@ -124,6 +124,18 @@ class Trade(FieldsEqual):
     """Who the relationship is with."""
 
 
+class SequenceTradeUse(FieldsEqual):
+    """A Bond or Grudge a Star traded for a whole Action Sequence (10.2A Action Sequences): each
+    Beat the Star performs is rolled one step lower, or at EASY with Relationship Mastery. The
+    ◇ was exhausted once, when the Trade was recorded; the Beat only rolls lower."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    label: str
+    """What was traded, as the check's steps name it: "Bond with Captain Ilse"."""
+    to_easy: bool = False
+
+
 class CheckRequest(FieldsEqual, Input):
     """Everything the table declared for one check. Recorded as it was asked."""
 
@@ -169,12 +181,21 @@ class CheckRequest(FieldsEqual, Input):
     """An Award's power (11.2): the Artisan's automatic Success, declared before the roll; the
     Luminary's Highlight in place of a regular Success (used only if the check is one). Left
     out of a dump when None."""
+    sequence_trade: SequenceTradeUse | None = None
+    """The Bond or Grudge the rolling Star traded for the whole Sequence this check is a Beat
+    of. Set by the Beat from the Sequence, never asked; left out of a dump when None."""
 
     @model_serializer(mode="wrap")
     def _leave_out_no_trade(self, handler: SerializerFunctionWrapHandler) -> object:
         data = handler(self)
         if isinstance(data, dict):
-            for name, unset in (("trade", None), ("combo", None), ("from_combo", False), ("award", None)):
+            for name, unset in (
+                ("trade", None),
+                ("combo", None),
+                ("from_combo", False),
+                ("award", None),
+                ("sequence_trade", None),
+            ):
                 if getattr(self, name) == unset:
                     data.pop(name, None)
         return data
@@ -364,7 +385,10 @@ def _decide(check: _Check, chooser: Chooser | None) -> Resolution:
         )
     ability = sheet.ability(request.ability)
     label = request.ability.value.title()
-    effective = _trade(check, request.trade, original) if request.trade is not None else original
+    if request.sequence_trade is not None:
+        effective = _sequence_trade(check, request.sequence_trade, original)
+    else:
+        effective = _trade(check, request.trade, original) if request.trade is not None else original
 
     # --- Action Dice (5.2.1), with where each came from.
     action_pool = [Die(source=f"base dice of {label}", dice=ability.base_dice)]
@@ -677,6 +701,22 @@ def _trade(check: _Check, trade: Trade, original: Difficulty) -> Difficulty:
             f"{traded.acclaim_path.value.title()}",
         )
     return traded.effective
+
+
+def _sequence_trade(check: _Check, use: SequenceTradeUse, effective: Difficulty) -> Difficulty:
+    if check.request.trade is not None:
+        raise RuleViolation(
+            f"{check.name} traded the {use.label} for the whole Sequence: only one Bond or Grudge is exhausted "
+            "per Ability Check (Actor Limit), so trade no other on this Beat"
+        )
+    traded = (q.trade_of(check.name) for q in check.state.world.sequences.values())
+    if not any(t is not None and t.label == use.label for t in traded):
+        raise RuleViolation(
+            f"{check.name} traded no {use.label} for a running Action Sequence: only its Beats roll lower for it"
+        )
+    lowered = Difficulty.EASY if use.to_easy else effective.step(-1)
+    check.step("spent", f"the {use.label}, traded for the whole Sequence, lowers this Beat: rolled at {lowered.value}")
+    return lowered
 
 
 def _use_hero_prop(

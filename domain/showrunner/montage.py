@@ -196,6 +196,15 @@ def begin_montage(state: ShowrunnerState) -> MontageSequence:
     return MontageSequence(episode=structure.episode)
 
 
+def flashback_montage(state: ShowrunnerState) -> MontageSequence:
+    """8.1E: a Flashback's single Montage Action is shot as the first scene of a Montage of its
+    own (1 Opposition Die), during an Episode, apart from the Episode's Montage Sequence."""
+    structure = state.structure
+    if not structure.episode_open:
+        raise RuleViolation("a Flashback's Montage Action happens during an Episode: start one first")
+    return MontageSequence(episode=structure.episode)
+
+
 def montage_opposition(sequence: MontageSequence) -> int:
     """9.1 step 3: 1 Opposition Die for the first Montage Action, 2 for the second, …"""
     return len(sequence.scenes) + 1

@@ -14,7 +14,7 @@ Topics are forever: never rename one; add a schema version and an upcaster inste
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -467,7 +467,12 @@ class MontageSceneShot(ProgressRoll, topic="showrunner/MontageSceneShot"):
         names = [self.lead] + [c.beneficiary for c in self.claims if c.beneficiary != mtg.ENSEMBLE]
         return tuple(dict.fromkeys(names))
 
-    phrasings = ("montage-disaster", "montage-scene-good", "montage-scene-mixed", "montage-scene-bad")
+    phrasings: ClassVar[tuple[str, ...]] = (
+        "montage-disaster",
+        "montage-scene-good",
+        "montage-scene-mixed",
+        "montage-scene-bad",
+    )
 
     def recap(self) -> RecapLine | None:
         slots = {"star": self.lead, "action": _label(self.action.value).lower()}
@@ -488,6 +493,42 @@ class MontageSceneShot(ProgressRoll, topic="showrunner/MontageSceneShot"):
             phrase=f"montage-scene-{turn}",
             slots=slots,
             mood={"good": 1, "mixed": 0, "bad": -1}[turn],
+        )
+
+
+class FlashbackMontageShot(MontageSceneShot, topic="showrunner/FlashbackMontageShot"):
+    """8.1E Flashbacks, "Montage Action: Perform a single Montage Action": one Montage Action shot
+    in a Flashback (paid by the PreparationSpent just before), as the first scene of a Montage of
+    its own: 1 Opposition Die, the same exchange rates and claims. It neither opens, joins nor
+    spends the Episode's Montage Sequence."""
+
+    def redo(self, state: ShowrunnerState, dice: DiceSource | None) -> Decision:
+        assert dice is not None
+        paid = mtg.shoot_scene(
+            state,
+            mtg.flashback_montage(state),
+            self.action,
+            self.lead,
+            self.outcome,
+            claims_for(self.outcome, self.claims),
+            dice,
+            tier=self.tier,
+        )
+        return paid.state, list(paid.scene.lines), {"scene": paid.scene}
+
+    def summary(self) -> str:
+        return self._text(f"Flashback: {self.lead} led {_label(self.action.value)}, {self.outcome.label}")
+
+    phrasings: ClassVar[tuple[str, ...]] = ("flashback-montage",)
+
+    def recap(self) -> RecapLine | None:
+        return RecapLine(
+            weight=50,
+            text=f"In a Flashback, {self.lead} led a {_label(self.action.value)} scene ({self.outcome.label}).",
+            kind="flashback",
+            phrase="flashback-montage",
+            slots={"star": self.lead, "action": _label(self.action.value).lower()},
+            mood={"good": 1, "mixed": 0, "bad": -1}[_turn(self.outcome)],
         )
 
 

@@ -14,6 +14,11 @@ PROGRESS_PHRASES: dict[str, tuple[str, ...]] = {
         "A flashback showed {star} had seen this coming.",
         "Then a flashback: {star} had prepared for exactly this.",
     ),
+    "flashback-montage": (
+        "In a flashback, {star} was at {action} all along.",
+        "A flashback showed {star} at {action}, before any of this began.",
+        "Then a flashback: {star}, earlier, at {action}.",
+    ),
     "montage-start": (
         "The cast took time out for a montage.",
         "Then the days ran together in a montage.",

@@ -14,6 +14,7 @@ from pydantic import Field, StringConstraints
 
 from ..dice import DiceSource
 from ..errors import AlreadyExists, RuleViolation
+from ..names import name_key
 from ..text import TITLE
 from .ladder import Difficulty
 from .power_dice import PowerDice, acting_level, decisive_strike_difficulty, decisive_strike_opposition
@@ -67,6 +68,21 @@ class Beat(_Frozen):
     _quiet: ClassVar[tuple[str, ...]] = ("star",)
 
 
+class SequenceTrade(_Frozen):
+    """A Bond or Grudge a Star exhausted for the whole Sequence (10.2A Action Sequences)."""
+
+    star: str
+    kind: Literal["bond", "grudge"]
+    name: str
+    """Who the Bond or Grudge is with."""
+    to_easy: bool = False
+    """Relationship Mastery (11.2): every Beat the Star performs drops to EASY."""
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind.title()} with {self.name}"
+
+
 class Sequence(_Frozen):
     goal: Text
     difficulty: Difficulty
@@ -96,7 +112,14 @@ class Sequence(_Frozen):
     """The Consequences its Beats call for are kept owed (`World.dues`) until applied; False for
     a Sequence declared before the ledger kept them, whose Beats are re-judged as recorded."""
 
-    _quiet: ClassVar[tuple[str, ...]] = ("contributors", "combo_gains", "tracks_dues", "climax_ability")
+    trades: tuple[SequenceTrade, ...] = ()
+    """The Bonds and Grudges traded for the whole Sequence, one per Star at most."""
+
+    _quiet: ClassVar[tuple[str, ...]] = ("contributors", "combo_gains", "tracks_dues", "climax_ability", "trades")
+
+    def trade_of(self, star: str) -> SequenceTrade | None:
+        """The Bond or Grudge `star` traded for this Sequence, if any."""
+        return next((t for t in self.trades if name_key(t.star) == name_key(star)), None)
 
     @property
     def participants(self) -> tuple[str, ...]:
@@ -188,6 +211,24 @@ def declare(
         tracks_dues=combo_gains,
         climax_ability=climax_ability,
     )
+
+
+def check_sequence_trade(sequence: Sequence, star: str) -> None:
+    """10.2A: a Trade "matching an entire Action Sequence's ultimate Difficulty" lowers every Beat
+    the Star performs. Read with the Actor Limit (one Bond or Grudge per check): one such Trade
+    per Star and Sequence, made while the Sequence runs; it lowers the Beats still to come."""
+    _playing(sequence)
+    held = sequence.trade_of(star)
+    if held is not None:
+        raise SequenceError(
+            f"{held.star} already traded the {held.label} for '{sequence.goal}': one Bond or Grudge per Star "
+            "lowers a Sequence's Beats (Actor Limit)"
+        )
+
+
+def with_trade(sequence: Sequence, trade: SequenceTrade) -> Sequence:
+    check_sequence_trade(sequence, trade.star)
+    return sequence.model_copy(update={"trades": (*sequence.trades, trade)})
 
 
 def check_climax_ability(sequence: Sequence, ability: AbilityName) -> None:

@@ -23,10 +23,12 @@ from ..events import CampaignFact, RecapLine, RolledFact, Visibility, absent
 from ..names import name_key
 from ..text import Line, Name
 from .actors import Actor, ActorSpec, Person, Roster, TieKind, roll_abilities, roll_actor
+from .flavour import Flavour
 from .influence import LABELS, PoolName
 from .ladder import Difficulty
 from .power_dice import PowerDice
-from .sequences import BeatRecorded, Contribution, Sequence, play_beat, spend_combo
+from .sequences import BeatRecorded, Contribution, Sequence, SequenceTrade, play_beat, spend_combo, with_trade
+from .sheet import AbilityName
 from .state import ShowrunnerState
 from .threats import CheckEffect, Threat, ThreatKind, check_against, new_threat, strike_decisively
 from .world import Due, World
@@ -36,6 +38,7 @@ from .writers_room import (
     BondAdvanced,
     DieCleared,
     GambitCalled,
+    Hire,
     MinionSpawned,
     PipAdded,
     PowerLevelRaised,
@@ -247,6 +250,39 @@ class ActorTieChanged(CampaignFact[ShowrunnerState], topic="showrunner/ActorTieC
             phrase=f"tie-{self.kind}",
             slots={"actor": self.name, "person": self.person.name},
         )
+
+
+class ActorTieSwayed(CampaignFact[ShowrunnerState], topic="showrunner/ActorTieSwayed"):
+    """12.1I: a Star's check at the tie's level moved an Actor's Bond or Grudge one slot up or
+    down (the CheckRolled before it holds the roll). Whoever held the slot reached swaps into the
+    one left; moved down from NORMAL, the tie leaves the web."""
+
+    star: str
+    name: str
+    kind: TieKind
+    person: Person
+    direction: Literal["up", "down"]
+    before: Difficulty
+    to: Difficulty | None
+    """The slot reached; None when the tie left the web."""
+    displaced: Person | None = None
+    """Who held the slot reached, now in the slot `person` left."""
+    actor: Actor
+    """The Actor after the move."""
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
+        return _with_world(state, _world(state).with_actor(self.actor))
+
+    def summary(self) -> str:
+        where = f"{self.direction} to {self.to.value}" if self.to else "out of the web"
+        text = f"{self.star} moves {self.name}'s {self.kind.title()} with {self.person.name} {where} (from {self.before.value})"
+        if self.displaced is not None:
+            text += f"; {self.displaced.name} moves to {self.before.value}"
+        return text
+
+    def stars(self) -> tuple[str, ...]:
+        people = (self.person, self.displaced) if self.displaced else (self.person,)
+        return tuple(dict.fromkeys([self.star, *(p.name for p in people if p.star)]))
 
 
 # --------------------------------------------------------------------------- Threats
@@ -663,6 +699,28 @@ class WorldConsequenceSuffered(WorldRoll, topic="showrunner/WorldConsequenceSuff
         return _differs("World Consequence", self.change, again.change)
 
 
+class SequenceTradeMade(CampaignFact[ShowrunnerState], topic="showrunner/SequenceTradeMade"):
+    """10.2A Action Sequences: a Bond or Grudge traded at the Sequence's ultimate Difficulty (its
+    ◇ exhausted by the RelationshipTraded just before) lowers every Beat the Star performs in it."""
+
+    goal: str
+    trade: SequenceTrade
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
+        world = _world(state)
+        return _with_world(state, world.with_sequence(with_trade(world.sequence(self.goal), self.trade)))
+
+    def summary(self) -> str:
+        t = self.trade
+        lowered = "to EASY (Relationship Mastery)" if t.to_easy else "one step"
+        return (
+            f"{t.star}'s Beats in '{self.goal}' roll {lowered} lower: the {t.label} was traded for the whole Sequence"
+        )
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.trade.star,)
+
+
 class ComboSpent(CampaignFact[ShowrunnerState], topic="showrunner/ComboSpent"):
     """7.2: a participant spends from the Combo Pool as from their own Profile."""
 
@@ -771,6 +829,29 @@ class SubplotGenerated(WorldRoll, topic="showrunner/SubplotGenerated"):
         )
 
 
+class HiredSubplotWritten(WorldRoll, topic="showrunner/HiredSubplotWritten"):
+    """9.2D Hire: the Director adds the hired Actor's Subplot to the log, at the Power the Star
+    paid for, written like any other from Phase 2 on (13.2). Director-only: it waits in stasis."""
+
+    default_visibility: ClassVar[Visibility] = "director"
+
+    star: str
+    """Who hired the Actor (the claim's beneficiary)."""
+    actor: str
+    power: Difficulty
+    subplot: Subplot
+
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
+        return _with_world(state, _world(state).with_subplot(self.subplot))
+
+    def summary(self) -> str:
+        return f"Subplot {self.subplot.number} written in stasis for {self.star}'s hire: {subplot_words(self.subplot)}"
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        again = generate(_world(before), dice, hired=Hire(actor=self.actor, power=self.power, by=self.star))
+        return _differs("Subplot", self.subplot, again.subplot)
+
+
 def spoken_plan(s: Subplot) -> str:
     """What a Revealed Subplot meant to do, as a narrator says it: whom it went after, with whose help."""
     scheme = {"actor": "scheming against", "in_person": "coming for", "minion": "sending a minion after"}[s.scheme]
@@ -785,7 +866,8 @@ def subplot_words(s: Subplot) -> str:
     scheme = {"actor": "schemes against", "in_person": "confronts in person", "minion": "sends a minion against"}[
         s.scheme
     ]
-    return f"{s.plotter} at {s.power.value}, {s.event} event; {approach} {ally}; {scheme} {target}"
+    hired = f", hired by {s.hired_by}" if s.hired_by else ""
+    return f"{s.plotter} at {s.power.value}{hired}, {s.event} event; {approach} {ally}; {scheme} {target}"
 
 
 def effect_words(effect: SubplotEffect) -> str:
@@ -880,6 +962,44 @@ class SubplotResolved(CampaignFact[ShowrunnerState], topic="showrunner/SubplotRe
             kind="subplot-resolved",
             slots={"plotter": self.plotter},
         )
+
+
+def form_words(flavour: Flavour) -> str:
+    """A filled-in form in one line: the Ability, the dice that named it, and the row."""
+    dice = ",".join(str(face) for face in flavour.ability_faces)
+    row = (
+        f"{flavour.form.title}: {flavour.form.text}"
+        if flavour.form
+        else "the book prints no table: the table describes it"
+    )
+    return f"{flavour.ability.value.title()} ({dice}), row {flavour.face}, {row}"
+
+
+class SubplotFormFilled(WorldRoll, topic="showrunner/SubplotFormFilled"):
+    """Appendix F (a Scheme) or G (Currying Favor): the form a Subplot takes in the story,
+    through its Plotter's Abilities. Director-only while the Subplot is in stasis."""
+
+    number: int
+    plotter: str
+    kind: Literal["scheme", "favor"]
+    choice: AbilityName | None = None
+    """The Director's pick when a Scheme's 2d10 named neither the Primary nor the Secondary."""
+    form: Flavour
+
+    def apply_roll(self, state: ShowrunnerState) -> ShowrunnerState:
+        world = _world(state)
+        field = "scheme_form" if self.kind == "scheme" else "favor_form"
+        return _with_world(state, world.with_subplot(world.subplot(self.number).model_copy(update={field: self.form})))
+
+    def summary(self) -> str:
+        what = "Scheme (Appendix F)" if self.kind == "scheme" else "Curry Favor (Appendix G)"
+        return f"Subplot {self.number}'s {what}: {self.plotter} works through {form_words(self.form)}"
+
+    def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
+        from .commands.writers_room import fill_form
+
+        again = fill_form(_world(before), self.number, self.kind, dice, self.choice)
+        return _differs("form", self.form, again)
 
 
 # --------------------------------------------------------------------------- Solorunner
@@ -996,6 +1116,7 @@ __all__ = [
     "ActorCreated",
     "ActorSpec",
     "ActorTieChanged",
+    "ActorTieSwayed",
     "ActorsContested",
     "ComboPaidToEnsemble",
     "ConsequenceSettled",
@@ -1003,12 +1124,14 @@ __all__ = [
     "ComboSpent",
     "ConsequencesDue",
     "ConsequenceMenuRolled",
+    "HiredSubplotWritten",
     "Contribution",
     "OracleAnswered",
     "SceneGoalRolled",
     "SequenceBeatPlayed",
     "SoloStudioNoteRolled",
     "SequenceDeclared",
+    "SubplotFormFilled",
     "SubplotGenerated",
     "SubplotResolved",
     "SubplotRevealed",

@@ -17,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from ..dice import DiceSource, RecordingDice, Source
 from ..errors import InvalidDice, RuleViolation
 from .actors import TIE_KINDS, Actor, Person, PowerLevelRoll, advance_tie, roll_power_level
+from .flavour import Flavour
 from .ladder import Difficulty, Quality
 from .power_dice import add_die, add_pip, clear, roll_power_dice
 
@@ -143,7 +144,8 @@ class Subplot(_Frozen):
     slot: int | None
     """The roster slot rolled; None when the Plotter was chosen."""
     power: Difficulty
-    power_roll: PowerLevelRoll
+    power_roll: PowerLevelRoll | None
+    """The 3d6 of its Power; None for a Subplot a Star hired at a Power paid for (9.2D Hire)."""
     event: Literal["aid", "harm"]
     event_roll: int
     ally: Person
@@ -156,6 +158,25 @@ class Subplot(_Frozen):
     status: SubplotStatus = "stasis"
     free_reveal: bool = False
     """A repeat Plotter was rolled: the next Reveal costs no Studio Note."""
+    scheme_form: Flavour | None = None
+    """Appendix F: the form its Scheme takes in the story, once the Director fills it in."""
+    favor_form: Flavour | None = None
+    """Appendix G: how the Plotter curries favour with the Ally (a Curry Favor approach only)."""
+    hired_by: str | None = None
+    """The Star who hired the Plotter for this Subplot in a Montage (9.2D Hire)."""
+
+    @model_serializer(mode="wrap")
+    def _leave_out_unfilled(self, handler: SerializerFunctionWrapHandler) -> object:
+        # The forms and hires came after Subplots were first stored: one without them dumps (and hashes) as before.
+        data = handler(self)
+        if isinstance(data, dict):
+            for name in ("scheme_form", "favor_form", "hired_by"):
+                if getattr(self, name) is None:
+                    data.pop(name, None)
+        return data
+
+    def form(self, kind: Literal["scheme", "favor"]) -> Flavour | None:
+        return self.scheme_form if kind == "scheme" else self.favor_form
 
 
 class CastingCall(_Frozen):
@@ -200,13 +221,17 @@ def generate(
     cast: Caster | None = None,
     pre_production: bool = False,
     minion_name: str | None = None,
+    hired: Hire | None = None,
 ) -> Generation:
     """One Subplot attempt (13.2): the Plotter rolled on the roster (or chosen), then Power,
     Event, Ally and Target. `cast` supplies the Actor when the roll lands on an Unlocked slot or
-    a written-off Actor's."""
-    cost = generation_cost(pre_production)
+    a written-off Actor's. A `hired` Subplot's Plotter and Power are the hire's, and it is free."""
+    cost = 0 if hired is not None else generation_cost(pre_production)
     slot: int | None  # a chosen Plotter may hold no roster slot
-    if plotter is None:
+    if hired is not None:
+        actor = check_hire(world, hired)
+        slot = world.roster.slot_of(actor.name)
+    elif plotter is None:
         spark = _roll_plotter(world, dice, cast, cost)
         if isinstance(spark, Generation):
             return spark
@@ -215,8 +240,12 @@ def generate(
         actor, slot = _chosen_plotter(world, plotter)
     _check_web(world, actor)
 
-    roll = roll_power_level(dice)
-    power = subplot_power(roll, actor)
+    roll: PowerLevelRoll | None = None
+    if hired is None:
+        roll = roll_power_level(dice)
+        power = subplot_power(roll, actor)
+    else:
+        power = hired.power
     (event_roll,) = dice.roll("event", 1, 100)
     event: Literal["aid", "harm"] = "aid" if event_roll <= AID_UP_TO else "harm"
     effects: list[SubplotEffect] = [
@@ -242,12 +271,34 @@ def generate(
         target=target,
         scheme=scheme,
         effects=tuple(effects),
+        hired_by=hired.by if hired is not None else None,
     )
     # Play the Reveal now, on the world as it stands, to roll the dice it will need.
     recorder = RecordingDice(dice)
     _apply(world, draft, recorder)
     subplot = draft.model_copy(update={"faces": tuple(face for rolled in recorder.rolls for face in rolled.faces)})
     return Generation(world.with_subplot(subplot), "written", subplot, slot, cost)
+
+
+class Hire(NamedTuple):
+    """9.2D Hire: a Star pays an Actor for one Subplot of this Power."""
+
+    actor: str
+    power: Difficulty
+    by: str
+
+
+def check_hire(world: World, hired: Hire) -> Actor:
+    """The hired Actor can write the Subplot: on the Show, with no unresolved Subplot (13.1 rule
+    4), a complete social web (rule 1), and at least the Power paid for (no Subplot is above its
+    Plotter's Power Level)."""
+    actor, _ = _chosen_plotter(world, hired.actor)
+    if hired.power.rank > actor.power_level.rank:
+        raise RuleViolation(
+            f"{actor.name} is {actor.power_level.value}: a {hired.power.value} Subplot is above their Power Level"
+        )
+    _check_web(world, actor)
+    return actor
 
 
 def _roll_plotter(

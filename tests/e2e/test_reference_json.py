@@ -20,7 +20,8 @@ import pytest
 from tests.conftest import EXAMPLES
 from tests.e2e.conftest import MARA_FILE, TOBIAS_FILE, Runner
 
-REFERENCE = Path(__file__).resolve().parents[2] / "docs" / "reference"
+REPO = Path(__file__).resolve().parents[2]
+REFERENCE = REPO / "docs" / "reference"
 
 # ------------------------------------------------------------------ reading the pages
 
@@ -238,6 +239,12 @@ def documents(run: Runner, tmp_path: Path) -> dict[str, Any]:
     _ok(run, "star", "add", "--file", EXAMPLES / "pool-brann.json")
     _ok(run, "pool", "luck", "Brann", "--command-id", "luck-1")
     docs["ruleset action"] = _json(run, "pool", "luck", "Brann", "--command-id", "luck-1")
+    _ok(run, "campaign", "new", "Storm Gate", "--ruleset", "resonance")
+    _ok(run, "star", "add", "--file", REPO / "domain" / "resonance" / "examples" / "kestrel.toml")
+    _ok(run, "star", "add", "--file", REPO / "domain" / "resonance" / "examples" / "orrin.json")
+    _ok(run, "resonance", "initiative", "--initiative", "4,1")
+    docs["resonance combat"] = _json(run, "resonance", "combat")
+    docs["resonance combat's combat"] = docs["resonance combat"]["combat"]
     return docs
 
 
@@ -256,6 +263,8 @@ DOCUMENTED_BY = {
     "cli.md note #1": "note",
     "cli.md ruleset list` and `ruleset show #1": "ruleset list",
     "cli.md check` in a campaign of another ruleset #1": "ruleset action",
+    "cli.md <ruleset> <action> #1": "resonance combat",
+    "cli.md <ruleset> <action> #2": "resonance combat's combat",
     "cli.md check #1": "check",
     "cli.md check #2": "check",
     "cli.md consequence #1": "consequence",
@@ -311,7 +320,7 @@ NOT_A_COMMANDS_DOCUMENT = {
     # the events (events.md, ledger-format.md, star-file.md) and pinned by the events' tests.
     "check.md showrunner/CheckRolled #1": "a roll record of an event",
     "cli.md regain #1": "a fact of an event",
-    "cli.md actor create` · `actor list` · `actor show` · `actor contest` · `actor tie #1": "a Bond slot of an Actor",
+    "cli.md actor create` · `actor list` · `actor show` · `actor contest` · `actor tie` · `actor manipulate #1": "a Bond slot of an Actor",
     "events.md showrunner/StarJoined #1": "a Specialty of a Star file",
     "events.md Command ids #1": "the command of an event",
     "events.md The envelope #1": "the command of an event",
@@ -319,6 +328,7 @@ NOT_A_COMMANDS_DOCUMENT = {
     "events.md Command ids #2": "a command's input",
     "events.md Command ids #3": "the command of an event",
     "events.md The world: Actors, Threats, Sequences, Subplots and the Oracle #1": "a Bond slot of an Actor",
+    "events.md The world: Actors, Threats, Sequences, Subplots and the Oracle #2": "a Bond slot of an Actor",
     "events.md Progression between scenes: Props, Montages, Relationships, Careers and the Ensemble #1": "a fact",
     "events.md Progression between scenes: Props, Montages, Relationships, Careers and the Ensemble #2": "a fact",
     "events.md Progression between scenes: Props, Montages, Relationships, Careers and the Ensemble #3": "a fact",

@@ -160,3 +160,86 @@ def test_an_adversarys_ranks_are_the_directors_until_the_table_meets_them(run: R
     replayed = run(*as_kestrel, "replay", "--to", "4", "--json").json()
     shown = json.dumps(replayed)
     assert "Gate Warden" not in shown, shown[shown.find("Gate Warden") - 300 :][:400]
+
+
+def test_a_combat_keeps_whose_turn_it_is_on_the_command_line(run: Runner) -> None:
+    resonance_campaign(run)
+    # Kestrel and Orrin tie at Speed 3; Kestrel rolls 4, Orrin 1.
+    began = run("resonance", "initiative", "--combatant", "Kestrel", "--combatant", "Orrin", "--initiative", "4,1")
+    assert began.code == 0, began
+    assert run("resonance", "front", "--front", "the gate", "--combatant", "Kestrel", "--combatant", "Orrin").code == 0
+    before = head(run)
+    lore = ("--skill", "Lore", "--challenge", "1", "--challenge-dice", "2", "--dice", "1,1,4")
+    assert_refused(
+        run("check", "Orrin", *lore), 1, "it is Kestrel Vane's turn: Orrin Marsh cannot roll a check out of turn"
+    )
+    assert_refused(run("resonance", "end-turn", "Orrin"), 1, "it is Kestrel Vane's turn: Orrin Marsh cannot end it")
+    assert head(run) == before
+    stealth = ("--skill", "Stealth", "--challenge", "1", "--challenge-dice", "2", "--dice", "3,4")
+    checked = run("check", "Kestrel", *stealth, "--json")
+    assert checked.code == 0, checked
+    assert checked.json()["events"][0]["fact"]["turn"] == {"round": 1, "combatant": "Kestrel Vane", "supporters": []}
+    before = head(run)
+    assert_refused(run("check", "Kestrel", *stealth), 1, "Kestrel Vane has already used this turn's Check or Ability")
+    assert head(run) == before
+    ended = run("resonance", "end-turn", "Kestrel", "--json")
+    assert ended.code == 0, ended
+    [event] = ended.json()["events"]
+    assert (event["type"], event["summary"]) == ("TurnEnded", "Kestrel Vane's turn ended; Orrin Marsh's turn, round 1")
+    shown = run("resonance", "combat", "--json").json()["combat"]
+    assert (shown["round"], shown["turn"]) == (1, "Orrin Marsh")
+    assert [(c["name"], c["front"], c["turn"], c["check_used"]) for c in shown["order"]] == [
+        ("Kestrel Vane", "the gate", False, False),
+        ("Orrin Marsh", "the gate", True, False),
+    ]
+    # A Star ends their own turn; a new round begins with Kestrel's.
+    assert run("--as", "Orrin Marsh", "resonance", "end-turn", "Orrin").code == 0
+    assert "Orrin Marsh's turn ended; Kestrel Vane's turn, round 2" in run("log").out
+    assert "Combat, round 2: Kestrel Vane's turn" in run("--as", "Orrin Marsh", "resonance", "combat").out
+    assert run("resonance", "combat-end").code == 0
+    # Outside combat, no turns: Orrin rolls again and again.
+    assert run("check", "Orrin", *lore).code == 0
+    assert run("check", "Orrin", *lore).code == 0
+    assert_refused(run("resonance", "end-turn", "Orrin"), 1, "no combat is under way")
+    assert run("resonance", "combat", "--json").json()["combat"] is None
+
+
+def test_several_opponents_and_an_arcs_end_on_the_command_line(run: Runner) -> None:
+    resonance_campaign(run)
+    assert run("resonance", "adversary", "Gate Warden", "--skill", "Agility=2").code == 0
+    opposed = run(
+        "check",
+        "Kestrel",
+        "--skill",
+        "Stealth",
+        "--opposed-by",
+        "Orrin",
+        "--opposed-skill",
+        "Lore",
+        "--also-opposed-by",
+        "Gate Warden=Agility",
+        "--opposed-dice",
+        "1,1,1,4,4",
+        "--dice",
+        "3,4",
+        "--json",
+    )
+    assert opposed.code == 0, opposed
+    r = opposed.json()["events"][0]["fact"]["resolution"]
+    assert (r["difficulty"], r["success"], r["resonance"]) == (2, True, 5)
+    assert [(o["opponent"], o["difficulty"], o["success"], o["dissonance"]) for o in r["others"]] == [
+        ("Gate Warden", 8, False, 1)
+    ]
+    before = head(run)
+    assert_refused(run("resonance", "scene-end", "--arc"), 1, "Arc 1 has held 1 Scene(s)")
+    trade = ("--trade", "Kestrel=Climber's Kit>Healer's Kit")
+    assert_refused(run("resonance", "scene-end", *trade), 1, "trading Kits 1 for 1 comes with an Arc's end")
+    assert head(run) == before
+    assert run("resonance", "scene-end").code == 0
+    assert run("resonance", "scene-end").code == 0
+    ended = run("resonance", "scene-end", "--arc", *trade, "--json")
+    assert ended.code == 0, ended
+    end = ended.json()["events"][0]["fact"]["end"]
+    assert (end["arc_scenes"], end["trades"][0]["taken"]["name"]) == (3, "Healer's Kit")
+    kits = run("sheet", "Kestrel", "--json").json()["star"]["kits"]
+    assert [k["name"] for k in kits] == ["Healer's Kit", "Weapon Enchantment Kit"]

@@ -230,11 +230,22 @@ def test_scene_and_arc_end_on_the_ledger(ledger):
     ledger.act(ref, "scene-end", {"market": True, "scene_reward": ["Kestrel=Insight"]})
     with pytest.raises(RuleViolation, match="already chose the Scene Reward 'Insight' this Arc"):
         ledger.act(ref, "scene-end", {"scene_reward": ["Kestrel=Insight"]})
-    ledger.act(ref, "scene-end", {"arc": True, "arc_reward": ["Orrin=Renown"]})
+    with pytest.raises(RuleViolation, match="Arc 1 has held 2 Scene\\(s\\), this one included"):
+        ledger.act(ref, "scene-end", {"arc": True})
+    ledger.act(ref, "scene-end", {})
+    ledger.act(
+        ref,
+        "scene-end",
+        {"arc": True, "arc_reward": ["Orrin=Renown"], "trade": ["Orrin=Healing Potion Kit>Healer's Kit"]},
+    )
     state = ledger.view(ref).state
     orrin = state.combatant("Orrin")
-    assert (state.scene, state.arc, state.combat) == (3, 2, None)
-    assert (orrin.kits[0].charges, orrin.failed_intents, orrin.rewards) == (2, (), ("Arc 1: Renown",))
+    assert (state.scene, state.arc, state.arc_first_scene, state.combat) == (4, 2, 4, None)
+    assert ([k.name for k in orrin.kits], orrin.failed_intents, orrin.rewards) == (
+        ["Healer's Kit"],
+        (),
+        ("Arc 1: Renown",),
+    )
     assert state.combatant("Gate Warden").harms == ()
 
 
@@ -351,3 +362,42 @@ def test_what_if_kestrels_strike_had_missed(ledger):
         assert replayed.recorded_rolls() == ledger.event(ref, version).fact.recorded_rolls()
     assert verify_branch(ledger, fork).ok
     assert all(a.matches for a in audit_all(ledger, fork))
+
+
+def test_a_combat_by_turns_on_the_ledger_audits_and_verifies(ledger):
+    from showrunner_ledger.ledger.audit import audit_all
+    from showrunner_ledger.ledger.verification import verify_branch
+
+    ref = ledger.resolve(ledger.create_campaign(Pitch(title="Storm Gate", ruleset="resonance")))
+    ledger.add_character(ref, example("kestrel.toml"))
+    ledger.add_character(ref, example("orrin.json"))
+    # Speed 3 each: Kestrel rolls 4, Orrin 1. Kestrel's turn first.
+    ledger.act(ref, "initiative", {"combatant": ["Kestrel", "Orrin"], "turns": True}, faces={"initiative": [4, 1]})
+    ledger.act(ref, "front", {"front": "the gate", "combatant": ["Kestrel", "Orrin"]})
+    stealth = {"character": "Kestrel", "skill": "Stealth", "challenge": 1, "support": ["Orrin"]}
+    ledger.roll(ref, stealth)  # ledger dice; Orrin's Support spends his Check
+    head = ledger.head(ref)
+    refusals = [
+        lambda: ledger.roll(ref, {"character": "Orrin", "skill": "Lore", "challenge": 1}),
+        lambda: ledger.roll(ref, {"character": "Kestrel", "skill": "Stealth", "challenge": 1}),
+        lambda: ledger.act(ref, "end-turn", {"character": "Orrin"}),
+        lambda: ledger.act(ref, "move", {"character": "Kestrel", "front": "the gate"}),
+    ]
+    for refuse in refusals:
+        with pytest.raises(DomainError):
+            refuse()
+    assert ledger.head(ref) == head
+    ledger.act(ref, "end-turn", {"character": "Kestrel"})
+    state = ledger.view(ref).state
+    assert (state.combat.current(), state.combat.round, state.combat.acted) == ("Orrin Marsh", 1, True)
+    ledger.act(ref, "end-turn", {"character": "Orrin"})
+    ledger.roll(ref, {"character": "Kestrel", "skill": "Stealth", "challenge": 1})
+    state = ledger.view(ref).state
+    assert (state.combat.current(), state.combat.round, state.combat.acted) == ("Kestrel Vane", 2, True)
+    folded = CampaignState()
+    for event in ledger.events(ref):
+        folded = fold_campaign(folded, event.fact)
+    assert folded == state
+    assert verify_branch(ledger, ref).ok
+    audits = list(audit_all(ledger, ref))
+    assert len(audits) == 3 and all(a.matches for a in audits)

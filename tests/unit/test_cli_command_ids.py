@@ -39,6 +39,7 @@ RECORD_NOTHING = {
     "dice pending",
     "ruleset list",
     "ruleset show",
+    "resonance combat",
     "actor list",
     "actor show",
     "threat list",
@@ -51,6 +52,7 @@ RECORD_NOTHING = {
     "seed show",
     "episode list",
     "serve",  # its writes are the API's and the pages', each a command of its own
+    "post",  # what was posted is a row beside the events, not an event
     "invite new",  # identities are rows beside the events, not events
     "invite list",
     "invite revoke",

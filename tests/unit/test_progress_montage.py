@@ -408,3 +408,17 @@ def test_a_stop_after_a_disaster_is_refused():
     ended = shoot(state, M.REST, Outcome.DISASTER, []).sequence
     with pytest.raises(RuleViolation, match="already ended \\(disaster\\)"):
         mt.stop_montage(state, ended)
+
+
+def test_a_flashbacks_montage_action_is_a_first_scene_apart_from_the_episodes_montage():
+    """8.1E "Montage Action: Perform a single Montage Action", read as the first scene of a
+    Montage of its own: 1 Opposition Die, whatever the Episode's Montage Sequence has shot."""
+    state = episode(star("Ada"))
+    running = shoot(state, M.REST, Outcome.FAILURE, []).sequence
+    state = state.model_copy(update={"ensemble": state.ensemble.model_copy(update={"montage": running})})
+    alone = mt.flashback_montage(state)
+    assert (alone.episode, alone.scenes) == (1, ())
+    request = mt.scene_request(state, alone, M.REST, "Ada")
+    assert (request.difficulty, request.opposition) == (Difficulty.HARD, 1)
+    with pytest.raises(RuleViolation, match="happens during an Episode"):
+        mt.flashback_montage(ShowrunnerState().with_star(star("Ada")))

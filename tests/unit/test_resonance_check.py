@@ -44,7 +44,7 @@ def combat(fronts: dict[str, list[str]], state: ResonanceState | None = None) ->
     state = state or base()
     names = [n for group in fronts.values() for n in group]
     # Orrin and Kestrel at Speed 3/2, Warden and Tess at 1: give enough tie faces for any tie.
-    resolution = resolve_initiative(state, names, TableDice({"initiative": [4, 1, 3, 2]}))
+    resolution = resolve_initiative(state, names, TableDice({"initiative": [4, 1, 3, 2]}), turns=False)
     state = apply_initiative(state, resolution)
     for front, group in fronts.items():
         state = apply_fronts(state, front, tuple(state.combatant(n).name for n in group))
@@ -84,6 +84,52 @@ def test_an_opposed_check_takes_the_opponents_two_largest_as_difficulty():
     assert (r.opponent, r.difficulty, r.result) == ("Gate Warden", 6, 8)
     assert (r.success, r.resonance) == (True, 2)
     assert r.difficulty_source == "Gate Warden's opposed roll (Brawn)"
+
+
+def test_several_opponents_each_roll_their_own_difficulty_and_the_check_is_judged_against_each():
+    # Kestrel sneaks past the Warden (Brawn 3: 2,4,1 -> 6) and Tess (Agility 1: 3 -> 3) with one roll of 4+1 = 5.
+    request = check(opposed_by="Gate Warden", opposed_skill="Brawn", also_opposed_by=["Tess=agility"])
+    r = roll(base(), request, opposed_dice=[2, 4, 1, 3], dice=[4, 1])
+    assert (r.opponent, r.difficulty, r.result, r.success, r.dissonance) == ("Gate Warden", 6, 5, False, 1)
+    [tess] = r.others
+    assert (tess.opponent, tess.skill, tess.faces, tess.difficulty) == ("Tess", "Agility", (3,), 3)
+    assert (tess.success, tess.resonance, tess.dissonance) == (True, 2, 0)
+    assert (
+        r.steps[1]
+        == "Difficulty against Tess: their opposed roll (Agility), 1 d4s rolled 3; one die only, kept alone: 3 = 3"
+    )
+    assert r.steps[-1] == "against Tess, Difficulty 3: success, Resonance 2"
+    # Each opponent's Difficulty is their own: the check is not against their sum.
+    assert all(d <= 8 for d in (r.difficulty, tess.difficulty))
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"also_opposed_by": ["Tess=Agility"]}, "--also-opposed-by adds opponents to a named one"),
+        ({"opposed_by": "Gate Warden", "also_opposed_by": ["Tess"]}, "another opponent is written NAME=SKILL"),
+        ({"opposed_by": "Gate Warden", "also_opposed_by": ["gate warden=Agility"]}, "Gate Warden is named twice"),
+        ({"opposed_by": "Gate Warden", "also_opposed_by": ["Kestrel=Agility"]}, "cannot oppose their own check"),
+        ({"opposed_by": "Gate Warden", "also_opposed_by": ["Tess=Lore"]}, "Tess has no Skill 'Lore'"),
+        (
+            {"opposed_by": "Gate Warden", "also_opposed_by": ["Tess=Agility"], "support": ["Tess"]},
+            "Tess is one of the opponents",
+        ),
+        (
+            {"opposed_by": "Gate Warden", "also_opposed_by": ["Tess=Agility"], "opposed_support": ["Tess"]},
+            "Tess opposes the check",
+        ),
+    ],
+)
+def test_bad_opponents_are_refused_before_any_die(fields, message):
+    with pytest.raises((RuleViolation, UnknownName), match=message):
+        resolve(base(), check(**{"opposed_skill": "Brawn", **fields}), TableDice({}))
+
+
+def test_a_strike_takes_no_other_opponents():
+    state = combat({"the bridge": ["Kestrel", "Gate Warden", "Tess"]})
+    with pytest.raises(RuleViolation, match="a Strike has one target"):
+        resolve(state, strike(also_opposed_by=["Tess=Agility"]), TableDice({}))
 
 
 def test_an_opponent_outside_the_ledger_rolls_their_rank_as_given():
@@ -363,7 +409,9 @@ def test_a_strike_needs_a_combat_and_the_same_front():
         RuleViolation, match="attacks cannot target enemies on other Fronts: Kestrel Vane is on the bridge"
     ):
         resolve(state, strike(), TableDice({}))
-    unplaced = apply_initiative(base(), resolve_initiative(base(), ["Kestrel", "Gate Warden"], TableDice({})))
+    unplaced = apply_initiative(
+        base(), resolve_initiative(base(), ["Kestrel", "Gate Warden"], TableDice({}), turns=False)
+    )
     with pytest.raises(RuleViolation, match="Kestrel Vane is on no Front yet"):
         resolve(unplaced, strike(), TableDice({}))
     state = combat({"the bridge": ["Kestrel", "Orrin"]})
@@ -427,6 +475,20 @@ def test_a_tampered_face_makes_the_rejudgement_disagree():
     assert tampered.rejudge(state) == "the roller's dice differs: recorded 4,2, re-judged 4,4"
 
 
+def test_a_tampered_roll_of_another_opponent_makes_the_rejudgement_disagree():
+    state = base()
+    request = check(opposed_by="Gate Warden", opposed_skill="Brawn", also_opposed_by=["Tess=Agility"])
+    r = roll(state, request, opposed_dice=[2, 4, 1, 3], dice=[4, 1])
+    assert CheckRolled(resolution=r, roll_number=1).rejudge(state) is None
+    tampered_roll = r.rolls[1].model_copy(update={"faces": (1,)})
+    tampered = r.model_copy(update={"rolls": (r.rolls[0], tampered_roll, r.rolls[2])})
+    assert (
+        CheckRolled(resolution=tampered, roll_number=1)
+        .rejudge(state)
+        .startswith("the check against the other opponents differs")
+    )
+
+
 def test_a_record_with_too_few_or_extra_rolls_is_named():
     state = base()
     r = roll(state, check(challenge=2), challenge_dice=[3, 1], dice=[4, 2])
@@ -453,8 +515,8 @@ def test_explain_tells_the_roll_step_by_step():
     ]
 
 
-def test_support_in_combat_is_not_bound_by_fronts_or_turns():
-    # Orrin on another Front supports Kestrel's Strike; the ledger keeps no turn pointer to refuse it.
+def test_support_in_combat_is_not_bound_by_fronts():
+    # Orrin on another Front supports Kestrel's Strike: a Support is no attack.
     state = combat({"the bridge": ["Kestrel", "Gate Warden"], "the gate": ["Orrin"]})
     r = roll(state, strike(support=["Orrin"]), opposed_dice=[1, 1], dice=[1, 1, 1, 1])
     assert r.dice_count == 4

@@ -227,7 +227,7 @@ def test_a_scene_end_heals_harms_and_one_overkill():
 
 def test_an_arc_end_heals_harms_and_overkill_to_zero():
     state = act(base(), "harm", {"character": "Kestrel", "harm": "crushed", "levels": 11})
-    state = act(state, "scene-end", {"arc": True})
+    state = act(state, "scene-end", {"arc": True, "single_session": True})
     assert (state.combatant("Kestrel").overkill, state.combatant("Kestrel").harms) == (0, ())
     assert (state.scene, state.arc) == (2, 2)
 
@@ -245,13 +245,77 @@ def test_the_same_scene_reward_is_refused_twice_in_an_arc_but_not_in_the_next():
     with pytest.raises(RuleViolation, match="Kestrel Vane already chose the Scene Reward 'insight' this Arc"):
         decided(state, "scene-end", {"scene_reward": ["Kestrel=insight"]})
     state = act(
-        state, "scene-end", {"scene_reward": ["Kestrel=Resolve"], "arc": True, "arc_reward": ["Kestrel=Renown"]}
+        state,
+        "scene-end",
+        {"scene_reward": ["Kestrel=Resolve"], "arc": True, "single_session": True, "arc_reward": ["Kestrel=Renown"]},
     )
     kestrel = state.combatant("Kestrel")
     assert kestrel.rewards == ("Scene 1: Insight", "Scene 2: Resolve", "Arc 1: Renown")
     assert kestrel.scene_rewards == ()
     state = act(state, "scene-end", {"scene_reward": ["Kestrel=Insight"]})  # a new Arc: allowed again
     assert state.combatant("Kestrel").scene_rewards == ("Insight",)
+
+
+def test_an_arc_of_fewer_than_three_scenes_is_refused_unless_a_single_session():
+    state = base()
+    for held in (1, 2):
+        with pytest.raises(RuleViolation, match=f"^Arc 1 has held {held} Scene\\(s\\), this one included, and an Arc"):
+            decided(state, "scene-end", {"arc": True})
+        state = act(state, "scene-end", {})
+    [fact] = decided(state, "scene-end", {"arc": True})
+    assert (fact.end.arc_scenes, fact.end.single_session) == (3, False)
+    assert "Scene 3 ended, and with it Arc 1 (3 Scenes)" in fact.summary()
+    state = fact.apply(state)
+    assert (state.scene, state.arc, state.arc_first_scene) == (4, 2, 4)
+    # The next Arc counts its Scenes from its own first.
+    with pytest.raises(RuleViolation, match="Arc 2 has held 1 Scene"):
+        decided(state, "scene-end", {"arc": True})
+    [one_shot] = decided(state, "scene-end", {"arc": True, "single_session": True})
+    assert (one_shot.end.arc_scenes, one_shot.end.single_session) == (1, True)
+
+
+def test_an_arc_ended_before_arcs_counted_scenes_leaves_the_count_from_the_first_scene():
+    from showrunner_ledger.domain.resonance.combat import SceneEnd
+    from showrunner_ledger.domain.resonance.events import SceneEnded
+
+    old = SceneEnded.model_validate({"end": {"scene": 1, "arc": 1, "arc_ends": True, "market": False}})
+    state = old.apply(base())
+    assert (state.scene, state.arc, state.arc_first_scene) == (2, 2, 1)
+    assert old.end == SceneEnd(scene=1, arc=1, arc_ends=True, market=False)
+
+
+def test_kits_are_traded_one_for_one_at_an_arcs_end():
+    state = act(act(base(), "scene-end", {}), "scene-end", {})
+    trade = ["Kestrel=climber's kit>Healing Potion Kit", "Orrin=Healing Potion Kit>Wand of Sparks=3"]
+    [fact] = decided(state, "scene-end", {"arc": True, "trade": trade})
+    assert [(t.character, t.given.name, t.taken.label()) for t in fact.end.trades] == [
+        ("Kestrel Vane", "Climber's Kit", "Healing Potion Kit (2/2 charges)"),
+        ("Orrin Marsh", "Healing Potion Kit", "Wand of Sparks (3/3 charges)"),
+    ]
+    assert "Kits traded Kestrel Vane: Climber's Kit for Healing Potion Kit" in fact.summary()
+    state = fact.apply(state)
+    assert [k.name for k in state.combatant("Kestrel").kits] == ["Healing Potion Kit", "Weapon Enchantment Kit"]
+    assert [(k.name, k.charges) for k in state.combatant("Orrin").kits] == [("Wand of Sparks", 3)]
+
+
+@pytest.mark.parametrize(
+    ("request_", "message"),
+    [
+        ({"trade": ["Kestrel=Climber's Kit>Healer's Kit"]}, "trading Kits 1 for 1 comes with an Arc's end"),
+        ({"single_session": True}, "--single-session says the Arc that ends was one session"),
+        ({"arc": True, "trade": ["Kestrel=Climber's Kit"]}, "an Arc's-end trade is written NAME=GIVEN KIT>TAKEN KIT"),
+        ({"arc": True, "trade": ["Kestrel=Rope>Healer's Kit"]}, "Kestrel Vane carries no 'Rope' to trade"),
+        ({"arc": True, "trade": ["Kestrel=Climber's Kit>climber's kit"]}, "would trade Climber's Kit for itself"),
+        (
+            {"arc": True, "trade": ["Kestrel=Climber's Kit>A", "Kestrel=Climber's Kit>B"]},
+            "Kestrel Vane carries no 'Climber's Kit' to trade",
+        ),
+    ],
+)
+def test_arc_end_refusals(request_, message):
+    state = act(act(base(), "scene-end", {}), "scene-end", {})
+    with pytest.raises((RuleViolation, UnknownName), match=message):
+        decided(state, "scene-end", request_)
 
 
 @pytest.mark.parametrize(
@@ -273,7 +337,7 @@ def test_failed_spellcraft_intents_are_cleared_at_an_arcs_end_only():
     state = base().updated("Kestrel", failed_intents=("cross the ravine",))
     state = act(state, "scene-end", {})
     assert state.combatant("Kestrel").failed_intents == ("cross the ravine",)
-    state = act(state, "scene-end", {"arc": True})
+    state = act(state, "scene-end", {"arc": True, "single_session": True})
     assert state.combatant("Kestrel").failed_intents == ()
 
 
@@ -398,6 +462,7 @@ def test_the_ruleset_declares_its_check_inputs_actions_and_dice():
         "initiative",
         "front",
         "move",
+        "end-turn",
         "combat-end",
         "harm",
         "use-kit",
@@ -419,4 +484,8 @@ def test_every_fact_topic_is_the_rulesets_own():
 
     ours = {topic: cls for topic, cls in known_topics().items() if cls.__module__ == events.__name__}
     assert len(ours) >= 10
-    assert all(topic.startswith("resonance/") and cls.schema_version == 1 for topic, cls in ours.items())
+    assert all(topic.startswith("resonance/") for topic in ours)
+    # v2 only added optional fields: a v1 payload reads as it was recorded.
+    grown = {"resonance/CheckRolled", "resonance/InitiativeRolled", "resonance/KitUsed", "resonance/SceneEnded"}
+    assert {topic for topic, cls in ours.items() if cls.schema_version != 1} == grown
+    assert all(ours[topic].upcast({"x": 1}, 1) == {"x": 1} for topic in grown)

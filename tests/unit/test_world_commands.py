@@ -12,8 +12,13 @@ from showrunner_ledger.domain.ruleset import RollContext, WalkedAway, WalksAway
 from showrunner_ledger.domain.showrunner.actors import Actor, ActorSpec, Person
 from showrunner_ledger.domain.showrunner.check import CheckRequest
 from showrunner_ledger.domain.showrunner.commands import COMMANDS
-from showrunner_ledger.domain.showrunner.commands.actors import ActorContest, ActorTie
-from showrunner_ledger.domain.showrunner.commands.sequences import ComboSpend, SequenceBeat, SequenceDeclare
+from showrunner_ledger.domain.showrunner.commands.actors import ActorContest, ActorManipulate, ActorTie
+from showrunner_ledger.domain.showrunner.commands.sequences import (
+    ComboSpend,
+    SequenceBeat,
+    SequenceDeclare,
+    SequenceTradeAsked,
+)
 from showrunner_ledger.domain.showrunner.commands.solorunner import (
     ConsequenceMenu,
     OracleQuestion,
@@ -23,9 +28,11 @@ from showrunner_ledger.domain.showrunner.commands.solorunner import (
 from showrunner_ledger.domain.showrunner.commands.threats import ThreatCheck, ThreatCreate
 from showrunner_ledger.domain.showrunner.commands.writers_room import (
     PreProduction,
+    SubplotFavor,
     SubplotGenerate,
     SubplotResolve,
     SubplotReveal,
+    SubplotScheme,
 )
 from showrunner_ledger.domain.showrunner.events import CheckAbandoned, CheckRolled
 from showrunner_ledger.domain.showrunner.ladder import Difficulty as D
@@ -267,6 +274,7 @@ INPUTS = {
     "actor-create": ActorSpec(name="Grim", pips=(2, 5), bonds={D.NORMAL: Person(name="Mara Voss", star=True)}, slot=12),
     "actor-contest": ActorContest(first="Grim", second="Baron", difficulty=D.HARD),
     "actor-tie": ActorTie(actor="Grim", kind="grudge", person="Baron", to=D.HARD),
+    "actor-manipulate": ActorManipulate(request=FIGHT, actor="Grim", kind="bond", person="Mara", direction="down"),
     "threat-create": ThreatCreate(name="Gate", kind="obstacle", level=D.HARD, pips=(2, 3)),
     "threat-check": ThreatCheck(request=FIGHT.model_copy(update={"keep": (5, 4)}), target="Gate", decisive=True),
     "sequence-declare": SequenceDeclare(
@@ -275,11 +283,14 @@ INPUTS = {
     "sequence-beat": SequenceBeat(
         goal="Raid", request=FIGHT.model_copy(update={"from_combo": True, "award": "luminary"})
     ),
+    "sequence-trade": SequenceTradeAsked(goal="Raid", star="Mara", kind="bond", name="Grim", acclaim_path="talent"),
     "sequence-spend": ComboSpend(goal="Raid", pool="retake", amount=2, star="Mara", reason="a second look"),
     "subplot-generate": SubplotGenerate(plotter="Grim", pre_production=True),
     "subplot-pre-production": PreProduction(),
     "subplot-reveal": SubplotReveal(number=2, cliffhanger=True),
     "subplot-resolve": SubplotResolve(number=2),
+    "subplot-scheme": SubplotScheme(number=2, choice=A.WORK),
+    "subplot-favor": SubplotFavor(number=2),
     "oracle-ask": OracleQuestion(question="Is the tide turning?", difficulty=D.EASY),
     "oracle-menu": ConsequenceMenu(difficulty=D.HARD, disaster=True),
     "oracle-scene-goal": SoloRoll(),

@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 
 from showrunner_ledger.domain.dice import TableDice
-from showrunner_ledger.domain.errors import AlreadyExists
+from showrunner_ledger.domain.errors import AlreadyExists, RuleViolation
+from showrunner_ledger.domain.showrunner.check import CheckRequest, SequenceTradeUse, resolve
 from showrunner_ledger.domain.showrunner.ladder import Difficulty as D
 from showrunner_ledger.domain.showrunner.power_dice import PowerDice
 from showrunner_ledger.domain.showrunner.sequences import (
     STARTING_COMBO_POOL,
     SequenceError,
+    SequenceTrade,
     beat_opposition,
     begin,
     declare,
@@ -22,9 +24,12 @@ from showrunner_ledger.domain.showrunner.sequences import (
     share_payout,
     spend_combo,
     who_suffers,
+    with_trade,
 )
+from showrunner_ledger.domain.showrunner.state import ShowrunnerState
 from showrunner_ledger.domain.showrunner.threats import Threat
 from showrunner_ledger.domain.showrunner.world import World
+from tests.conftest import example_star
 
 GOAL = "crack the vault"
 
@@ -336,3 +341,42 @@ def test_spotlight_and_plot_armor_cannot_lower_a_set_piece():
             refuse_blockbuster_spend(set_piece, pool)
     refuse_blockbuster_spend(set_piece, "grit")
     refuse_blockbuster_spend(declare(GOAL, D.EPIC, 2, combo(2)), "spotlight")
+
+
+# --- 10.2A a Bond or Grudge traded for the whole Sequence
+
+
+def test_a_trade_for_the_whole_sequence_is_one_per_star_and_lowers_only_that_stars_beats():
+    """10.2A "reduces the Difficulty of all Beats that you perform in that Action Sequence by one
+    step"; the Actor Limit read as one such Trade per Star and Sequence."""
+    sequence = with_trade(declare(GOAL, D.HARD, 2, combo(2)), SequenceTrade(star="Mara Voss", kind="bond", name="Ilse"))
+    assert sequence.trade_of("mara voss") is not None and sequence.trade_of("Tobias Quell") is None
+    with pytest.raises(SequenceError, match="already traded the Bond with Ilse"):
+        with_trade(sequence, SequenceTrade(star="Mara Voss", kind="grudge", name="Aubrec"))
+
+    alone = ShowrunnerState().with_star(example_star())
+    state = alone.model_copy(update={"world": begin(World(), sequence)})
+    beat = CheckRequest(star="Mara", ability="fight", difficulty="HARD")
+    faces = {"action": [4, 3, 1], "script": [5, 6]}
+    with pytest.raises(RuleViolation, match="traded no Bond with Ilse for a running Action Sequence"):
+        resolve(
+            alone,
+            beat.model_copy(update={"sequence_trade": SequenceTradeUse(label="Bond with Ilse")}),
+            TableDice(faces),
+        )
+    stepped = resolve(
+        state, beat.model_copy(update={"sequence_trade": SequenceTradeUse(label="Bond with Ilse")}), TableDice(faces)
+    )
+    assert (stepped.effective_difficulty, stepped.original_difficulty) == (D.NORMAL, D.HARD)
+    mastered = SequenceTradeUse(label="Bond with Ilse", to_easy=True)
+    assert (
+        resolve(state, beat.model_copy(update={"sequence_trade": mastered}), TableDice(faces)).effective_difficulty
+        is D.EASY
+    )
+    with pytest.raises(RuleViolation, match="only one Bond or Grudge is exhausted per Ability Check"):
+        resolve(
+            state,
+            beat.model_copy(update={"sequence_trade": mastered, "trade": {"kind": "grudge", "name": "Lord Aubrec"}}),
+            TableDice(faces),
+        )
+    assert "sequence_trade" not in beat.model_dump(mode="json")

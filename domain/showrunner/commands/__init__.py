@@ -14,6 +14,7 @@ from .check import CHECKS
 from .consequence import CONSEQUENCES
 from .ensemble import ENSEMBLE
 from .finale import FINALE
+from .flashbacks import FLASHBACKS
 from .influence import INFLUENCE
 from .montage import MONTAGES
 from .props import PROPS
@@ -29,6 +30,7 @@ COMMANDS: dict[str, Action] = {
     **INFLUENCE,
     **CONSEQUENCES,
     **PROPS,
+    **FLASHBACKS,
     **MONTAGES,
     **RELATIONSHIPS,
     **CAREERS,

@@ -1,6 +1,9 @@
-"""`actor-create`, `actor-contest` and `actor-tie`: the Supporting Cast (Appendix A; 12.1 I, J)."""
+"""`actor-create`, `actor-contest`, `actor-tie` and `actor-manipulate`: the Supporting Cast
+(Appendix A; 12.1 I, J)."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 from pydantic import ConfigDict
 
@@ -8,9 +11,11 @@ from ...errors import RuleViolation, UnknownName
 from ...inputs import Input
 from ...names import name_key
 from ...ruleset import Action, Decided, RollContext
-from ..actors import ActorSpec, Person, TieKind, contest, set_tie
+from ..actors import ActorSpec, Person, TieKind, contest, relationship_difficulty, set_tie, shift_tie
+from ..check import CheckRequest, Outcome
 from ..ladder import Difficulty
 from ..state import ShowrunnerState
+from .check import answered, roll_check
 from .world_common import check_standing, name_is_free
 
 
@@ -32,6 +37,23 @@ class ActorTie(Input):
     """The Star or Actor of the Bond or Grudge that moves (or a new one)."""
     to: Difficulty | None = None
     """The slot reached; None for one slot up (a new tie enters at NORMAL)."""
+
+
+class ActorManipulate(Input):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    request: CheckRequest
+    """The Star's check; its Difficulty is the tie's current level and its Opposition the
+    Actor's pips there, whatever the request says."""
+    actor: str
+    kind: TieKind
+    person: str
+    """The Star or Actor of the Bond or Grudge the Star moves."""
+    direction: Literal["up", "down"]
+
+
+MOVES_A_TIE = (Outcome.HIGHLIGHT, Outcome.SUCCESS, Outcome.PARTIAL)
+"""A Partial Success moves it too, with the Consequence every Partial Success brings."""
 
 
 def create_actor(state: ShowrunnerState, spec: ActorSpec, roll: RollContext | None) -> Decided:
@@ -89,6 +111,50 @@ def set_actor_tie(state: ShowrunnerState, asked: ActorTie, roll: RollContext | N
     ]
 
 
+def manipulate_tie(state: ShowrunnerState, asked: ActorManipulate, roll: RollContext | None) -> Decided:
+    """12.1I: a Star's check at the level of an Actor's Bond or Grudge moves it one slot up or
+    down, against the Actor's pips at that level. The CheckRolled, then on a Partial Success or
+    better the ActorTieSwayed, then the milestones the check's XP filled."""
+    assert roll is not None, "a check always rolls (rolls=True)"
+    from ..progress_events import with_milestones
+    from ..world_events import ActorTieSwayed
+
+    found = state.world.actor(asked.actor)
+    check_standing(found)
+    who = person(state, asked.person)
+    level = relationship_difficulty(found, asked.kind, who.name)
+    moved = shift_tie(found, asked.kind, who, asked.direction)  # refused before the roll
+    request = asked.request.model_copy(
+        update={
+            "difficulty": level,
+            "opposition": found.power.pips_at(level),
+            "opposition_source": f"{found.name}'s {level.value} Power Die",
+        }
+    )
+    checked, after_check = roll_check(
+        state,
+        request,
+        roll,
+        settled=lambda resolved: asked.model_copy(update={"request": answered(asked.request, resolved)}),
+    )
+    star = checked.resolution.star
+    if checked.resolution.outcome not in MOVES_A_TIE:
+        return with_milestones(after_check, [checked], star)
+    reached = moved.tier(asked.kind, who.name)
+    swayed = ActorTieSwayed(
+        star=star,
+        name=found.name,
+        kind=asked.kind,
+        person=who,
+        direction=asked.direction,
+        before=level,
+        to=reached,
+        displaced=found.ties(asked.kind).get(reached) if reached is not None else None,
+        actor=moved,
+    )
+    return with_milestones(swayed.apply(after_check), [checked, swayed], star)
+
+
 def person(state: ShowrunnerState, name: str) -> Person:
     """An Actor of the world by full name, else a Star (by the start of the name, as everywhere)."""
     if name_key(name) in state.world.actors:
@@ -118,6 +184,13 @@ ACTORS = {
         "Move an Actor's Bond or Grudge up a slot, or to a named one (12.1I).",
         ActorTie,
         set_actor_tie,
+        subject="Actors",
+    ),
+    "actor-manipulate": Action(
+        "A Star's check that moves an Actor's Bond or Grudge one slot up or down, at its level (12.1I).",
+        ActorManipulate,
+        manipulate_tie,
+        rolls=True,
         subject="Actors",
     ),
 }

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import BaseModel, ConfigDict, Field
 
+from ...errors import RuleViolation
 from ...events import Fact
+from ...names import name_key
 from ...ruleset import Action, Decided, RollContext
 from ..check import CheckRequest, Outcome
 from ..ladder import Quality
-from ..montage_claims import Claim
+from ..montage_claims import Claim, HireTerms
 from ..state import ShowrunnerState
 from ..vocabulary import AbilityName, MontageAction, PropType
 from .check import answered
 from .progress import check_first, named, rolled, with_spends
+from .world_common import check_standing
+
+if TYPE_CHECKING:
+    from ..progress_events import MontageSceneShot
 
 
 class MontageStart(BaseModel):
@@ -60,6 +68,8 @@ def scene(state: ShowrunnerState, asked: MontageScene, roll: RollContext | None)
     sequence = running_montage(state)
     lead = named(state, asked.lead)
     rules = scene_request(state, sequence, asked.action, lead, ability=asked.ability, tier=asked.tier)
+    if asked.action is MontageAction.HIRE:
+        hireable(state, asked.claims)
     checked: list[Fact] = []
     outcome = asked.outcome
     if outcome is None:
@@ -76,6 +86,7 @@ def scene(state: ShowrunnerState, asked: MontageScene, roll: RollContext | None)
             update={
                 "beneficiary": claim.beneficiary if claim.beneficiary == ENSEMBLE else named(state, claim.beneficiary),
                 "payer": claim.payer if claim.payer in (None, ENSEMBLE) else named(state, claim.payer),
+                "hire": named_hire(state, claim) if asked.action is MontageAction.HIRE else claim.hire,
             }
         )
         for claim in asked.claims
@@ -90,7 +101,65 @@ def scene(state: ShowrunnerState, asked: MontageScene, roll: RollContext | None)
         tier=asked.tier,
         claims=claims,
     )
-    return [*checked, shot]
+    return [*checked, shot, *hired_subplots(shot.apply(state), shot, claims, roll)]
+
+
+def hireable(state: ShowrunnerState, claims: tuple[Claim, ...]) -> None:
+    """9.2D Hire, before the lead's check: each Actor hired is on the Show, and one hired for a
+    Subplot can write it (`check_hire`), once in the scene."""
+    from ..writers_room import Hire, check_hire
+
+    hired: set[str] = set()
+    for claim in claims:
+        if claim.hire is None:
+            continue
+        actor = state.world.actor(claim.hire.actor)
+        check_standing(actor)
+        if claim.hire.accompany:
+            continue
+        if name_key(actor.name) in hired:
+            raise RuleViolation(
+                f"{actor.name} is hired for two Subplots: an Actor has one unresolved Subplot at a time"
+            )
+        hired.add(name_key(actor.name))
+        check_hire(state.world, Hire(actor=actor.name, power=claim.hire.power, by=claim.beneficiary))
+
+
+def named_hire(state: ShowrunnerState, claim: Claim) -> HireTerms | None:
+    """The hire's terms with the Actor as the world names them."""
+    if claim.hire is None:
+        return None
+    return claim.hire.model_copy(update={"actor": state.world.actor(claim.hire.actor).name})
+
+
+def hired_subplots(
+    state: ShowrunnerState, shot: MontageSceneShot, claims: tuple[Claim, ...], roll: RollContext
+) -> list[Fact]:
+    """9.2D Hire: "the Director adds the desired Subplot to their Subplot log", one for each hire
+    the scene paid for, each on the command's next roll (an Actor hired to accompany writes none)."""
+    from ..world_events import HiredSubplotWritten
+    from ..writers_room import Hire, generate
+
+    paid = list(shot.scene.hired) if shot.scene is not None else []
+    facts: list[Fact] = []
+    for claim in claims:
+        terms = claim.hire
+        if terms is None or terms.accompany or terms not in paid:
+            continue
+        paid.remove(terms)
+        number, recorder = roll.recording()
+        made = generate(state.world, recorder, hired=Hire(actor=terms.actor, power=terms.power, by=claim.beneficiary))
+        assert made.subplot is not None  # a hire's Plotter is chosen: it always writes one or refuses
+        fact = HiredSubplotWritten(
+            star=claim.beneficiary,
+            actor=made.subplot.plotter,
+            power=terms.power,
+            subplot=made.subplot,
+            **roll.stamp(number, recorder),
+        )
+        state = fact.apply(state)
+        facts.append(fact)
+    return facts
 
 
 def stop(state: ShowrunnerState, asked: MontageStop, roll: RollContext | None) -> Decided:

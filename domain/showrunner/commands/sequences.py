@@ -1,6 +1,9 @@
-"""`sequence-declare`, `sequence-beat` and `sequence-spend`: Action Sequences and Set Pieces (Chapter 7)."""
+"""`sequence-declare`, `sequence-beat`, `sequence-trade` and `sequence-spend`: Action Sequences and Set
+Pieces (Chapter 7), and a Bond or Grudge traded for a whole Sequence (10.2A)."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 from pydantic import ConfigDict
 
@@ -9,12 +12,12 @@ from ...events import Fact
 from ...inputs import Input
 from ...ruleset import Action, Decided, RollContext
 from .. import sequences as seq_rules
-from ..check import CheckRequest
+from ..check import CheckRequest, SequenceTradeUse
 from ..events import InfluenceRegained, InfluenceSpent
 from ..influence import PoolName, decide_regain, decide_spend
 from ..ladder import Difficulty
-from ..sequences import Contribution, PayoutShare
-from ..sheet import AbilityName
+from ..sequences import Contribution, PayoutShare, SequenceTrade
+from ..sheet import AbilityName, CareerPath, Mastery
 from ..state import ShowrunnerState
 from ..threats import Threat
 from .check import answered, roll_check
@@ -48,6 +51,20 @@ class SequenceBeat(Input):
     payout: tuple[PayoutShare, ...] = ()
     """The Cast's split of the Combo Pool, given with the Climax: dealt first, as far as the pool
     holds; the rest is dealt in turn to the contributors."""
+
+
+class SequenceTradeAsked(Input):
+    """A Bond or Grudge traded for every Beat a Star performs in a running Sequence (10.2A)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    goal: str
+    star: str
+    kind: Literal["bond", "grudge"]
+    name: str
+    """Who the relationship is with."""
+    acclaim_path: CareerPath | None = None
+    """When the Trade completes the track: the Career Path for its 1 Acclaim."""
 
 
 class ComboSpend(Input):
@@ -137,6 +154,7 @@ def play_beat(state: ShowrunnerState, asked: SequenceBeat, roll: RollContext | N
                 "opposition": seq_rules.beat_opposition(sequence, power),
                 "opposition_source": f"{sequence.against or 'the Sequence'}, {which}",
                 "combo": sequence.goal if sequence.combo_gains else None,
+                "sequence_trade": _trade_use(sequence, state.star(request.star).name),
             }
         )
         checked, state = roll_check(
@@ -162,6 +180,11 @@ def play_beat(state: ShowrunnerState, asked: SequenceBeat, roll: RollContext | N
     )
     facts.append(beat)
     return facts + aftermath(after(state, [beat]), played.recorded, shares)
+
+
+def _trade_use(sequence: seq_rules.Sequence, star: str) -> SequenceTradeUse | None:
+    held = sequence.trade_of(star)
+    return SequenceTradeUse(label=held.label, to_easy=held.to_easy) if held is not None else None
 
 
 def aftermath(
@@ -202,6 +225,31 @@ def aftermath(
     return facts
 
 
+def trade_for_sequence(state: ShowrunnerState, asked: SequenceTradeAsked, roll: RollContext | None) -> Decided:
+    """10.2A Action Sequences: the ◇ of the Sequence's ultimate Difficulty is exhausted once, and
+    every Beat the Star performs in it from then on is rolled one step lower (EASY with
+    Relationship Mastery); progress and Consequences keep the Beat's own Difficulty."""
+    from ..progress_events import RelationshipTraded
+    from ..relationships import find
+    from ..world_events import SequenceTradeMade
+
+    sequence = state.world.sequence(asked.goal)
+    sheet = state.star(asked.star)
+    seq_rules.check_sequence_trade(sequence, sheet.name)
+    name = find(sheet, asked.kind, asked.name).with_
+    traded = RelationshipTraded.decided(
+        state,
+        star=sheet.name,
+        kind=asked.kind,
+        name=name,
+        difficulty=sequence.difficulty,
+        acclaim_path=asked.acclaim_path,
+        reason=f"for every Beat of '{sequence.goal}'",
+    )
+    trade = SequenceTrade(star=sheet.name, kind=asked.kind, name=name, to_easy=Mastery.RELATIONSHIP in sheet.masteries)
+    return [traded, SequenceTradeMade(goal=sequence.goal, trade=trade)]
+
+
 def spend_combo(state: ShowrunnerState, asked: ComboSpend, roll: RollContext | None) -> Decided:
     """7.2: spend from the Combo Pool; 7.4: never Spotlight or Plot Armor to lower a Set Piece's own Difficulty."""
     from ..world_events import ComboSpent
@@ -226,6 +274,12 @@ SEQUENCES = {
         SequenceBeat,
         play_beat,
         rolls=True,
+        subject="Action Sequences",
+    ),
+    "sequence-trade": Action(
+        "Trade a Bond or Grudge at the Sequence's ultimate Difficulty: every Beat the Star performs rolls one step lower (10.2A).",
+        SequenceTradeAsked,
+        trade_for_sequence,
         subject="Action Sequences",
     ),
     "sequence-spend": Action(

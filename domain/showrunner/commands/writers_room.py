@@ -1,11 +1,12 @@
-"""`subplot-generate`, `subplot-pre-production`, `subplot-reveal` and `subplot-resolve`: the
-Writer's Room (Chapter 13). A Subplot is written in stasis, seen by the Director alone, and
-changes nothing until it is Revealed. Each Subplot written or Revealed takes the command's next roll.
+"""`subplot-generate`, `subplot-pre-production`, `subplot-reveal`, `subplot-resolve`,
+`subplot-scheme` and `subplot-favor`: the Writer's Room (Chapter 13). A Subplot is written in
+stasis, seen by the Director alone, and changes nothing until it is Revealed. Each Subplot written
+or Revealed takes the command's next roll; so does each form filled in (Appendix F, G).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import ConfigDict
 
@@ -13,11 +14,16 @@ from ...errors import RuleViolation
 from ...events import Fact
 from ...inputs import Input
 from ...ruleset import Action, Decided, RollContext
+from ..flavour import roll_favor, roll_scheme
+from ..sheet import AbilityName
 from ..state import ShowrunnerState
 from ..writers_room import CastingNeeded, generate, generation_cost, resolve, reveal, reveal_cost
 from .world_common import after
 
 if TYPE_CHECKING:
+    from ...dice import DiceSource
+    from ..flavour import Flavour
+    from ..world import World
     from ..world_events import SubplotGenerated, SubplotRevealed
 
 
@@ -45,6 +51,21 @@ class SubplotReveal(Input):
 
 
 class SubplotResolve(Input):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    number: int
+
+
+class SubplotScheme(Input):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    number: int
+    choice: AbilityName | None = None
+    """The Director's choice when the 2d10 name neither the Primary nor the Secondary Ability
+    (one of the two named); the first die's when None."""
+
+
+class SubplotFavor(Input):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     number: int
@@ -146,6 +167,61 @@ def resolve_subplot(state: ShowrunnerState, asked: SubplotResolve, roll: RollCon
     return [SubplotResolved(number=asked.number, plotter=state.world.subplot(asked.number).plotter)]
 
 
+def fill_form(
+    world: World, number: int, kind: Literal["scheme", "favor"], dice: DiceSource, choice: AbilityName | None = None
+) -> Flavour:
+    """Appendix F or G for Subplot `number`, through its Plotter's Abilities: once each, and the
+    favour only where the Plotter Curries Favor with the Ally (13.2 Phase 3)."""
+    subplot = world.subplot(number)
+    what = "Scheme (Appendix F)" if kind == "scheme" else "Curry Favor (Appendix G)"
+    filled = subplot.form(kind)
+    if filled is not None:
+        row = filled.form.title if filled.form else f"a {filled.ability.value.title()} form"
+        raise RuleViolation(f"Subplot {number}'s {what} is already filled in: {row}")
+    if kind == "favor" and subplot.approach != "curry_favor":
+        how = "involves its Ally" if subplot.approach == "involve" else "asks the Star for help"
+        raise RuleViolation(
+            f"Subplot {number}'s Plotter {how}: only a Subplot that Curries Favor (13.2 Phase 3) takes Appendix G"
+        )
+    plotter = world.actor(subplot.plotter)
+    if kind == "scheme":
+        return roll_scheme(plotter.primary, plotter.secondary, dice, choice)
+    return roll_favor(plotter.primary, plotter.secondary, dice)
+
+
+def filled_form(
+    state: ShowrunnerState, roll: RollContext, number: int, kind: Literal["scheme", "favor"], choice: AbilityName | None
+) -> Decided:
+    """The form on the command's roll: Director-only while its Subplot is in stasis."""
+    from ..world_events import SubplotFormFilled
+
+    world = state.world
+    roll_number, recorder = roll.recording()
+    form = fill_form(world, number, kind, recorder, choice)
+    subplot = world.subplot(number)
+    fact = SubplotFormFilled(
+        number=number,
+        plotter=subplot.plotter,
+        kind=kind,
+        choice=choice,
+        form=form,
+        **roll.stamp(roll_number, recorder),
+    )
+    return [(fact, "director")] if subplot.status == "stasis" else [fact]
+
+
+def scheme_form(state: ShowrunnerState, asked: SubplotScheme, roll: RollContext | None) -> Decided:
+    """Appendix F: the form a Subplot's Scheme takes (2d10 for the Ability, 1d10 for the row)."""
+    assert roll is not None, "a form is rolled (rolls=True)"
+    return filled_form(state, roll, asked.number, "scheme", asked.choice)
+
+
+def favor_form(state: ShowrunnerState, asked: SubplotFavor, roll: RollContext | None) -> Decided:
+    """Appendix G: how a Subplot's Plotter curries favour (1d10 for the Ability, 1d10 for the row)."""
+    assert roll is not None, "a form is rolled (rolls=True)"
+    return filled_form(state, roll, asked.number, "favor", None)
+
+
 WRITERS_ROOM = {
     "subplot-generate": Action(
         "Write a Subplot in stasis, its Plotter rolled on the roster or chosen (13.2).",
@@ -172,6 +248,20 @@ WRITERS_ROOM = {
         "Mark a Revealed Subplot resolved: its Plotter may have another.",
         SubplotResolve,
         resolve_subplot,
+        subject="Subplots",
+    ),
+    "subplot-scheme": Action(
+        "Fill in a Subplot's Scheme form from Appendix F: the Ability it works through and its row.",
+        SubplotScheme,
+        scheme_form,
+        rolls=True,
+        subject="Subplots",
+    ),
+    "subplot-favor": Action(
+        "Fill in a Subplot's Curry Favor form from Appendix G: the Ability it works through and its row.",
+        SubplotFavor,
+        favor_form,
+        rolls=True,
         subject="Subplots",
     ),
 }
