@@ -71,13 +71,13 @@ RECORDING: frozenset[tuple[str, ...]] = frozenset(
         ("branch", "create"),
         ("branch", "replay"),
         ("what-if",),
-        *(("actor", c) for c in ("create", "contest", "tie")),
+        *(("actor", c) for c in ("create", "contest", "tie", "manipulate")),
         *(("threat", c) for c in ("create", "strike")),
-        *(("sequence", c) for c in ("declare", "beat", "spend")),
-        *(("subplot", c) for c in ("generate", "pre-production", "reveal", "resolve")),
+        *(("sequence", c) for c in ("declare", "beat", "spend", "trade")),
+        *(("subplot", c) for c in ("generate", "pre-production", "reveal", "resolve", "favor", "scheme")),
         *(("oracle", c) for c in ("ask", "menu", "scene-goal", "studio-note", "writers-turn")),
         *(("prop", c) for c in ("gain", "spend", "pack", "trinket", "prepare", "flashback", "random")),
-        *(("montage", c) for c in ("start", "scene", "stop")),
+        *(("montage", c) for c in ("start", "scene", "stop", "flashback")),
         *((noun, c) for noun in ("bond", "grudge") for c in ("add", "trade", "resolve")),
         *(("acclaim", c) for c in ("mark", "complete", "awards-season", "use-award")),
         *(("ensemble", c) for c in ("spend", "stock", "take", "holding", "xp")),
@@ -91,6 +91,7 @@ RECORDING: frozenset[tuple[str, ...]] = frozenset(
             for c in (
                 "adversary",
                 "combat-end",
+                "end-turn",
                 "front",
                 "harm",
                 "initiative",
@@ -134,12 +135,14 @@ READING: frozenset[tuple[str, ...]] = frozenset(
         ("seed", "show"),
         ("episode", "list"),
         ("finale", "show"),
+        ("resonance", "combat"),
     }
 )
 """Commands that read the token's campaign, each filtering what a Star may see as `--as` does.
 Left out: whatever reads or writes the server's files or settings (`export`, `import`,
 `star add --file`, `campaign use`, `branch use`, `seed` keys), other campaigns (`campaign …`),
-identities (`invite`), and the server itself (`serve`, `demo`)."""
+identities (`invite`), the table's chat under the server's webhook (`post`), and the server
+itself (`serve`, `demo`)."""
 
 DIRECTOR_ONLY: frozenset[tuple[str, ...]] = frozenset({("invite", "list")})
 """Allowlisted for a Director's token alone (the Star's command line would refuse it anyway)."""

@@ -32,6 +32,7 @@ def test_every_command_that_records_is_allowed_or_kept_local_with_its_reason() -
     allowed_paths = {" ".join(p) for p in RECORDING}
     assert sorted(recording - allowed_paths - set(KEPT_LOCAL)) == []
     assert sorted(set(KEPT_LOCAL) & allowed_paths) == []
+    assert sorted(" ".join(p) for p in READING if " ".join(p) not in RECORD_NOTHING) == []  # reads record nothing
 
 
 def test_the_refused_options_are_options_of_their_commands() -> None:
