@@ -84,7 +84,13 @@ def server_url(given: str) -> str:
 def call(url: str, path: str, token: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
     """POST to the server; a refusal is raised in the server's own words, in one line."""
     from urllib.error import HTTPError, URLError
-    from urllib.request import Request, urlopen
+    from urllib.request import HTTPRedirectHandler, Request, build_opener
+
+    class Unfollowed(HTTPRedirectHandler):
+        """A redirect is not followed: it would carry the token to another address."""
+
+        def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+            return None
 
     request = Request(
         f"{url}{path}",
@@ -93,10 +99,14 @@ def call(url: str, path: str, token: str, body: dict[str, Any] | None = None) ->
         method="POST",
     )
     try:
-        with urlopen(request, timeout=TIMEOUT) as answer:  # noqa: S310 - the scheme was checked: http(s) only
+        with build_opener(Unfollowed).open(request, timeout=TIMEOUT) as answer:
             document: dict[str, Any] = json.loads(answer.read())
             return document
     except HTTPError as e:
+        if 300 <= e.code < 400:
+            raise Refused(
+                f"the server at {url} sent this request elsewhere ({e.code}); log in with the address it ends at"
+            ) from None
         try:
             error = str(json.loads(e.read())["error"])
         except (ValueError, KeyError, TypeError):

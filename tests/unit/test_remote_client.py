@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from showrunner_ledger.cli.errors import Refused, UsageProblem
-from showrunner_ledger.cli.remote import Login, forget_login, read_login, server_url, target, write_login
+from showrunner_ledger.cli.remote import Login, call, forget_login, read_login, server_url, target, write_login
 
 URL = "https://table.example.org"
 LOGIN = Login(url=URL, token="secret-token", campaign="neon-harbor", star="Mara Voss")
@@ -73,3 +73,42 @@ def test_server_with_a_database_or_a_star_or_another_server_is_refused(config: P
         target({"server": "https://other.example.org"}, {"server"}, ["sheet", "Mara"])
     with pytest.raises(UsageProblem, match="leave out --server"):
         target({"server": URL}, {"server"}, ["login", URL])
+
+
+def test_a_redirect_is_not_followed_with_the_token() -> None:
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    reached: list[str] = []
+
+    class Elsewhere(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
+            # urllib turns a POST redirected with 302 into a GET that keeps its Authorization header
+            reached.append(self.headers.get("Authorization", ""))
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"{}")
+
+        do_POST = do_GET
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    class Redirecting(Elsewhere):
+        def do_POST(self) -> None:  # noqa: N802
+            self.send_response(302)
+            self.send_header("Location", f"http://127.0.0.1:{other.server_port}/api/v1/run")
+            self.end_headers()
+
+    other = HTTPServer(("127.0.0.1", 0), Elsewhere)
+    first = HTTPServer(("127.0.0.1", 0), Redirecting)
+    for server in (other, first):
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with pytest.raises(Refused, match="sent this request elsewhere"):
+            call(f"http://127.0.0.1:{first.server_port}", "/api/v1/run", "secret-token", {"argv": ["log"]})
+        assert reached == []
+    finally:
+        for server in (other, first):
+            server.shutdown()
+            server.server_close()
