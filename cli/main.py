@@ -71,6 +71,8 @@ ROOT_COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("serve", "register"),
     "post": ("post", "register"),
     "invite": ("invite", "app"),
+    "login": ("login", "register"),
+    "logout": ("login", "register"),
 }
 
 
@@ -150,9 +152,30 @@ class Root(TyperGroup):
         command.name = cmd_name  # a sub-app built on its own has no name: `--help` would list it blank
         return command
 
+    def invoke(self, ctx: Any) -> Any:
+        """Run the command here, or send it to the server (`--server`, or the one logged in to)."""
+        args = [*ctx._protected_args, *ctx.args]  # the command's words, not yet resolved to a command here
+        given = {name for name in GLOBAL_OPTIONS if _given(ctx, name)}
+        if args and ("server" in given or not given & {"db", "identity"}):  # else surely here: no login read
+            from .remote import forward, target
+
+            login = target(ctx.params, given, args)
+            if login is not None:
+                return forward(ctx.params, given, login, args)
+        return super().invoke(ctx)
+
     def list_commands(self, ctx: Any) -> list[str]:
         names = list(self.commands)  # the names only: listing builds nothing
         return [*names, *sorted(set(_rulesets_with_actions()) - set(names))]
+
+
+GLOBAL_OPTIONS = ("server", "db", "identity", "branch_name", "campaign_name")
+
+
+def _given(ctx: Any, name: str) -> bool:
+    """Whether a global option was set on the command line or by its environment variable."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name in ("COMMANDLINE", "ENVIRONMENT")
 
 
 def _rulesets_with_actions() -> dict[str, Ruleset]:
@@ -229,6 +252,18 @@ def main_options(
             envvar="SHOWRUNNER_AS",
         ),
     ] = "director",
+    server: Annotated[
+        str | None,
+        typer.Option(
+            "--server",
+            help=(
+                "Send the command to a shared table's server (https://…) logged in to with `showrunner login`; "
+                "without it, a login sends every command given neither --db nor --as."
+            ),
+            envvar="SHOWRUNNER_SERVER",
+            show_envvar=True,
+        ),
+    ] = None,
     entropy: Annotated[
         str | None,
         typer.Option(

@@ -240,11 +240,13 @@ def make_app(
 
     from .pages import add_pages
     from .post_show import add_post_show
+    from .remote import register
     from .rolls import add_rolls
 
     add_pages(app, table, gate)
     add_rolls(app, table, gate)
     add_post_show(app, table, gate)
+    register(app, table, settings)
     if auto_post is not None:
         from .post import add_poster
 

@@ -478,6 +478,8 @@ NOT_READS: dict[tuple[str, ...], str] = {
     ("serve",): "serves the pages and the API, held to the same rule by tests/e2e/test_serve.py",
     ("invite", "new"): "issues an identity (Director only)",
     ("invite", "revoke"): "revokes an identity (Director only)",
+    ("login",): "signs this device in to a server; what a command prints there is held by tests/e2e/test_remote_cli.py",
+    ("logout",): "signs this device out of a server",
     ("seed", "rekey"): "seals the key store's seeds under a new key (Director only); records no event",
     ("seed", "move-to-database"): "moves key files into the database key store (Director only); records no event",
     **{

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.chat_stand_in import chat_stand_in
 from tests.conftest import EXAMPLES
 from tests.e2e.conftest import MARA_FILE, TOBIAS_FILE, Runner
 
@@ -193,6 +194,9 @@ def documents(run: Runner, tmp_path: Path) -> dict[str, Any]:
         "--bond", "Tobias=the Harbourmaster", "--entertaining", "--no-premise", "--no-input",
     )  # fmt: skip
     docs["post-show"] = docs["episode end"]["post_show"]
+    docs["post --dry-run"] = _json(run, "post", "--dry-run")
+    with chat_stand_in() as chat:
+        docs["post"] = _json(run, "post", "--webhook", chat.url)
     docs["episode list"] = _json(run, "episode", "list")
     docs["an episode"] = docs["episode list"]["episodes"]
     docs["bond add"] = _json(run, "bond", "add", "Mara", "Grim")
@@ -307,6 +311,8 @@ DOCUMENTED_BY = {
     "cli.md episode list #1": "episode list",
     "cli.md scene start` · `scene end #1": "scene start",
     "cli.md timeline #1": "timeline",
+    "cli.md post #1": "post --dry-run",
+    "cli.md post #2": "post",
     "cli.md The world: Actors, Threats, Action Sequences, the Writer's Room and the Oracle #1": "actor create",
     "cli.md cast #1": "cast",
     "cli.md finale begin` · `finale scene` · `finale turn` · `finale resist` · `finale finish` · `finale end` · `finale show #1": "finale show",

@@ -57,6 +57,8 @@ RECORD_NOTHING = {
     "invite new",  # identities are rows beside the events, not events
     "invite list",
     "invite revoke",
+    "login",  # keeps a token in the config folder (the server spends an invite: a row beside the events)
+    "logout",  # forgets it (and revokes its session: a row beside the events)
 }
 
 
