@@ -627,7 +627,13 @@ def wardrobe(
     look: Annotated[str, typer.Option("--look", help="The most defining physical feature.")],
     mannerism: Annotated[str, typer.Option("--mannerism", help="A habit, a tic, a way of speaking.")],
     agenda: Annotated[str, typer.Option("--agenda", help="The driving goal as the first Episode begins.")],
-    archetype: Annotated[str, typer.Option("--archetype", help="The Archetype at Primary x Secondary on your table.")],
+    archetype: Annotated[
+        str,
+        typer.Option(
+            "--archetype",
+            help="The Archetype at Primary x Secondary on your table; left out when its table file is loaded.",
+        ),
+    ] = "",
     primary: Annotated[str | None, typer.Option("--primary", help="The Primary Ability, if tied.")] = None,
     secondary: Annotated[str | None, typer.Option("--secondary", help="The Secondary Ability, if tied.")] = None,
     trinket: Annotated[list[str] | None, typer.Option("--trinket", help="A Trinket for an empty slot.")] = None,

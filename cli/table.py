@@ -121,10 +121,11 @@ def show(
     if not loaded:
         console.print("No table file is loaded.")
     for each in loaded:
-        title = f"{each.table.label} · d{each.die}" + (f" · {each.title}" if each.title else "")
+        read_by = "Primary/Secondary" if each.table.keyed else f"d{each.die}"
+        title = f"{each.table.label} · {read_by}" + (f" · {each.title}" if each.title else "")
         grid = Table(title=Text(title), box=box.SIMPLE_HEAD)
-        grid.add_column("roll", justify="right")
+        grid.add_column("abilities" if each.table.keyed else "roll", justify="right")
         grid.add_column("row")
-        for row in each.rows:
-            grid.add_row(row.faces, Text(row.text))
+        for key, text in [(p.key, p.text) for p in each.pairs or ()] or [(r.faces, r.text) for r in each.rows]:
+            grid.add_row(key, Text(text))
         console.print(grid)

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from ..dice import DiceSource, check_faces
 from ..errors import InvalidDice, RuleViolation, UnknownName
+from ..events import absent
 from ..inputs import Input, is_input
 from ..names import name_key
 from ..text import NAME, Line, Name, Note
@@ -87,6 +88,9 @@ class Actor(_Frozen):
 
     name: Text
     concept: str = ""
+    archetype: str | None = Field(default=None, exclude_if=absent)
+    """The row of the group's Random Archetype table file at the Actor's two Abilities, when one
+    was loaded as the Actor was cast (the book does not print the table); left out otherwise."""
     primary: AbilityName
     secondary: AbilityName
     power: PowerDice

@@ -645,9 +645,12 @@ def finish_wardrobe(
     primary: AbilityName | None,
     secondary: AbilityName | None,
     trinkets: Sequence[str],
+    archetypes: TableFile | None = None,
 ) -> tuple[Casting, list[str]]:
     """4.1 Steps 1-3: Look, Mannerism, Agenda; the Primary and Secondary Abilities (most Advances
-    in Casting; ties are the player's choice) auto-Mastered; the Archetype as the table names it."""
+    in Casting; ties are the player's choice) auto-Mastered; the Archetype at their intersection:
+    the row of the group's Random Archetype table file when one is loaded (`archetypes`), else
+    the text the table gives."""
     expect(record, Step.WARDROBE)
     # Every Ability counts, those with no Advance at 0: all of them may tie for Secondary.
     counts = {a: record.ability_advances.get(a, 0) for a in AbilityName}
@@ -669,6 +672,14 @@ def finish_wardrobe(
         raise RuleViolation(f"the Secondary Ability has the second-most Advances: {_names(tied)}, not {second.value}")
     if record.channel_barred and AbilityName.CHANNEL in (first, second):
         raise RuleViolation("the SFX Budget bars a Mastered Channel in Casting: choose another Ability")
+    label = TableName.ARCHETYPE.label
+    if archetypes is not None and archetype:
+        raise RuleViolation(f"the {label} table is loaded: its row is the Archetype, give no text for it")
+    if archetypes is None and not archetype:
+        raise RuleViolation(f"name the Archetype (--archetype): no {label} table is loaded")
+    from_table = f" (the {label} table's row)" if archetypes is not None else ""
+    if archetypes is not None:
+        archetype = archetypes.pair(first, second)
     sheet = record.sheet
     abilities = dict(sheet.abilities)
     for ability in (first, second):
@@ -683,7 +694,7 @@ def finish_wardrobe(
     )
     concept = sheet.concept or archetype
     record = record.model_copy(update={"sheet": sheet.model_copy(update={"concept": concept}), "wardrobe": wardrobe})
-    lines = [f"Archetype {archetype}: {first.value.title()} and {second.value.title()} Mastered"]
+    lines = [f"Archetype {archetype}{from_table}: {first.value.title()} and {second.value.title()} Mastered"]
     return _done(record, Step.WARDROBE), lines
 
 

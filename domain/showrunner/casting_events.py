@@ -26,6 +26,7 @@ from .ladder import Difficulty
 from .progress_events import Decision, OneStarFact, ProgressFact, ProgressRoll, RollsRedone, _active
 from .sheet import AbilityName, CareerPath, Holding, Mastery, PropType
 from .state import ShowrunnerState
+from .table_files import TableName
 
 Redone = tuple[Casting, list[str], dict[str, Any]]
 
@@ -305,8 +306,9 @@ class WardrobeFinished(CastingFact, topic="showrunner/WardrobeFinished"):
     look: Line
     mannerism: Line
     agenda: Line
-    archetype: Line
-    """As the table's Random Archetype Table names it (the book does not print it)."""
+    archetype: Line = ""
+    """As the table's Random Archetype Table names it (the book does not print it); empty when
+    the group's Random Archetype table file is loaded, whose row the record holds."""
     primary: AbilityName | None = None
     secondary: AbilityName | None = None
     trinkets: tuple[Line, ...] = ()
@@ -321,6 +323,7 @@ class WardrobeFinished(CastingFact, topic="showrunner/WardrobeFinished"):
             primary=self.primary,
             secondary=self.secondary,
             trinkets=self.trinkets,
+            archetypes=state.tables.get(TableName.ARCHETYPE),
         )
         return after, lines, {}
 

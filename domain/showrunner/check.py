@@ -46,6 +46,7 @@ from .influence import LABELS, PoolName, regain_into, spend_from
 from .ladder import Difficulty, Quality
 from .sheet import Ability, AbilityName, Award, CareerPath, Mastery, PropType, Scar, Specialty, StarSheet
 from .state import ShowrunnerState
+from .table_files import TableName, rows_for
 
 ENGINE = "showrunner-check/1"
 """Named in every recorded check; a rules change that alters outcomes gets a new version."""
@@ -888,13 +889,19 @@ def _rewards(check: _Check, ability: Ability, outcome: Outcome, mark: Mark) -> N
     if request.ability is AbilityName.CHANNEL and mark is not Mark.BAD_TAKE:
         taken = 2 if mark is Mark.PERFECT_TAKE else 1
         anomalies = check.dice.roll("anomaly", taken, 100)
+        rows = rows_for(check.state.tables, TableName.ANOMALY, anomalies)
         room = check.sheet.limit.max - check.sheet.limit.marked
         check.emit(
             LimitMarked(
-                star=check.name, marked=min(taken, room), overflow=max(0, taken - room), anomalies=tuple(anomalies)
+                star=check.name,
+                marked=min(taken, room),
+                overflow=max(0, taken - room),
+                anomalies=tuple(anomalies),
+                anomaly_rows=rows,
             )
         )
-        check.step("rewarded", f"Channel: marked {taken} Limit ⦸; Anomaly roll {_faces(anomalies)}", anomalies)
+        said = f" ({'; '.join(rows)}, the Anomalies table's rows)" if rows else ""
+        check.step("rewarded", f"Channel: marked {taken} Limit ⦸; Anomaly roll {_faces(anomalies)}{said}", anomalies)
     current = check.sheet.ability(request.ability)
     if outcome is Outcome.HIGHLIGHT and current.conditions > 0:
         check.emit(AbilityMarked(star=check.name, ability=request.ability, conditions=-1))

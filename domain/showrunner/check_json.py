@@ -45,6 +45,8 @@ def effect_line(effect: Any) -> str:
     if kind == "limit":
         overflow = f" ({effect.overflow} past the track)" if effect.overflow else ""
         anomalies = f"; Anomaly d100 {faces_csv(effect.anomalies)}" if effect.anomalies else ""
+        if effect.anomaly_rows:
+            anomalies += f" ({'; '.join(effect.anomaly_rows)})"
         return f"{effect.star}: +{effect.marked} Limit ⦸{overflow}{anomalies}"
     if kind == "acclaim":
         return f"{effect.star}: +{effect.amount} Acclaim ▷ on {effect.path.value.title()}"

@@ -60,6 +60,7 @@ from .influence import Spent
 from .ladder import Difficulty, Quality
 from .sheet import AbilityName, Award, Holding, Mastery, PropType
 from .state import ShowrunnerState
+from .table_files import TableName, rows_for
 
 ENGINE = "showrunner-consequence/1"
 """Named in every recorded Consequence; a rules change that alters outcomes gets a new version."""
@@ -550,9 +551,13 @@ def _limit(work: _Working, total: int) -> None:
     marked = min(total, room)
     overflow = total - marked
     anomalies = work.dice.roll("anomaly", total, 100)
-    work.emit(LimitMarked(star=work.name, marked=marked, overflow=overflow, anomalies=tuple(anomalies)))
+    rows = rows_for(work.state.tables, TableName.ANOMALY, anomalies)
+    work.emit(
+        LimitMarked(star=work.name, marked=marked, overflow=overflow, anomalies=tuple(anomalies), anomaly_rows=rows)
+    )
     work.step("marked", f"marked {marked} Limit ⦸ ({limit.marked} → {limit.marked + marked} of {limit.max})")
-    work.step("rolled", f"{_n(total, 'Anomaly', plural=True)} (d100): {','.join(map(str, anomalies))}", anomalies)
+    said = f" ({'; '.join(rows)}, the Anomalies table's rows)" if rows else ""
+    work.step("rolled", f"{_n(total, 'Anomaly', plural=True)} (d100): {','.join(map(str, anomalies))}{said}", anomalies)
     if overflow:
         work.step(
             "limit_break",

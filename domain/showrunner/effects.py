@@ -12,8 +12,10 @@ from typing import Annotated, Literal
 from pydantic import ConfigDict, Field
 
 from ..dice import DiceSource, RecordingDice
+from ..events import absent
 from ..field_equality import FieldsEqual
 from ..names import name_key
+from ..text import Line
 from .influence import PoolName, Regained, Spent
 from .ladder import Quality
 from .sheet import AbilityName, Award, CareerPath, PropType, Relationship, Scar, StarSheet
@@ -54,6 +56,8 @@ class LimitMarked(OnOneSheet, _Effect):
     overflow: int = 0
     anomalies: tuple[int, ...] = ()
     """The d100 Anomaly rolled for each Limit taken (Appendix C)."""
+    anomaly_rows: tuple[Line, ...] | None = Field(default=None, exclude_if=absent)
+    """Each Anomaly's row of the group's Anomalies table file, when one is loaded; left out otherwise."""
 
     def changed(self, sheet: StarSheet) -> StarSheet:
         limit = sheet.limit.model_copy(update={"marked": sheet.limit.marked + self.marked})

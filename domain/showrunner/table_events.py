@@ -26,6 +26,8 @@ class TableLoaded(CampaignFact[ShowrunnerState], topic="showrunner/TableLoaded")
     def summary(self) -> str:
         verb = "reloaded" if self.replaced else "loaded"
         title = f" ({self.table.title})" if self.table.title else ""
+        if self.table.pairs is not None:
+            return f"The {self.table.table.label} table {verb}{title}: {len(self.table.pairs)} pairs of Abilities"
         return f"The {self.table.table.label} table {verb}{title}: d{self.table.die}, {len(self.table.rows)} rows"
 
 

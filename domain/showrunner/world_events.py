@@ -31,6 +31,7 @@ from .sequences import BeatRecorded, Contribution, Sequence, SequenceTrade, play
 from .sfx import ChannelRerolls, channel_rolled
 from .sheet import AbilityName
 from .state import ShowrunnerState
+from .table_files import TableFile, TableName
 from .threats import CheckEffect, Threat, ThreatKind, check_against, new_threat, strike_decisively
 from .world import Due, World
 from .world_consequences import WorldChange, WorldConsequenceRequest
@@ -103,9 +104,19 @@ def _differs(what: str, recorded: object, again: object) -> str | None:
 # --------------------------------------------------------------------------- Actors
 
 
-def make_actor(spec: ActorSpec, dice: DiceSource, *, channel: ChannelRerolls | None = None) -> Actor:
+def make_actor(
+    spec: ActorSpec, dice: DiceSource, *, channel: ChannelRerolls | None = None, archetypes: TableFile | None = None
+) -> Actor:
     """Appendix A: roll what the table did not give, in the book's order (a Channel rolled again
-    as the SFX Budget says)."""
+    as the SFX Budget says); the Archetype at its two Abilities when the group's Random Archetype
+    table is loaded (`archetypes`)."""
+    actor = _rolled_actor(spec, dice, channel)
+    if archetypes is None:
+        return actor
+    return actor.model_copy(update={"archetype": archetypes.pair(actor.primary, actor.secondary)})
+
+
+def _rolled_actor(spec: ActorSpec, dice: DiceSource, channel: ChannelRerolls | None) -> Actor:
     fields: dict[str, Any] = dict(
         concept=spec.concept,
         specialties=spec.specialties,
@@ -139,7 +150,10 @@ def make_actor(spec: ActorSpec, dice: DiceSource, *, channel: ChannelRerolls | N
 
 def describe_actor(actor: Actor) -> str:
     level = actor.power.top.value if actor.power.top else "no dice"
-    return f"{level}, {actor.primary.value.title()}/{actor.secondary.value.title()}, {actor.power.describe()}"
+    archetype = f" ({actor.archetype}, the Random Archetype table's row)" if actor.archetype else ""
+    return (
+        f"{level}, {actor.primary.value.title()}/{actor.secondary.value.title()}{archetype}, {actor.power.describe()}"
+    )
 
 
 class ActorCreated(WorldRoll, topic="showrunner/ActorCreated"):
@@ -175,7 +189,7 @@ class ActorCreated(WorldRoll, topic="showrunner/ActorCreated"):
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
         channel = ChannelRerolls.of(before)
-        actor = make_actor(self.spec, dice, channel=channel)
+        actor = make_actor(self.spec, dice, channel=channel, archetypes=before.tables.get(TableName.ARCHETYPE))
         if channel.recorded() != self.channel_rerolled:
             return "the Channel rolled again differs from the record"
         return _differs("Actor", self.actor, actor)
@@ -868,7 +882,13 @@ class SubplotGenerated(WorldRoll, topic="showrunner/SubplotGenerated"):
         )
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
-        again = generate(_world(before), dice, plotter=self.plotter, pre_production=self.pre_production)
+        again = generate(
+            _world(before),
+            dice,
+            plotter=self.plotter,
+            pre_production=self.pre_production,
+            events=before.tables.get(TableName.EVENT),
+        )
         return _differs(
             "Subplot",
             (self.outcome, self.slot, self.cost, self.subplot),
@@ -895,7 +915,12 @@ class HiredSubplotWritten(WorldRoll, topic="showrunner/HiredSubplotWritten"):
         return f"Subplot {self.subplot.number} written in stasis for {self.star}'s hire: {subplot_words(self.subplot)}"
 
     def decide_again(self, before: ShowrunnerState, dice: DiceSource) -> str | None:
-        again = generate(_world(before), dice, hired=Hire(actor=self.actor, power=self.power, by=self.star))
+        again = generate(
+            _world(before),
+            dice,
+            hired=Hire(actor=self.actor, power=self.power, by=self.star),
+            events=before.tables.get(TableName.EVENT),
+        )
         return _differs("Subplot", self.subplot, again.subplot)
 
 
@@ -914,7 +939,8 @@ def subplot_words(s: Subplot) -> str:
         s.scheme
     ]
     hired = f", hired by {s.hired_by}" if s.hired_by else ""
-    return f"{s.plotter} at {s.power.value}{hired}, {s.event} event; {approach} {ally}; {scheme} {target}"
+    row = f" ({s.event_row})" if s.event_row else ""
+    return f"{s.plotter} at {s.power.value}{hired}, {s.event} event{row}; {approach} {ally}; {scheme} {target}"
 
 
 def effect_words(effect: SubplotEffect) -> str:

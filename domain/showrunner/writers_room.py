@@ -27,6 +27,7 @@ from .ladder import Difficulty, Quality
 from .power_dice import add_die, add_pip, clear, roll_power_dice
 
 if TYPE_CHECKING:
+    from .table_files import TableFile
     from .world import World
 
 SUBPLOT_COST = 1
@@ -148,6 +149,9 @@ class Subplot(_Frozen):
     """The 3d6 of its Power; None for a Subplot a Star hired at a Power paid for (9.2D Hire)."""
     event: Literal["aid", "harm"]
     event_roll: int
+    event_row: str | None = None
+    """The Event d100's row of the group's Event table file, when one is loaded (Appendix H is
+    not printed); left out otherwise."""
     ally: Person
     approach: Approach
     target: Person
@@ -170,7 +174,7 @@ class Subplot(_Frozen):
         # The forms and hires came after Subplots were first stored: one without them dumps (and hashes) as before.
         data = handler(self)
         if isinstance(data, dict):
-            for name in ("scheme_form", "favor_form", "hired_by"):
+            for name in ("scheme_form", "favor_form", "hired_by", "event_row"):
                 if getattr(self, name) is None:
                     data.pop(name, None)
         return data
@@ -222,10 +226,12 @@ def generate(
     pre_production: bool = False,
     minion_name: str | None = None,
     hired: Hire | None = None,
+    events: TableFile | None = None,
 ) -> Generation:
     """One Subplot attempt (13.2): the Plotter rolled on the roster (or chosen), then Power,
     Event, Ally and Target. `cast` supplies the Actor when the roll lands on an Unlocked slot or
-    a written-off Actor's. A `hired` Subplot's Plotter and Power are the hire's, and it is free."""
+    a written-off Actor's. A `hired` Subplot's Plotter and Power are the hire's, and it is free.
+    With the group's Event table loaded (`events`), the Event d100's row goes with the Subplot."""
     cost = 0 if hired is not None else generation_cost(pre_production)
     slot: int | None  # a chosen Plotter may hold no roster slot
     if hired is not None:
@@ -266,6 +272,7 @@ def generate(
         power_roll=roll,
         event=event,
         event_roll=event_roll,
+        event_row=events.row(event_roll).text if events is not None else None,
         ally=ally,
         approach=approach,
         target=target,

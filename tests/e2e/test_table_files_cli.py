@@ -66,7 +66,7 @@ def test_rolling_on_a_table_not_loaded_or_not_named_writes_nothing(run, home: Pa
     new_campaign(run)
     before = fingerprint(run, home)
     assert_refused(run("table", "roll", "set-design", "--die", "3"), 1, "no Set Design (Appendix B) table is loaded")
-    assert_refused(run("table", "roll", "looks"), 2, "'looks' is not a table the book names without printing")
+    assert_refused(run("table", "roll", "weather"), 2, "'weather' is not a table the book names without printing")
     assert fingerprint(run, home) == before
 
 

@@ -41,7 +41,7 @@ def test_a_table_file_gives_a_row_for_every_face_of_its_die():
     ("text", "problem"),
     [
         (b"table = ", "t.toml: not a TOML table file"),
-        (b'table = "looks"\ndie = 10\n[rows]\n"1-10" = "x"', "table: 'looks' is not a table the book names"),
+        (b'table = "weather"\ndie = 10\n[rows]\n"1-10" = "x"', "table: 'weather' is not a table the book names"),
         (b'table = "set-design"\ndie = "d7"\n[rows]\n"1-7" = "x"', "die: d7 is not a die a table is rolled on"),
         (b'table = "set-design"\ndie = "many"\n[rows]\n1 = "x"', "die: 'many' is not a die a table is rolled on"),
         (

@@ -15,6 +15,7 @@ from ..actors import ActorSpec, Person, TieKind, contest, relationship_difficult
 from ..check import CheckRequest, Outcome
 from ..ladder import Difficulty
 from ..state import ShowrunnerState
+from ..table_files import TableName
 from .check import answered, roll_check
 from .world_common import check_standing, name_is_free
 
@@ -66,7 +67,7 @@ def create_actor(state: ShowrunnerState, spec: ActorSpec, roll: RollContext | No
     name_is_free(state, spec.name)
     number, recorder = roll.recording()
     channel = ChannelRerolls.of(state)
-    actor = make_actor(spec, recorder, channel=channel)
+    actor = make_actor(spec, recorder, channel=channel, archetypes=state.tables.get(TableName.ARCHETYPE))
     slot = world.roster.next_free() if spec.slot is None else spec.slot
     world.cast(actor, slot)  # refuses a filled slot or a taken name before anything is written
     return [

@@ -116,7 +116,7 @@ class CastingWardrobe(_In):
     look: Line
     mannerism: Line
     agenda: Line
-    archetype: Line
+    archetype: Line = ""
     primary: AbilityName | None = None
     secondary: AbilityName | None = None
     trinkets: tuple[Line, ...] = ()

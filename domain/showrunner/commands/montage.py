@@ -14,6 +14,7 @@ from ..check import CheckRequest, Outcome
 from ..ladder import Quality
 from ..montage_claims import Claim, HireTerms
 from ..state import ShowrunnerState
+from ..table_files import TableName
 from ..vocabulary import AbilityName, MontageAction, PropType
 from .check import answered
 from .progress import check_first, named, rolled, with_spends
@@ -148,7 +149,12 @@ def hired_subplots(
             continue
         paid.remove(terms)
         number, recorder = roll.recording()
-        made = generate(state.world, recorder, hired=Hire(actor=terms.actor, power=terms.power, by=claim.beneficiary))
+        made = generate(
+            state.world,
+            recorder,
+            hired=Hire(actor=terms.actor, power=terms.power, by=claim.beneficiary),
+            events=state.tables.get(TableName.EVENT),
+        )
         assert made.subplot is not None  # a hire's Plotter is chosen: it always writes one or refuses
         fact = HiredSubplotWritten(
             star=claim.beneficiary,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from ...errors import RuleViolation
 from ...ruleset import Action, Decided, RollContext
 from ...text import Line
 from ..state import ShowrunnerState
@@ -28,6 +29,11 @@ def roll_table(state: ShowrunnerState, asked: TableRoll, roll: RollContext | Non
     from ..table_events import TableRolled, loaded, roll_on
 
     assert roll is not None, "a roll on a table rolls (rolls=True)"
+    if asked.table.keyed:
+        raise RuleViolation(
+            f"the {asked.table.label} table is read by two Abilities, not rolled on a die: "
+            "actor create and star casting wardrobe read it"
+        )
     table = loaded(state, asked.table)
     number, recorder = roll.recording()
     face, text = roll_on(table, recorder)

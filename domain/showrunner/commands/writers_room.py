@@ -17,6 +17,7 @@ from ...ruleset import Action, Decided, RollContext
 from ..flavour import roll_favor, roll_scheme
 from ..sheet import AbilityName
 from ..state import ShowrunnerState
+from ..table_files import TableName
 from ..writers_room import CastingNeeded, generate, generation_cost, resolve, reveal, reveal_cost
 from .world_common import after
 
@@ -88,7 +89,13 @@ def generated_subplot(
     can_pay(state, generation_cost(pre_production), "writing a Subplot")
     number, recorder = roll.recording()
     try:
-        made = generate(state.world, recorder, plotter=plotter, pre_production=pre_production)
+        made = generate(
+            state.world,
+            recorder,
+            plotter=plotter,
+            pre_production=pre_production,
+            events=state.tables.get(TableName.EVENT),
+        )
     except CastingNeeded as e:
         raise CastingNeeded(
             f"{e}: cast them with `showrunner actor create NAME --slot N`, then generate again"
