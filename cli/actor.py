@@ -123,7 +123,9 @@ def create(
     power: PowerFaces = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Cast an Actor into the Supporting Cast: what is not given is rolled (Appendix A).
+    """Cast an Actor into the Supporting Cast: what is not given is rolled (Appendix A). With the
+    group's Random Archetype table file loaded (`table load`), the Actor's Archetype is its row
+    at the two Abilities.
 
     Example: showrunner actor create Grim --primary fight --secondary impress --pips 3,4 --bond N='Mara Voss' --grudge N=Baron --slot 12
     """
@@ -243,6 +245,7 @@ def show(
         ("Power Level", a.power.top.value if a.power.top else "—"),
         ("Power Dice", a.power.describe()),
         ("Abilities", f"{a.primary.value.title()} (Primary), {a.secondary.value.title()} (Secondary)"),
+        *([("Archetype", f"{a.archetype} (the Random Archetype table's row)")] if a.archetype else []),
         ("Specialties", ", ".join(a.specialties) or "—"),
         ("Scars", ", ".join(a.scars) or "—"),
         ("Agenda", a.agenda or "—"),

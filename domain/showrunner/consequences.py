@@ -602,7 +602,8 @@ def _short(effect: Effect) -> str:
         return f"lost {effect.count} {effect.quality.value} {effect.type.value}"
     if isinstance(effect, LimitMarked):
         broke = f", {effect.overflow} overflowed: Limit Break" if effect.overflow else ""
-        return f"{effect.marked} Limit{broke}"
+        rows = f" (Anomalies: {'; '.join(effect.anomaly_rows)})" if effect.anomaly_rows else ""
+        return f"{effect.marked} Limit{broke}{rows}"
     if isinstance(effect, AwardPowerUsed):
         return "negated by the Icon's Award"
     return ""
