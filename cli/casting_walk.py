@@ -242,12 +242,18 @@ def walk_casting(ctx: typer.Context, started: Any) -> None:
         _settle(w)
 
     def wardrobe() -> Any:
+        from ..domain.showrunner.state import ShowrunnerState
+        from ..domain.showrunner.table_files import TableName
+
+        state = w.s.ledger.view(w.ref).state
+        # A loaded Random Archetype table names the Archetype itself: nothing to ask.
+        from_table = isinstance(state, ShowrunnerState) and TableName.ARCHETYPE in state.tables
         asked = c.CastingWardrobe(
             star=started.star,
             look=w.ask("Wardrobe: Look"),
             mannerism=w.ask("  Mannerism"),
             agenda=w.ask("  Agenda"),
-            archetype=w.ask("  Archetype (Primary x Secondary on your table)"),
+            archetype="" if from_table else w.ask("  Archetype (Primary x Secondary on your table)"),
             primary=ability(p, "--primary")
             if (p := w.ask("  Primary Ability (blank: the most Advanced)", ""))
             else None,

@@ -4,10 +4,15 @@ audit deciding each again, and refusals writing nothing."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+import pytest
 
 from showrunner_ledger.domain.showrunner.table_files import ABILITY_PAIRS
 from tests.e2e.conftest import assert_refused, fingerprint, new_campaign
+from tests.e2e.test_casting_cli import WALK
+from tests.e2e.test_check_interactive import Terminal
 
 MARA = "Mara Voss"
 ARCHETYPES = 'table = "archetype"\n[rows]\n' + "\n".join(
@@ -85,3 +90,24 @@ def test_refusals_of_the_keyed_table_write_nothing(run, home: Path, tmp_path) ->
     loaded = fingerprint(run, home)
     assert_refused(run("table", "roll", "archetype", "--die", "3"), 1, "read by two Abilities, not rolled on a die")
     assert fingerprint(run, home) == loaded
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_the_casting_walk_asks_no_archetype_while_its_table_is_loaded(run, db: str, home: Path, tmp_path):
+    ok(run("campaign", "new", "Casting Call"))
+    ok(run("table", "load", table_file(tmp_path, ARCHETYPES, "jobs.toml")))
+    walk = [(prompt, answer) for prompt, answer in WALK if not prompt.startswith(r"Archetype \(Primary x Secondary")]
+    assert len(walk) == len(WALK) - 1
+    t = Terminal(("star", "create", "Nell Hale", "--player", "Sam"), db=db, home=home)
+    try:
+        for prompt, answer in walk:
+            t.expect(prompt.rstrip())
+            t.send(answer + "\r")
+        t.expect(r"StarJoined|joined the cast")
+        code, err = t.finish()
+    finally:
+        t.close()
+    assert (code, err) == (0, ""), repr(err)
+    # Nell's Mastered Abilities are Work and Talk: the row at work/talk is her Archetype and concept.
+    assert ok(run("sheet", "Nell", "--json")).json()["star"]["concept"] == "work talk"
+    assert ok(run("audit", "--all")).code == 0
