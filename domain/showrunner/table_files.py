@@ -144,6 +144,10 @@ class TableFile(BaseModel):
     rows: tuple[TableRow, ...]
     pairs: tuple[PairRow, ...] | None = Field(default=None, exclude_if=absent)
     """The rows of a keyed table; left out of the tables rolled on one die."""
+    version: int | None = Field(default=None, exclude_if=absent)
+    """`READ_BY_ROLLS` for a table loaded since the Anomaly and Event d100s take their table's
+    rows; left out of one loaded before, whose rows those d100s do not take, so that every
+    fact decided while it was loaded is decided again the same."""
 
     @model_validator(mode="after")
     def _a_row_for_every_face(self) -> TableFile:
@@ -199,9 +203,18 @@ class TableFile(BaseModel):
         return next(row.text for row in self.pairs or () if (row.primary, row.secondary) == (primary, secondary))
 
 
-def rows_for(tables: Mapping[TableName, TableFile], name: TableName, faces: Sequence[int]) -> tuple[str, ...] | None:
-    """The rows of a loaded table for faces the ledger rolled on its die; None when it is not loaded."""
+READ_BY_ROLLS = 2
+
+
+def read_by_rolls(tables: Mapping[TableName, TableFile], name: TableName) -> TableFile | None:
+    """The loaded table whose rows the ledger's own rolls on it take (see `TableFile.version`)."""
     table = tables.get(name)
+    return table if table is not None and table.version == READ_BY_ROLLS else None
+
+
+def rows_for(tables: Mapping[TableName, TableFile], name: TableName, faces: Sequence[int]) -> tuple[str, ...] | None:
+    """The rows of a loaded table for faces the ledger rolled on its die; None when none is read."""
+    table = read_by_rolls(tables, name)
     return None if table is None else tuple(table.row(face).text for face in faces)
 
 

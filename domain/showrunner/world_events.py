@@ -31,7 +31,7 @@ from .sequences import BeatRecorded, Contribution, Sequence, SequenceTrade, play
 from .sfx import ChannelRerolls, channel_rolled
 from .sheet import AbilityName
 from .state import ShowrunnerState
-from .table_files import TableFile, TableName
+from .table_files import TableFile, TableName, read_by_rolls
 from .threats import CheckEffect, Threat, ThreatKind, check_against, new_threat, strike_decisively
 from .world import Due, World
 from .world_consequences import WorldChange, WorldConsequenceRequest
@@ -887,7 +887,7 @@ class SubplotGenerated(WorldRoll, topic="showrunner/SubplotGenerated"):
             dice,
             plotter=self.plotter,
             pre_production=self.pre_production,
-            events=before.tables.get(TableName.EVENT),
+            events=read_by_rolls(before.tables, TableName.EVENT),
         )
         return _differs(
             "Subplot",
@@ -919,7 +919,7 @@ class HiredSubplotWritten(WorldRoll, topic="showrunner/HiredSubplotWritten"):
             _world(before),
             dice,
             hired=Hire(actor=self.actor, power=self.power, by=self.star),
-            events=before.tables.get(TableName.EVENT),
+            events=read_by_rolls(before.tables, TableName.EVENT),
         )
         return _differs("Subplot", self.subplot, again.subplot)
 

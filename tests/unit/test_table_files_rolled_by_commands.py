@@ -152,6 +152,18 @@ def test_a_channel_checks_anomaly_d100_takes_the_anomaly_tables_row():
     assert "anomaly_rows" not in plain.effects[-1].model_dump(mode="json")
 
 
+def test_an_anomaly_table_loaded_before_its_rows_were_read_gives_the_d100s_no_row():
+    """A TableLoaded recorded before the d100s took their table's rows holds no `version`: the
+    checks decided while it was loaded recorded no rows, and are decided again without them."""
+    table = parse_table_file(ANOMALIES, source="a.toml")
+    assert table.version is None
+    state, (fact,) = decide(cast_channeler(CHANNELER), "table-load", table.model_dump())
+    assert fact.model_dump(mode="json")["table"]["version"] == 2
+    older = state.model_copy(update={"tables": {TableName.ANOMALY: table}})
+    r = check(older, {"action": [4, 1], "script": [4, 6], "anomaly": [57]}, ability="channel")
+    assert r.effects[-1] == LimitMarked(star=NAME, marked=1, overflow=0, anomalies=(57,))
+
+
 def test_a_limit_consequences_anomalies_take_the_anomaly_tables_rows():
     state = loaded(cast_stars(), ANOMALIES)
     resolution, _ = suffer(state, "Tobias", "limit", "EASY", {"anomaly": [13, 77]})

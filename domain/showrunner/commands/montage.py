@@ -14,7 +14,7 @@ from ..check import CheckRequest, Outcome
 from ..ladder import Quality
 from ..montage_claims import Claim, HireTerms
 from ..state import ShowrunnerState
-from ..table_files import TableName
+from ..table_files import TableName, read_by_rolls
 from ..vocabulary import AbilityName, MontageAction, PropType
 from .check import answered
 from .progress import check_first, named, rolled, with_spends
@@ -153,7 +153,7 @@ def hired_subplots(
             state.world,
             recorder,
             hired=Hire(actor=terms.actor, power=terms.power, by=claim.beneficiary),
-            events=state.tables.get(TableName.EVENT),
+            events=read_by_rolls(state.tables, TableName.EVENT),
         )
         assert made.subplot is not None  # a hire's Plotter is chosen: it always writes one or refuses
         fact = HiredSubplotWritten(

@@ -9,7 +9,7 @@ from ...errors import RuleViolation
 from ...ruleset import Action, Decided, RollContext
 from ...text import Line
 from ..state import ShowrunnerState
-from ..table_files import TableFile, TableName
+from ..table_files import READ_BY_ROLLS, TableFile, TableName
 
 
 class TableRoll(BaseModel):
@@ -22,7 +22,9 @@ class TableRoll(BaseModel):
 def load_table(state: ShowrunnerState, asked: TableFile, roll: RollContext | None) -> Decided:
     from ..table_events import TableLoaded
 
-    return [TableLoaded(table=asked, replaced=asked.table in state.tables)]
+    return [
+        TableLoaded(table=asked.model_copy(update={"version": READ_BY_ROLLS}), replaced=asked.table in state.tables)
+    ]
 
 
 def roll_table(state: ShowrunnerState, asked: TableRoll, roll: RollContext | None) -> Decided:

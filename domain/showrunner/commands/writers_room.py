@@ -17,7 +17,7 @@ from ...ruleset import Action, Decided, RollContext
 from ..flavour import roll_favor, roll_scheme
 from ..sheet import AbilityName
 from ..state import ShowrunnerState
-from ..table_files import TableName
+from ..table_files import TableName, read_by_rolls
 from ..writers_room import CastingNeeded, generate, generation_cost, resolve, reveal, reveal_cost
 from .world_common import after
 
@@ -94,7 +94,7 @@ def generated_subplot(
             recorder,
             plotter=plotter,
             pre_production=pre_production,
-            events=state.tables.get(TableName.EVENT),
+            events=read_by_rolls(state.tables, TableName.EVENT),
         )
     except CastingNeeded as e:
         raise CastingNeeded(
