@@ -75,6 +75,9 @@ def test_a_subplots_event_takes_the_event_tables_row_hidden_from_the_stars(run, 
     assert (subplot["event"], subplot["event_roll"], subplot["event_row"]) == ("aid", 10, "A shipment arrives")
     assert "aid event (A shipment arrives)" in ok(run("log")).out
     assert "A shipment arrives" not in ok(run("--as", MARA, "log")).out
+    # Revealed, the plan is public: the Event's row with it.
+    ok(run("subplot", "reveal", "1", "--cliffhanger"))
+    assert "aid event (A shipment arrives)" in ok(run("--as", MARA, "log", "--json")).json()["events"][-1]["summary"]
     assert ok(run("audit", "--all")).code == 0
 
 
