@@ -44,8 +44,10 @@ def load(
     as_json: JsonOption = False,
 ) -> None:
     """Load a table file into the campaign: its rows go on the ledger (`TableLoaded`), and every
-    roll the ledger makes on that table takes its row's text. Loading the same table again
-    replaces it. A bad file is refused with one line; nothing is written.
+    roll the ledger makes on that table takes its row's text. The Random Archetype table
+    (`archetype`) has a row for every Primary/Secondary pair, read by `actor create` and
+    `star casting wardrobe`. Loading the same table again replaces it. A bad file is refused
+    with one line; nothing is written.
 
     Example: showrunner table load lost-parent.toml
     """
