@@ -367,8 +367,8 @@ class _Declared:
     def _other_supporters(self, state: ResonanceState, request: CheckInput) -> None:
         wanted: dict[str, list[str]] = {}
         for entry in request.also_opposed_support:
-            name, equals, supporter = entry.partition("=")
-            if not equals or not name.strip() or not supporter.strip():
+            name, equals, who = entry.partition("=")
+            if not equals or not name.strip() or not who.strip():
                 raise RuleViolation(
                     f"a Support of another opponent is written OPPONENT=SUPPORTER, e.g. 'Tess=Orrin' (got '{entry}')"
                 )
@@ -378,7 +378,7 @@ class _Declared:
                     f"{opponent.name} is not one of the further opponents (--also-opposed-by); the first "
                     "opponent's roll is Supported with --opposed-support"
                 )
-            wanted.setdefault(name_key(opponent.name), []).append(supporter)
+            wanted.setdefault(name_key(opponent.name), []).append(who)
         for index, (opponent, skill, rank, _) in enumerate(self.others):
             label = f"{opponent.name}'s opposed roll"
             supporter_name = _one(wanted.get(name_key(opponent.name), []), label)

@@ -113,9 +113,17 @@ def test_each_further_opponents_roll_may_be_supported_by_its_own_supporter():
     )
     r = roll(base(), request, opposed_dice=[2, 1, 1, 3, 4], dice=[4, 1])
     [tess] = r.others
-    assert (tess.supporter, tess.faces, tess.difficulty, tess.success, tess.dissonance) == ("Orrin Marsh", (3, 4), 7, False, 2)
+    assert (tess.supporter, tess.faces, tess.difficulty, tess.success, tess.dissonance) == (
+        "Orrin Marsh",
+        (3, 4),
+        7,
+        False,
+        2,
+    )
     assert [p.dice for p in tess.pool] == [1, 1] and tess.pool[1].source == "Supported by Orrin Marsh"
-    assert r.steps[1].startswith("Difficulty against Tess: their opposed roll (Agility), 1 (Tess's rank 1 in Agility) +1 (Supported by Orrin Marsh) = 2 d4s")
+    assert r.steps[1].startswith(
+        "Difficulty against Tess: their opposed roll (Agility), 1 (Tess's rank 1 in Agility) +1 (Supported by Orrin Marsh) = 2 d4s"
+    )
     assert "Orrin Marsh" in CheckRolled(resolution=r, roll_number=1).stars()
     # The Support is part of what an audit re-judges: replayed without it, Tess rolls one die and the rolls disagree.
     unsupported = request.model_copy(update={"also_opposed_support": []})
