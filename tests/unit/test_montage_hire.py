@@ -72,16 +72,16 @@ def test_the_scene_writes_the_hired_subplot_in_stasis_after_paying_for_it():
 
 
 @pytest.mark.parametrize(
-    ("terms", "outcome"),
+    ("terms", "outcome", "facts"),
     [
-        ({"actor": "Grim", "power": "HARD", "accompany": True}, "success"),
-        ({"actor": "Grim", "power": "HARD"}, "failure"),
+        ({"actor": "Grim", "power": "HARD", "accompany": True}, "success", ["MontageSceneShot", "HirelingEngaged"]),
+        ({"actor": "Grim", "power": "HARD", "accompany": True}, "failure", ["MontageSceneShot"]),
+        ({"actor": "Grim", "power": "HARD"}, "failure", ["MontageSceneShot"]),
     ],
-    ids=["accompany", "failed"],
+    ids=["accompany", "accompany-failed", "failed"],
 )
-def test_no_subplot_for_a_hire_to_accompany_or_a_hire_not_paid(terms, outcome):
-    facts = hire(montage(grim()), terms, outcome)
-    assert [type(f).__name__ for f in facts] == ["MontageSceneShot"]
+def test_no_subplot_for_a_hire_to_accompany_or_a_hire_not_paid(terms, outcome, facts):
+    assert [type(f).__name__ for f in hire(montage(grim()), terms, outcome)] == facts
 
 
 @pytest.mark.parametrize(
