@@ -911,7 +911,8 @@ class HirelingEngaged(CampaignFact[ShowrunnerState], topic="showrunner/HirelingE
 
     def apply(self, state: ShowrunnerState) -> ShowrunnerState:
         world = _world(state)
-        before = next((h for h in world.hirelings if h.star == self.star and h.actor == self.actor), None)
+        same = (name_key(self.star), name_key(self.actor))
+        before = next((h for h in world.hirelings if (name_key(h.star), name_key(h.actor)) == same), None)
         provided = before.provided if before is not None else 0
         hired = Hireling(star=self.star, actor=self.actor, most=self.most, provided=provided)
         return _with_world(state, world.with_hireling(hired))
