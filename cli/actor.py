@@ -390,3 +390,39 @@ def manipulate(
     )
     moved = [e.fact for e in result.events if e.type_name == "ActorTieSwayed"]
     report(ref, result, as_json, moved=bool(moved))
+
+
+@app.command("hireling")
+@writes
+def hireling(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The Actor hired to accompany the Star.")],
+    star: Annotated[str, typer.Argument(help="The Star they accompany, who pays.")],
+    level: Annotated[
+        str,
+        typer.Option(
+            "--difficulty",
+            metavar="LEVEL",
+            help="The check's Difficulty, at most the one the hire paid for; 1 Money of its Tier is paid.",
+        ),
+    ],
+    task: Annotated[str | None, typer.Option("--task", metavar="TEXT", help="What the hireling does.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """An Actor hired to accompany a Star (a Montage's Hire, accompany=LEVEL) provides an
+    automatic Partial Success, no roll (9.2D): the Star pays 1 Money of the Difficulty's Tier
+    (NORMAL for EASY), and the Partial Success's Consequence falls due for `consequence`.
+    Refused above the hire's Difficulty, without the Money, or with no such hire.
+
+    Example: showrunner actor hireling Grim Mara --difficulty HARD --task 'picks the vault lock'
+    """
+    from ..domain.showrunner.commands.actors import ActorHireling
+
+    chosen = difficulty("--difficulty", level)
+    s = session(ctx)
+    ref = s.target()
+    acting = s.ledger.view(ref).state.character(star).name
+    s.check_acting_for(ref, acting)
+    asked = ActorHireling(actor=name, star=acting, difficulty=chosen, task=task)
+    result = s.ledger.run(ref, "actor-hireling", asked, by=s.recorded_by(ref))
+    report(ref, result, as_json)

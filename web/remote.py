@@ -73,7 +73,7 @@ RECORDING: frozenset[tuple[str, ...]] = frozenset(
         ("branch", "create"),
         ("branch", "replay"),
         ("what-if",),
-        *(("actor", c) for c in ("create", "contest", "tie", "manipulate")),
+        *(("actor", c) for c in ("create", "contest", "tie", "manipulate", "hireling")),
         *(("threat", c) for c in ("create", "strike")),
         *(("sequence", c) for c in ("declare", "beat", "spend", "trade")),
         *(("subplot", c) for c in ("generate", "pre-production", "reveal", "resolve", "favor", "scheme")),

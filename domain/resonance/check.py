@@ -61,6 +61,11 @@ class CheckInput(Input):
     opposed_support: list[str] = Field(
         default_factory=list, description="the character who Supports the opponent's roll or Reaction (+1 die to it)"
     )
+    also_opposed_support: NameList = Field(
+        default_factory=list,
+        description="the character who Supports another opponent's roll, as OPPONENT=SUPPORTER (+1 die to it; "
+        "one Supporter per opponent)",
+    )
     stretch: bool = Field(
         default=False, description="a Stretch: the ability's mechanics on a loosely matching narration, 1 die fewer"
     )
@@ -100,6 +105,7 @@ class OpposedOutcome(BaseModel):
 
     opponent: str
     skill: str
+    supporter: str | None = None
     pool: tuple[PoolPart, ...]
     faces: tuple[int, ...]
     kept: tuple[int, ...]
@@ -207,6 +213,13 @@ def _one(names: list[str], what: str) -> str | None:
     return cleaned[0] if cleaned else None
 
 
+def _supports_once(supporter: str, supporting: list[str], what: str) -> None:
+    # Each Support is the supporter's narrated assistance, and in combat it spends their one Check:
+    # one character Supports one roll of a check.
+    if any(name_key(supporter) == name_key(s) for s in supporting):
+        raise RuleViolation(f"{supporter} already Supports another roll of this check and cannot also Support {what}")
+
+
 def _in_range(value: int, low: int, high: int, what: str) -> None:
     if not low <= value <= high:
         raise RuleViolation(f"{what} must be between {low} and {high} (got {value})")
@@ -236,10 +249,11 @@ class _Declared:
                 raise RuleViolation(f"{roller.name} cannot Support their own check")
             if self.opponent is not None and _same(supporter, self.opponent):
                 raise RuleViolation(f"{supporter.name} is the opponent and cannot Support {roller.name}'s check")
-            if any(_same(supporter, o) for o, _, _ in self.others):
+            if any(_same(supporter, o) for o in self.opponents()[1:]):
                 raise RuleViolation(
                     f"{supporter.name} is one of the opponents and cannot Support {roller.name}'s check"
                 )
+            _supports_once(supporter.name, self.opposing_supporters(), f"{roller.name}'s check")
             self.supporter = supporter
 
         enchanted = self.strike and roller.enchanted
@@ -270,7 +284,7 @@ class _Declared:
         self.challenge: int | None = None
         self.opposed_count = 0
         self.opposed_pool: list[PoolPart] = []
-        self.others: list[tuple[Combatant, str, int]] = []
+        self.others: list[tuple[Combatant, str, int, Combatant | None]] = []
         if request.also_opposed_by:
             if self.strike:
                 raise RuleViolation(
@@ -323,7 +337,12 @@ class _Declared:
             self._other_opponents(state, request)
 
     def opponents(self) -> list[Combatant]:
-        return ([self.opponent] if self.opponent is not None else []) + [o for o, _, _ in self.others]
+        return ([self.opponent] if self.opponent is not None else []) + [o for o, _, _, _ in self.others]
+
+    def opposing_supporters(self) -> list[str]:
+        """Who Supports a roll against the check: the first opponent's and each further one's."""
+        further = [s.name for _, _, _, s in self.others if s is not None]
+        return ([self.opposed_supporter] if self.opposed_supporter is not None else []) + further
 
     def _other_opponents(self, state: ResonanceState, request: CheckInput) -> None:
         for entry in request.also_opposed_by:
@@ -342,7 +361,38 @@ class _Declared:
                     f"{opponent.name} opposes the check and cannot also Support another opponent's roll"
                 )
             skill_name, rank = _skill(opponent, skill.strip(), f"{opponent.name}'s opposed roll")
-            self.others.append((opponent, skill_name, rank))
+            self.others.append((opponent, skill_name, rank, None))
+        self._other_supporters(state, request)
+
+    def _other_supporters(self, state: ResonanceState, request: CheckInput) -> None:
+        wanted: dict[str, list[str]] = {}
+        for entry in request.also_opposed_support:
+            name, equals, who = entry.partition("=")
+            if not equals or not name.strip() or not who.strip():
+                raise RuleViolation(
+                    f"a Support of another opponent is written OPPONENT=SUPPORTER, e.g. 'Tess=Orrin' (got '{entry}')"
+                )
+            opponent = state.combatant(name)
+            if not any(_same(opponent, o) for o, _, _, _ in self.others):
+                raise RuleViolation(
+                    f"{opponent.name} is not one of the further opponents (--also-opposed-by); the first "
+                    "opponent's roll is Supported with --opposed-support"
+                )
+            wanted.setdefault(name_key(opponent.name), []).append(who)
+        for index, (opponent, skill, rank, _) in enumerate(self.others):
+            label = f"{opponent.name}'s opposed roll"
+            supporter_name = _one(wanted.get(name_key(opponent.name), []), label)
+            if supporter_name is None:
+                continue
+            supporter = state.active(supporter_name, "Support a roll")
+            if _same(supporter, self.roller):
+                raise RuleViolation(f"{self.roller.name} cannot Support the roll against their own check")
+            if any(_same(supporter, o) for o in self.opponents()):
+                raise RuleViolation(
+                    f"{supporter.name} opposes the check and cannot also Support another opponent's roll"
+                )
+            _supports_once(supporter.name, self.opposing_supporters(), label)
+            self.others[index] = (opponent, skill, rank, supporter)
 
     def _strike(self, state: ResonanceState, request: CheckInput, given: list[str]) -> None:
         assert request.target is not None
@@ -454,13 +504,18 @@ def resolve(state: ResonanceState, request: CheckInput, dice: DiceSource) -> Che
             f"Difficulty: {declared.source}, {parts} = {declared.opposed_count} d4s rolled "
             f"{_faces(difficulty_faces)}; {_kept(difficulty_faces)} = {difficulty}"
         )
-    other_faces: list[tuple[Combatant, str, int, tuple[int, ...]]] = []
-    for opponent, skill, rank in declared.others:
-        rolled = tuple(recording.roll("opposed_dice", rank, SIDES))
-        other_faces.append((opponent, skill, rank, rolled))
+    other_faces: list[tuple[Combatant, str, tuple[PoolPart, ...], Combatant | None, tuple[int, ...]]] = []
+    for opponent, skill, rank, supporter in declared.others:
+        pool = (PoolPart(source=f"{opponent.name}'s rank {rank} in {skill}", dice=rank),) + (
+            (PoolPart(source=f"Supported by {supporter.name}", dice=1),) if supporter is not None else ()
+        )
+        count = pool_size(rank, supported=supporter is not None)
+        rolled = tuple(recording.roll("opposed_dice", count, SIDES))
+        other_faces.append((opponent, skill, pool, supporter, rolled))
         steps.append(
-            f"Difficulty against {opponent.name}: their opposed roll ({skill}), {rank} d4s rolled "
-            f"{_faces(rolled)}; {_kept(rolled)} = {total(rolled)}"
+            f"Difficulty against {opponent.name}: their opposed roll ({skill}), "
+            + (f"{' '.join(_part(p) for p in pool)} = " if supporter is not None else "")
+            + f"{count} d4s rolled {_faces(rolled)}; {_kept(rolled)} = {total(rolled)}"
         )
 
     faces = tuple(recording.roll("dice", declared.count, SIDES))
@@ -481,13 +536,14 @@ def resolve(state: ResonanceState, request: CheckInput, dice: DiceSource) -> Che
         )
 
     others: list[OpposedOutcome] = []
-    for opponent, skill, rank, rolled in other_faces:
+    for opponent, skill, pool, supporter, rolled in other_faces:
         against = judge(result, total(rolled))
         others.append(
             OpposedOutcome(
                 opponent=opponent.name,
                 skill=skill,
-                pool=(PoolPart(source=f"{opponent.name}'s rank {rank} in {skill}", dice=rank),),
+                supporter=supporter.name if supporter is not None else None,
+                pool=pool,
                 faces=rolled,
                 kept=two_largest(rolled),
                 difficulty=total(rolled),

@@ -123,7 +123,14 @@ class CheckRolled(_OptionalFieldsAdded, RolledFact[ResonanceState], topic="reson
 
     def stars(self) -> tuple[str, ...]:
         r = self.resolution
-        named = (r.roller, r.opponent, *(o.opponent for o in r.others), r.supporter, r.opposed_supporter)
+        named = (
+            r.roller,
+            r.opponent,
+            *(o.opponent for o in r.others),
+            r.supporter,
+            r.opposed_supporter,
+            *(o.supporter for o in r.others),
+        )
         return tuple(dict.fromkeys(n for n in named if n))
 
     def recorded_rolls(self) -> tuple[Roll, ...]:

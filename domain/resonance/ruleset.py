@@ -18,7 +18,9 @@ from .views import VIEWS
 
 def decide_check(state: ResonanceState, request: CheckInput, roll: RollContext) -> Decided:
     # The turn is settled before any die: a check out of turn is refused whatever it would roll.
-    supporters = [state.combatant(n).name for n in (*request.support, *request.opposed_support) if n.strip()]
+    further = [entry.partition("=")[2] for entry in request.also_opposed_support]
+    named = (*request.support, *request.opposed_support, *further)
+    supporters = list(dict.fromkeys(state.combatant(n).name for n in named if n.strip()))
     turn = decide_turn_use(state, state.combatant(request.character).name, supporters, "roll a check")
     resolution = resolve(state, request, roll.dice)
     if isinstance(roll.dice, TableDice):

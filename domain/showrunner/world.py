@@ -14,6 +14,7 @@ from ..errors import AlreadyExists, RuleViolation, UnknownName
 from ..names import name_key
 from ..quick_copy import QuickCopy
 from .actors import Actor, Roster
+from .hirelings import Hireling
 from .ladder import Difficulty
 from .sequences import Sequence
 from .threats import Threat
@@ -53,8 +54,10 @@ class World(QuickCopy):
     """Consequences recorded as due and not yet applied, in the order they fell due."""
     complications: dict[str, int] = Field(default_factory=dict)
     """14.3 Narrative Complication: the Opposition Dice each Star's next check gains, by name key."""
+    hirelings: tuple[Hireling, ...] = ()
+    """Actors hired to accompany a Star (9.2D Hire), in the order first hired."""
 
-    _quiet: ClassVar[tuple[str, ...]] = ("dues", "complications")
+    _quiet: ClassVar[tuple[str, ...]] = ("dues", "complications", "hirelings")
 
     @model_serializer(mode="wrap")
     def _leave_out_empty(self, handler: SerializerFunctionWrapHandler) -> object:
@@ -182,6 +185,31 @@ class World(QuickCopy):
 
     def with_sequence(self, sequence: Sequence) -> World:
         return self.model_copy(update={"sequences": {**self.sequences, name_key(sequence.goal): sequence}})
+
+    def hireling(self, star: str, actor: str) -> Hireling:
+        """The Actor accompanying the Star, refused when no hire to accompany was paid for."""
+        for hired in self.hirelings:
+            if name_key(hired.star) == name_key(star) and name_key(hired.actor) == name_key(actor):
+                return hired
+        theirs = ", ".join(h.actor for h in self.hirelings if name_key(h.star) == name_key(star)) or "none"
+        raise RuleViolation(
+            f"{actor} does not accompany {star} (their hirelings: {theirs}); hire them in a Montage first "
+            "(`montage scene hire` with the claim hire=ACTOR,accompany=LEVEL)"
+        )
+
+    def with_hireling(self, hired: Hireling) -> World:
+        """The hireling added, or in place of the same Star's earlier hire of that Actor."""
+        same = [
+            i
+            for i, h in enumerate(self.hirelings)
+            if name_key(h.star) == name_key(hired.star) and name_key(h.actor) == name_key(hired.actor)
+        ]
+        hirelings = list(self.hirelings)
+        if same:
+            hirelings[same[0]] = hired
+        else:
+            hirelings.append(hired)
+        return self.model_copy(update={"hirelings": tuple(hirelings)})
 
     def with_dues(self, dues: tuple[Due, ...]) -> World:
         return self.model_copy(update={"dues": (*self.dues, *dues)})

@@ -23,13 +23,15 @@ from ..events import CampaignFact, RecapLine, RolledFact, Visibility, absent
 from ..names import name_key
 from ..text import Line, Name
 from .actors import Actor, ActorSpec, Person, Roster, TieKind, roll_abilities, roll_actor
+from .backpack import take
 from .flavour import Flavour
+from .hirelings import Hireling
 from .influence import LABELS, PoolName
-from .ladder import Difficulty
+from .ladder import Difficulty, Quality
 from .power_dice import PowerChange, PowerDice, add_die
 from .sequences import BeatRecorded, Contribution, Sequence, SequenceTrade, play_beat, spend_combo, with_trade
 from .sfx import ChannelRerolls, channel_rolled
-from .sheet import AbilityName
+from .sheet import AbilityName, PropType
 from .state import ShowrunnerState
 from .table_files import TableFile, TableName, read_by_rolls
 from .threats import CheckEffect, Threat, ThreatKind, check_against, new_threat, strike_decisively
@@ -922,6 +924,65 @@ class HiredSubplotWritten(WorldRoll, topic="showrunner/HiredSubplotWritten"):
             events=read_by_rolls(before.tables, TableName.EVENT),
         )
         return _differs("Subplot", self.subplot, again.subplot)
+
+
+class HirelingEngaged(CampaignFact[ShowrunnerState], topic="showrunner/HirelingEngaged"):
+    """9.2D Hire, Alternate Benefit: the Actor accompanies the Star, up to the maximum
+    Difficulty the scene's hire paid for (a new hire of them by the Star sets a new maximum)."""
+
+    star: str
+    actor: str
+    most: Difficulty
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
+        world = _world(state)
+        same = (name_key(self.star), name_key(self.actor))
+        before = next((h for h in world.hirelings if (name_key(h.star), name_key(h.actor)) == same), None)
+        provided = before.provided if before is not None else 0
+        hired = Hireling(star=self.star, actor=self.actor, most=self.most, provided=provided)
+        return _with_world(state, world.with_hireling(hired))
+
+    def summary(self) -> str:
+        return f"{self.actor} accompanies {self.star}, facing at most {self.most.value}"
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.star,)
+
+
+class HirelingPartialSucceeded(CampaignFact[ShowrunnerState], topic="showrunner/HirelingPartialSucceeded"):
+    """9.2D Hire: an accompanying Actor provides the Star an automatic Partial Success, paid with 1
+    Money of the Difficulty's Tier; like every Partial Success it brings the Star a Consequence,
+    recorded as due for `consequence` to apply."""
+
+    star: str
+    actor: str
+    difficulty: Difficulty
+    money: Quality
+    """The Quality of the 1 Money paid."""
+    task: Line | None = None
+    """What the hireling did, as the table says it."""
+
+    def apply(self, state: ShowrunnerState) -> ShowrunnerState:
+        world = _world(state)
+        hired = world.hireling(self.star, self.actor)
+        world = world.with_hireling(hired.model_copy(update={"provided": hired.provided + 1}))
+        due = Due(star=self.star, difficulty=self.difficulty, count=1, why=self.why())
+        paid = state.with_star(take(state.star(self.star), PropType.MONEY, self.money, 1))
+        return _with_world(paid, world.with_dues((due,)))
+
+    def why(self) -> str:
+        return f"{self.actor}'s automatic Partial Success"
+
+    def summary(self) -> str:
+        task = f" ({self.task})" if self.task else ""
+        return (
+            f"{self.actor} gives {self.star} an automatic Partial Success at {self.difficulty.value}{task} for "
+            f"1 {self.money.value} Money: 1 Consequence at {self.difficulty.value} due "
+            "(apply with `showrunner consequence`)"
+        )
+
+    def stars(self) -> tuple[str, ...]:
+        return (self.star,)
 
 
 def spoken_plan(s: Subplot) -> str:

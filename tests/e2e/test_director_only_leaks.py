@@ -522,6 +522,7 @@ NOT_READS: dict[tuple[str, ...], str] = {
             ("actor", "contest"),
             ("actor", "tie"),
             ("actor", "manipulate"),
+            ("actor", "hireling"),
             ("threat", "create"),
             ("threat", "strike"),
             ("sequence", "declare"),

@@ -62,7 +62,7 @@ def test_a_hire_for_one_subplot_writes_it_in_stasis_at_the_power_paid(hiring):
 def test_a_hire_to_accompany_writes_no_subplot(hiring):
     run = hiring
     shot = ok(run(*HIRE, "--claim", "Mara,hire=Grim,accompany=HARD", "--json")).json()
-    assert [f["type"] for f in shot["facts"]] == ["MontageSceneShot"]
+    assert [f["type"] for f in shot["facts"]] == ["MontageSceneShot", "HirelingEngaged"]
     assert shot["facts"][0]["fact"]["scene"]["hired"] == [{"actor": "Grim", "power": "HARD", "accompany": True}]
     assert ok(run("subplot", "list", "--json")).json()["subplots"] == []
 
@@ -105,3 +105,42 @@ def test_an_actor_with_a_subplot_unresolved_cannot_be_hired_for_another(hiring):
     before = head(run)
     assert_refused(run(*HIRE, "--claim", "Mara,hire=Grim,subplot=HARD"), 1, "Grim already has Subplot 1 unresolved")
     assert head(run) == before
+
+
+def hard_money(run) -> int:
+    props = ok(run("sheet", "Mara", "--json")).json()["star"]["props"]
+    return sum(p["count"] for p in props if (p["type"], p["quality"]) == ("Money", "HARD"))
+
+
+def test_a_hireling_provides_automatic_partial_successes_for_money_of_their_tier(hiring):
+    run = hiring
+    shot = ok(run(*HIRE, "--claim", "Mara,hire=Grim,accompany=HARD", "--json")).json()
+    assert [f["type"] for f in shot["facts"]] == ["MontageSceneShot", "HirelingEngaged"]
+    ok(run("prop", "gain", "Mara", "Money:HARD"))
+    assert hard_money(run) == 1
+    before = head(run)
+    # Above the hire, with no hire of that Actor, or for another Star from Mara's keyboard: refused, nothing written.
+    assert_refused(run("actor", "hireling", "Grim", "Mara", "--difficulty", "FORMIDABLE"), 1, "at most HARD")
+    assert_refused(run("actor", "hireling", "Grim", "Tobias", "--difficulty", "HARD"), 1, "Grim does not accompany")
+    assert_refused(run("actor", "hireling", "Grim", "Mara", "--difficulty", "HARDEST"), 2, "not on the Difficulty")
+    assert_refused(
+        run("--as", "Tobias Quell", "actor", "hireling", "Grim", "Mara", "--difficulty", "HARD"),
+        1,
+        "cannot record for Mara Voss",
+    )
+    assert head(run) == before
+    lock = ("actor", "hireling", "Grim", "Mara", "--difficulty", "HARD", "--task", "picks the vault lock")
+    done = run(*lock, "--command-id", "grim-lock-1", "--json")
+    [fact] = ok(done).json()["facts"]
+    assert (fact["type"], fact["visibility"]) == ("HirelingPartialSucceeded", "public")
+    assert (fact["fact"]["money"], fact["fact"]["task"]) == ("HARD", "picks the vault lock")
+    assert "1 Consequence at HARD due" in fact["summary"]
+    assert hard_money(run) == 0
+    # The same command id again records nothing more; without Money a second one is refused.
+    after = head(run)
+    ok(run(*lock, "--command-id", "grim-lock-1"))
+    assert head(run) == after
+    assert_refused(run("actor", "hireling", "Grim", "Mara", "--difficulty", "HARD"), 1, "Mara Voss has no HARD Money")
+    assert head(run) == after
+    assert "Grim gives Mara Voss an automatic Partial Success at HARD" in ok(run("--as", MARA, "log")).out
+    assert ok(run("audit", "--all", "--json")).json()["ok"] is True

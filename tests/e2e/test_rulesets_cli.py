@@ -243,3 +243,42 @@ def test_several_opponents_and_an_arcs_end_on_the_command_line(run: Runner) -> N
     assert (end["arc_scenes"], end["trades"][0]["taken"]["name"]) == (3, "Healer's Kit")
     kits = run("sheet", "Kestrel", "--json").json()["star"]["kits"]
     assert [k["name"] for k in kits] == ["Healer's Kit", "Weapon Enchantment Kit"]
+
+
+def test_a_further_opponents_roll_is_supported_on_the_command_line(run: Runner) -> None:
+    resonance_campaign(run)
+    for name, skill in (("Gate Warden", "Agility=2"), ("Tess", "Agility=1")):
+        assert run("resonance", "adversary", name, "--skill", skill).code == 0
+    against = ("--opposed-by", "Gate Warden", "--opposed-skill", "Agility", "--also-opposed-by", "Tess=Agility")
+    before = head(run)
+    assert_refused(
+        run("check", "Kestrel", "--skill", "Stealth", *against, "--also-opposed-support", "Gate Warden=Orrin"),
+        1,
+        "Gate Warden is not one of the further opponents",
+    )
+    assert_refused(
+        run("check", "Kestrel", "--skill", "Stealth", *against, "--also-opposed-support", "Tess=Kestrel"),
+        1,
+        "Kestrel Vane cannot Support the roll against their own check",
+    )
+    assert head(run) == before
+    supported = run(
+        "check",
+        "Kestrel",
+        "--skill",
+        "Stealth",
+        *against,
+        "--also-opposed-support",
+        "Tess=Orrin",
+        "--opposed-dice",
+        "1,1,4,4",
+        "--dice",
+        "3,4",
+        "--json",
+    )
+    assert supported.code == 0, supported
+    [tess] = supported.json()["events"][0]["fact"]["resolution"]["others"]
+    assert (tess["supporter"], tess["faces"], tess["difficulty"], tess["success"]) == ("Orrin Marsh", [4, 4], 8, False)
+    assert run("verify").code == 0
+    audited = run("audit", str(head(run)[0]), "--json").json()["audit"]
+    assert any("+1 (Supported by Orrin Marsh)" in line for line in audited["explain"]), audited

@@ -4,6 +4,7 @@ writes it for the hired Actor at the Power paid for; a hire to accompany writes 
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from showrunner_ledger.domain.dice import ReplayDice, TableDice
 from showrunner_ledger.domain.errors import RuleViolation, UnknownName
@@ -72,16 +73,16 @@ def test_the_scene_writes_the_hired_subplot_in_stasis_after_paying_for_it():
 
 
 @pytest.mark.parametrize(
-    ("terms", "outcome"),
+    ("terms", "outcome", "facts"),
     [
-        ({"actor": "Grim", "power": "HARD", "accompany": True}, "success"),
-        ({"actor": "Grim", "power": "HARD"}, "failure"),
+        ({"actor": "Grim", "power": "HARD", "accompany": True}, "success", ["MontageSceneShot", "HirelingEngaged"]),
+        ({"actor": "Grim", "power": "HARD", "accompany": True}, "failure", ["MontageSceneShot"]),
+        ({"actor": "Grim", "power": "HARD"}, "failure", ["MontageSceneShot"]),
     ],
-    ids=["accompany", "failed"],
+    ids=["accompany", "accompany-failed", "failed"],
 )
-def test_no_subplot_for_a_hire_to_accompany_or_a_hire_not_paid(terms, outcome):
-    facts = hire(montage(grim()), terms, outcome)
-    assert [type(f).__name__ for f in facts] == ["MontageSceneShot"]
+def test_no_subplot_for_a_hire_to_accompany_or_a_hire_not_paid(terms, outcome, facts):
+    assert [type(f).__name__ for f in hire(montage(grim()), terms, outcome)] == facts
 
 
 @pytest.mark.parametrize(
@@ -108,3 +109,24 @@ def test_the_scene_refuses_a_bad_hire_before_its_check():
             {"action": "hire", "lead": "Ada", "outcome": "success", "claims": [claim, claim]}
         )
         action.decide(state, asked, RollContext.of(TableDice({}), 5))
+
+
+FACES = {"event": [20], "bounty": [2, 2], "power": [3, 3, 3, 3]}
+"""More than any hired Subplot of Grim's asks for: its Reveal's dice are rolled as it is written."""
+
+
+@pytest.mark.parametrize(("power", "target"), [("NORMAL", ADA), ("HARD", TOBY)])
+def test_the_hirer_names_no_target_the_power_paid_for_picks_it_from_the_web(power, target):
+    # 13.2 Phase 4: the Target is the Plotter's Grudge at the Subplot's Power, for a hired Subplot too:
+    # Ada chooses whom Grim goes after only through the Power she pays for, even when it is herself.
+    money = "NORMAL" if power == "NORMAL" else "HARD"
+    action = COMMANDS["montage-scene"]
+    claim = {"beneficiary": "Ada", "quality": money, "hire": {"actor": "Grim", "power": power}}
+    asked = action.input.model_validate({"action": "hire", "lead": "Ada", "outcome": "success", "claims": [claim]})
+    _, written = action.decide(montage(grim(), money=money), asked, RollContext.of(TableDice(FACES), 5))
+    assert isinstance(written, HiredSubplotWritten) and written.subplot.target == target
+    # The hire's terms have no field for a Target (nor an Ally): one is refused, not ignored.
+    with pytest.raises(ValidationError, match="target"):
+        action.input.model_validate(
+            {"action": "hire", "lead": "Ada", "claims": [{**claim, "hire": {**claim["hire"], "target": "Toby"}}]}
+        )

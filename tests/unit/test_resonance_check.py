@@ -103,6 +103,60 @@ def test_several_opponents_each_roll_their_own_difficulty_and_the_check_is_judge
     assert all(d <= 8 for d in (r.difficulty, tess.difficulty))
 
 
+def test_each_further_opponents_roll_may_be_supported_by_its_own_supporter():
+    # Orrin Supports Tess (Agility 1 + 1 die: 3, 4 -> 7); Kestrel's 4+1 = 5 fails against her by 2.
+    request = check(
+        opposed_by="Gate Warden",
+        opposed_skill="Brawn",
+        also_opposed_by=["Tess=agility"],
+        also_opposed_support=["tess=Orrin"],
+    )
+    r = roll(base(), request, opposed_dice=[2, 1, 1, 3, 4], dice=[4, 1])
+    [tess] = r.others
+    assert (tess.supporter, tess.faces, tess.difficulty, tess.success, tess.dissonance) == (
+        "Orrin Marsh",
+        (3, 4),
+        7,
+        False,
+        2,
+    )
+    assert [p.dice for p in tess.pool] == [1, 1] and tess.pool[1].source == "Supported by Orrin Marsh"
+    assert r.steps[1].startswith(
+        "Difficulty against Tess: their opposed roll (Agility), 1 (Tess's rank 1 in Agility) +1 (Supported by Orrin Marsh) = 2 d4s"
+    )
+    assert "Orrin Marsh" in CheckRolled(resolution=r, roll_number=1).stars()
+    # The Support is part of what an audit re-judges: replayed without it, Tess rolls one die and the rolls disagree.
+    unsupported = request.model_copy(update={"also_opposed_support": []})
+    with pytest.raises(InvalidDice):
+        resolve(base(), unsupported, ReplayDice(r.rolls))
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"also_opposed_support": ["Tess"]}, "a Support of another opponent is written OPPONENT=SUPPORTER"),
+        ({"also_opposed_support": ["Gate Warden=Orrin"]}, "Gate Warden is not one of the further opponents"),
+        ({"also_opposed_support": ["Tess=Orrin", "Tess=Kestrel"]}, "multiple characters cannot Support the same roll"),
+        ({"also_opposed_support": ["Tess=Kestrel"]}, "Kestrel Vane cannot Support the roll against their own check"),
+        ({"also_opposed_support": ["Tess=Gate Warden"]}, "Gate Warden opposes the check"),
+        ({"also_opposed_support": ["Tess=Tess"]}, "Tess opposes the check"),
+        ({"also_opposed_support": ["Tess=Nobody"]}, "Nobody"),
+        (
+            {"opposed_support": ["Orrin"], "also_opposed_support": ["Tess=Orrin"]},
+            "Orrin Marsh already Supports another roll of this check",
+        ),
+        (
+            {"support": ["Orrin"], "also_opposed_support": ["Tess=Orrin"]},
+            "Orrin Marsh already Supports another roll of this check",
+        ),
+    ],
+)
+def test_bad_supports_of_further_opponents_are_refused_before_any_die(fields, message):
+    request = check(opposed_by="Gate Warden", opposed_skill="Brawn", also_opposed_by=["Tess=Agility"], **fields)
+    with pytest.raises((RuleViolation, UnknownName), match=message):
+        resolve(base(), request, TableDice({}))
+
+
 @pytest.mark.parametrize(
     ("fields", "message"),
     [

@@ -163,6 +163,25 @@ def test_supporting_the_opponents_reaction_spends_a_check_too():
     assert fact.turn.supporters == ("Orrin Marsh",)
 
 
+def test_supporting_a_further_opponents_roll_spends_the_supporters_check():
+    further = brawn(
+        "Kestrel",
+        challenge=None,
+        opposed_by="Gate Warden",
+        opposed_skill="Brawn",
+        also_opposed_by=["Tess=Brawn"],
+        also_opposed_support=["Tess=Orrin"],
+    )
+    [fact] = decided(fight(), "check", further, opposed_dice=[1, 1, 1, 1, 1], dice=[2, 2])
+    assert fact.turn.supporters == ("Orrin Marsh",)
+    assert [o.supporter for o in fact.resolution.others] == ["Orrin Marsh"]
+    # Orrin's Check is spent: he cannot Support another roll before his turn.
+    state = fact.apply(fight())
+    state = run(state, "end-turn", {"character": "Kestrel"})
+    with pytest.raises(RuleViolation, match="Orrin Marsh has already used this turn's Check or Ability"):
+        decided(state, "check", brawn("Orrin"), challenge_dice=[1], dice=[2, 2])
+
+
 def test_a_move_takes_the_whole_turn_and_passes_it_on():
     state = run(fight(), "end-turn", {"character": "Kestrel"})
     with pytest.raises(

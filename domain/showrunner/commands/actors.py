@@ -1,5 +1,5 @@
-"""`actor-create`, `actor-contest`, `actor-tie` and `actor-manipulate`: the Supporting Cast
-(Appendix A; 12.1 I, J)."""
+"""`actor-create`, `actor-contest`, `actor-tie`, `actor-manipulate` and `actor-hireling`: the
+Supporting Cast (Appendix A; 12.1 I, J) and the Actors hired to accompany a Star (9.2D)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,13 @@ from ...errors import RuleViolation, UnknownName
 from ...inputs import Input
 from ...names import name_key
 from ...ruleset import Action, Decided, RollContext
+from ...text import Line
 from ..actors import ActorSpec, Person, TieKind, contest, relationship_difficulty, set_tie, shift_tie
 from ..check import CheckRequest, Outcome
 from ..ladder import Difficulty
 from ..state import ShowrunnerState
 from ..table_files import TableName
+from ..vocabulary import PropType
 from .check import answered, roll_check
 from .world_common import check_standing, name_is_free
 
@@ -51,6 +53,17 @@ class ActorManipulate(Input):
     person: str
     """The Star or Actor of the Bond or Grudge the Star moves."""
     direction: Literal["up", "down"]
+
+
+class ActorHireling(Input):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    actor: str
+    star: str
+    """The Star the Actor accompanies, who pays."""
+    difficulty: Difficulty
+    """The Difficulty of the check the hireling makes an automatic Partial Success."""
+    task: Line | None = None
 
 
 MOVES_A_TIE = (Outcome.HIGHLIGHT, Outcome.SUCCESS, Outcome.PARTIAL)
@@ -162,6 +175,32 @@ def manipulate_tie(state: ShowrunnerState, asked: ActorManipulate, roll: RollCon
     return with_milestones(swayed.apply(after_check), [checked, swayed], star)
 
 
+def hireling_partial_success(state: ShowrunnerState, asked: ActorHireling, roll: RollContext | None) -> Decided:
+    """9.2D Hire: an Actor hired to accompany the Star provides an automatic Partial Success,
+    "1 additional Money of the Difficulty's Tier" each, up to the hire's maximum Difficulty."""
+    from ..backpack import held
+    from ..hirelings import partial_success_price
+    from ..world_events import HirelingPartialSucceeded
+
+    star = state.star(asked.star)
+    if star.written_off:
+        raise RuleViolation(f"{star.name} has been written off the Show")
+    found = state.world.actor(asked.actor)
+    check_standing(found)
+    hired = state.world.hireling(star.name, found.name)
+    money = partial_success_price(hired, asked.difficulty)
+    if held(star, PropType.MONEY, money) < 1:
+        raise RuleViolation(
+            f"{star.name} has no {money.value} Money to pay {found.name} for a {asked.difficulty.value} "
+            "automatic Partial Success"
+        )
+    return [
+        HirelingPartialSucceeded(
+            star=star.name, actor=found.name, difficulty=asked.difficulty, money=money, task=asked.task
+        )
+    ]
+
+
 def person(state: ShowrunnerState, name: str) -> Person:
     """An Actor of the world by full name, else a Star (by the start of the name, as everywhere)."""
     if name_key(name) in state.world.actors:
@@ -198,6 +237,12 @@ ACTORS = {
         ActorManipulate,
         manipulate_tie,
         rolls=True,
+        subject="Actors",
+    ),
+    "actor-hireling": Action(
+        "An Actor hired to accompany a Star provides an automatic Partial Success, for 1 Money of its Tier (9.2D).",
+        ActorHireling,
+        hireling_partial_success,
         subject="Actors",
     ),
 }

@@ -102,7 +102,7 @@ def scene(state: ShowrunnerState, asked: MontageScene, roll: RollContext | None)
         tier=asked.tier,
         claims=claims,
     )
-    return [*checked, shot, *hired_subplots(shot.apply(state), shot, claims, roll)]
+    return [*checked, shot, *hired_subplots(shot.apply(state), shot, claims, roll), *hirelings_engaged(shot, claims)]
 
 
 def hireable(state: ShowrunnerState, claims: tuple[Claim, ...]) -> None:
@@ -165,6 +165,22 @@ def hired_subplots(
         )
         state = fact.apply(state)
         facts.append(fact)
+    return facts
+
+
+def hirelings_engaged(shot: MontageSceneShot, claims: tuple[Claim, ...]) -> list[Fact]:
+    """9.2D Hire, Alternate Benefit: each hire to accompany the scene paid for, the Actor now
+    accompanying the claim's Star up to the Difficulty paid."""
+    from ..world_events import HirelingEngaged
+
+    paid = [terms for terms in shot.scene.hired if terms.accompany] if shot.scene is not None else []
+    facts: list[Fact] = []
+    for claim in claims:
+        terms = claim.hire
+        if terms is None or terms not in paid:
+            continue
+        paid.remove(terms)
+        facts.append(HirelingEngaged(star=claim.beneficiary, actor=terms.actor, most=terms.power))
     return facts
 
 
