@@ -12,7 +12,7 @@ from showrunner_ledger.domain.ruleset import RollContext, WalkedAway, WalksAway
 from showrunner_ledger.domain.showrunner.actors import Actor, ActorSpec, Person
 from showrunner_ledger.domain.showrunner.check import CheckRequest
 from showrunner_ledger.domain.showrunner.commands import COMMANDS
-from showrunner_ledger.domain.showrunner.commands.actors import ActorContest, ActorManipulate, ActorTie
+from showrunner_ledger.domain.showrunner.commands.actors import ActorContest, ActorHireling, ActorManipulate, ActorTie
 from showrunner_ledger.domain.showrunner.commands.sequences import (
     ComboSpend,
     SequenceBeat,
@@ -275,6 +275,7 @@ INPUTS = {
     "actor-contest": ActorContest(first="Grim", second="Baron", difficulty=D.HARD),
     "actor-tie": ActorTie(actor="Grim", kind="grudge", person="Baron", to=D.HARD),
     "actor-manipulate": ActorManipulate(request=FIGHT, actor="Grim", kind="bond", person="Mara", direction="down"),
+    "actor-hireling": ActorHireling(actor="Grim", star="Mara", difficulty=D.HARD, task="picks the lock"),
     "threat-create": ThreatCreate(name="Gate", kind="obstacle", level=D.HARD, pips=(2, 3)),
     "threat-check": ThreatCheck(request=FIGHT.model_copy(update={"keep": (5, 4)}), target="Gate", decisive=True),
     "sequence-declare": SequenceDeclare(
