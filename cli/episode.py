@@ -340,7 +340,7 @@ def episode_end(
             "or --no-cliffhanger to end the Episode without one (it cannot be added later)"
         )
     if asking and not skip_post_show:
-        stars = sorted((c.name for c in state.roster().values()), key=str.casefold)
+        stars = sorted(state.stars_on_the_show(), key=str.casefold)
         cliffhanger = _ask_post_show(_Asker(stdout_console()), answers, stars, cliffhanger)
     post_show = None if skip_post_show else PostShow.model_validate(answers)
     ended = s.ledger.run(
@@ -412,7 +412,7 @@ def episode_post_show(
         if state.structure.episode_open or not state.structure.post_show_due:
             decide_post_show(state, PostShow(entertaining=True))
         check_post_show(state, PostShow.model_validate(answers))
-        stars = sorted((c.name for c in state.roster().values()), key=str.casefold) if by == DIRECTOR else [by]
+        stars = sorted(state.stars_on_the_show(), key=str.casefold) if by == DIRECTOR else [by]
         stars = [x for x in stars if x not in state.structure.post_show_answered]
         _ask_post_show(_Asker(stdout_console()), answers, stars, "", ensemble=by == DIRECTOR)
     given = {"post_show": PostShow.model_validate(answers), "by": by, "closes": close}

@@ -325,7 +325,7 @@ class PostShowPartAnswered(PostShowAnswered, topic="ledger/PostShowPartAnswered"
 
     def apply(self, state: CampaignState) -> CampaignState:
         answered = tuple(dict.fromkeys((*state.structure.post_show_answered, *self.answers.parts())))
-        everyone = {c.name for c in state.roster().values()} | {DIRECTOR}
+        everyone = {*state.stars_on_the_show(), DIRECTOR}
         done = self.closes or everyone <= set(answered)
         return _with(state, post_show_due=not done, post_show_answered=() if done else answered)
 

@@ -91,7 +91,7 @@ def add_post_show(app: FastAPI, table: Table, gate: Gate) -> None:
             closed = None
         except RuleViolation as why:
             closed = str(why)
-        stars = sorted((c.name for c in state.roster().values()), key=str.casefold) if who.is_director else [who.star]
+        stars = sorted(state.stars_on_the_show(), key=str.casefold) if who.is_director else [who.star]
         return templates.TemplateResponse(
             request,
             "post_show.html",

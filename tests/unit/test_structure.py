@@ -272,3 +272,13 @@ def test_a_whole_table_answer_recorded_the_old_way_still_closes_the_post_show(ca
     assert type(old).topic == "ledger/PostShowAnswered"
     assert not fold(_ended(cast), [old]).structure.post_show_due
     assert old.summary() == "Post-Show of Episode 1: Mara Voss earned 1 Acclaim; the Cast earned 1 Ensemble XP"
+
+
+def test_a_star_written_off_is_not_waited_for(cast):
+    tobias = cast.star("Tobias").model_copy(update={"written_off": True})
+    state = _ended(cast.model_copy(update={"stars": {**cast.stars, "tobias quell": tobias}}))
+    assert state.stars_on_the_show() == ("Mara Voss",)
+    state = fold(state, decide_post_show(state, PostShow(entertaining=True)))
+    assert state.structure.post_show_due
+    state = fold(state, decide_post_show(state, PostShow(acclaim=(AcclaimAnswer(star="Mara", amount=1),)), "Mara"))
+    assert not state.structure.post_show_due
