@@ -399,7 +399,7 @@ def episode_post_show(
 
     Example: showrunner --as Tobias episode post-show --acclaim Tobias=1 --grudge "Tobias=Lady Shore"
     """
-    from ..domain.structure import DIRECTOR, PostShow, PostShowAnswered, check_post_show, decide_post_show
+    from ..domain.structure import DIRECTOR, PostShow, PostShowAnswered, check_may_answer, check_post_show
 
     s = session(ctx)
     ref = s.target()
@@ -409,8 +409,7 @@ def episode_post_show(
     asking = _interactive(no_input, as_json) and not close
     if asking:
         # Refuse what cannot be answered before any question is asked.
-        if state.structure.episode_open or not state.structure.post_show_due:
-            decide_post_show(state, PostShow(entertaining=True))
+        check_may_answer(state, by)
         check_post_show(state, PostShow.model_validate(answers))
         stars = sorted(state.stars_on_the_show(), key=str.casefold) if by == DIRECTOR else [by]
         stars = [x for x in stars if x not in state.structure.post_show_answered]

@@ -436,6 +436,15 @@ def decide_post_show(
     return [PostShowPartAnswered(episode=s.episode, answers=answers, by=by, closes=closes)]
 
 
+def check_may_answer(state: CampaignState, by: str = DIRECTOR) -> None:
+    """Refuse, with the rule's own message, whoever has nothing left to answer in the Post-Show:
+    a Star whose part is in, anyone once it is complete. The Director may always close it."""
+    if by == DIRECTOR:
+        decide_post_show(state, PostShow(), closes=True)
+    else:
+        decide_post_show(state, PostShow(acclaim=(AcclaimAnswer(star=by, amount=0),)), by)
+
+
 def check_post_show(state: CampaignState, post_show: PostShow) -> PostShow:
     """Names made full and checked: one Acclaim answer and one new Bond OR Grudge per Star (10.2 D)."""
     acclaim: list[AcclaimAnswer] = []

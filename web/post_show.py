@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..domain.errors import RuleViolation
-from ..domain.structure import AcclaimAnswer, PostShow, PostShowAnswered, decide_post_show
+from ..domain.structure import PostShow, PostShowAnswered, check_may_answer
 from ..ledger.identities import Identity
 from .access import Gate, director_only, may_read_star
 from .pages import templates
@@ -84,10 +84,8 @@ def add_post_show(app: FastAPI, table: Table, gate: Gate) -> None:
         with table.turn():
             state = table.seen(who, table.ledger.view(table.ref(who)).state)
             campaign = table.me(who)
-        # What this caller could still record: a Star their own part, the Director at least the close.
-        probe = PostShow(acclaim=(AcclaimAnswer(star=who.star, amount=0),)) if who.star else PostShow()
         try:
-            decide_post_show(state, probe, who.who, closes=who.is_director)
+            check_may_answer(state, who.who)
             closed = None
         except RuleViolation as why:
             closed = str(why)

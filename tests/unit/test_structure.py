@@ -23,6 +23,7 @@ from showrunner_ledger.domain.structure import (
     SeasonEnded,
     SeasonStarted,
     Structure,
+    check_may_answer,
     decide_end_episode,
     decide_end_scene,
     decide_end_season,
@@ -282,3 +283,16 @@ def test_a_star_written_off_is_not_waited_for(cast):
     assert state.structure.post_show_due
     state = fold(state, decide_post_show(state, PostShow(acclaim=(AcclaimAnswer(star="Mara", amount=1),)), "Mara"))
     assert not state.structure.post_show_due
+
+
+def test_who_has_nothing_left_to_answer_is_told_before_answering(cast):
+    state = _ended(cast)
+    check_may_answer(state, "Mara Voss")
+    state = fold(state, decide_post_show(state, PostShow(acclaim=(AcclaimAnswer(star="Mara", amount=0),)), "Mara"))
+    with pytest.raises(RuleViolation, match="Mara Voss's part is already recorded"):
+        check_may_answer(state, "Mara Voss")
+    check_may_answer(state, "Tobias Quell")
+    check_may_answer(state)
+    state = fold(state, decide_post_show(state, PostShow(), closes=True))
+    with pytest.raises(RuleViolation, match="the Post-Show of Episode 1 is already recorded"):
+        check_may_answer(state)
