@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from .errors import RuleViolation
 from .events import CampaignFact, RecapLine
@@ -60,7 +60,15 @@ class Structure(QuickCopy):
     """An Episode has ended and its Post-Show is not complete yet."""
     post_show_answered: tuple[str, ...] = ()
     """Whose parts of the open Post-Show are recorded: Stars' full names, and `DIRECTOR` once the
-    Ensemble questions are."""
+    Ensemble questions are. Left out of a dump while empty, so a state written before it dumps
+    (and hashes) exactly as it did."""
+
+    @model_serializer(mode="wrap")
+    def _leave_out_no_parts(self, handler: SerializerFunctionWrapHandler) -> object:
+        data = handler(self)
+        if isinstance(data, dict) and not self.post_show_answered:
+            data.pop("post_show_answered", None)
+        return data
 
 
 def _with(state: CampaignState, **changes: object) -> CampaignState:

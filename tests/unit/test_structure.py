@@ -296,3 +296,8 @@ def test_who_has_nothing_left_to_answer_is_told_before_answering(cast):
     state = fold(state, decide_post_show(state, PostShow(), closes=True))
     with pytest.raises(RuleViolation, match="the Post-Show of Episode 1 is already recorded"):
         check_may_answer(state)
+
+
+def test_a_structure_without_post_show_parts_dumps_exactly_as_before():
+    assert "post_show_answered" not in Structure(episode=1, post_show_due=True).model_dump()
+    assert Structure(post_show_answered=("Mara Voss",)).model_dump()["post_show_answered"] == ("Mara Voss",)
