@@ -413,3 +413,26 @@ def test_episode_end_walks_the_post_show_at_a_terminal(run: Runner, db: str, hom
         "the Cast earned 1 Ensemble XP"
     )
     assert head(run)["digest"] in t.screen
+
+
+def test_a_star_at_a_terminal_is_asked_only_their_own_part(run: Runner, db: str, home: Path, cast: None) -> None:
+    from tests.e2e.test_check_interactive import Terminal
+
+    run("episode", "start")
+    assert run("episode", "end", "--skip-post-show", "--no-cliffhanger").code == 0
+    t = Terminal(("--as", "Tobias", "episode", "post-show"), db=db, home=home)
+    try:
+        t.expect(r"Acclaim Tobias Quell earned")
+        t.send("2\r")
+        t.expect(r"New Bond or Grudge for Tobias Quell")
+        t.send("bond the Harbourmaster\r")
+        code, err = t.finish()
+    finally:
+        t.close()
+    assert code == 0, (err, t.screen)
+    assert "Mara Voss" not in t.screen and "entertaining?" not in t.screen
+    last = log_events(run)[-1]
+    assert (last["type"], last["recorded_by"]) == ("PostShowPartAnswered", "Tobias Quell")
+    assert last["summary"] == (
+        "Post-Show of Episode 1: Tobias Quell earned 2 Acclaim; Tobias Quell formed a Bond with the Harbourmaster"
+    )
