@@ -211,7 +211,9 @@ class _Asker:
         return Confirm.ask(question, console=self.console)
 
 
-def _ask_post_show(asker: _Asker, answers: dict[str, Any], stars: list[str], cliffhanger: str | None) -> str | None:
+def _ask_post_show(
+    asker: _Asker, answers: dict[str, Any], stars: list[str], cliffhanger: str | None, ensemble: bool = True
+) -> str | None:
     """Ask what is still open; returns the Cliffhanger (asked when None)."""
     from ..domain.names import name_key
     from ..domain.structure import ENSEMBLE_QUESTIONS
@@ -231,7 +233,7 @@ def _ask_post_show(asker: _Asker, answers: dict[str, Any], stars: list[str], cli
             if chosen is not None:
                 answers["connections"].append({"star": star, "kind": chosen[0], "target": chosen[1]})
     for key, question in ENSEMBLE_QUESTIONS.items():
-        if answers[key] is None:
+        if ensemble and answers[key] is None:
             answers[key] = asker.yes_no(question)
     return cliffhanger
 
@@ -338,7 +340,7 @@ def episode_end(
             "or --no-cliffhanger to end the Episode without one (it cannot be added later)"
         )
     if asking and not skip_post_show:
-        stars = sorted((c.name for c in state.roster().values()), key=str.casefold)
+        stars = sorted(state.stars_on_the_show(), key=str.casefold)
         cliffhanger = _ask_post_show(_Asker(stdout_console()), answers, stars, cliffhanger)
     post_show = None if skip_post_show else PostShow.model_validate(answers)
     ended = s.ledger.run(
@@ -382,26 +384,38 @@ def episode_post_show(
     grudge: GrudgeOption = None,
     entertaining: EntertainingOption = None,
     premise: PremiseOption = None,
+    close: Annotated[
+        bool,
+        typer.Option("--close", help="The Director closes the Post-Show, whoever has not answered yet."),
+    ] = False,
     no_input: NoInputOption = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Record the Post-Show of the Episode that just ended, if `episode end` did not.
+    """Record your part of the Post-Show of the Episode that just ended.
 
-    Example: showrunner episode post-show --acclaim Mara=1 --grudge "Tobias=Lady Shore" --entertaining --no-premise
+    A Star (--as STAR) answers their own Acclaim and new Bond or Grudge, once; the Director
+    the Ensemble questions, and any Star's part. The Post-Show is complete when every Star
+    and the Director have answered, or when the Director closes it with --close.
+
+    Example: showrunner --as Tobias episode post-show --acclaim Tobias=1 --grudge "Tobias=Lady Shore"
     """
-    from ..domain.structure import PostShow, PostShowAnswered, check_post_show, decide_post_show
+    from ..domain.structure import DIRECTOR, PostShow, PostShowAnswered, check_may_answer, check_post_show
 
     s = session(ctx)
-    ref = _director_target(s, "record the Post-Show")
+    ref = s.target()
+    by = s.recorded_by(ref)
     answers = _post_show_options(acclaim, bond, grudge, entertaining, premise)
     state = s.ledger.view(ref).state
-    if state.structure.episode_open or not state.structure.post_show_due:
-        decide_post_show(state, PostShow(entertaining=True))  # refuses with the rule's message
-    check_post_show(state, PostShow.model_validate(answers))
-    if _interactive(no_input, as_json):
-        stars = sorted((c.name for c in state.roster().values()), key=str.casefold)
-        _ask_post_show(_Asker(stdout_console()), answers, stars, "")
-    result = s.ledger.run(ref, "post-show", {"post_show": PostShow.model_validate(answers)}, by=s.recorded_by(ref))
+    asking = _interactive(no_input, as_json) and not close
+    if asking:
+        # Refuse what cannot be answered before any question is asked.
+        check_may_answer(state, by)
+        check_post_show(state, PostShow.model_validate(answers))
+        stars = sorted(state.stars_on_the_show(), key=str.casefold) if by == DIRECTOR else [by]
+        stars = [x for x in stars if x not in state.structure.post_show_answered]
+        _ask_post_show(_Asker(stdout_console()), answers, stars, "", ensemble=by == DIRECTOR)
+    given = {"post_show": PostShow.model_validate(answers), "by": by, "closes": close}
+    result = s.ledger.run(ref, "post-show", given, by=by)
     event = result.events[-1]
     fact = event.fact
     assert isinstance(fact, PostShowAnswered)
@@ -410,7 +424,9 @@ def episode_post_show(
             {
                 "branch": ref.branch.name,
                 "episode": fact.episode,
+                "by": by,
                 "post_show": _post_show_json(fact.answers),
+                "complete": not s.ledger.view(ref).state.structure.post_show_due,
                 "events": _versions(result),
             }
         )

@@ -86,6 +86,11 @@ class CampaignState(QuickCopy):
         """The player characters by `name_key`; a ruleset's state says where it keeps them."""
         return {}
 
+    def stars_on_the_show(self) -> tuple[str, ...]:
+        """The full names of the players' characters still on the Show: each answers their own
+        part of the Post-Show. A ruleset leaves out who is not a player's (or no longer)."""
+        return tuple(c.name for c in self.roster().values())
+
     def as_seen_by_players(self) -> CampaignState:
         """The state a Star at the keyboard may see: without what only the Director knows.
 

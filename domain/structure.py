@@ -8,14 +8,17 @@ and return the facts to record. Folding a fact never decides anything again.
 
 The Post-Show (16.2 step 5, 10.2 D, 10.3 D) is recorded as the table answered it: the
 Acclaim awarded, the new Bond or Grudge each Star chose, the two Ensemble XP questions.
-Applying those answers to the sheets belongs to the rules that own them.
+At a shared table each Star answers their own part from their own phone and the Director
+the Ensemble questions (`PostShowPartAnswered`); it is complete once every Star on the Show
+and the Director have answered, or the Director closes it. Applying those answers to the
+sheets belongs to the rules that own them.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from .errors import RuleViolation
 from .events import CampaignFact, RecapLine
@@ -26,6 +29,9 @@ from .text import Line, Name, Note, Title
 
 if TYPE_CHECKING:
     from .campaign import CampaignState
+
+DIRECTOR = "director"
+"""Who records the Ensemble questions of the Post-Show, as the ledger names its author."""
 
 ENSEMBLE_QUESTIONS = {
     "entertaining": "Did the Cast work together to make the Show entertaining?",
@@ -51,7 +57,18 @@ class Structure(QuickCopy):
     """The last Scene of the current (or last) Episode."""
     scene_open: bool = False
     post_show_due: bool = False
-    """An Episode has ended and its Post-Show answers are not recorded yet."""
+    """An Episode has ended and its Post-Show is not complete yet."""
+    post_show_answered: tuple[str, ...] = ()
+    """Whose parts of the open Post-Show are recorded: Stars' full names, and `DIRECTOR` once the
+    Ensemble questions are. Left out of a dump while empty, so a state written before it dumps
+    (and hashes) exactly as it did."""
+
+    @model_serializer(mode="wrap")
+    def _leave_out_no_parts(self, handler: SerializerFunctionWrapHandler) -> object:
+        data = handler(self)
+        if isinstance(data, dict) and not self.post_show_answered:
+            data.pop("post_show_answered", None)
+        return data
 
 
 def _with(state: CampaignState, **changes: object) -> CampaignState:
@@ -110,7 +127,15 @@ class EpisodeStarted(CampaignFact["CampaignState"], topic="ledger/EpisodeStarted
     title: Title = ""
 
     def apply(self, state: CampaignState) -> CampaignState:
-        return _with(state, episode=self.number, episode_open=True, scene=0, scene_open=False, post_show_due=False)
+        return _with(
+            state,
+            episode=self.number,
+            episode_open=True,
+            scene=0,
+            scene_open=False,
+            post_show_due=False,
+            post_show_answered=(),
+        )
 
     def summary(self) -> str:
         return f"Episode {self.number}{_quoted(self.title)} started (Season {self.season})"
@@ -179,7 +204,7 @@ class EpisodeEnded(CampaignFact["CampaignState"], topic="ledger/EpisodeEnded"):
     cliffhanger: Note = ""
 
     def apply(self, state: CampaignState) -> CampaignState:
-        return _with(state, episode_open=False, post_show_due=True)
+        return _with(state, episode_open=False, post_show_due=True, post_show_answered=())
 
     def summary(self) -> str:
         ending = f" on a Cliffhanger: {self.cliffhanger}" if self.cliffhanger else ""
@@ -226,11 +251,22 @@ class PostShow(Input):
         return int(bool(self.entertaining)) + int(bool(self.premise))
 
     def is_empty(self) -> bool:
-        return not self.acclaim and not self.connections and self.entertaining is None and self.premise is None
+        return not self.acclaim and not self.connections and not self.asks_the_ensemble()
+
+    def asks_the_ensemble(self) -> bool:
+        return self.entertaining is not None or self.premise is not None
+
+    def parts(self) -> tuple[str, ...]:
+        """Whose parts these answers are: each Star named, and `DIRECTOR` for the Ensemble questions."""
+        names = [x.star for x in self.acclaim] + [c.star for c in self.connections]
+        return tuple(dict.fromkeys(names)) + ((DIRECTOR,) if self.asks_the_ensemble() else ())
 
 
 class PostShowAnswered(CampaignFact["CampaignState"], topic="ledger/PostShowAnswered"):
-    """The Post-Show answers of an Episode, as facts; no sheet changes."""
+    """The whole table's Post-Show answers of an Episode, recorded at once; it closes the Post-Show.
+
+    Recorded so before each Star could answer their own part: new answers are
+    `PostShowPartAnswered`. No sheet changes."""
 
     episode: int = Field(ge=1)
     answers: PostShow
@@ -247,7 +283,7 @@ class PostShowAnswered(CampaignFact["CampaignState"], topic="ledger/PostShowAnsw
                 if c.kind == "bond"
                 else f"{c.star} took a Grudge against {c.target}"
             )
-        if a.entertaining is not None or a.premise is not None:
+        if a.asks_the_ensemble():
             xp = a.ensemble_xp
             parts.append(f"the Cast earned {xp} Ensemble XP" if xp else "the Cast earned no Ensemble XP")
         return parts
@@ -257,8 +293,7 @@ class PostShowAnswered(CampaignFact["CampaignState"], topic="ledger/PostShowAnsw
         return f"Post-Show of Episode {self.episode}: " + ("; ".join(parts) if parts else "nothing to record")
 
     def stars(self) -> tuple[str, ...]:
-        names = [x.star for x in self.answers.acclaim] + [c.star for c in self.answers.connections]
-        return tuple(dict.fromkeys(names))
+        return tuple(p for p in self.answers.parts() if p != DIRECTOR)
 
     phrasings = ("post-show",)
 
@@ -286,6 +321,27 @@ class PostShowAnswered(CampaignFact["CampaignState"], topic="ledger/PostShowAnsw
         return parts
 
 
+class PostShowPartAnswered(PostShowAnswered, topic="ledger/PostShowPartAnswered"):
+    """Part of an Episode's Post-Show: a Star's own answers (by that Star or the Director), the
+    Ensemble questions (by the Director), or the Director closing it. Read like the whole
+    table's answers; the Post-Show stays open until every Star on the Show and the Director
+    have answered, or `closes`."""
+
+    by: str = Field(min_length=1)
+    """The Star who answered (full name), or `DIRECTOR`."""
+    closes: bool = False
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        answered = tuple(dict.fromkeys((*state.structure.post_show_answered, *self.answers.parts())))
+        everyone = {*state.stars_on_the_show(), DIRECTOR}
+        done = self.closes or everyone <= set(answered)
+        return _with(state, post_show_due=not done, post_show_answered=() if done else answered)
+
+    def summary(self) -> str:
+        text = super().summary() if not self.answers.is_empty() else f"Post-Show of Episode {self.episode}"
+        return text + (" (closed by the Director)" if self.closes else "")
+
+
 STRUCTURE_FACTS: tuple[type[CampaignFact[CampaignState]], ...] = (
     SeasonStarted,
     SeasonEnded,
@@ -294,6 +350,7 @@ STRUCTURE_FACTS: tuple[type[CampaignFact[CampaignState]], ...] = (
     SceneEnded,
     EpisodeEnded,
     PostShowAnswered,
+    PostShowPartAnswered,
 )
 
 
@@ -351,11 +408,15 @@ def decide_end_episode(
     ended = EpisodeEnded(season=s.season, number=s.episode, cliffhanger=_clean(cliffhanger))
     facts: list[CampaignFact[CampaignState]] = [ended]
     if post_show is not None and not post_show.is_empty():
-        facts.append(PostShowAnswered(episode=s.episode, answers=check_post_show(state, post_show)))
+        facts.extend(decide_post_show(ended.apply(state), post_show))
     return facts
 
 
-def decide_post_show(state: CampaignState, post_show: PostShow) -> list[CampaignFact[CampaignState]]:
+def decide_post_show(
+    state: CampaignState, post_show: PostShow, by: str = DIRECTOR, closes: bool = False
+) -> list[CampaignFact[CampaignState]]:
+    """Record one part of the Post-Show: `by` a Star (their own answers only) or the Director
+    (the Ensemble questions, any Star's answers, and closing it)."""
     s = state.structure
     if s.episode_open:
         raise RuleViolation(f"Episode {s.episode} is still on: its Post-Show comes after `showrunner episode end`")
@@ -363,11 +424,33 @@ def decide_post_show(state: CampaignState, post_show: PostShow) -> list[Campaign
         if not s.episode:
             raise RuleViolation("no Episode has ended yet, so there is no Post-Show to answer")
         raise RuleViolation(f"the Post-Show of Episode {s.episode} is already recorded")
-    if post_show.is_empty():
+    if by != DIRECTOR:
+        by = state.character(by).name
+        if closes:
+            raise RuleViolation("only the Director can close the Post-Show")
+        if post_show.asks_the_ensemble():
+            raise RuleViolation("the Ensemble questions of the Post-Show are the Director's to answer")
+    if post_show.is_empty() and not closes:
         raise RuleViolation(
             "the Post-Show needs at least one answer (Acclaim, a Bond or Grudge, or an Ensemble question)"
         )
-    return [PostShowAnswered(episode=s.episode, answers=check_post_show(state, post_show))]
+    answers = check_post_show(state, post_show)
+    for part in answers.parts():
+        if by not in (DIRECTOR, part):
+            raise RuleViolation(f"{by} answers only their own part of the Post-Show, not {part}'s")
+        if part in s.post_show_answered:
+            whose = "the Ensemble questions are" if part == DIRECTOR else f"{part}'s part is"
+            raise RuleViolation(f"{whose} already recorded in the Post-Show of Episode {s.episode}")
+    return [PostShowPartAnswered(episode=s.episode, answers=answers, by=by, closes=closes)]
+
+
+def check_may_answer(state: CampaignState, by: str = DIRECTOR) -> None:
+    """Refuse, with the rule's own message, whoever has nothing left to answer in the Post-Show:
+    a Star whose part is in, anyone once it is complete. The Director may always close it."""
+    if by == DIRECTOR:
+        decide_post_show(state, PostShow(), closes=True)
+    else:
+        decide_post_show(state, PostShow(acclaim=(AcclaimAnswer(star=by, amount=0),)), by)
 
 
 def check_post_show(state: CampaignState, post_show: PostShow) -> PostShow:

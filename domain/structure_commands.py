@@ -12,6 +12,7 @@ from .campaign import CampaignState
 from .inputs import Input
 from .ruleset import Action, Decided, RollContext
 from .structure import (
+    DIRECTOR,
     PostShow,
     decide_end_episode,
     decide_end_scene,
@@ -41,7 +42,10 @@ class EndEpisode(_Command):
 
 
 class AnswerPostShow(_Command):
-    post_show: PostShow
+    post_show: PostShow = PostShow()
+    by: str = DIRECTOR
+    """Who answers: a Star's name (their own part only), or the Director."""
+    closes: bool = False
 
 
 class StartScene(_Command):
@@ -67,7 +71,7 @@ def end_episode(state: CampaignState, given: EndEpisode, roll: RollContext | Non
 
 
 def answer_post_show(state: CampaignState, given: AnswerPostShow, roll: RollContext | None) -> Decided:
-    return decide_post_show(state, given.post_show)
+    return decide_post_show(state, given.post_show, given.by, given.closes)
 
 
 def start_scene(state: CampaignState, given: StartScene, roll: RollContext | None) -> Decided:
@@ -85,7 +89,9 @@ STRUCTURE_COMMANDS: dict[str, Action] = {
     "episode-end": Action(
         "End the Episode on its Cliffhanger, with the Post-Show answers if given.", EndEpisode, end_episode
     ),
-    "post-show": Action("Answer the Post-Show of the Episode that just ended.", AnswerPostShow, answer_post_show),
+    "post-show": Action(
+        "Answer a part of the Post-Show of the Episode that just ended, or close it.", AnswerPostShow, answer_post_show
+    ),
     "scene-start": Action("Start a Scene of the running Episode.", StartScene, start_scene),
     "scene-end": Action("End the open Scene.", Nothing, end_scene),
 }

@@ -1,9 +1,9 @@
 """The Post-Show from the phone: `POST /api/v1/post-show`, and the page `/post-show` with its form.
 
 Recorded by the same command as `showrunner episode post-show`, with its refusals (an Episode
-still on, none ended, its Post-Show already recorded, no answer). A Star answers only their own
-questions (their Acclaim, their new Bond or Grudge); the Ensemble questions are the Director's
-to record for the whole Cast.
+still on, none ended, its Post-Show complete, no answer, a part answered twice). Each Star answers
+their own part from their own phone (their Acclaim, their new Bond or Grudge), once; the Ensemble
+questions are the Director's to record for the whole Cast.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..domain.errors import RuleViolation
-from ..domain.structure import PostShow, PostShowAnswered, decide_post_show
+from ..domain.structure import PostShow, PostShowAnswered, check_may_answer
 from ..ledger.identities import Identity
 from .access import Gate, director_only, may_read_star
 from .pages import templates
@@ -59,20 +59,24 @@ def add_post_show(app: FastAPI, table: Table, gate: Gate) -> None:
             for answer in (*named["acclaim"], *named["connections"]):
                 answer["star"] = table.star_name(who, ref, answer["star"])
                 may_read_star(who, answer["star"])
-            result = table.ledger.run(ref, "post-show", {"post_show": PostShow.model_validate(named)}, by=who.who)
+            given = {"post_show": PostShow.model_validate(named), "by": who.who}
+            result = table.ledger.run(ref, "post-show", given, by=who.who)
+            complete = not table.ledger.view(ref).state.structure.post_show_due
         fact = result.events[-1].fact
         assert isinstance(fact, PostShowAnswered)
         return {
             "branch": ref.branch.name,
             "episode": fact.episode,
+            "by": who.who,
             "post_show": fact.answers.model_dump(mode="json") | {"ensemble_xp": fact.answers.ensemble_xp},
+            "complete": complete,
             "events": [e.version for e in result.events],
         }
 
     @app.post(f"{API}/post-show", tags=["record"])
     def post_show(who: Writer, body: Answers) -> dict[str, Any]:
-        """`showrunner episode post-show --json`: the Post-Show of the Episode that just ended. A
-        Star answers only for their own Star, and not the Ensemble questions."""
+        """`showrunner episode post-show --json`: a part of the Post-Show of the Episode that just
+        ended. A Star answers only for their own Star, once, and not the Ensemble questions."""
         return record(who, body)
 
     @app.get("/post-show", response_class=HTMLResponse, include_in_schema=False)
@@ -81,11 +85,11 @@ def add_post_show(app: FastAPI, table: Table, gate: Gate) -> None:
             state = table.seen(who, table.ledger.view(table.ref(who)).state)
             campaign = table.me(who)
         try:
-            decide_post_show(state, PostShow(entertaining=True))
+            check_may_answer(state, who.who)
             closed = None
         except RuleViolation as why:
             closed = str(why)
-        stars = sorted((c.name for c in state.roster().values()), key=str.casefold) if who.is_director else [who.star]
+        stars = sorted(state.stars_on_the_show(), key=str.casefold) if who.is_director else [who.star]
         return templates.TemplateResponse(
             request,
             "post_show.html",

@@ -58,6 +58,9 @@ class ResonanceState(CampaignState):
     def roster(self) -> Mapping[str, Combatant]:
         return self.characters
 
+    def stars_on_the_show(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.characters.values() if not c.adversary)
+
     def as_seen_by_players(self) -> ResonanceState:
         """Adversaries join Director-only: their ranks are not the players' to read."""
         return self.model_copy(update={"characters": {k: c for k, c in self.characters.items() if not c.adversary}})

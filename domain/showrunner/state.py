@@ -120,6 +120,9 @@ class ShowrunnerState(CampaignState):
     def roster(self) -> Mapping[str, StarSheet]:
         return self.stars
 
+    def stars_on_the_show(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.stars.values() if not s.written_off)
+
     def as_seen_by_players(self) -> ShowrunnerState:
         return self.model_copy(update={"world": self.world.as_seen_by_players()})
 

@@ -246,6 +246,44 @@ def test_the_post_show_later(run: Runner, cast: None) -> None:
     assert_refused(run("episode", "post-show", "--premise"), 1, "already recorded")
 
 
+def test_two_stars_answer_their_own_post_show_and_the_director_the_ensemble(run: Runner, cast: None) -> None:
+    run("episode", "start")
+    assert run("episode", "end", "--skip-post-show", "--no-cliffhanger").code == 0
+    mara = run("--as", "Mara Voss", "episode", "post-show", "--acclaim", "Mara=1", "--json")
+    assert mara.code == 0, mara
+    assert (mara.json()["by"], mara.json()["complete"]) == ("Mara Voss", False)
+    before = head(run)
+    for args, needle in (
+        (("--as", "Mara Voss", "episode", "post-show", "--acclaim", "Mara=2"), "Mara Voss's part is already recorded"),
+        (("--as", "Mara Voss", "episode", "post-show", "--bond", "Tobias=Lady Shore"), "not Tobias Quell's"),
+        (("--as", "Tobias", "episode", "post-show", "--premise"), "the Ensemble questions of the Post-Show are"),
+        (("--as", "Tobias", "episode", "post-show", "--close"), "only the Director can close"),
+    ):
+        assert_refused(run(*args), 1, needle)
+    assert head(run) == before
+    tobias = run("--as", "Tobias", "episode", "post-show", "--grudge", "Tobias=Lady Shore", "--json")
+    assert tobias.json()["complete"] is False
+    director = run("episode", "post-show", "--entertaining", "--premise", "--json")
+    assert (director.json()["by"], director.json()["complete"]) == ("director", True)
+    events = log_events(run)[-3:]
+    assert [(e["type"], e["recorded_by"]) for e in events] == [
+        ("PostShowPartAnswered", "Mara Voss"),
+        ("PostShowPartAnswered", "Tobias Quell"),
+        ("PostShowPartAnswered", "director"),
+    ]
+    assert_refused(run("--as", "Mara Voss", "episode", "post-show", "--acclaim", "Mara=1"), 1, "already recorded")
+
+
+def test_the_director_closes_the_post_show(run: Runner, cast: None) -> None:
+    run("episode", "start")
+    assert run("episode", "end", "--skip-post-show", "--no-cliffhanger").code == 0
+    assert run("--as", "Mara Voss", "episode", "post-show", "--acclaim", "Mara=1").code == 0
+    closed = run("episode", "post-show", "--close")
+    assert closed.code == 0, closed
+    assert "(closed by the Director)" in closed.out
+    assert_refused(run("--as", "Tobias", "episode", "post-show", "--acclaim", "Tobias=1"), 1, "already recorded")
+
+
 def test_scene_commands_and_the_list(run: Runner, cast: None) -> None:
     assert run("episode", "start", "Pilot").code == 0
     doc = run("scene", "start", "-l", "the Customs House", "-g", "crack the vault", "-a", "neon rain", "--json").json()
@@ -329,7 +367,14 @@ def test_the_real_console_script(cli, played: Story) -> None:
 
 def test_log_lists_the_structure_events(read: Runner) -> None:
     types = [e["type"] for e in log_events(read)]
-    for name in ("SeasonStarted", "EpisodeStarted", "SceneStarted", "SceneEnded", "EpisodeEnded", "PostShowAnswered"):
+    for name in (
+        "SeasonStarted",
+        "EpisodeStarted",
+        "SceneStarted",
+        "SceneEnded",
+        "EpisodeEnded",
+        "PostShowPartAnswered",
+    ):
         assert name in types
 
 
@@ -361,10 +406,33 @@ def test_episode_end_walks_the_post_show_at_a_terminal(run: Runner, db: str, hom
     assert code == 0, (err, t.screen)
     assert "Acclaim Tobias Quell" not in t.screen
     events = log_events(run)
-    assert [e["type"] for e in events[-2:]] == ["EpisodeEnded", "PostShowAnswered"]
+    assert [e["type"] for e in events[-2:]] == ["EpisodeEnded", "PostShowPartAnswered"]
     assert events[-2]["summary"] == "Episode 1 ended on a Cliffhanger: Lady Shore's fleet fills the bay"
     assert events[-1]["summary"] == (
         "Post-Show of Episode 1: Mara Voss earned 1 Acclaim; Mara Voss took a Grudge against Lady Shore; "
         "the Cast earned 1 Ensemble XP"
     )
     assert head(run)["digest"] in t.screen
+
+
+def test_a_star_at_a_terminal_is_asked_only_their_own_part(run: Runner, db: str, home: Path, cast: None) -> None:
+    from tests.e2e.test_check_interactive import Terminal
+
+    run("episode", "start")
+    assert run("episode", "end", "--skip-post-show", "--no-cliffhanger").code == 0
+    t = Terminal(("--as", "Tobias", "episode", "post-show"), db=db, home=home)
+    try:
+        t.expect(r"Acclaim Tobias Quell earned")
+        t.send("2\r")
+        t.expect(r"New Bond or Grudge for Tobias Quell")
+        t.send("bond the Harbourmaster\r")
+        code, err = t.finish()
+    finally:
+        t.close()
+    assert code == 0, (err, t.screen)
+    assert "Mara Voss" not in t.screen and "entertaining?" not in t.screen
+    last = log_events(run)[-1]
+    assert (last["type"], last["recorded_by"]) == ("PostShowPartAnswered", "Tobias Quell")
+    assert last["summary"] == (
+        "Post-Show of Episode 1: Tobias Quell earned 2 Acclaim; Tobias Quell formed a Bond with the Harbourmaster"
+    )

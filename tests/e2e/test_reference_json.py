@@ -191,9 +191,10 @@ def documents(run: Runner, tmp_path: Path) -> dict[str, Any]:
     _ok(run, "scene", "end")
     docs["episode end"] = _json(
         run, "episode", "end", "--cliffhanger", "The vault was empty", "--acclaim", "Mara=1",
-        "--bond", "Tobias=the Harbourmaster", "--entertaining", "--no-premise", "--no-input",
+        "--bond", "Tobias=the Harbourmaster", "--no-input",
     )  # fmt: skip
     docs["post-show"] = docs["episode end"]["post_show"]
+    docs["episode post-show"] = _json(run, "episode", "post-show", "--entertaining", "--no-premise", "--no-input")
     docs["post --dry-run"] = _json(run, "post", "--dry-run")
     with chat_stand_in() as chat:
         docs["post"] = _json(run, "post", "--webhook", chat.url)
@@ -282,6 +283,7 @@ DOCUMENTED_BY = {
     "cli.md head #2": "head --campaign",
     "cli.md verify #3": "verify --all",
     "cli.md episode end #2": "post-show",
+    "cli.md episode post-show #1": "episode post-show",
     "cli.md episode list #2": "an episode",
     "recap.md Formats #3": "recap --compare",
     "recap.md Formats #4": "a side of a comparison",

@@ -146,7 +146,7 @@ def test_the_roll_card_shows_the_check_its_dice_and_its_proof_after_the_reveal(f
 # ------------------------------------------------------------------ the Post-Show from the phone
 
 
-def test_a_star_answers_their_own_post_show_as_the_cli_records_it(fresh_rolls: Server) -> None:
+def test_two_stars_answer_their_own_post_show_as_the_cli_records_it(fresh_rolls: Server) -> None:
     before = head_of(fresh_rolls)
     with fresh_rolls.client(fresh_rolls.tokens["mara api"]) as mara:
         for body in (
@@ -172,15 +172,16 @@ def test_a_star_answers_their_own_post_show_as_the_cli_records_it(fresh_rolls: S
         )
         assert answered.status_code == 200, answered.text
         again = mara.post("/api/v1/post-show", json={"acclaim": [{"star": "Mara", "amount": 1}]})
-    cli_again = fresh_rolls.script("episode", "post-show", "--acclaim", "Tobias=1", "--no-input")
+    cli_again = fresh_rolls.script("--as", "Mara", "episode", "post-show", "--acclaim", "Mara=1", "--no-input")
     assert cli_again.returncode == 1
     assert again.status_code == 422 and again.json()["error"] == cli_again.stderr.strip().removeprefix("showrunner: ")
-    assert "already recorded" in again.json()["error"]
+    assert "Mara Voss's part is already recorded" in again.json()["error"]
     last = events_of(fresh_rolls)[-1]
-    assert (last["topic"], last["recorded_by"]) == ("ledger/PostShowAnswered", "Mara Voss")
+    assert (last["topic"], last["recorded_by"]) == ("ledger/PostShowPartAnswered", "Mara Voss")
     assert answered.json() == {
         "branch": "main",
         "episode": 1,
+        "by": "Mara Voss",
         "post_show": {
             "acclaim": [{"star": "Mara Voss", "amount": 2}],
             "connections": [{"star": "Mara Voss", "kind": "bond", "target": "Lady Shore"}],
@@ -188,8 +189,20 @@ def test_a_star_answers_their_own_post_show_as_the_cli_records_it(fresh_rolls: S
             "premise": None,
             "ensemble_xp": 0,
         },
+        "complete": False,
         "events": [last["version"]],
     }
+    with fresh_rolls.client(fresh_rolls.tokens["tobias"]) as tobias:
+        his = tobias.post("/api/v1/post-show", json={"acclaim": [{"star": "Tobias", "amount": 1}]})
+        assert his.status_code == 200, his.text
+        assert (his.json()["by"], his.json()["complete"]) == ("Tobias Quell", False)
+    with fresh_rolls.client(fresh_rolls.tokens["director"]) as director:
+        ensemble = director.post("/api/v1/post-show", json={"entertaining": True, "premise": False})
+        assert ensemble.status_code == 200, ensemble.text
+        assert (ensemble.json()["by"], ensemble.json()["complete"]) == ("director", True)
+    parts = [(e["topic"], e["recorded_by"]) for e in events_of(fresh_rolls)[-3:]]
+    assert parts == [("ledger/PostShowPartAnswered", who) for who in ("Mara Voss", "Tobias Quell", "director")]
+    assert head_of(fresh_rolls) == before + 3
 
 
 def test_the_post_show_form_records_with_its_token_and_refuses_without(fresh_rolls: Server) -> None:
@@ -210,14 +223,19 @@ def test_the_post_show_form_records_with_its_token_and_refuses_without(fresh_rol
     done = mara.post("/forms/post-show", data={**form, "csrf": csrf})
     assert done.status_code == 303, done.text
     last = events_of(fresh_rolls)[-1]
-    assert (last["topic"], last["recorded_by"]) == ("ledger/PostShowAnswered", "Mara Voss")
-    assert "already recorded" in mara.get("/post-show").text
+    assert (last["topic"], last["recorded_by"]) == ("ledger/PostShowPartAnswered", "Mara Voss")
+    assert "Mara Voss&#39;s part is already recorded" in mara.get("/post-show").text
+    assert "/forms/post-show" in tobias.get("/post-show").text  # his part is still open
+    his = {"star": "Tobias Quell", "acclaim": "0", "connection": "bond", "target": "Mara Voss", "csrf": others}
+    assert tobias.post("/forms/post-show", data=his).status_code == 303
+    last = events_of(fresh_rolls)[-1]
+    assert (last["topic"], last["recorded_by"]) == ("ledger/PostShowPartAnswered", "Tobias Quell")
     cookie = mara.cookies["showrunner_session"]
     assert mara.post("/logout", data={"csrf": csrf}).status_code == 303
     with fresh_rolls.client() as replay:  # the form replayed with the ended session
         replay.cookies.set("showrunner_session", cookie)
         assert replay.post("/forms/post-show", data={**form, "csrf": csrf}).status_code == 401
-    assert head_of(fresh_rolls) == before + 1
+    assert head_of(fresh_rolls) == before + 2
     for browser in (mara, tobias):
         browser.close()
 
@@ -350,7 +368,7 @@ def test_a_form_made_before_a_restart_still_posts(kind: str, tmp_path: Path) -> 
                 forged = phone.post("/forms/note", data={"text": "a line", "csrf": csrf[::-1]})
                 assert forged.status_code == 403
             last = events_of(second)[-1]
-            assert (last["topic"], last["recorded_by"]) == ("ledger/PostShowAnswered", "Mara Voss")
+            assert (last["topic"], last["recorded_by"]) == ("ledger/PostShowPartAnswered", "Mara Voss")
 
 
 def test_a_refused_api_request_with_an_ended_session_clears_the_cookie(rolls: Server) -> None:

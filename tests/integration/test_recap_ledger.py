@@ -118,7 +118,7 @@ def test_a_played_episode_and_its_recap(ledger: Ledger):
     events = list(ledger.events(ref))
     types = [e.type_name for e in events]
     assert types[3:6] == ["SeasonStarted", "EpisodeStarted", "SceneStarted"]
-    assert types[-3:] == ["SceneEnded", "EpisodeEnded", "PostShowAnswered"]
+    assert types[-3:] == ["SceneEnded", "EpisodeEnded", "PostShowPartAnswered"]
     told = recap_of(ledger, ref)
     assert told.opening.text == "Previously on Neon Harbor… Heists in a drowned city."
     assert [b.kind for b in told.beats if b.weight == 100] == ["highlight", "disaster"]
@@ -164,7 +164,7 @@ def test_the_digest_at_episode_end_is_the_head(ledger: Ledger):
     ended = ledger.run(ref, "episode-end", {"cliffhanger": "A door opens", "post_show": PostShow(premise=True)})
     head = ledger.head(ref)
     assert (head.version, head.hash) == (ended.last_version, ended.events[-1].hash)
-    assert [e.type_name for e in ended.events] == ["EpisodeEnded", "PostShowAnswered"]
+    assert [e.type_name for e in ended.events] == ["EpisodeEnded", "PostShowPartAnswered"]
     assert verify_branch(ledger, ref, head).ok
 
 

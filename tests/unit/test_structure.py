@@ -17,11 +17,13 @@ from showrunner_ledger.domain.structure import (
     EpisodeStarted,
     PostShow,
     PostShowAnswered,
+    PostShowPartAnswered,
     SceneEnded,
     SceneStarted,
     SeasonEnded,
     SeasonStarted,
     Structure,
+    check_may_answer,
     decide_end_episode,
     decide_end_scene,
     decide_end_season,
@@ -57,6 +59,7 @@ def test_topics_are_the_ledgers_own_and_schema_v1():
         "ledger/SceneEnded",
         "ledger/EpisodeEnded",
         "ledger/PostShowAnswered",
+        "ledger/PostShowPartAnswered",
     }
     for cls in STRUCTURE_FACTS:
         assert cls.schema_version == 1
@@ -88,8 +91,12 @@ def test_a_whole_episode(cast):
     state = fold(state, decide_end_scene(state))
     facts = decide_end_episode(state, "Lady Shore's fleet", PostShow(entertaining=True, premise=False))
     assert facts[0] == EpisodeEnded(season=1, number=1, cliffhanger="Lady Shore's fleet")
-    assert isinstance(facts[1], PostShowAnswered) and facts[1].answers.ensemble_xp == 1
+    assert isinstance(facts[1], PostShowPartAnswered) and facts[1].answers.ensemble_xp == 1
     state = fold(state, facts)
+    assert state.structure.post_show_due and state.structure.post_show_answered == ("director",)
+    for star in ("Mara Voss", "Tobias Quell"):
+        own = PostShow(acclaim=(AcclaimAnswer(star=star, amount=1),))
+        state = fold(state, decide_post_show(state, own, star))
     assert state.structure == Structure(season=1, season_open=True, episode=1, scene=2)
     state = fold(state, decide_start_episode(state, "Two"))
     assert state.structure.episode == 2 and state.structure.scene == 0
@@ -203,3 +210,94 @@ def test_recap_lines_of_the_structure_facts():
         "the Cast earned 2 Ensemble XP."
     )
     assert PostShowAnswered(episode=1, answers=PostShow(acclaim=(AcclaimAnswer(star="M", amount=0),))).recap() is None
+
+
+def _ended(cast):
+    state = fold(cast, decide_start_episode(cast))
+    return fold(state, decide_end_episode(state))
+
+
+def test_each_star_answers_their_own_part_and_the_director_the_ensemble(cast):
+    state = _ended(cast)
+    mara = decide_post_show(state, PostShow(acclaim=(AcclaimAnswer(star="Mara Voss", amount=1),)), "mara")
+    assert mara == [
+        PostShowPartAnswered(
+            episode=1, by="Mara Voss", answers=PostShow(acclaim=(AcclaimAnswer(star="Mara Voss", amount=1),))
+        )
+    ]
+    state = fold(state, mara)
+    assert state.structure.post_show_due and state.structure.post_show_answered == ("Mara Voss",)
+    state = fold(state, decide_post_show(state, PostShow(entertaining=True, premise=True)))
+    assert state.structure.post_show_due, "Tobias has not answered yet"
+    grudge = ConnectionAnswer(star="Tobias", kind="grudge", target="Lady Shore")
+    state = fold(state, decide_post_show(state, PostShow(connections=(grudge,)), "Tobias Quell"))
+    assert not state.structure.post_show_due
+    with pytest.raises(RuleViolation, match="the Post-Show of Episode 1 is already recorded"):
+        decide_post_show(state, PostShow(premise=True))
+
+
+@pytest.mark.parametrize(
+    "first, by, answers, message",
+    [
+        (None, "Mara", PostShow(acclaim=(AcclaimAnswer(star="Tobias", amount=1),)), "not Tobias Quell's"),
+        (None, "Mara", PostShow(entertaining=True), "the Director's to answer"),
+        (None, "Mara", PostShow(), "needs at least one answer"),
+        ("Mara Voss", "Mara", PostShow(acclaim=(AcclaimAnswer(star="Mara", amount=2),)), "Mara Voss's part is already"),
+        ("Mara Voss", "director", PostShow(acclaim=(AcclaimAnswer(star="Mara", amount=2),)), "Mara Voss's part is"),
+        ("director", "director", PostShow(premise=False), "the Ensemble questions are already recorded"),
+    ],
+)
+def test_a_part_answered_twice_or_for_another_is_refused(cast, first, by, answers, message):
+    state = _ended(cast)
+    if first == "director":
+        state = fold(state, decide_post_show(state, PostShow(entertaining=True)))
+    elif first:
+        state = fold(state, decide_post_show(state, PostShow(acclaim=(AcclaimAnswer(star=first, amount=1),)), first))
+    with pytest.raises(RuleViolation, match=message):
+        decide_post_show(state, answers, by)
+
+
+def test_the_director_closes_the_post_show_and_only_the_director(cast):
+    state = _ended(cast)
+    with pytest.raises(RuleViolation, match="only the Director can close"):
+        decide_post_show(state, PostShow(acclaim=(AcclaimAnswer(star="Mara", amount=1),)), "Mara", closes=True)
+    closed = decide_post_show(state, PostShow(), closes=True)
+    assert closed == [PostShowPartAnswered(episode=1, by="director", answers=PostShow(), closes=True)]
+    assert closed[0].summary() == "Post-Show of Episode 1 (closed by the Director)"
+    assert not fold(state, closed).structure.post_show_due
+
+
+def test_a_whole_table_answer_recorded_the_old_way_still_closes_the_post_show(cast):
+    stored = {"episode": 1, "answers": {"acclaim": [{"star": "Mara Voss", "amount": 1}], "premise": True}}
+    old = PostShowAnswered.model_validate(stored)
+    assert type(old).topic == "ledger/PostShowAnswered"
+    assert not fold(_ended(cast), [old]).structure.post_show_due
+    assert old.summary() == "Post-Show of Episode 1: Mara Voss earned 1 Acclaim; the Cast earned 1 Ensemble XP"
+
+
+def test_a_star_written_off_is_not_waited_for(cast):
+    tobias = cast.star("Tobias").model_copy(update={"written_off": True})
+    state = _ended(cast.model_copy(update={"stars": {**cast.stars, "tobias quell": tobias}}))
+    assert state.stars_on_the_show() == ("Mara Voss",)
+    state = fold(state, decide_post_show(state, PostShow(entertaining=True)))
+    assert state.structure.post_show_due
+    state = fold(state, decide_post_show(state, PostShow(acclaim=(AcclaimAnswer(star="Mara", amount=1),)), "Mara"))
+    assert not state.structure.post_show_due
+
+
+def test_who_has_nothing_left_to_answer_is_told_before_answering(cast):
+    state = _ended(cast)
+    check_may_answer(state, "Mara Voss")
+    state = fold(state, decide_post_show(state, PostShow(acclaim=(AcclaimAnswer(star="Mara", amount=0),)), "Mara"))
+    with pytest.raises(RuleViolation, match="Mara Voss's part is already recorded"):
+        check_may_answer(state, "Mara Voss")
+    check_may_answer(state, "Tobias Quell")
+    check_may_answer(state)
+    state = fold(state, decide_post_show(state, PostShow(), closes=True))
+    with pytest.raises(RuleViolation, match="the Post-Show of Episode 1 is already recorded"):
+        check_may_answer(state)
+
+
+def test_a_structure_without_post_show_parts_dumps_exactly_as_before():
+    assert "post_show_answered" not in Structure(episode=1, post_show_due=True).model_dump()
+    assert Structure(post_show_answered=("Mara Voss",)).model_dump()["post_show_answered"] == ("Mara Voss",)
