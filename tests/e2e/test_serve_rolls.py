@@ -20,7 +20,7 @@ import pytest
 
 from tests.browser import headless_chromium
 
-from .conftest import SCRIPT, Runner, _is_setting, _isolated, play
+from .conftest import PRIVATE_NOTE, SCRIPT, Runner, _is_setting, _isolated, play
 from .test_director_only_leaks import leaks, secret_values, seeds
 from .test_serve import BACKENDS, Server, head_of, served, start
 from .test_serve_pages import wait_for
@@ -406,3 +406,45 @@ def test_a_star_sees_a_roll_card_on_a_phone_not_yet_provable_then_verified(tmp_p
             assert "Verified" in card.text and "Not yet provable" not in card.text
             assert "matches" in browser.find_element("css selector", "table.proof").text
             assert browser.execute_script(fits)
+
+
+def test_two_stars_and_the_director_at_one_table_each_in_their_own_browser(tmp_path: Path) -> None:
+    """The issue's table: Mara opens her invite on a phone, sees her sheet and spends; Tobias's
+    open log shows the spend without a reload; Mara reads the recap and verifies a roll after
+    the reveal; the Director's browser shows a private note neither Star's page holds."""
+    with serving("sqlite", tmp_path, with_rolls) as table:
+        roll = version_of(table, "CheckRolled")
+        links = {}
+        for who, args in (("mara", ("Mara",)), ("tobias", ("Tobias",)), ("director", ("--director",))):
+            done = table.script("invite", *args, "--server-url", table.url, "--json")
+            assert done.returncode == 0, done.stderr
+            links[who] = json.loads(done.stdout)["url"]
+        with contextlib.ExitStack() as stack:
+            mara, tobias, director = (stack.enter_context(headless_chromium("the shared table")) for _ in range(3))
+            for browser, who, name in ((mara, "mara", "Mara Voss"), (tobias, "tobias", "Tobias Quell")):
+                browser.set_window_size(390, 844)
+                browser.get(links[who])
+                assert wait_for(lambda b=browser, n=name: f"Signed in as {n}" in b.page_source), browser.page_source
+            director.get(links["director"])
+            assert wait_for(lambda: "Signed in as the Director" in director.page_source), director.page_source
+
+            tobias.get(f"{table.url}/log")
+            tobias.execute_script("window.stillThisPage = true;")
+            mara.get(f"{table.url}/sheet/Mara")
+            sheet = mara.find_element("tag name", "main").text
+            assert "Mara Voss" in sheet and "grit" in sheet.lower(), sheet
+            mara.find_element("name", "reason").send_keys("Mara's phone, under the bridge")
+            mara.find_element("css selector", 'button[value="spend"]').click()
+            assert wait_for(lambda: "Mara's phone, under the bridge" in tobias.page_source), tobias.page_source
+            assert tobias.execute_script("return window.stillThisPage === true;")  # live, not reloaded
+
+            mara.get(f"{table.url}/recap")
+            assert "Which leaves us here: the vault floods." in mara.page_source  # the recap ends on the Cliffhanger
+            assert table.script("seed", "reveal").returncode == 0
+            mara.get(f"{table.url}/roll/{roll}")
+            assert mara.find_element("id", "roll-card").get_attribute("data-status") == "verified"
+
+            for browser in (mara, tobias, director):
+                browser.get(f"{table.url}/log")
+            assert PRIVATE_NOTE in director.page_source
+            assert PRIVATE_NOTE not in mara.page_source and PRIVATE_NOTE not in tobias.page_source
