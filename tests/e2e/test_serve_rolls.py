@@ -433,6 +433,7 @@ def test_two_stars_and_the_director_at_one_table_each_in_their_own_browser(tmp_p
             mara.get(f"{table.url}/sheet/Mara")
             sheet = mara.find_element("tag name", "main").text
             assert "Mara Voss" in sheet and "grit" in sheet.lower(), sheet
+            assert "{'" not in sheet and "None" not in sheet, sheet  # nested values shown as terms, not reprs
             mara.find_element("name", "reason").send_keys("Mara's phone, under the bridge")
             mara.find_element("css selector", 'button[value="spend"]').click()
             assert wait_for(lambda: "Mara's phone, under the bridge" in tobias.page_source), tobias.page_source
