@@ -15,9 +15,7 @@ the Director who issues it.
 from __future__ import annotations
 
 import hashlib
-import random
 import secrets
-import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Literal
@@ -26,7 +24,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
 from .errors import LedgerError
-from .sql import engine_for
+from .sql import create_tables, engine_for
 
 if TYPE_CHECKING:
     from .settings import Settings
@@ -141,23 +139,11 @@ def _identity(row: sa.Row[tuple[object, ...]]) -> Identity:
 class IdentityStore:
     def __init__(self, engine: sa.Engine) -> None:
         self.engine = engine
-        self._ensure_table()
+        create_tables(engine, metadata)
 
     @classmethod
     def open(cls, settings: Settings) -> IdentityStore:
         return cls(engine_for(settings))
-
-    def _ensure_table(self) -> None:
-        for attempt in range(5):
-            try:
-                with self.engine.begin() as conn:
-                    metadata.create_all(conn, checkfirst=True)
-                return
-            except (sa_exc.ProgrammingError, sa_exc.IntegrityError, sa_exc.OperationalError):
-                # Two processes created the table at once: the other one won, look again.
-                if attempt == 4:
-                    raise
-                time.sleep(random.uniform(0.01, 0.05))
 
     def issue(
         self, *, kind: Kind, campaign_id: str, campaign: str, star: str | None, parent: str | None = None

@@ -17,8 +17,6 @@ log or a player's export. A webhook is named by the SHA-256 of its URL, never by
 from __future__ import annotations
 
 import hashlib
-import random
-import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -26,7 +24,7 @@ from typing import TYPE_CHECKING
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
-from .sql import engine_for
+from .sql import create_tables, engine_for
 
 if TYPE_CHECKING:
     from .settings import Settings
@@ -65,23 +63,11 @@ class Posted:
 class PostStore:
     def __init__(self, engine: sa.Engine) -> None:
         self.engine = engine
-        self._ensure_tables()
+        create_tables(engine, metadata)
 
     @classmethod
     def open(cls, settings: Settings) -> PostStore:
         return cls(engine_for(settings))
-
-    def _ensure_tables(self) -> None:
-        for attempt in range(5):
-            try:
-                with self.engine.begin() as conn:
-                    metadata.create_all(conn, checkfirst=True)
-                return
-            except (sa_exc.ProgrammingError, sa_exc.IntegrityError, sa_exc.OperationalError):
-                # Two processes created the tables at once: the other one won, look again.
-                if attempt == 4:
-                    raise
-                time.sleep(random.uniform(0.01, 0.05))
 
     def posted(self, url: str, branch_id: str, version: int) -> Posted | None:
         """When that Episode end was accepted by that webhook; None if it never was."""

@@ -1,5 +1,5 @@
 """An SQLAlchemy engine on the ledger's own database, for the tables kept beside eventsourcing's
-(the roll index, the shared table's identities).
+(the roll index, the shared table's identities, its server keys and its posts to the chat).
 
 SQLAlchemy is imported here, so import this module only when one of those tables is needed:
 it costs about 0.3 s, which `showrunner --help` and every other command must not pay.
@@ -7,10 +7,13 @@ it costs about 0.3 s, which `showrunner --help` and every other command must not
 
 from __future__ import annotations
 
+import random
+import time
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
 
 if TYPE_CHECKING:
     from .settings import Settings
@@ -49,3 +52,17 @@ def engine_for(settings: Settings) -> sa.Engine:
         connect_args={"timeout": settings.lock_timeout},
         poolclass=sa.NullPool,
     )
+
+
+def create_tables(engine: sa.Engine, metadata: sa.MetaData) -> None:
+    """Create `metadata`'s tables if missing; processes racing to create them all end with them made."""
+    for attempt in range(5):
+        try:
+            with engine.begin() as conn:
+                metadata.create_all(conn, checkfirst=True)
+            return
+        except (sa_exc.ProgrammingError, sa_exc.IntegrityError, sa_exc.OperationalError):
+            # Two processes created the tables at once: the other one won, look again.
+            if attempt == 4:
+                raise
+            time.sleep(random.uniform(0.01, 0.05))
