@@ -133,11 +133,16 @@ def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:
             i.id,
             i.kind,
             markup(i.star or "Director"),
-            i.created_at,
-            i.used_at or "",
+            _to_the_second(i.created_at),
+            _to_the_second(i.used_at or ""),
             _state(i),
         )
     stdout_console().print(table)
+
+
+def _to_the_second(moment: str) -> str:
+    """A stored time as people read it: to the second (the store keeps microseconds, to order by)."""
+    return moment[:19] + moment[26:] if len(moment) > 25 and moment[19] == "." else moment
 
 
 def _state(i: Identity) -> str:

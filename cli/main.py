@@ -256,10 +256,7 @@ def main_options(
         str | None,
         typer.Option(
             "--server",
-            help=(
-                "Send the command to a shared table's server (https://…) logged in to with `showrunner login`; "
-                "without it, a login sends every command given neither --db nor --as."
-            ),
+            help="Run the command on a shared table's server (`showrunner login` first); after a login, the default without --db or --as.",
             envvar="SHOWRUNNER_SERVER",
             show_envvar=True,
         ),

@@ -116,7 +116,8 @@ def token_hash(token: str) -> str:
 
 
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    # Microseconds, so `invite list` keeps the order things were issued in within one second.
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def _identity(row: sa.Row[tuple[object, ...]]) -> Identity:
