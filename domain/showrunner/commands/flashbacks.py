@@ -15,8 +15,7 @@ from ..ladder import Quality
 from ..montage_claims import Claim
 from ..state import ShowrunnerState
 from ..vocabulary import AbilityName, FlashbackAction, MontageAction, PropType
-from .check import answered
-from .progress import check_first, named, rolled, with_spends
+from .progress import named, rolled
 from .world_common import after
 
 
@@ -82,8 +81,9 @@ def montage_action(state: ShowrunnerState, asked: FlashbackMontage, roll: RollCo
     """8.1E "Montage Action: Perform a single Montage Action": the Flashback is paid, then the
     Star leads the action as the first scene of a Montage of its own (9.1: its check against 1
     Opposition Die, then the claims its outcome pays)."""
-    from ..montage import ENSEMBLE, flashback_montage, scene_request
+    from ..montage import flashback_montage, scene_request
     from ..progress_events import FlashbackMontageShot
+    from .montage import lead_and_claims
 
     assert roll is not None, "a Flashback's Montage Action rolls its benefits (rolls=True)"
     lead = named(state, asked.star)
@@ -91,26 +91,7 @@ def montage_action(state: ShowrunnerState, asked: FlashbackMontage, roll: RollCo
     paid = _paid(state, asked, FlashbackAction.MONTAGE_ACTION)
     assert isinstance(paid, CampaignFact)
     state = after(state, [paid])
-    checked: list[Fact] = []
-    outcome = asked.outcome
-    if outcome is None:
-        request = with_spends(asked.check, lead, rules)
-        facts, state, resolution = check_first(
-            state,
-            request,
-            roll,
-            lambda resolved: asked.model_copy(update={"check": answered(asked.check or request, resolved)}),
-        )
-        checked, outcome = list(facts), resolution.outcome
-    claims = tuple(
-        claim.model_copy(
-            update={
-                "beneficiary": claim.beneficiary if claim.beneficiary == ENSEMBLE else named(state, claim.beneficiary),
-                "payer": claim.payer if claim.payer in (None, ENSEMBLE) else named(state, claim.payer),
-            }
-        )
-        for claim in asked.claims
-    )
+    checked, state, outcome, claims = lead_and_claims(state, asked, lead, rules, roll, hire=False)
     shot = rolled(
         FlashbackMontageShot,
         state,

@@ -22,6 +22,7 @@ from .world_common import check_standing
 
 if TYPE_CHECKING:
     from ..progress_events import MontageSceneShot
+    from .flashbacks import FlashbackMontage
 
 
 class MontageStart(BaseModel):
@@ -62,7 +63,7 @@ def start(state: ShowrunnerState, asked: MontageStart, roll: RollContext | None)
 def scene(state: ShowrunnerState, asked: MontageScene, roll: RollContext | None) -> Decided:
     """9.1: the lead's check, then the scene's benefits: every claim on a Success or Highlight,
     the first on a Partial Success."""
-    from ..montage import ENSEMBLE, scene_request
+    from ..montage import scene_request
     from ..progress_events import MontageSceneShot, running_montage
 
     assert roll is not None, "a scene rolls its benefits (rolls=True)"
@@ -71,6 +72,36 @@ def scene(state: ShowrunnerState, asked: MontageScene, roll: RollContext | None)
     rules = scene_request(state, sequence, asked.action, lead, ability=asked.ability, tier=asked.tier)
     if asked.action is MontageAction.HIRE:
         hireable(state, asked.claims)
+    checked, state, outcome, claims = lead_and_claims(
+        state, asked, lead, rules, roll, hire=asked.action is MontageAction.HIRE
+    )
+    shot = rolled(
+        MontageSceneShot,
+        state,
+        roll,
+        action=asked.action,
+        lead=lead,
+        outcome=outcome,
+        tier=asked.tier,
+        claims=claims,
+    )
+    return [*checked, shot, *hired_subplots(shot.apply(state), shot, claims, roll), *hirelings_engaged(shot, claims)]
+
+
+def lead_and_claims(
+    state: ShowrunnerState,
+    asked: MontageScene | FlashbackMontage,
+    lead: str,
+    rules: CheckRequest,
+    roll: RollContext,
+    *,
+    hire: bool,
+) -> tuple[list[Fact], ShowrunnerState, Outcome, tuple[Claim, ...]]:
+    """9.1, shared by a scene and a Flashback's Montage Action: the lead's check (unless its
+    outcome was rolled away from the ledger), then each claim with its Stars (and, for a scene,
+    its hired Actor) named in full."""
+    from ..montage import ENSEMBLE
+
     checked: list[Fact] = []
     outcome = asked.outcome
     if outcome is None:
@@ -87,22 +118,12 @@ def scene(state: ShowrunnerState, asked: MontageScene, roll: RollContext | None)
             update={
                 "beneficiary": claim.beneficiary if claim.beneficiary == ENSEMBLE else named(state, claim.beneficiary),
                 "payer": claim.payer if claim.payer in (None, ENSEMBLE) else named(state, claim.payer),
-                "hire": named_hire(state, claim) if asked.action is MontageAction.HIRE else claim.hire,
+                "hire": named_hire(state, claim) if hire else claim.hire,
             }
         )
         for claim in asked.claims
     )
-    shot = rolled(
-        MontageSceneShot,
-        state,
-        roll,
-        action=asked.action,
-        lead=lead,
-        outcome=outcome,
-        tier=asked.tier,
-        claims=claims,
-    )
-    return [*checked, shot, *hired_subplots(shot.apply(state), shot, claims, roll), *hirelings_engaged(shot, claims)]
+    return checked, state, outcome, claims
 
 
 def hireable(state: ShowrunnerState, claims: tuple[Claim, ...]) -> None:
