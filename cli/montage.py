@@ -155,25 +155,28 @@ def _claim(value: str) -> Any:
     return Claim(**fields)
 
 
+ClaimOption = Annotated[list[str] | None, typer.Option("--claim", metavar="STAR[,key=value…]|JSON", help=CLAIM_HELP)]
+SceneAbility = Annotated[
+    str | None,
+    typer.Option("--ability", "-a", help="The Ability of an action any Ability may lead (Practice, Employment)."),
+]
+TierOption = Annotated[
+    str | None,
+    typer.Option(
+        "--tier", metavar="QUALITY", help="Repair and Improve: the Hero Props' Tier; Upgrade: the new Quality."
+    ),
+]
+
+
 @app.command("scene")
 @writes
 def scene(
     ctx: typer.Context,
     action: Annotated[str, typer.Argument(help="The Montage Action: " + ", ".join(ACTIONS) + ".")],
     lead: Annotated[str, typer.Option("--lead", "-l", help="The Star who leads the scene and rolls its check.")],
-    claim: Annotated[
-        list[str] | None, typer.Option("--claim", metavar="STAR[,key=value…]|JSON", help=CLAIM_HELP)
-    ] = None,
-    with_ability: Annotated[
-        str | None,
-        typer.Option("--ability", "-a", help="The Ability of an action any Ability may lead (Practice, Employment)."),
-    ] = None,
-    tier: Annotated[
-        str | None,
-        typer.Option(
-            "--tier", metavar="QUALITY", help="Repair and Improve: the Hero Props' Tier; Upgrade: the new Quality."
-        ),
-    ] = None,
+    claim: ClaimOption = None,
+    with_ability: SceneAbility = None,
+    tier: TierOption = None,
     result: Outcome = None,
     specialty: Specialty = None,
     grit: Grit = 0,
@@ -274,19 +277,9 @@ def flashback(
     lead: Annotated[
         str, typer.Option("--lead", "-l", help="The Star whose Flashback it is: they lead it and roll its check.")
     ],
-    claim: Annotated[
-        list[str] | None, typer.Option("--claim", metavar="STAR[,key=value…]|JSON", help=CLAIM_HELP)
-    ] = None,
-    with_ability: Annotated[
-        str | None,
-        typer.Option("--ability", "-a", help="The Ability of an action any Ability may lead (Practice, Employment)."),
-    ] = None,
-    tier: Annotated[
-        str | None,
-        typer.Option(
-            "--tier", metavar="QUALITY", help="Repair and Improve: the Hero Props' Tier; Upgrade: the new Quality."
-        ),
-    ] = None,
+    claim: ClaimOption = None,
+    with_ability: SceneAbility = None,
+    tier: TierOption = None,
     award: Annotated[
         bool,
         typer.Option("--award", help="Paid by the Method Actor's Award (once per Episode) instead of Preparation."),
